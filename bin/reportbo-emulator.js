@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Thin launcher: the CLI lives in dist/ (built by `npm run build`, which `npm install` runs via `prepare`).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entry = new URL('../dist/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
+  process.stderr.write(
+    'reportbo-emulator: the compiled CLI (dist/main.js) is missing.\n' +
+      'In a source checkout run `npm install` (it builds via `prepare`) or `npm run build`.\n',
+  );
+  process.exit(2);
+}
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,17 @@
+import { Hono } from 'hono';
+import type { Emulator } from '../emulator.js';
+
+/** `GET /__admin/health`: `{"status":"ok"}` once the emulator is ready, 503 `starting` before. */
+export function healthRoutes(emulator: Emulator): Hono {
+  let ready = false;
+  void emulator.ready.then(() => {
+    ready = true;
+  });
+  const app = new Hono();
+  app.get('/health', (c) =>
+    ready
+      ? c.json({ status: 'ok', clock: emulator.clock.mode, seed: emulator.seed })
+      : c.json({ status: 'starting' }, 503),
+  );
+  return app;
+}

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { readStructuredFile, SERVE_OPTIONS, settingsFromEnv, settingsFromFlags } from '../config/index.js';
+import { InputError } from '../errors.js';
+
+/** Resolves `serve` settings: defaults < config file < environment < flags. */
+export async function serveSettings(flags: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  const fromEnv = settingsFromEnv(env);
+  const fromFlags = settingsFromFlags(flags);
+  const configFile = (fromFlags.config ?? fromEnv.config) as string | undefined;
+  let fromFile: Record<string, unknown> = {};
+  if (configFile) {
+    const content = await readStructuredFile(configFile);
+    if (content === null || typeof content !== 'object' || Array.isArray(content)) {
+      throw new InputError(
+        'file_malformed',
+        `${configFile}: expected a mapping of settings at the top level.`,
+      );
+    }
+    const { settings = {}, ...rest } = content as Record<string, unknown>;
+    fromFile = { ...(settings as Record<string, unknown>), ...pickSettings(rest) };
+  }
+  return { ...fromFile, ...fromEnv, ...fromFlags };
+}
+
+function pickSettings(obj: Record<string, unknown>): Record<string, unknown> {
+  const keys = new Set(SERVE_OPTIONS.map((o) => o.key));
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.has(k)));
+}
+
+/** Adds every serve option (from the shared table) to a command. */
+export function addServeOptions(cmd: Command): Command {
+  for (const o of SERVE_OPTIONS) {
+    const envs = o.env.join(', ');
+    cmd.option(o.flag, `${o.description} [env ${envs}]`);
+  }
+  return cmd;
+}
+
+/** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
+export async function runServe(flags: Record<string, unknown>): Promise<number> {
+  const { startServer } = await import('../server.js');
+  const input = await serveSettings(flags, process.env);
+  const running = await startServer(input);
+  const { settings, seed, clock, log } = running.emulator;
+  // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
+  const stopped = new Promise<number>((resolve) => {
+    const shutdown = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      void running.close().then(() => resolve(0));
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  });
+  log.info(
+    { url: running.url, clock: clock.mode, seed, api16: settings.basePath16, api17: settings.basePath17 },
+    `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health)`,
+  );
+  return stopped;
+}

@@ -1,0 +1,32 @@
+import { CompressedClock } from './compressed.js';
+import { ManualClock } from './manual.js';
+import { RealClock } from './real.js';
+import type { Clock, ClockMode } from './types.js';
+
+export { parseDurationMs } from './duration.js';
+export { BATCH_MINUTE, batchesBetween, HOUR_MS, nextBatchAfter } from './schedule.js';
+export type { AdvanceResult, AdvanceTarget, BatchListener, Clock, ClockMode, ClockState } from './types.js';
+export { CLOCK_MODES } from './types.js';
+export { CompressedClock, ManualClock, RealClock };
+
+export interface ClockOptions {
+  mode: ClockMode;
+  /** Start instant for compressed and manual clocks (default: wall time when created). */
+  start?: Date;
+  /** Real ms per emulator hour for the compressed clock. */
+  hourMs: number;
+  onListenerError?: (err: unknown) => void;
+}
+
+/** Builds the clock of the given mode. Timers start only when `start()` is called. */
+export function createClock(options: ClockOptions): Clock {
+  const start = options.start ?? new Date();
+  switch (options.mode) {
+    case 'manual':
+      return new ManualClock(start, options.onListenerError);
+    case 'compressed':
+      return new CompressedClock(start, options.hourMs, options.onListenerError);
+    case 'real':
+      return new RealClock(options.onListenerError);
+  }
+}

@@ -1,0 +1,81 @@
+import { ConflictError, InputError } from '../errors.js';
+import { BatchListeners } from './listeners.js';
+import { nextBatchAfter } from './schedule.js';
+import type { AdvanceResult, AdvanceTarget, BatchListener, Clock, ClockState } from './types.js';
+
+/** A clock that moves only when told; batches run, in order and awaited, as `advance` crosses them. */
+export class ManualClock implements Clock {
+  readonly mode = 'manual' as const;
+  #nowMs: number;
+  readonly #listeners = new BatchListeners();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    start: Date,
+    private readonly onListenerError: (err: unknown) => void = () => {},
+  ) {
+    this.#nowMs = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.#nowMs);
+  }
+
+  nextBatchAt(from: Date = this.now()): Date {
+    return new Date(nextBatchAfter(from.getTime()));
+  }
+
+  onBatch(listener: BatchListener): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  /** Advances are serialized: a second call waits for the first, batches included. */
+  advance(target: AdvanceTarget): Promise<AdvanceResult> {
+    const run = this.#queue.then(() => this.#advance(target));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #advance(target: AdvanceTarget): Promise<AdvanceResult> {
+    const fromMs = this.#nowMs;
+    const toMs = resolveTarget(target, fromMs);
+    const batches: string[] = [];
+    for (let at = nextBatchAfter(this.#nowMs); at <= toMs; at = nextBatchAfter(at)) {
+      this.#nowMs = at;
+      const instant = new Date(at);
+      batches.push(instant.toISOString());
+      await this.#listeners.emit(instant, this.onListenerError);
+    }
+    this.#nowMs = toMs;
+    return { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), batches };
+  }
+
+  start(): void {}
+  stop(): void {}
+
+  describe(): ClockState {
+    return { mode: this.mode, now: this.now().toISOString(), nextBatchAt: this.nextBatchAt().toISOString() };
+  }
+}
+
+function resolveTarget(target: AdvanceTarget, fromMs: number): number {
+  if ('byMs' in target) {
+    if (!Number.isFinite(target.byMs) || target.byMs < 0) {
+      throw new InputError(
+        'invalid_advance',
+        `Cannot advance by ${target.byMs} ms: the clock only moves forward.`,
+      );
+    }
+    return fromMs + target.byMs;
+  }
+  if (target.to === 'next-batch') return nextBatchAfter(fromMs);
+  const toMs = target.to.getTime();
+  if (Number.isNaN(toMs)) throw new InputError('invalid_advance', 'The target instant is not a valid date.');
+  if (toMs < fromMs) {
+    throw new ConflictError(
+      'clock_backwards',
+      `Cannot move the clock back from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}: it only moves forward.`,
+    );
+  }
+  return toMs;
+}

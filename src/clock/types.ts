@@ -1,0 +1,45 @@
+export type ClockMode = 'real' | 'compressed' | 'manual';
+export const CLOCK_MODES: readonly ClockMode[] = ['real', 'compressed', 'manual'];
+
+/** Called at each redelivery batch instant with that instant (emulator time). */
+export type BatchListener = (at: Date) => Promise<void> | void;
+
+/** Where a manual clock should go: forward by a duration, to an instant, or to the next batch. */
+export type AdvanceTarget = { byMs: number } | { to: Date } | { to: 'next-batch' };
+
+export interface AdvanceResult {
+  from: string;
+  to: string;
+  /** Batch instants that were crossed, in order; each batch had finished before the next began. */
+  batches: string[];
+}
+
+export interface ClockState {
+  mode: ClockMode;
+  now: string;
+  nextBatchAt: string;
+  /** Real milliseconds per emulator hour (compressed mode only). */
+  hourMs?: number;
+}
+
+/**
+ * The emulator's clock: every timestamp, token expiry and the redelivery schedule read it.
+ * `real` follows the wall clock, `compressed` runs `hourMs` real ms per emulator hour, `manual`
+ * moves only through `advance()`.
+ */
+export interface Clock {
+  readonly mode: ClockMode;
+  /** Emulator time now. */
+  now(): Date;
+  /** The first batch instant strictly after `from` (default: now). */
+  nextBatchAt(from?: Date): Date;
+  /** Registers a batch listener; returns a function that removes it. */
+  onBatch(listener: BatchListener): () => void;
+  /** Moves a manual clock forward, running every batch it crosses. Other modes refuse. */
+  advance(target: AdvanceTarget): Promise<AdvanceResult>;
+  /** Starts the timers of real and compressed clocks (no-op for manual). */
+  start(): void;
+  /** Stops every timer. */
+  stop(): void;
+  describe(): ClockState;
+}

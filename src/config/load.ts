@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { formatPath, InputError } from '../errors.js';
+import { type OptionSpec, SERVE_OPTIONS } from './options.js';
+import { type Settings, SettingsSchema } from './schema.js';
+
+type Raw = Record<string, unknown>;
+
+/** Reads the settings an environment carries (`REPORTBO_…`, `PORT`), converting each to its kind. */
+export function settingsFromEnv(env: NodeJS.ProcessEnv): Raw {
+  const out: Raw = {};
+  for (const spec of SERVE_OPTIONS) {
+    const name = spec.env.find((n) => env[n] !== undefined && env[n] !== '');
+    if (name) out[spec.key] = convert(spec, env[name]!, `environment variable ${name}`);
+  }
+  return out;
+}
+
+/** Converts command-line option values (strings from commander) to their kinds. */
+export function settingsFromFlags(flags: Raw): Raw {
+  const out: Raw = {};
+  for (const spec of SERVE_OPTIONS) {
+    const value = flags[spec.key];
+    if (value === undefined) continue;
+    out[spec.key] =
+      typeof value === 'string' ? convert(spec, value, `option ${spec.flag.split(' ')[0]}`) : value;
+  }
+  return out;
+}
+
+function convert(spec: OptionSpec, value: string, where: string): unknown {
+  if (spec.kind === 'number') {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) {
+      throw new InputError('invalid_setting', `${where}: "${value}" is not a number.`, { path: spec.key });
+    }
+    return n;
+  }
+  if (spec.kind === 'boolean') {
+    const v = value.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    throw new InputError('invalid_setting', `${where}: "${value}" is not a boolean.`, {
+      path: spec.key,
+      accepted: ['true', 'false', '1', '0', 'yes', 'no'],
+    });
+  }
+  return value;
+}
+
+/** A JSON or YAML file's parsed content, with a clear error for an unreadable or malformed file. */
+export async function readStructuredFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new InputError('file_unreadable', `${file}: cannot read it (${reason}).`, { file });
+  }
+  try {
+    return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new InputError(
+      'file_malformed',
+      `${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`,
+      { file },
+    );
+  }
+}
+
+/**
+ * Validates merged settings. Precedence is decided by the caller: later sources win
+ * (defaults < config file < environment < flags).
+ */
+export function resolveSettings(...sources: Raw[]): Settings {
+  const merged: Raw = {};
+  for (const source of sources)
+    for (const [k, v] of Object.entries(source)) if (v !== undefined) merged[k] = v;
+  const parsed = SettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const spec = SERVE_OPTIONS.find((o) => o.key === issue.path[0]);
+    const where = spec ? `${spec.flag.split(' ')[0]} / ${spec.env[0]}` : formatPath(issue.path);
+    throw new InputError('invalid_setting', `Setting ${where}: ${issue.message}.`, {
+      path: formatPath(issue.path),
+    });
+  }
+  const settings = parsed.data;
+  if (settings.clockStart !== undefined && settings.clock === 'real') {
+    throw new InputError(
+      'invalid_setting',
+      '--clock-start needs --clock compressed or manual: a real clock is wall time.',
+      {
+        path: 'clockStart',
+      },
+    );
+  }
+  return settings;
+}

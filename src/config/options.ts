@@ -1,0 +1,151 @@
+/**
+ * Every `serve` setting once: its flag, its environment variable and its help text. The CLI, the
+ * env loader and the README's configuration table all read this list, so they cannot drift apart.
+ */
+export interface OptionSpec {
+  /** Key in the Settings object. */
+  key: string;
+  /** Commander flag syntax. */
+  flag: string;
+  /** Environment variables, first match wins. */
+  env: readonly string[];
+  description: string;
+  /** Boolean switches take no value on the command line. */
+  kind: 'string' | 'number' | 'boolean';
+}
+
+export const SERVE_OPTIONS: readonly OptionSpec[] = [
+  {
+    key: 'port',
+    flag: '--port <n>',
+    env: ['REPORTBO_PORT', 'PORT'],
+    kind: 'number',
+    description: 'TCP port of the provider API and the admin API (default 8080; 0 picks a free port)',
+  },
+  {
+    key: 'host',
+    flag: '--host <addr>',
+    env: ['REPORTBO_HOST'],
+    kind: 'string',
+    description: 'address to listen on (default 127.0.0.1; use 0.0.0.0 in containers)',
+  },
+  {
+    key: 'clock',
+    flag: '--clock <mode>',
+    env: ['REPORTBO_CLOCK'],
+    kind: 'string',
+    description: 'real | compressed | manual (default real)',
+  },
+  {
+    key: 'hourMs',
+    flag: '--hour-ms <ms>',
+    env: ['REPORTBO_HOUR_MS'],
+    kind: 'number',
+    description: 'compressed clock: real milliseconds per emulator hour (default 60000)',
+  },
+  {
+    key: 'clockStart',
+    flag: '--clock-start <iso>',
+    env: ['REPORTBO_CLOCK_START'],
+    kind: 'string',
+    description: 'compressed/manual clock: emulator start instant, e.g. 2026-04-27T10:00:00Z (default: now)',
+  },
+  {
+    key: 'responseTimeoutMs',
+    flag: '--response-timeout-ms <ms>',
+    env: ['REPORTBO_RESPONSE_TIMEOUT_MS'],
+    kind: 'number',
+    description: 'how long a receiver has to answer a delivery, connect to last byte (default 30000)',
+  },
+  {
+    key: 'seed',
+    flag: '--seed <n>',
+    env: ['REPORTBO_SEED'],
+    kind: 'number',
+    description: 'seed for every generated value (default: chosen at start and logged)',
+  },
+  {
+    key: 'config',
+    flag: '--config <file>',
+    env: ['REPORTBO_CONFIG'],
+    kind: 'string',
+    description: 'JSON or YAML file with settings, users and credentials',
+  },
+  {
+    key: 'scenario',
+    flag: '--scenario <file>',
+    env: ['REPORTBO_SCENARIO'],
+    kind: 'string',
+    description: 'preload the credentials, users, receivers and settings of a scenario file',
+  },
+  {
+    key: 'allowHttp',
+    flag: '--allow-http',
+    env: ['REPORTBO_ALLOW_HTTP'],
+    kind: 'boolean',
+    description: 'accept plain http:// destinations (each such notification carries a warning)',
+  },
+  {
+    key: 'caFile',
+    flag: '--ca-file <file>',
+    env: ['REPORTBO_CA_FILE'],
+    kind: 'string',
+    description: 'PEM CA certificate(s) to trust for https:// destinations, besides the system store',
+  },
+  {
+    key: 'acceptLowercaseKeys',
+    flag: '--accept-lowercase-keys',
+    env: ['REPORTBO_ACCEPT_LOWERCASE_KEYS'],
+    kind: 'boolean',
+    description: 'API 1.7: accept lower-case request keys (journaled as a warning)',
+  },
+  {
+    key: 'exchangeNotifies',
+    flag: '--exchange-notifies <which>',
+    env: ['REPORTBO_EXCHANGE_NOTIFIES'],
+    kind: 'string',
+    description: 'which reservations an Exchange notifies: new | old | both (default both)',
+  },
+  {
+    key: 'deliveryConcurrency',
+    flag: '--delivery-concurrency <n>',
+    env: ['REPORTBO_DELIVERY_CONCURRENCY'],
+    kind: 'number',
+    description: 'most deliveries in flight at once (default 32)',
+  },
+  {
+    key: 'apiVersion16',
+    flag: '--api-version-16 <v>',
+    env: ['REPORTBO_API_VERSION_16'],
+    kind: 'string',
+    description: 'X-API-Version header of API 1.6 answers (default 1.6.0.0)',
+  },
+  {
+    key: 'apiVersion17',
+    flag: '--api-version-17 <v>',
+    env: ['REPORTBO_API_VERSION_17'],
+    kind: 'string',
+    description: 'X-API-Version header of API 1.7 answers (default 1.7.0.0)',
+  },
+  {
+    key: 'basePath16',
+    flag: '--base-path-16 <path>',
+    env: ['REPORTBO_BASE_PATH_16'],
+    kind: 'string',
+    description: 'base path of API 1.6 (default /api/1.6)',
+  },
+  {
+    key: 'basePath17',
+    flag: '--base-path-17 <path>',
+    env: ['REPORTBO_BASE_PATH_17'],
+    kind: 'string',
+    description: 'base path of API 1.7 (default /api/1.7)',
+  },
+  {
+    key: 'logLevel',
+    flag: '--log-level <level>',
+    env: ['REPORTBO_LOG_LEVEL'],
+    kind: 'string',
+    description: 'silent | error | warn | info | debug (default info)',
+  },
+];

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+const isoInstant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
+  message: 'expected an ISO 8601 instant, e.g. 2026-04-27T10:00:00Z',
+});
+
+/** Settings of one emulator instance. Every field has a default, so `{}` is a valid configuration. */
+export const SettingsSchema = z.object({
+  port: z.number().int().min(0).max(65_535).default(8080),
+  host: z.string().min(1).default('127.0.0.1'),
+  clock: z.enum(['real', 'compressed', 'manual']).default('real'),
+  hourMs: z.number().int().min(100).max(3_600_000).default(60_000),
+  clockStart: isoInstant.optional(),
+  responseTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+  allowHttp: z.boolean().default(false),
+  caFile: z.string().min(1).optional(),
+  acceptLowercaseKeys: z.boolean().default(false),
+  exchangeNotifies: z.enum(['new', 'old', 'both']).default('both'),
+  deliveryConcurrency: z.number().int().min(1).max(1_024).default(32),
+  apiVersion16: z.string().min(1).default('1.6.0.0'),
+  apiVersion17: z.string().min(1).default('1.7.0.0'),
+  basePath16: z
+    .string()
+    .regex(/^\/[^?#]*$/, 'expected a path starting with /')
+    .default('/api/1.6'),
+  basePath17: z
+    .string()
+    .regex(/^\/[^?#]*$/, 'expected a path starting with /')
+    .default('/api/1.7'),
+  logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** File paths only the process shell reads. */
+  config: z.string().optional(),
+  scenario: z.string().optional(),
+});
+
+export type Settings = z.infer<typeof SettingsSchema>;
+export type SettingsInput = z.input<typeof SettingsSchema>;

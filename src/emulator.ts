@@ -1,0 +1,66 @@
+import { randomInt } from 'node:crypto';
+import { type Clock, createClock } from './clock/index.js';
+import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
+import { createLogger, type Logger, silentLogger } from './log.js';
+
+/** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
+export interface EmulatorDeps {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * One emulator instance: its settings, its clock and its domain services. Building it does no I/O;
+ * `start()` starts timers, `stop()` stops them. The HTTP app is built on top by `createApp`.
+ */
+export interface Emulator {
+  readonly settings: Settings;
+  /** The seed every generated value derives from (given, or chosen at creation and logged). */
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Resolves once everything the server answers with is ready (e.g. WSDLs parsed). */
+  readonly ready: Promise<void>;
+  /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
+  reset(): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Builds an emulator from settings (validated here) and optional dependencies. */
+export function createEmulator(input: SettingsInput = {}, deps: EmulatorDeps = {}): Emulator {
+  const settings = resolveSettings(input as Record<string, unknown>);
+  const log =
+    deps.logger ?? (settings.logLevel === 'silent' ? silentLogger() : createLogger(settings.logLevel));
+  const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
+  const clock =
+    deps.clock ??
+    createClock({
+      mode: settings.clock,
+      hourMs: settings.hourMs,
+      ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
+      onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
+    });
+
+  const resetters: Array<() => void> = [];
+  const stoppers: Array<() => Promise<void> | void> = [];
+  const readiness: Array<Promise<void>> = [];
+
+  return {
+    settings,
+    seed,
+    clock,
+    log,
+    ready: Promise.all(readiness).then(() => {}),
+    reset() {
+      for (const r of resetters) r();
+    },
+    start() {
+      clock.start();
+    },
+    async stop() {
+      clock.stop();
+      for (const s of stoppers) await s();
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** Programmatic API of reportbo-emulator. */
+export { createApp } from './app.js';
+export type { Clock, ClockMode } from './clock/index.js';
+export { createClock } from './clock/index.js';
+export type { Settings, SettingsInput } from './config/index.js';
+export { createEmulator, type Emulator, type EmulatorDeps } from './emulator.js';
+export { EmulatorError } from './errors.js';
+export { type RunningEmulator, startServer } from './server.js';
