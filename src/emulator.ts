@@ -10,6 +10,15 @@ export interface EmulatorDeps {
 }
 
 /**
+ * Records loaded at start (from `--config` or `--scenario` files). Each service validates its own
+ * list with its admin-API schema, so a bad entry fails start-up with the same message the API gives.
+ */
+export interface EmulatorPreload {
+  users?: unknown[];
+  credentials?: unknown[];
+}
+
+/**
  * One emulator instance: its settings, its clock and its domain services. Building it does no I/O;
  * `start()` starts timers, `stop()` stops them. The HTTP app is built on top by `createApp`.
  */
@@ -28,7 +37,11 @@ export interface Emulator {
 }
 
 /** Builds an emulator from settings (validated here) and optional dependencies. */
-export function createEmulator(input: SettingsInput = {}, deps: EmulatorDeps = {}): Emulator {
+export function createEmulator(
+  input: SettingsInput = {},
+  deps: EmulatorDeps = {},
+  preload: EmulatorPreload = {},
+): Emulator {
   const settings = resolveSettings(input as Record<string, unknown>);
   const log =
     deps.logger ?? (settings.logLevel === 'silent' ? silentLogger() : createLogger(settings.logLevel));
@@ -45,6 +58,7 @@ export function createEmulator(input: SettingsInput = {}, deps: EmulatorDeps = {
   const resetters: Array<() => void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];
   const readiness: Array<Promise<void>> = [];
+  void preload; // consumed by the services below as they are added
 
   return {
     settings,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
-import { createEmulator, type Emulator, type EmulatorDeps } from './emulator.js';
+import { createEmulator, type Emulator, type EmulatorDeps, type EmulatorPreload } from './emulator.js';
 
 /** A listening emulator: its base URL, the instance behind it and a way to stop both. */
 export interface RunningEmulator {

@@ -1,13 +1,21 @@
 import type { Command } from 'commander';
 import { readStructuredFile, SERVE_OPTIONS, settingsFromEnv, settingsFromFlags } from '../config/index.js';
+import type { EmulatorPreload } from '../emulator.js';
 import { InputError } from '../errors.js';
 
-/** Resolves `serve` settings: defaults < config file < environment < flags. */
-export async function serveSettings(flags: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+/**
+ * Resolves `serve` settings (defaults < config file < environment < flags) and the users and
+ * credentials a config file preloads.
+ */
+export async function serveSettings(
+  flags: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): Promise<{ settings: Record<string, unknown>; preload: EmulatorPreload }> {
   const fromEnv = settingsFromEnv(env);
   const fromFlags = settingsFromFlags(flags);
   const configFile = (fromFlags.config ?? fromEnv.config) as string | undefined;
   let fromFile: Record<string, unknown> = {};
+  const preload: EmulatorPreload = {};
   if (configFile) {
     const content = await readStructuredFile(configFile);
     if (content === null || typeof content !== 'object' || Array.isArray(content)) {
@@ -16,10 +24,19 @@ export async function serveSettings(flags: Record<string, unknown>, env: NodeJS.
         `${configFile}: expected a mapping of settings at the top level.`,
       );
     }
-    const { settings = {}, ...rest } = content as Record<string, unknown>;
+    const { settings = {}, users, credentials, ...rest } = content as Record<string, unknown>;
     fromFile = { ...(settings as Record<string, unknown>), ...pickSettings(rest) };
+    for (const [key, list] of [
+      ['users', users],
+      ['credentials', credentials],
+    ] as const) {
+      if (list === undefined) continue;
+      if (!Array.isArray(list))
+        throw new InputError('file_malformed', `${configFile}: "${key}" must be a list.`);
+      preload[key] = list;
+    }
   }
-  return { ...fromFile, ...fromEnv, ...fromFlags };
+  return { settings: { ...fromFile, ...fromEnv, ...fromFlags }, preload };
 }
 
 function pickSettings(obj: Record<string, unknown>): Record<string, unknown> {
@@ -39,8 +56,8 @@ export function addServeOptions(cmd: Command): Command {
 /** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
   const { startServer } = await import('../server.js');
-  const input = await serveSettings(flags, process.env);
-  const running = await startServer(input);
+  const { settings: input, preload } = await serveSettings(flags, process.env);
+  const running = await startServer(input, {}, preload);
   const { settings, seed, clock, log } = running.emulator;
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {

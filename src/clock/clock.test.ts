@@ -7,17 +7,27 @@ const at = (iso: string) => new Date(iso).getTime();
 
 describe('batch schedule', () => {
   it('puts the next batch at minute 55 of the same hour when before it', () => {
-    expect(new Date(nextBatchAfter(at('2026-04-27T10:54:00Z'))).toISOString()).toBe('2026-04-27T10:55:00.000Z');
+    expect(new Date(nextBatchAfter(at('2026-04-27T10:54:00Z'))).toISOString()).toBe(
+      '2026-04-27T10:55:00.000Z',
+    );
   });
   it('puts the next batch in the following hour when at or after minute 55', () => {
-    expect(new Date(nextBatchAfter(at('2026-04-27T10:55:00Z'))).toISOString()).toBe('2026-04-27T11:55:00.000Z');
-    expect(new Date(nextBatchAfter(at('2026-04-27T10:56:00Z'))).toISOString()).toBe('2026-04-27T11:55:00.000Z');
+    expect(new Date(nextBatchAfter(at('2026-04-27T10:55:00Z'))).toISOString()).toBe(
+      '2026-04-27T11:55:00.000Z',
+    );
+    expect(new Date(nextBatchAfter(at('2026-04-27T10:56:00Z'))).toISOString()).toBe(
+      '2026-04-27T11:55:00.000Z',
+    );
   });
   it('lists every batch crossed, including one exactly at the end', () => {
     const list = batchesBetween(at('2026-04-27T10:00:00Z'), at('2026-04-27T12:55:00Z')).map((t) =>
       new Date(t).toISOString(),
     );
-    expect(list).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T11:55:00.000Z', '2026-04-27T12:55:00.000Z']);
+    expect(list).toEqual([
+      '2026-04-27T10:55:00.000Z',
+      '2026-04-27T11:55:00.000Z',
+      '2026-04-27T12:55:00.000Z',
+    ]);
   });
 });
 
@@ -55,7 +65,10 @@ describe('manual clock', () => {
 
   it('serializes concurrent advances', async () => {
     const clock = new ManualClock(new Date('2026-04-27T10:00:00Z'));
-    const [a, b] = await Promise.all([clock.advance({ byMs: 3_600_000 }), clock.advance({ byMs: 3_600_000 })]);
+    const [a, b] = await Promise.all([
+      clock.advance({ byMs: 3_600_000 }),
+      clock.advance({ byMs: 3_600_000 }),
+    ]);
     expect(a.to).toBe('2026-04-27T11:00:00.000Z');
     expect(b.from).toBe('2026-04-27T11:00:00.000Z');
   });
@@ -81,7 +94,10 @@ describe('durations', () => {
   ])('reads %s as %d ms', (text, ms) => {
     expect(parseDurationMs(text)).toBe(ms);
   });
-  it.each(['', 'P', 'PT', '1 hour', '-5s', 'PT1X'])('rejects %j with a message listing accepted forms', (text) => {
-    expect(() => parseDurationMs(text)).toThrow(/ISO 8601/);
-  });
+  it.each(['', 'P', 'PT', '1 hour', '-5s', 'PT1X'])(
+    'rejects %j with a message listing accepted forms',
+    (text) => {
+      expect(() => parseDurationMs(text)).toThrow(/ISO 8601/);
+    },
+  );
 });
