@@ -17,8 +17,9 @@ export interface RunningEmulator {
 export async function startServer(
   input: SettingsInput = {},
   deps: EmulatorDeps = {},
+  preload: EmulatorPreload = {},
 ): Promise<RunningEmulator> {
-  const emulator = createEmulator(input, deps);
+  const emulator = createEmulator(input, deps, preload);
   await emulator.ready;
   const app = createApp(emulator);
   const server = createAdaptorServer({ fetch: app.fetch, hostname: emulator.settings.host });
