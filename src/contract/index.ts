@@ -1,0 +1,30 @@
+/** The notification contract: one zod schema, its TypeScript type and its JSON Schema. */
+import { z } from 'zod';
+import { buildNotificationSchema } from './schema.js';
+
+export type { DeepPartial } from './deep-partial.js';
+export { BOOKING_STATUSES, type BookingStatus, EVENT_TYPES, type EventType } from './events.js';
+export { fractionDigits, PAX_TYPES, type PaxType } from './formats.js';
+
+/** The body as a tolerant receiver reads it: unknown members are let through. */
+export const NotificationBodySchema = buildNotificationSchema('lenient');
+/** The body exactly as the spec defines it: unknown members are rejected (emulator self-checks). */
+export const NotificationBodyStrictSchema = buildNotificationSchema('strict');
+
+export type NotificationBody = z.infer<typeof NotificationBodySchema>;
+export type Ticket = NotificationBody['Ticket'][number];
+export type Segment = NotificationBody['Segment'][number];
+export type Pax = NotificationBody['Pax'][number];
+export type Payment = NotificationBody['Payment'][number];
+
+/** Where the schema will be published (the `$id` of the JSON Schema). */
+export const NOTIFICATION_SCHEMA_ID = 'urn:reportbo-emulator:notification-body:1.0';
+
+/** JSON Schema (draft 2020-12) of the strict body, derived from the zod schema. */
+export function notificationJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(NotificationBodyStrictSchema, { target: 'draft-2020-12' }) as Record<
+    string,
+    unknown
+  >;
+  return { $schema: schema.$schema, $id: NOTIFICATION_SCHEMA_ID, ...schema };
+}
