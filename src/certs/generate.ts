@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import forge from 'node-forge';
+
+/** RSA key size for generated keys: the smallest size TLS 1.2 stacks accept at default security levels. */
+export const KEY_BITS = 2048;
+/** Default validity of a generated certificate, from one hour ago (clock skew) to this many days ahead. */
+export const DEFAULT_VALIDITY_DAYS = 30;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** A certificate and its private key, PEM-encoded. */
+export interface PemPair {
+  certPem: string;
+  keyPem: string;
+}
+
+/** A certificate authority that can sign server certificates. */
+export interface CertificateAuthority extends PemPair {
+  readonly commonName: string;
+}
+
+/** A server certificate; `caPem` is the issuing CA (absent when self-signed). */
+export interface ServerCertificate extends PemPair {
+  /** Hostnames and IP addresses written into subjectAltName. */
+  hosts: string[];
+  caPem?: string;
+  notBefore: Date;
+  notAfter: Date;
+}
+
+/** Validity window; defaults to "valid now". */
+export interface ValidityOptions {
+  notBefore?: Date;
+  notAfter?: Date;
+  /** Shortcut: a window that ended yesterday (for "expired certificate" receivers). */
+  expired?: boolean;
+}
+
+export interface CaOptions extends ValidityOptions {
+  commonName?: string;
+}
+
+export interface ServerCertificateOptions extends ValidityOptions {
+  /** DNS names and IP addresses the certificate is valid for (default `localhost`, `127.0.0.1`, `::1`). */
+  hosts?: string[];
+  /** Signing CA; when absent the certificate signs itself (a "self-signed" receiver). */
+  ca?: CertificateAuthority;
+}
+
+/** Generates a CA certificate and key (PEM). */
+export function createCertificateAuthority(options: CaOptions = {}): CertificateAuthority {
+  const commonName = options.commonName ?? 'reportbo-emulator test CA';
+  const keys = forge.pki.rsa.generateKeyPair({ bits: KEY_BITS });
+  const { notBefore, notAfter } = validity(options);
+  const cert = baseCertificate(keys.publicKey, notBefore, notAfter);
+  const subject = [{ name: 'commonName', value: commonName }];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(keys.privateKey, forge.md.sha256.create());
+  return {
+    commonName,
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
+  };
+}
+
+/** Generates a TLS server certificate for the given hosts, signed by `ca` or by itself. */
+export function createServerCertificate(options: ServerCertificateOptions = {}): ServerCertificate {
+  const hosts = options.hosts ?? ['localhost', '127.0.0.1', '::1'];
+  if (hosts.length === 0) throw new RangeError('createServerCertificate: give at least one host');
+  const keys = forge.pki.rsa.generateKeyPair({ bits: KEY_BITS });
+  const { notBefore, notAfter } = validity(options);
+  const cert = baseCertificate(keys.publicKey, notBefore, notAfter);
+  cert.setSubject([{ name: 'commonName', value: hosts[0]! }]);
+  let signer = keys.privateKey;
+  if (options.ca) {
+    const caCert = forge.pki.certificateFromPem(options.ca.certPem);
+    cert.setIssuer(caCert.subject.attributes);
+    signer = forge.pki.privateKeyFromPem(options.ca.keyPem);
+  } else {
+    cert.setIssuer(cert.subject.attributes);
+  }
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    // Modern TLS stacks check subjectAltName only (the common name is ignored): IPs need type 7.
+    {
+      name: 'subjectAltName',
+      altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
+    },
+  ]);
+  cert.sign(signer as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return {
+    hosts,
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
+    ...(options.ca ? { caPem: options.ca.certPem } : {}),
+    notBefore,
+    notAfter,
+  };
+}
+
+function baseCertificate(publicKey: forge.pki.PublicKey, notBefore: Date, notAfter: Date) {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicKey;
+  // Positive serial: a leading 0x00..0x7f byte keeps the DER integer non-negative.
+  cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
+  cert.validity.notBefore = notBefore;
+  cert.validity.notAfter = notAfter;
+  return cert;
+}
+
+function validity(options: ValidityOptions): { notBefore: Date; notAfter: Date } {
+  const now = Date.now();
+  if (options.expired) {
+    return {
+      notBefore: options.notBefore ?? new Date(now - 2 * DEFAULT_VALIDITY_DAYS * DAY_MS),
+      notAfter: options.notAfter ?? new Date(now - DAY_MS),
+    };
+  }
+  return {
+    notBefore: options.notBefore ?? new Date(now - HOUR_MS),
+    notAfter: options.notAfter ?? new Date(now + DEFAULT_VALIDITY_DAYS * DAY_MS),
+  };
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import {
+  type CertificateAuthority,
+  createCertificateAuthority,
+  createServerCertificate,
+} from '../../src/certs/index.js';
+import type { Receiver, ReceiverOptions } from '../../src/receivers/index.js';
+import { receiver } from './receiver.js';
+
+/** How an HTTPS receiver presents itself. `trusted` is the only one a sender should accept. */
+export type TlsReceiverKind = 'trusted' | 'self-signed' | 'expired' | 'wrong-host' | 'tls1.0';
+
+let ca: CertificateAuthority | undefined;
+let dir: string | undefined;
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+/** The CA of this test file, generated once. */
+export function testCa(): CertificateAuthority {
+  ca ??= createCertificateAuthority({ commonName: 'reportbo-emulator e2e CA' });
+  return ca;
+}
+
+/** Path of a temp PEM file holding the test CA, for the emulator's `caFile` setting. */
+export function testCaFile(): string {
+  dir ??= mkdtempSync(join(tmpdir(), 'reportbo-tls-'));
+  const file = join(dir, 'ca.pem');
+  writeFileSync(file, testCa().certPem);
+  return file;
+}
+
+/** Starts an HTTPS receiver on 127.0.0.1 whose certificate is valid, or broken in the named way. */
+export async function tlsReceiver(
+  kind: TlsReceiverKind,
+  options: Omit<ReceiverOptions, 'tls'> = {},
+): Promise<Receiver> {
+  const authority = testCa();
+  const hosts = ['127.0.0.1', 'localhost'];
+  const tls: ReceiverOptions['tls'] = (() => {
+    switch (kind) {
+      case 'trusted':
+        return createServerCertificate({ ca: authority, hosts });
+      case 'self-signed':
+        return createServerCertificate({ hosts });
+      case 'expired':
+        return createServerCertificate({ ca: authority, hosts, expired: true });
+      case 'wrong-host':
+        return createServerCertificate({ ca: authority, hosts: ['wrong-host.example'] });
+      case 'tls1.0':
+        return {
+          ...createServerCertificate({ ca: authority, hosts }),
+          minVersion: 'TLSv1' as const,
+          maxVersion: 'TLSv1' as const,
+          ciphers: 'DEFAULT@SECLEVEL=0',
+        };
+    }
+  })();
+  return receiver({ ...options, tls });
+}
