@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import { formatPath, InputError } from '../../errors.js';
+import { type Scenario, ScenarioSchema } from '../schema/index.js';
+import { problemsFrom } from './issues.js';
+import { positionOf } from './positions.js';
+import { acceptedKeysAt } from './shape.js';
+
+/** One thing wrong with a scenario file, located as precisely as the file allows. */
+export interface ScenarioProblem {
+  file: string;
+  line?: number;
+  column?: number;
+  /** Field path, e.g. `steps[2].advance.by`; `(root)` for the whole file. */
+  path: string;
+  message: string;
+}
+
+/** A scenario file that cannot be run. Category user_input: the CLI exits 2. */
+export class ScenarioFileError extends InputError {
+  constructor(
+    readonly file: string,
+    readonly problems: ScenarioProblem[],
+  ) {
+    super('scenario_invalid', problems.map(formatProblem).join('\n'), { file, problems });
+  }
+}
+
+/** `file:line:column: path: message`, the shape editors and CI logs link from. */
+export function formatProblem(p: ScenarioProblem): string {
+  const where = p.line === undefined ? p.file : `${p.file}:${p.line}:${p.column ?? 1}`;
+  return `${where}: ${p.path === '(root)' ? '' : `${p.path}: `}${p.message}`;
+}
+
+/** Reads and validates a scenario file (YAML, or JSON by its .json suffix). */
+export async function loadScenarioFile(file: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code;
+    throw new ScenarioFileError(file, [
+      {
+        file,
+        path: '(root)',
+        message: `cannot read the scenario file (${reason}); give the path of a .yaml or .json file`,
+      },
+    ]);
+  }
+  return parseScenario(text, file);
+}
+
+/** Validates scenario text; `file` names it in messages and picks the syntax (JSON for .json). */
+export function parseScenario(text: string, file = '<scenario>'): Scenario {
+  const lines = new LineCounter();
+  const syntax = file.endsWith('.json') ? 'JSON' : 'YAML';
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ScenarioFileError(
+      file,
+      doc.errors.map((e) => ({
+        file,
+        line: e.linePos?.[0].line,
+        column: e.linePos?.[0].col,
+        path: '(root)',
+        message: `not valid ${syntax}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+      })),
+    );
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    throw new ScenarioFileError(file, [
+      { file, path: '(root)', message: `not valid ${syntax}: ${(err as Error).message}` },
+    ]);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const found =
+      data === null || data === undefined
+        ? 'an empty file'
+        : Array.isArray(data)
+          ? 'a list'
+          : JSON.stringify(data);
+    throw new ScenarioFileError(file, [
+      {
+        file,
+        line: 1,
+        column: 1,
+        path: '(root)',
+        message: `expected a mapping with at least name and steps, found ${found}`,
+      },
+    ]);
+  }
+  const parsed = ScenarioSchema.safeParse(data);
+  if (parsed.success) return parsed.data as Scenario;
+  const keysAt = (path: readonly PropertyKey[]) => acceptedKeysAt(ScenarioSchema, path);
+  const problems = problemsFrom(parsed.error.issues, data, keysAt).map((p): ScenarioProblem => {
+    const at =
+      p.key === undefined
+        ? positionOf(doc, lines, p.path)
+        : positionOf(doc, lines, p.path.slice(0, -1), p.key);
+    return { file, line: at?.line, column: at?.column, path: formatPath(p.path), message: p.message };
+  });
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  throw new ScenarioFileError(file, problems);
+}
