@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, request } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../bin/reportbo-emulator.js', import.meta.url).pathname;
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number];
+  return { code, out, err };
+}
+
+describe('reportbo-emulator certs', () => {
+  it('writes a CA and a server certificate for the named hosts that a TLS client trusting only that CA accepts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
+    dirs.push(dir);
+    const { code, out } = await cli(['certs', '--out', dir, '--host', 'localhost', '--host', 'receiver']);
+    expect(code).toBe(0);
+    expect(out).toContain(join(dir, 'ca.pem'));
+
+    const [ca, cert, key] = await Promise.all(
+      ['ca.pem', 'server.pem', 'server-key.pem'].map((f) => readFile(join(dir, f), 'utf8')),
+    );
+    const x509 = new X509Certificate(cert!);
+    expect(x509.subjectAltName).toBe('DNS:localhost, DNS:receiver');
+    expect(x509.verify(new X509Certificate(ca!).publicKey)).toBe(true);
+    expect((await stat(join(dir, 'server-key.pem'))).mode & 0o777).toBe(0o600);
+
+    const server = createServer({ cert, key, minVersion: 'TLSv1.2' }, (_req, res) => res.end('hello'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', servername: 'localhost', port, ca, path: '/' }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(body).toBe('hello');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('makes certificates that expire after the number of days given', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
+    dirs.push(dir);
+    expect((await cli(['certs', '--out', dir, '--days', '2'])).code).toBe(0);
+    const x509 = new X509Certificate(await readFile(join(dir, 'server.pem'), 'utf8'));
+    const daysLeft = (Date.parse(x509.validTo) - Date.now()) / 86_400_000;
+    expect(daysLeft).toBeGreaterThan(1.9);
+    expect(daysLeft).toBeLessThan(2.1);
+    expect(x509.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
+  });
+
+  it('refuses a host that is neither a DNS name nor an IP address with exit code 2 and no stack trace', async () => {
+    const { code, err } = await cli([
+      'certs',
+      '--out',
+      join(tmpdir(), 'never-written'),
+      '--host',
+      'not a host',
+    ]);
+    expect(code).toBe(2);
+    expect(err).toContain('--host: "not a host" is neither a DNS name nor an IP address');
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+});
