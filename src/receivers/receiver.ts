@@ -54,6 +54,8 @@ export interface ReceivedRequest {
   /** Why the body could not be decompressed, if it could not. */
   bodyError?: string;
   receivedAt: Date;
+  /** Client port of the connection: equal ports on consecutive requests mean a reused keep-alive socket. */
+  remotePort: number;
   behaviour: ReceiverBehaviour;
 }
 
@@ -108,6 +110,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         rawLength: length,
         body: '',
         receivedAt: new Date(),
+        remotePort: req.socket.remotePort ?? 0,
         behaviour: fallback,
       };
       if (keepBodies) decode(recorded);

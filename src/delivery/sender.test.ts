@@ -1,0 +1,134 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { behave, receiver } from '../../test/helpers/receiver.js';
+import { testCa, tlsReceiver } from '../../test/helpers/tls.js';
+import { HttpSender, RESPONSE_BODY_CAP_BYTES } from './sender.js';
+
+const body = gzipSync('{"hello":"world"}');
+const headers = {
+  'User-Agent': 'Service-ReportBO',
+  'Content-Type': 'application/json',
+  'Content-Encoding': 'gzip',
+  'Content-Length': String(body.length),
+};
+
+function sender(timeoutMs = 2_000): HttpSender {
+  return new HttpSender({ timeoutMs, maxSockets: 4, extraCaPem: [testCa().certPem] });
+}
+
+describe('HTTP sender', () => {
+  it('posts the exact headers and body and reports a 200 as http_status 200', async () => {
+    const r = await receiver();
+    const s = sender();
+    const result = await s.send({ url: `${r.url}/hook`, headers, body });
+    s.close();
+    expect(result).toMatchObject({ outcome: 'http_status', statusCode: 200, responseBody: '' });
+    const [req] = r.requests;
+    expect(req!.method).toBe('POST');
+    expect(req!.path).toBe('/hook');
+    expect(req!.body).toBe('{"hello":"world"}');
+    expect(req!.headers['user-agent']).toBe('Service-ReportBO');
+    expect(req!.headers['content-length']).toBe(String(body.length));
+    expect(req!.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('reuses one keep-alive connection for consecutive attempts', async () => {
+    const r = await receiver();
+    const s = sender();
+    await s.send({ url: r.url, headers, body });
+    await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(r.requests[0]!.remotePort).toBe(r.requests[1]!.remotePort);
+  });
+
+  it('keeps only the first 4 KiB of a response body', async () => {
+    const r = await receiver({ defaultBehaviour: behave.status(500, 'e'.repeat(10_000)) });
+    const s = sender();
+    const result = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result.statusCode).toBe(500);
+    expect(result.responseBody).toHaveLength(RESPONSE_BODY_CAP_BYTES);
+    expect(result.message).toBe('receiver answered 500; only 200 acknowledges');
+  });
+
+  it('does not follow a redirect and names its target', async () => {
+    const target = await receiver();
+    const r = await receiver({ defaultBehaviour: behave.redirect(`${target.url}/moved`, 307) });
+    const s = sender();
+    const result = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result).toMatchObject({ outcome: 'http_status', statusCode: 307 });
+    expect(result.message).toContain(`redirect to ${target.url}/moved not followed`);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('times out a hanging receiver after the configured time', async () => {
+    const r = await receiver({ defaultBehaviour: behave.hang() });
+    const s = sender(300);
+    const result = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result.outcome).toBe('timeout');
+    expect(result.message).toBe('no complete response within 300 ms (waiting for the response headers)');
+    expect(result.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('times out an endless body with the status it had received', async () => {
+    const r = await receiver({ defaultBehaviour: behave.endlessBody(200) });
+    const s = sender(300);
+    const result = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result).toMatchObject({ outcome: 'timeout', statusCode: 200 });
+    expect(result.message).toContain('reading the response body (status 200, 4096 bytes kept)');
+  });
+
+  it('reports resets before and after the headers', async () => {
+    const r = await receiver();
+    r.enqueue(behave.resetBeforeHeaders(), behave.resetAfterHeaders(200));
+    const s = sender();
+    const before = await s.send({ url: r.url, headers, body });
+    const after = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(before).toMatchObject({ outcome: 'reset' });
+    expect(before.statusCode).toBeUndefined();
+    expect(after).toMatchObject({ outcome: 'reset', statusCode: 200 });
+    expect(after.message).toContain('after the response headers (status 200)');
+  });
+
+  it('reports a refused connection and a failed DNS lookup', async () => {
+    const r = await receiver();
+    const url = r.url;
+    await r.close();
+    const s = sender();
+    const refused = await s.send({ url, headers, body });
+    const dns = await s.send({ url: 'https://receiver.invalid/hook', headers, body });
+    s.close();
+    expect(refused.outcome).toBe('connect_refused');
+    expect(refused.message).toContain('connection refused');
+    expect(dns.outcome).toBe('dns_error');
+    expect(dns.message).toContain('receiver.invalid');
+  });
+
+  it.each([
+    ['self-signed', /self-signed certificate/],
+    ['expired', /certificate expired/],
+    ['wrong-host', /hostname mismatch/],
+    ['tls1.0', /protocol version refused/],
+  ] as const)('refuses a %s receiver as tls_error naming the cause', async (kind, cause) => {
+    const r = await tlsReceiver(kind);
+    const s = sender();
+    const result = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result.message).toMatch(cause);
+    expect(result.outcome).toBe('tls_error');
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('delivers over TLS to a receiver whose CA was trusted', async () => {
+    const r = await tlsReceiver('trusted');
+    const s = sender();
+    const result = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result).toMatchObject({ outcome: 'http_status', statusCode: 200 });
+    expect(r.requests[0]!.body).toBe('{"hello":"world"}');
+  });
+});
