@@ -59,22 +59,29 @@ export const UserSpec = z.strictObject({
 });
 export type UserSpec = z.infer<typeof UserSpec>;
 
+const Status = z.number().int().min(200).max(599);
+
 /**
  * What a built-in receiver does with one request. A number answers that status; `hang` never
- * answers; `reset` drops the connection; `endless` streams a body that never ends; objects answer
- * slowly, redirect or answer a status with a body.
+ * answers; `reset` drops the connection before answering (`reset-after-headers` after the headers);
+ * `endless` streams a body that never ends; objects answer slowly, redirect, or answer with a body.
  */
 export const ReceiverAction = z.union(
   [
-    z.number().int().min(100).max(599),
-    z.enum(['hang', 'reset', 'endless']),
-    z.strictObject({ status: z.number().int().min(100).max(599), body: z.string().optional() }),
-    z.strictObject({ slow: Duration, status: z.number().int().min(100).max(599).default(200) }),
-    z.strictObject({ redirect: z.string().min(1), status: z.number().int().min(300).max(399).default(302) }),
+    Status,
+    z.enum(['hang', 'reset', 'reset-after-headers', 'endless']),
+    z.strictObject({ status: Status, body: z.string().optional() }),
+    z.strictObject({ slow: Duration, status: Status.default(200) }),
+    z.strictObject({
+      redirect: z.string().min(1),
+      status: z
+        .union([z.literal(301), z.literal(302), z.literal(303), z.literal(307), z.literal(308)])
+        .default(302),
+    }),
   ],
   {
     error:
-      'expected a status (e.g. 200, 500), hang, reset, endless, {slow: 2s}, {status: 503, body: …} or {redirect: URL}',
+      'expected a status 200-599 (e.g. 200, 500), hang, reset, reset-after-headers, endless, {slow: 2s}, {status: 503, body: …} or {redirect: URL}',
   },
 );
 export type ReceiverAction = z.infer<typeof ReceiverAction>;
