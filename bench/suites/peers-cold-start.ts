@@ -1,0 +1,107 @@
+/**
+ * Cold start: spawn to the first successful 1.7 JSON GetAccessToken, for the emulator's CLI (user
+ * preloaded with `--config`, `--port 0`), WireMock's standalone jar and Mockoon's CLI serving the
+ * same static answer, plus the bare Hono handler as the runtime's floor. Rounds alternate the order.
+ */
+import { ensureBenchPeers } from '../lib/install.js';
+import { alternate } from '../lib/load.js';
+import { stopAll, workDir } from '../lib/proc.js';
+import { newestProfile, summarizeProfile } from '../lib/profile.js';
+import { rssMiB } from '../lib/rss.js';
+import { type Server, startBareHono, startEmulator, startMockoon, startWireMock } from '../lib/servers.js';
+import { envNumber, fmt, median, ratio, spread, table, type Verdict, verdictTable } from '../lib/stats.js';
+import type { BenchSuite } from '../types.js';
+
+const TARGETS = [
+  { key: 'emulator', start: () => startEmulator() },
+  { key: 'wiremock', start: () => startWireMock() },
+  { key: 'mockoon', start: () => startMockoon() },
+  { key: 'hono', start: () => startBareHono() },
+] as const;
+
+interface Sample {
+  ms?: number;
+  rss?: number;
+  label?: string;
+  error?: string;
+}
+
+const suite: BenchSuite = {
+  name: 'peers-cold-start',
+  title: 'Cold start to the first 1.7 JSON GetAccessToken, side by side',
+  async run(log) {
+    ensureBenchPeers(log);
+    const rounds = envNumber('BENCH_COLD_ROUNDS', 7, 3);
+    const failed = new Map<string, string>();
+    try {
+      const results = await alternate(TARGETS, rounds, async (t, round): Promise<Sample> => {
+        if (failed.has(t.key)) return { error: failed.get(t.key)! };
+        let server: Server | undefined;
+        try {
+          server = await t.start();
+          const rss = rssMiB(server.proc.pid);
+          log(
+            `round ${round + 1}: ${server.label} ${fmt(server.coldStartMs, 1)} ms, RSS ${fmt(rss ?? 0)} MiB`,
+          );
+          return { ms: server.coldStartMs, ...(rss === undefined ? {} : { rss }), label: server.label };
+        } catch (err) {
+          const message = (err as Error).message.split('\n')[0]!;
+          log(`round ${round + 1}: ${t.key} failed: ${message}`);
+          failed.set(t.key, message);
+          return { error: message };
+        } finally {
+          await server?.stop();
+        }
+      });
+
+      const ms = (key: string) => results.get(key)!.flatMap((s) => (s.ms === undefined ? [] : [s.ms]));
+      const wm = ms('wiremock');
+      const rows = TARGETS.map((t) => {
+        const samples = results.get(t.key)!;
+        const times = ms(t.key);
+        const rss = samples.flatMap((s) => (s.rss === undefined ? [] : [s.rss]));
+        const label = samples.find((s) => s.label)?.label ?? t.key;
+        if (!times.length) return [label, `failed: ${samples[0]?.error ?? '?'}`, '', ''];
+        return [
+          label,
+          spread(times, 0, ' ms'),
+          rss.length ? `${fmt(median(rss))} MiB` : 'n/a',
+          wm.length ? ratio(median(times), median(wm)) : 'n/a',
+        ];
+      });
+
+      const emu = ms('emulator');
+      const verdict: Verdict = {
+        target: 'Cold start ≤ 1/4 of WireMock’s',
+        figure:
+          emu.length && wm.length
+            ? `${fmt(median(emu))} ms vs ${fmt(median(wm))} ms = ${ratio(median(emu), median(wm))}`
+            : 'n/a',
+        met: emu.length && wm.length ? median(emu) <= median(wm) / 4 : undefined,
+      };
+      let profile = '';
+      if (verdict.met === false || process.env.BENCH_PROFILE) {
+        const dir = workDir('profiles', `cold-start-${Date.now()}`);
+        const s = await startEmulator({ cpuProfDir: dir });
+        await s.stop();
+        const file = newestProfile(dir);
+        profile = file ? `\n\n#### CPU profile of one emulator start\n\n${summarizeProfile(file)}` : '';
+      }
+      return [
+        `Median of ${rounds} alternating rounds; each round spawns every tool, times spawn → first`,
+        '200 answer carrying a token (polled every 2 ms), reads its RSS, and stops it. The emulator is',
+        '`node bin/reportbo-emulator.js serve --port 0 --config <file with the bench user>` (the URL is',
+        'read from its log line); the peers serve the static answer in `bench/peers/`.',
+        '',
+        table(['Tool', 'Cold start median (min–max)', 'RSS at first answer', '× WireMock'], rows),
+        '',
+        verdictTable([verdict]),
+        profile,
+      ].join('\n');
+    } finally {
+      await stopAll();
+    }
+  },
+};
+
+export default suite;
