@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { adminApp } from './admin/index.js';
+import { apiApp } from './api/index.js';
 import type { Emulator } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
 
@@ -7,6 +8,11 @@ import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
 export function createApp(emulator: Emulator): Hono {
   const app = new Hono();
   app.route('/__admin', adminApp(emulator));
+  // GetAccessToken under settings.basePath16 / basePath17, matched case-insensitively (src/api).
+  app.route(
+    '/',
+    apiApp({ auth: emulator.auth, settings: emulator.settings, log: emulator.log, now: () => emulator.clock.now() }),
+  );
 
   app.notFound((c) => {
     const err = new NotFoundError(

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock } from './clock/index.js';
 import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
 import { createLogger, type Logger, silentLogger } from './log.js';
@@ -28,6 +29,8 @@ export interface Emulator {
   readonly seed: number;
   readonly clock: Clock;
   readonly log: Logger;
+  /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
+  readonly auth: AuthService;
   /** Resolves once everything the server answers with is ready (e.g. WSDLs parsed). */
   readonly ready: Promise<void>;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
@@ -60,11 +63,16 @@ export function createEmulator(
   const readiness: Array<Promise<void>> = [];
   void preload; // consumed by the services below as they are added
 
+  const auth = createAuthService({ clock, ...(settings.seed !== undefined ? { seed: settings.seed } : {}) });
+  (preload.users ?? []).forEach((u, i) => auth.users.add(u, `users[${i}]`));
+  resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
+
   return {
     settings,
     seed,
     clock,
     log,
+    auth,
     ready: Promise.all(readiness).then(() => {}),
     reset() {
       for (const r of resetters) r();

@@ -1,0 +1,46 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+import type { Fault, Variant } from '../auth/index.js';
+
+/** Bodies cut short, as a connection reset mid-answer or a broken proxy would deliver them. */
+const MALFORMED: Record<'json16' | 'json17' | 'xml' | 'soap', string> = {
+  json16: '"3f9a0c',
+  json17: '{"Token":"3f9a0c","ExpiresAt":"20',
+  xml: '<?xml version="1.0" encoding="utf-8"?><GetAccessTokenResponse xmlns="http://tempuri.org/"><Token>3f9a',
+  soap: '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetAccessTokenRes',
+};
+
+/** Waits `ms` real milliseconds: SDK timeouts are real, so an injected delay is too. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The answer of a `status`, `malformed` or `drop` fault (a `delay` fault answers normally, late).
+ * `drop` destroys the socket without answering.
+ */
+export function faultResponse(
+  c: Context,
+  fault: Fault,
+  variant: Variant,
+  version: '1.6' | '1.7',
+  contentType: string,
+  headers: Record<string, string>,
+): Response {
+  if (fault.kind === 'drop') {
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    incoming?.socket.destroy();
+    return new Response(null, { status: 502 });
+  }
+  if (fault.kind === 'status') {
+    const status = fault.status ?? 503;
+    const body = `<html><body><h1>HTTP ${status}</h1><p>Injected by reportbo-emulator fault ${fault.id}.</p></body></html>`;
+    return new Response(body, {
+      status,
+      headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+    });
+  }
+  const key =
+    variant === 'json' ? (version === '1.6' ? 'json16' : 'json17') : variant === 'xml' ? 'xml' : 'soap';
+  return new Response(MALFORMED[key], { status: 200, headers: { ...headers, 'Content-Type': contentType } });
+}

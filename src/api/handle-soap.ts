@@ -1,0 +1,163 @@
+import type { Context } from 'hono';
+import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
+import { ApiRequestError, malformed } from './api-error.js';
+import { faultResponse, sleep } from './apply-fault.js';
+import { mediaType, readBodyText } from './body.js';
+import { type ApiDeps, type Endpoint, journal, versionString } from './context.js';
+import { LOWER_NAMES, pickCredentials } from './fields.js';
+import { apiHeaders } from './format.js';
+import {
+  renderSoap,
+  renderSoapFault,
+  SOAP_FAULT_STATUS,
+  SOAP11_CONTENT_TYPE,
+  SOAP12_CONTENT_TYPE,
+  type SoapVersion,
+} from './render-soap.js';
+import { parseEnvelope } from './soap-envelope.js';
+import { GET_ACCESS_TOKEN_ACTION } from './wsdl/index.js';
+import { childElements, leafText, localName, type XmlNode } from './xml-parse.js';
+import { credentialsFromElement } from './xml-request.js';
+
+function unquote(s: string): string {
+  const t = s.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t;
+}
+
+/** The SOAP version a Content-Type announces, checking the action it names (SOAPAction / `action=`). */
+function soapVersionOf(c: Context): SoapVersion {
+  const header = c.req.header('content-type');
+  const type = mediaType(header);
+  if (type === 'text/xml') {
+    const action = c.req.header('soapaction');
+    if (action === undefined || unquote(action) !== GET_ACCESS_TOKEN_ACTION) {
+      throw malformed(
+        `Server did not recognize the value of HTTP Header SOAPAction: ${action ?? ''}. Send SOAPAction: "${GET_ACCESS_TOKEN_ACTION}".`,
+      );
+    }
+    return '1.1';
+  }
+  if (type === 'application/soap+xml') return '1.2';
+  throw new ApiRequestError(
+    'unsupported_media_type',
+    `Content-Type "${type || '(none)'}" is not a SOAP content type. Send text/xml (SOAP 1.1, with a SOAPAction header) or application/soap+xml (SOAP 1.2).`,
+  );
+}
+
+/** SOAP 1.2 carries the action in the Content-Type; when given it must be GetAccessToken's. */
+function checkSoap12Action(c: Context): void {
+  const m = /;\s*action\s*=\s*("[^"]*"|[^;]*)/i.exec(c.req.header('content-type') ?? '');
+  if (m?.[1] !== undefined && unquote(m[1]) !== GET_ACCESS_TOKEN_ACTION) {
+    throw malformed(
+      `Server did not recognize the action "${unquote(m[1])}". Use action="${GET_ACCESS_TOKEN_ACTION}".`,
+    );
+  }
+}
+
+function tokenRequest(ep: Endpoint, op: XmlNode, acceptLowercase: boolean): TokenRequest {
+  const children = new Map<string, XmlNode | XmlNode[]>();
+  for (const [name, child] of childElements(op)) children.set(localName(name), child);
+  if (ep.version === '1.6') {
+    return pickCredentials('1.6', [...children.keys()], (k) => leafText(children.get(k), k), LOWER_NAMES);
+  }
+  const request = children.get('request');
+  if (request === undefined) {
+    const other = [...children.keys()].find((k) => k.toLowerCase() === 'request');
+    return {
+      version: '1.7',
+      username: null,
+      password: null,
+      warnings: other ? [`non_canonical_casing: "${other}" is not "request"`] : [],
+      missingHint: `GetAccessToken takes one element "request" holding Username and Password${other ? ` (got "${other}")` : ''}.`,
+    };
+  }
+  if (Array.isArray(request)) throw malformed('Element request appears more than once.');
+  return credentialsFromElement('1.7', request, acceptLowercase);
+}
+
+/**
+ * SOAP GetAccessToken on FlightService.asmx (1.6) and AuthService.asmx (1.7). Answers in the
+ * request's envelope version; anything unreadable is a SOAP Fault with HTTP 500 (as ASP.NET does).
+ */
+export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): Promise<Response> {
+  const path = c.req.path;
+  const baseHeaders = apiHeaders(ep.version, versionString(deps, ep.version), null);
+  let soap: SoapVersion = '1.1';
+  let username: string | null = null;
+  try {
+    soap = soapVersionOf(c);
+  } catch (err) {
+    // Cannot tell the version: answer in SOAP 1.1, ASP.NET's default.
+    return fault(deps, ep, c, path, soap, err, null, baseHeaders);
+  }
+  const variant = soap === '1.1' ? 'soap11' : 'soap12';
+  const injected = deps.auth.faults.take(ep.version, variant);
+  if (injected && injected.kind !== 'delay') {
+    const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
+    const res = faultResponse(c, injected, variant, ep.version, type, baseHeaders);
+    const faulted: AuthResult = {
+      ...failure('malformed_request', `fault ${injected.kind}`),
+      outcome: 'fault',
+      transactionCode: null,
+    };
+    journal(deps, ep, variant, path, null, faulted, res.status, { id: injected.id, kind: injected.kind });
+    return res;
+  }
+  let res: Response;
+  try {
+    if (soap === '1.2') checkSoap12Action(c);
+    const call = parseEnvelope(await readBodyText(c), soap);
+    const req = tokenRequest(ep, call.operation, ep.version === '1.7' && deps.settings.acceptLowercaseKeys);
+    username = req.username;
+    const result = deps.auth.getAccessToken(req);
+    journal(
+      deps,
+      ep,
+      variant,
+      path,
+      username,
+      result,
+      200,
+      injected ? { id: injected.id, kind: injected.kind } : undefined,
+    );
+    res = renderSoap(
+      soap,
+      ep.version,
+      result,
+      apiHeaders(ep.version, versionString(deps, ep.version), result),
+    );
+  } catch (err) {
+    res = fault(deps, ep, c, path, soap, err, username, baseHeaders);
+  }
+  if (injected?.kind === 'delay') await sleep(injected.delayMs ?? 0);
+  return res;
+}
+
+function fault(
+  deps: ApiDeps,
+  ep: Endpoint,
+  c: Context,
+  path: string,
+  soap: SoapVersion,
+  err: unknown,
+  username: string | null,
+  headers: Record<string, string>,
+): Response {
+  let result: AuthResult;
+  let kind: 'Client' | 'Server' | 'VersionMismatch';
+  if (err instanceof ApiRequestError) {
+    result = failure(err.outcome, err.message);
+    kind = err.soapFault;
+    if (err.outcome === 'payload_too_large') headers = { ...headers, Connection: 'close' };
+  } else {
+    deps.log.error({ err }, 'unexpected error in SOAP GetAccessToken');
+    result = {
+      ...failure('malformed_request', 'The server failed to process the request.'),
+      transactionCode: null,
+    };
+    kind = 'Server';
+  }
+  journal(deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, username, result, SOAP_FAULT_STATUS);
+  void c;
+  return renderSoapFault(soap, kind, result.transactionMessage ?? '', result.transactionCode, headers);
+}

@@ -1,0 +1,71 @@
+import type { ApiVersion, AuthResult } from '../auth/index.js';
+import { escapeXml, result16String, TEMPURI_NS } from './format.js';
+import { responseElements } from './render-xml.js';
+
+export type SoapVersion = '1.1' | '1.2';
+export type SoapFaultKind = 'Client' | 'Server' | 'VersionMismatch';
+
+export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
+export const SOAP11_CONTENT_TYPE = 'text/xml; charset=utf-8';
+export const SOAP12_CONTENT_TYPE = 'application/soap+xml; charset=utf-8';
+/** ASP.NET answers every SOAP Fault with HTTP 500 (SOAP 1.1 §6.2, SOAP 1.2 HTTP binding). */
+export const SOAP_FAULT_STATUS = 500;
+
+const XSD_DECLS =
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+
+function envelope(soap: SoapVersion, body: string): string {
+  const ns = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
+  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}" ${XSD_DECLS}><soap:Body>${body}</soap:Body></soap:Envelope>`;
+}
+
+function contentType(soap: SoapVersion): string {
+  return soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
+}
+
+/** The GetAccessToken answer: 1.6 a string result, 1.7 a GetAccessTokenResponse (null fields omitted). */
+export function renderSoap(
+  soap: SoapVersion,
+  version: ApiVersion,
+  result: AuthResult,
+  headers: Record<string, string>,
+): Response {
+  const inner =
+    version === '1.6'
+      ? escapeXml(result16String(result))
+      : // Nulls are omitted, as XmlSerializer does for null references (minOccurs="0" in the WSDL).
+        responseElements(result, null);
+  const body = `<GetAccessTokenResponse xmlns="${TEMPURI_NS}"><GetAccessTokenResult>${inner}</GetAccessTokenResult></GetAccessTokenResponse>`;
+  return new Response(envelope(soap, body), {
+    status: 200,
+    headers: { ...headers, 'Content-Type': contentType(soap) },
+  });
+}
+
+/**
+ * A SOAP Fault in the request's envelope version: 1.1 `faultcode` soap:Client/soap:Server, 1.2
+ * `Code/Value` soap:Sender/soap:Receiver; the TransactionCode travels in the detail.
+ */
+export function renderSoapFault(
+  soap: SoapVersion,
+  kind: SoapFaultKind,
+  message: string,
+  transactionCode: string | null,
+  headers: Record<string, string>,
+): Response {
+  const detail = transactionCode
+    ? `<TransactionCode xmlns="${TEMPURI_NS}">${escapeXml(transactionCode)}</TransactionCode>`
+    : '';
+  let fault: string;
+  if (soap === '1.1') {
+    fault = `<soap:Fault><faultcode>soap:${kind}</faultcode><faultstring>${escapeXml(message)}</faultstring><detail>${detail}</detail></soap:Fault>`;
+  } else {
+    const code = kind === 'Client' ? 'Sender' : kind === 'Server' ? 'Receiver' : kind;
+    fault = `<soap:Fault><soap:Code><soap:Value>soap:${code}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${escapeXml(message)}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`;
+  }
+  return new Response(envelope(soap, fault), {
+    status: SOAP_FAULT_STATUS,
+    headers: { ...headers, 'Content-Type': contentType(soap) },
+  });
+}

@@ -1,0 +1,92 @@
+import { malformed } from './api-error.js';
+import { TEMPURI_NS } from './format.js';
+import { SOAP11_NS, SOAP12_NS, type SoapVersion } from './render-soap.js';
+import { childElements, localName, parseXml, type XmlNode } from './xml-parse.js';
+
+/** Namespace prefix → URI in scope at an element ('' is the default namespace). */
+type Scope = ReadonlyMap<string, string>;
+
+function extend(scope: Scope, node: XmlNode): Scope {
+  if (typeof node === 'string') return scope;
+  let out: Map<string, string> | undefined;
+  for (const [k, v] of Object.entries(node)) {
+    if (typeof v !== 'string') continue;
+    const prefix = k === '@_xmlns' ? '' : k.startsWith('@_xmlns:') ? k.slice(8) : undefined;
+    if (prefix === undefined) continue;
+    out ??= new Map(scope);
+    out.set(prefix, v);
+  }
+  return out ?? scope;
+}
+
+function namespaceOf(qname: string, scope: Scope): string {
+  const i = qname.indexOf(':');
+  return scope.get(i < 0 ? '' : qname.slice(0, i)) ?? '';
+}
+
+/** The operation element of a request envelope and the namespaces in scope there. */
+export interface SoapCall {
+  operation: XmlNode;
+  scope: Scope;
+}
+
+/**
+ * Reads a SOAP envelope of the version its Content-Type announced: exactly one Envelope in the
+ * version's namespace (the other version's namespace is a VersionMismatch), at most one Header,
+ * exactly one Body holding exactly one `GetAccessToken` element in http://tempuri.org/.
+ */
+export function parseEnvelope(text: string, soap: SoapVersion): SoapCall {
+  const expected = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
+  const doc = parseXml(text);
+  const roots = childElements(doc);
+  const [rootName, root] = roots[0] ?? [];
+  if (roots.length !== 1 || rootName === undefined || root === undefined || Array.isArray(root)) {
+    throw malformed('The request must have exactly one root element, soap:Envelope.');
+  }
+  const envScope = extend(new Map(), root);
+  const envNs = namespaceOf(rootName, envScope);
+  if (localName(rootName) !== 'Envelope')
+    throw malformed(`The root element must be Envelope (got <${rootName}>).`);
+  if (envNs !== expected) {
+    const other = soap === '1.1' ? SOAP12_NS : SOAP11_NS;
+    if (envNs === other) {
+      throw malformed(
+        `A SOAP ${soap === '1.1' ? '1.2' : '1.1'} envelope was sent with the SOAP ${soap} Content-Type (${soap === '1.1' ? 'text/xml' : 'application/soap+xml'}). Use ${soap === '1.1' ? 'application/soap+xml for SOAP 1.2' : 'text/xml for SOAP 1.1'}.`,
+        'VersionMismatch',
+      );
+    }
+    throw malformed(
+      `The Envelope namespace must be ${expected} (got "${envNs || '(none)'}").`,
+      'VersionMismatch',
+    );
+  }
+  const bodies: Array<[string, XmlNode | XmlNode[]]> = [];
+  for (const [name, child] of childElements(root)) {
+    const ln = localName(name);
+    if (ln !== 'Body' && ln !== 'Header') throw malformed(`Unexpected element <${name}> in the Envelope.`);
+    if (Array.isArray(child))
+      throw malformed(`The Envelope holds more than one ${ln}; exactly one is allowed.`);
+    if (ln === 'Body') bodies.push([name, child]);
+  }
+  const [bodyEntry] = bodies;
+  if (!bodyEntry) throw malformed('The Envelope has no Body.');
+  if (bodies.length > 1) throw malformed('The Envelope holds more than one Body; exactly one is allowed.');
+  const [bodyName, body] = bodyEntry as [string, XmlNode];
+  const bodyScope = extend(envScope, body);
+  if (namespaceOf(bodyName, envScope) !== expected)
+    throw malformed(`The Body must be in namespace ${expected}.`);
+  const ops = childElements(body);
+  const [opName, op] = ops[0] ?? [];
+  if (ops.length !== 1 || opName === undefined || op === undefined) {
+    throw malformed(`The Body must hold exactly one operation element (found ${ops.length}).`);
+  }
+  if (Array.isArray(op)) throw malformed(`The Body holds <${opName}> more than once.`);
+  const opScope = extend(bodyScope, op);
+  const opNs = namespaceOf(opName, opScope);
+  if (localName(opName) !== 'GetAccessToken' || opNs !== TEMPURI_NS) {
+    throw malformed(
+      `Server did not recognize the operation {${opNs}}${localName(opName)}. Supported: GetAccessToken in namespace ${TEMPURI_NS}.`,
+    );
+  }
+  return { operation: op, scope: opScope };
+}

@@ -1,0 +1,3 @@
+export { AUTH_SERVICE_WSDL } from './auth-service.js';
+export { FLIGHT_SERVICE_WSDL } from './flight-service.js';
+export { buildWsdl, GET_ACCESS_TOKEN_ACTION, type WsdlParts } from './wsdl.js';

@@ -1,0 +1,77 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { malformed } from './api-error.js';
+
+/** Deepest element nesting accepted; a GetAccessToken envelope needs 5. */
+export const MAX_XML_DEPTH = 32;
+
+/** A parsed element: text, or children keyed by qualified name, attributes as `@_name`. */
+export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  // A password "00123" or " x " must survive intact (not become 123 or "x").
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  // Predefined entities and character references only: documents with a DTD never get here.
+  processEntities: true,
+  htmlEntities: false,
+  maxNestedTags: MAX_XML_DEPTH,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+const DTD = /<!DOCTYPE|<!ENTITY/i;
+
+/**
+ * Parses untrusted XML: refuses DTDs and entity declarations (billion laughs, SYSTEM entities),
+ * ill-formed documents and deep nesting, with a message naming the problem. Never throws anything
+ * but an ApiRequestError.
+ */
+export function parseXml(text: string): Record<string, XmlNode | XmlNode[]> {
+  if (text.trim() === '') throw malformed('The request body is empty: an XML document was expected.');
+  if (DTD.test(text)) {
+    throw malformed('DTDs and entity declarations are not accepted (<!DOCTYPE>, <!ENTITY>). Remove them.');
+  }
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    throw malformed(
+      `The XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`,
+    );
+  }
+  try {
+    return parser.parse(text) as Record<string, XmlNode | XmlNode[]>;
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/nested/i.test(msg)) throw malformed(`The XML nests elements deeper than ${MAX_XML_DEPTH} levels.`);
+    throw malformed(`The XML was refused: ${msg.replace(/^\[SECURITY\]\s*/, '')}.`);
+  }
+}
+
+/** Local part of a qualified name (`soap:Body` → `Body`). */
+export function localName(qname: string): string {
+  const i = qname.indexOf(':');
+  return i < 0 ? qname : qname.slice(i + 1);
+}
+
+/** Element children of a node as [qualified name, node] pairs (attributes and text skipped). */
+export function childElements(node: XmlNode | undefined): Array<[string, XmlNode | XmlNode[]]> {
+  if (node === undefined || typeof node === 'string') return [];
+  return Object.entries(node).filter(([k]) => !k.startsWith('@_') && k !== '#text');
+}
+
+/**
+ * The text of a leaf element: null for `xsi:nil`, '' for an empty element. Refuses repeated elements
+ * and elements with children, naming the element.
+ */
+export function leafText(node: XmlNode | XmlNode[] | undefined, name: string): string | null {
+  if (node === undefined) return null;
+  if (Array.isArray(node)) throw malformed(`Element ${name} appears more than once.`);
+  if (typeof node === 'string') return node;
+  if (childElements(node).length > 0) throw malformed(`Element ${name} must hold text, not child elements.`);
+  for (const [k, v] of Object.entries(node))
+    if (k.startsWith('@_') && localName(k) === 'nil' && v === 'true') return null;
+  const text = node['#text'];
+  return typeof text === 'string' ? text : '';
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from './types.js';
+
+/** Longest injectable delay: long enough for any SDK timeout test, short enough to end. */
+export const MAX_FAULT_DELAY_MS = 5 * 60 * 1000;
+export const FAULT_KINDS = ['delay', 'status', 'malformed', 'drop'] as const;
+export const FAULT_STATUSES = [500, 502, 503, 504] as const;
+
+/** `POST /__admin/faults` body: which calls (version, variant, next `count` or a `fraction`) and what happens. */
+export const FaultSchema = z
+  .strictObject({
+    version: z.enum(API_VERSIONS).optional(),
+    /** `soap` matches both SOAP 1.1 and 1.2. */
+    variant: z.enum([...VARIANTS, 'soap']).optional(),
+    kind: z.enum(FAULT_KINDS),
+    delayMs: z.number().int().min(1).max(MAX_FAULT_DELAY_MS).optional(),
+    status: z
+      .number()
+      .int()
+      .refine(
+        (s) => (FAULT_STATUSES as readonly number[]).includes(s),
+        `expected one of ${FAULT_STATUSES.join(', ')}`,
+      )
+      .optional(),
+    count: z.number().int().min(1).max(1_000_000).optional(),
+    fraction: z.number().gt(0).max(1).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.kind === 'delay' && f.delayMs === undefined)
+      ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'required for kind "delay"' });
+    if (f.kind === 'status' && f.status === undefined)
+      ctx.addIssue({ code: 'custom', path: ['status'], message: 'required for kind "status"' });
+    if (f.count !== undefined && f.fraction !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fraction'],
+        message: 'give either count or fraction, not both',
+      });
+  });
+
+export type FaultInput = z.infer<typeof FaultSchema>;
+
+/** An active fault rule as the admin API shows it. */
+export interface Fault extends FaultInput {
+  id: string;
+  /** Calls still to be affected (count mode), or null (fraction mode: until removed). */
+  remaining: number | null;
+  /** Calls this rule affected so far. */
+  matched: number;
+}
+
+/** Fault rules for SDK tests; the API transports ask `take()` on every call. */
+export class FaultStore {
+  #faults: Fault[] = [];
+  #seq = 0;
+
+  constructor(private readonly unit: () => number) {}
+
+  /** Adds a rule; without count or fraction it affects the next call only. */
+  add(input: unknown): Fault {
+    const parsed = FaultSchema.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new InputError('invalid_fault', `Fault field ${formatPath(issue.path)}: ${issue.message}.`, {
+        path: formatPath(issue.path),
+        accepted: [...FAULT_KINDS],
+      });
+    }
+    const f = parsed.data;
+    const fault: Fault = {
+      id: `f-${++this.#seq}`,
+      ...f,
+      remaining: f.fraction !== undefined ? null : (f.count ?? 1),
+      matched: 0,
+    };
+    this.#faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.#faults.map((f) => ({ ...f }));
+  }
+
+  /** Removes one rule; 404 when unknown. */
+  remove(id: string): void {
+    const before = this.#faults.length;
+    this.#faults = this.#faults.filter((f) => f.id !== id);
+    if (this.#faults.length === before)
+      throw new NotFoundError('fault_not_found', `No fault "${id}". GET /__admin/faults lists them.`);
+  }
+
+  /** The rule that applies to this call, if any (first match wins); consumes one of its count. */
+  take(version: ApiVersion, variant: Variant): Fault | undefined {
+    if (this.#faults.length === 0) return undefined;
+    for (const f of this.#faults) {
+      if (f.version !== undefined && f.version !== version) continue;
+      if (
+        f.variant !== undefined &&
+        f.variant !== variant &&
+        !(f.variant === 'soap' && variant.startsWith('soap'))
+      )
+        continue;
+      if (f.fraction !== undefined) {
+        if (this.unit() >= f.fraction) continue;
+      } else if (f.remaining !== null) {
+        f.remaining -= 1;
+        if (f.remaining <= 0) this.#faults = this.#faults.filter((x) => x !== f);
+      }
+      f.matched += 1;
+      return { ...f };
+    }
+    return undefined;
+  }
+
+  reset(): void {
+    this.#faults = [];
+  }
+}

@@ -1,0 +1,56 @@
+import type { Clock } from '../clock/index.js';
+import { FaultStore } from './faults.js';
+import { getAccessToken, type TokenRequest } from './get-access-token.js';
+import { Journal } from './journal.js';
+import { cryptoTokenSource, seededTokenSource, seededUnit } from './token-source.js';
+import { TokenStore } from './tokens.js';
+import type { AuthResult } from './types.js';
+import { UserStore } from './users.js';
+
+export { failure, TRANSACTION_CODES } from './codes.js';
+export { type Fault, FaultSchema, FaultStore } from './faults.js';
+export type { TokenRequest } from './get-access-token.js';
+export { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+export { TOKEN_LIFETIME_MS, TokenStore, type TokenView } from './tokens.js';
+export * from './types.js';
+export { parseUser, type User, UserSchema, UserStore } from './users.js';
+
+/** The GetAccessToken domain: users, tokens, the call journal and fault rules. No transport code. */
+export interface AuthService {
+  readonly users: UserStore;
+  readonly tokens: TokenStore;
+  readonly journal: Journal;
+  readonly faults: FaultStore;
+  /** Runs GetAccessToken on extracted credentials. */
+  getAccessToken(req: TokenRequest): AuthResult;
+  /** Forgets tokens, journal and faults; keeps users. */
+  reset(): void;
+}
+
+export interface AuthDeps {
+  clock: Clock;
+  /** Seed for tokens and fault fractions; without one, tokens come from crypto randomness. */
+  seed?: number;
+}
+
+/** Builds the auth service; users may be added afterwards (admin API, preload). */
+export function createAuthService(deps: AuthDeps): AuthService {
+  const { seed } = deps;
+  const newSource = () => (seed === undefined ? cryptoTokenSource() : seededTokenSource(seed));
+  const users = new UserStore();
+  const tokens = new TokenStore(deps.clock, newSource);
+  const journal = new Journal();
+  const faults = new FaultStore(seededUnit(seed ?? Date.now()));
+  return {
+    users,
+    tokens,
+    journal,
+    faults,
+    getAccessToken: (req) => getAccessToken(users, tokens, req),
+    reset() {
+      tokens.reset();
+      journal.reset();
+      faults.reset();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+
+/** Produces opaque token strings. */
+export type TokenSource = () => string;
+
+const TOKEN_BYTES = 16;
+
+/** Cryptographically random 32-hex-character tokens (no seed given). */
+export function cryptoTokenSource(): TokenSource {
+  return () => randomBytes(TOKEN_BYTES).toString('hex');
+}
+
+/**
+ * Deterministic 32-hex-character tokens from a seed (sfc32 generator), so a seeded scenario run
+ * issues the same tokens every time (DESIGN "Determinism").
+ */
+export function seededTokenSource(seed: number): TokenSource {
+  const next = sfc32(seed);
+  return () => {
+    let out = '';
+    for (let i = 0; i < TOKEN_BYTES / 4; i++) out += next().toString(16).padStart(8, '0');
+    return out;
+  };
+}
+
+/** A seeded generator of uniform numbers in [0, 1), for fault fractions. */
+export function seededUnit(seed: number): () => number {
+  const next = sfc32(seed ^ 0x5bd1e995);
+  return () => next() / 2 ** 32;
+}
+
+function sfc32(seed: number): () => number {
+  let a = 0x9e3779b9;
+  let b = 0x243f6a88;
+  let c = 0xb7e15162;
+  let d = seed >>> 0;
+  const step = () => {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  for (let i = 0; i < 12; i++) step();
+  return step;
+}

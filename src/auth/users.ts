@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ConflictError, formatPath, InputError, NotFoundError } from '../errors.js';
+import { API_VERSIONS } from './types.js';
+
+/** No control characters: `webDescription` travels in the X-API-User-WebDescription header. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+
+/** An API user (DESIGN "Core concepts"); the admin API, config files and scenarios all use this shape. */
+export const UserSchema = z.strictObject({
+  username: z.string().min(1).max(256).refine(noControlChars, 'must not contain control characters'),
+  password: z.string().max(256),
+  idWeb: z.number().int().min(0).max(2_147_483_647),
+  webDescription: z.string().max(256).refine(noControlChars, 'must not contain control characters'),
+  versions: z
+    .array(z.enum(API_VERSIONS))
+    .min(1)
+    .default([...API_VERSIONS]),
+});
+
+export type User = z.infer<typeof UserSchema>;
+
+/** Validates one user; `where` prefixes the message (e.g. `users[2]` for a preload list). */
+export function parseUser(input: unknown, where = 'user'): User {
+  const parsed = UserSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = formatPath(issue.path);
+  throw new InputError(
+    'invalid_user',
+    `${where}: field ${path}: ${issue.message}. A user is {"username","password","idWeb","webDescription","versions":["1.6","1.7"]}.`,
+    { path: `${where}.${path}`, accepted: ['username', 'password', 'idWeb', 'webDescription', 'versions'] },
+  );
+}
+
+/** The API users GetAccessToken authenticates against. Kept across resets (DESIGN "Admin API"). */
+export class UserStore {
+  readonly #users = new Map<string, User>();
+
+  /** Adds a validated user; refuses a username that exists. */
+  add(input: unknown, where?: string): User {
+    const user = parseUser(input, where);
+    if (this.#users.has(user.username)) {
+      throw new ConflictError(
+        'user_exists',
+        `User "${user.username}" already exists. Delete it first (DELETE /__admin/users/${encodeURIComponent(user.username)}) to replace it.`,
+      );
+    }
+    this.#users.set(user.username, user);
+    return user;
+  }
+
+  get(username: string): User | undefined {
+    return this.#users.get(username);
+  }
+
+  list(): User[] {
+    return [...this.#users.values()];
+  }
+
+  /** Removes a user; 404 when unknown. */
+  remove(username: string): void {
+    if (!this.#users.delete(username)) {
+      throw new NotFoundError('user_not_found', `No user "${username}". Known users: ${this.names()}.`);
+    }
+  }
+
+  private names(): string {
+    const names = [...this.#users.keys()];
+    return names.length ? names.map((n) => `"${n}"`).join(', ') : '(none)';
+  }
+}
