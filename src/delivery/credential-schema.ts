@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { formatPath, InputError } from '../errors.js';
+
+/** Credential ids appear in URLs (`DELETE /__admin/credentials/:id`), so they stay URL-safe. */
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * A credential as the admin API and config files give it (DESIGN "Core concepts"). Filters are
+ * optional; a filter that is given lists at least one value (an empty list would match nothing).
+ */
+export const CredentialInputSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(ID, 'expected 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
+    .optional(),
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, 'the ApiKey must not be empty (spec "What the service does" 3: one ApiKey per credential)'),
+  url: z.string().min(1, 'expected the receiver URL, e.g. https://receiver.example/hook'),
+  filters: z
+    .strictObject({
+      pcc: z
+        .array(z.string().trim().min(1, 'a PCC must not be empty'))
+        .min(1, 'give at least one PCC or leave pcc out')
+        .optional(),
+      idWeb: z
+        .array(z.number().int().nonnegative())
+        .min(1, 'give at least one IdWeb or leave idWeb out')
+        .optional(),
+    })
+    .optional(),
+});
+
+export type CredentialInput = z.input<typeof CredentialInputSchema>;
+
+/** A stored credential: id assigned, URL checked, warnings attached. */
+export interface Credential {
+  id: string;
+  apiKey: string;
+  url: string;
+  filters: { pcc?: string[]; idWeb?: number[] };
+  /** e.g. the plain-http warning under --allow-http. */
+  warnings: string[];
+}
+
+/** Warning attached to http destinations (and to every notification sent to them). */
+export const HTTP_WARNING =
+  'plain http destination accepted because --allow-http is set; the provider only delivers over HTTPS with TLS 1.2 or higher';
+
+/**
+ * Validates credential input, naming the field and what was expected in the error. `where` prefixes
+ * the field path (e.g. `credentials[2]` for a config file entry).
+ */
+export function parseCredential(
+  input: unknown,
+  allowHttp: boolean,
+  where = '',
+): Omit<Credential, 'id'> & { id?: string } {
+  const parsed = CredentialInputSchema.safeParse(input);
+  const at = (path: readonly PropertyKey[]) => {
+    const field = formatPath(path);
+    if (!where) return field;
+    return field === '(root)' ? where : `${where}${field.startsWith('[') ? '' : '.'}${field}`;
+  };
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = at(issue.path);
+    throw new InputError('invalid_credential', `Credential ${path}: ${issue.message}.`, { path });
+  }
+  const { id, apiKey, url, filters = {} } = parsed.data;
+  const warnings: string[] = [];
+  let parsedUrl: URL;
+  try {
+    parsedUrl = new URL(url);
+  } catch {
+    throw new InputError(
+      'invalid_credential',
+      `Credential ${at(['url'])}: "${url}" is not an absolute URL; expected e.g. https://receiver.example/hook.`,
+      {
+        path: at(['url']),
+      },
+    );
+  }
+  if (parsedUrl.protocol === 'http:') {
+    if (!allowHttp) {
+      throw new InputError(
+        'http_not_allowed',
+        `Credential ${at(['url'])}: "${url}" is plain http; the provider only delivers over HTTPS (TLS 1.2 or higher). ` +
+          'Use an https URL, or start the emulator with --allow-http (REPORTBO_ALLOW_HTTP=true) for local receivers.',
+        { path: at(['url']), accepted: ['https:'] },
+      );
+    }
+    warnings.push(HTTP_WARNING);
+  } else if (parsedUrl.protocol !== 'https:') {
+    throw new InputError(
+      'invalid_credential',
+      `Credential ${at(['url'])}: scheme "${parsedUrl.protocol}" is not supported; use https.`,
+      {
+        path: at(['url']),
+        accepted: ['https:'],
+      },
+    );
+  }
+  if (parsedUrl.username || parsedUrl.password) {
+    throw new InputError(
+      'invalid_credential',
+      `Credential ${at(['url'])}: user information in the URL is not supported; the ApiKey is sent as the Bearer token.`,
+      { path: at(['url']) },
+    );
+  }
+  return {
+    ...(id === undefined ? {} : { id }),
+    apiKey,
+    url: parsedUrl.href,
+    filters: {
+      ...(filters.pcc ? { pcc: filters.pcc } : {}),
+      ...(filters.idWeb ? { idWeb: filters.idWeb } : {}),
+    },
+    warnings,
+  };
+}

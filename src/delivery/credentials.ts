@@ -1,0 +1,54 @@
+import { ConflictError, NotFoundError } from '../errors.js';
+import { type Credential, parseCredential } from './credential-schema.js';
+
+/**
+ * The credentials notifications are routed to. They survive `reset` (DESIGN "Admin API": reset
+ * forgets reservations and notifications, not configuration).
+ */
+export class CredentialStore {
+  readonly #byId = new Map<string, Credential>();
+  #nextId = 1;
+
+  constructor(private readonly allowHttp: boolean) {}
+
+  /** Validates and adds a credential; `where` names its origin in errors (e.g. `credentials[1]`). */
+  add(input: unknown, where = ''): Credential {
+    const parsed = parseCredential(input, this.allowHttp, where);
+    const id = parsed.id ?? this.#freeId();
+    if (this.#byId.has(id)) {
+      throw new ConflictError(
+        'credential_exists',
+        `A credential with id "${id}" already exists; delete it first or choose another id.`,
+        {
+          path: where ? `${where}.id` : 'id',
+        },
+      );
+    }
+    const credential: Credential = { ...parsed, id };
+    this.#byId.set(id, credential);
+    return credential;
+  }
+
+  remove(id: string): void {
+    if (!this.#byId.delete(id)) throw unknownCredential(id, this.list());
+  }
+
+  get(id: string): Credential | undefined {
+    return this.#byId.get(id);
+  }
+
+  list(): Credential[] {
+    return [...this.#byId.values()];
+  }
+
+  #freeId(): string {
+    while (this.#byId.has(`c${this.#nextId}`)) this.#nextId++;
+    return `c${this.#nextId++}`;
+  }
+}
+
+function unknownCredential(id: string, known: Credential[]): NotFoundError {
+  return new NotFoundError('credential_not_found', `No credential with id "${id}".`, {
+    accepted: known.map((c) => c.id),
+  });
+}

@@ -1,0 +1,87 @@
+import { gunzipSync } from 'node:zlib';
+import type { BookingStatus, NotificationBody } from '../contract/index.js';
+import type { AttemptOutcome } from './outcome.js';
+
+/** Spec "Limits": up to 4 additional attempts after the first failed one. */
+export const MAX_REDELIVERIES = 4;
+/** The first attempt plus every redelivery. */
+export const MAX_ATTEMPTS = 1 + MAX_REDELIVERIES;
+
+export type NotificationState = 'pending' | 'delivered' | 'exhausted';
+export const NOTIFICATION_STATES: readonly NotificationState[] = ['pending', 'delivered', 'exhausted'];
+
+/** One POST of a notification (docs/admin-api.md "Notifications"). */
+export interface Attempt {
+  /** 1 for the first attempt, 2-5 for redeliveries. */
+  number: number;
+  /** Emulator time when the attempt started. */
+  startedAt: string;
+  /** Wall-clock time when the attempt started. */
+  startedAtWall: string;
+  /** Emulator time when it ended; a batch only retries attempts that ended before its instant. */
+  finishedAt: string;
+  durationMs: number;
+  /** The batch instant for redeliveries; absent for the first attempt. */
+  batchAt?: string;
+  outcome: AttemptOutcome;
+  statusCode?: number;
+  message: string;
+  responseBody?: string;
+}
+
+/** A notification as the outbox keeps it; the body is kept gzipped only (memory for 10,000s). */
+export interface NotificationRecord {
+  id: string;
+  credentialId: string;
+  bookingId: number;
+  bookingNumber: string;
+  bookingStatus: BookingStatus;
+  state: NotificationState;
+  url: string;
+  createdAt: string;
+  deliveredAt: string | null;
+  exhaustedAt: string | null;
+  filename: string;
+  headers: Readonly<Record<string, string>>;
+  gz: Buffer;
+  attempts: Attempt[];
+  warnings: string[];
+  /** An attempt is queued or running. */
+  inFlight: boolean;
+  /** Emulator ms when the last attempt finished. */
+  lastFinishedMs?: number;
+}
+
+/** The admin API's summary view of a notification. */
+export function toSummary(n: NotificationRecord) {
+  return {
+    id: n.id,
+    credentialId: n.credentialId,
+    bookingId: n.bookingId,
+    bookingNumber: n.bookingNumber,
+    bookingStatus: n.bookingStatus,
+    state: n.state,
+    url: n.url,
+    createdAt: n.createdAt,
+    deliveredAt: n.deliveredAt,
+    exhaustedAt: n.exhaustedAt,
+    filename: n.filename,
+    attemptCount: n.attempts.length,
+    inFlight: n.inFlight,
+    warnings: n.warnings,
+  };
+}
+
+/** The admin API's full view: summary plus headers, the body (decompressed) and every attempt. */
+export function toDetail(n: NotificationRecord) {
+  const { attemptCount: _count, ...summary } = toSummary(n);
+  return {
+    ...summary,
+    headers: n.headers,
+    body: JSON.parse(gunzipSync(n.gz).toString('utf8')) as NotificationBody,
+    attempts: n.attempts,
+  };
+}
+
+export type NotificationSummary = ReturnType<typeof toSummary>;
+export type NotificationDetail = ReturnType<typeof toDetail>;

@@ -1,0 +1,218 @@
+import type { Clock } from '../clock/index.js';
+import type { BookingStatus, NotificationBody } from '../contract/index.js';
+import type { Logger } from '../log.js';
+import type { Credential } from './credential-schema.js';
+import { Limiter } from './limiter.js';
+import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from './notification.js';
+import type { SendResult } from './outcome.js';
+import { prepareNotification } from './prepare.js';
+import type { Sender } from './sender.js';
+import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
+
+/** How many batch results `batches()` remembers. */
+export const BATCH_HISTORY_LIMIT = 100;
+
+/** What one redelivery batch did (docs/admin-api.md "BatchResult"). */
+export interface BatchResult {
+  at: string;
+  attempted: number;
+  delivered: number;
+  failed: number;
+  exhausted: number;
+  /** Present when the batch was skipped because another was still running. */
+  skipped?: boolean;
+  reason?: string;
+}
+
+export interface OutboxDeps {
+  clock: Clock;
+  sender: Sender;
+  log: Logger;
+  /** At most this many attempts run at once (settings.deliveryConcurrency). */
+  concurrency: number;
+}
+
+/**
+ * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` (DESIGN
+ * "Delivery rules"). First attempts start when a notification is created; redeliveries run in batches.
+ */
+export class Outbox {
+  readonly #byId = new Map<string, NotificationRecord>();
+  readonly #pending = new Set<NotificationRecord>();
+  readonly #inFlight = new Set<NotificationRecord>();
+  readonly #limiter: Limiter;
+  readonly #waiters = new SettleWaiters(() => this.#inFlight);
+  readonly #history: BatchResult[] = [];
+  #seq = 0;
+  #generation = 0;
+  #batchRunning = false;
+
+  constructor(private readonly deps: OutboxDeps) {
+    this.#limiter = new Limiter(deps.concurrency);
+  }
+
+  /** Creates a notification of `body` for `credential` and starts its first attempt in the background. */
+  create(credential: Credential, bookingId: number, body: NotificationBody): NotificationRecord {
+    const prepared = prepareNotification(credential, body);
+    const record: NotificationRecord = {
+      id: `n-${String(++this.#seq).padStart(6, '0')}`,
+      credentialId: credential.id,
+      bookingId,
+      bookingNumber: body.Reservation.BookingNumber,
+      bookingStatus: body.Reservation.BookingStatus as BookingStatus,
+      state: 'pending',
+      url: prepared.url,
+      createdAt: this.deps.clock.now().toISOString(),
+      deliveredAt: null,
+      exhaustedAt: null,
+      filename: prepared.filename,
+      headers: prepared.headers,
+      gz: prepared.body,
+      attempts: [],
+      warnings: [...credential.warnings],
+      inFlight: false,
+    };
+    this.#byId.set(record.id, record);
+    this.#pending.add(record);
+    void this.#attempt(record);
+    return record;
+  }
+
+  get(id: string): NotificationRecord | undefined {
+    return this.#byId.get(id);
+  }
+
+  list(filter: NotificationFilter = {}): NotificationRecord[] {
+    return [...this.#byId.values()].filter((n) => matchesFilter(n, filter));
+  }
+
+  /** Resolves `true` once no matching notification has an attempt queued or running. */
+  waitSettled(filter: NotificationFilter, timeoutMs: number): Promise<boolean> {
+    return this.#waiters.wait(filter, timeoutMs);
+  }
+
+  /** Results of the most recent batches, oldest first. */
+  batches(): readonly BatchResult[] {
+    return this.#history;
+  }
+
+  /**
+   * One redelivery batch at emulator instant `at`: every pending notification whose last attempt
+   * finished before `at` is attempted once (spec "Limits": batches at minute 55). A batch that starts
+   * while another runs is skipped and recorded, never queued, so batches neither overlap nor double up.
+   */
+  async runBatch(at: Date): Promise<BatchResult> {
+    const atIso = at.toISOString();
+    if (this.#batchRunning) {
+      const skipped = {
+        at: atIso,
+        attempted: 0,
+        delivered: 0,
+        failed: 0,
+        exhausted: 0,
+        skipped: true,
+        reason: 'previous batch still running',
+      };
+      this.deps.log.warn(skipped, 'redelivery batch skipped');
+      return this.#remember(skipped);
+    }
+    this.#batchRunning = true;
+    try {
+      const atMs = at.getTime();
+      const due = [...this.#pending].filter(
+        (n) => !n.inFlight && n.attempts.length > 0 && (n.lastFinishedMs ?? Number.POSITIVE_INFINITY) < atMs,
+      );
+      const results = await Promise.all(due.map((n) => this.#attempt(n, atIso)));
+      const result: BatchResult = { at: atIso, attempted: due.length, delivered: 0, failed: 0, exhausted: 0 };
+      for (const n of results) {
+        if (!n) continue;
+        if (n.state === 'delivered') result.delivered++;
+        else result.failed++;
+        if (n.state === 'exhausted') result.exhausted++;
+      }
+      if (due.length > 0) this.deps.log.info(result, 'redelivery batch finished');
+      return this.#remember(result);
+    } finally {
+      this.#batchRunning = false;
+    }
+  }
+
+  /** Forgets every notification and batch; attempts still running finish unrecorded. */
+  reset(): void {
+    this.#generation++;
+    this.#byId.clear();
+    this.#pending.clear();
+    this.#inFlight.clear();
+    this.#history.length = 0;
+    this.#seq = 0;
+    this.#waiters.changed();
+  }
+
+  close(): void {
+    this.#waiters.cancelAll();
+  }
+
+  #remember(result: BatchResult): BatchResult {
+    this.#history.push(result);
+    if (this.#history.length > BATCH_HISTORY_LIMIT) this.#history.shift();
+    return result;
+  }
+
+  /** Queues one attempt; resolves with the record once it finished (undefined after a reset). */
+  async #attempt(n: NotificationRecord, batchAt?: string): Promise<NotificationRecord | undefined> {
+    const generation = this.#generation;
+    n.inFlight = true;
+    this.#inFlight.add(n);
+    return this.#limiter.run(async () => {
+      if (generation !== this.#generation) return undefined;
+      const { clock, sender } = this.deps;
+      const startedAt = clock.now().toISOString();
+      const startedAtWall = new Date().toISOString();
+      const result = await sender
+        .send({ url: n.url, headers: n.headers, body: n.gz })
+        // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
+        .catch(
+          (err: unknown): SendResult => ({
+            outcome: 'invalid_response',
+            message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
+            durationMs: 0,
+          }),
+        );
+      if (generation !== this.#generation) return undefined;
+      const finished = clock.now();
+      const attempt: Attempt = {
+        number: n.attempts.length + 1,
+        startedAt,
+        startedAtWall,
+        finishedAt: finished.toISOString(),
+        durationMs: result.durationMs,
+        ...(batchAt ? { batchAt } : {}),
+        outcome: result.outcome,
+        ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
+        message: result.message,
+        ...(result.responseBody === undefined ? {} : { responseBody: result.responseBody }),
+      };
+      n.attempts.push(attempt);
+      n.lastFinishedMs = finished.getTime();
+      // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
+      if (result.outcome === 'http_status' && result.statusCode === 200) {
+        n.state = 'delivered';
+        n.deliveredAt = attempt.finishedAt;
+        this.#pending.delete(n);
+      } else if (n.attempts.length >= MAX_ATTEMPTS) {
+        n.state = 'exhausted';
+        n.exhaustedAt = attempt.finishedAt;
+        this.#pending.delete(n);
+        this.deps.log.info({ id: n.id, url: n.url }, `notification exhausted after ${MAX_ATTEMPTS} attempts`);
+      }
+      this.deps.log.debug(
+        { id: n.id, attempt: attempt.number, outcome: attempt.outcome, statusCode: attempt.statusCode },
+        attempt.message,
+      );
+      n.inFlight = false;
+      this.#inFlight.delete(n);
+      this.#waiters.changed();
+      return n;
+    });
+  }
+}

@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import type { Clock } from '../clock/index.js';
+import type { NotificationBody } from '../contract/index.js';
+import { InputError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { CredentialStore } from './credentials.js';
+import { Outbox } from './outbox.js';
+import { route } from './routing.js';
+import { HttpSender, type Sender } from './sender.js';
+
+export interface DeliverySettings {
+  responseTimeoutMs: number;
+  allowHttp: boolean;
+  caFile?: string | undefined;
+  deliveryConcurrency: number;
+}
+
+export interface DeliveryDeps {
+  clock: Clock;
+  log: Logger;
+  /** Defaults to an HttpSender built from the settings. */
+  sender?: Sender;
+}
+
+/** A notification reference as the events answer lists it. */
+export interface NotificationRef {
+  id: string;
+  credentialId: string;
+  bookingId: number;
+  state: string;
+}
+
+/** What routing one event's bodies did (merged into the admin EventResult). */
+export interface DispatchResult {
+  notifications: NotificationRef[];
+  /** Distinct credentials that received at least one notification. */
+  routedTo: number;
+  message: string;
+  warnings: string[];
+}
+
+/** Credentials, routing, the outbox and the sender of one emulator: the delivery engine. */
+export class DeliveryService {
+  readonly credentials: CredentialStore;
+  readonly outbox: Outbox;
+  readonly #sender: Sender;
+  readonly #httpSender: HttpSender | undefined;
+
+  constructor(
+    private readonly settings: DeliverySettings,
+    deps: DeliveryDeps,
+  ) {
+    this.credentials = new CredentialStore(settings.allowHttp);
+    this.#httpSender = deps.sender
+      ? undefined
+      : new HttpSender({ timeoutMs: settings.responseTimeoutMs, maxSockets: settings.deliveryConcurrency });
+    this.#sender = deps.sender ?? this.#httpSender!;
+    this.outbox = new Outbox({
+      clock: deps.clock,
+      sender: this.#sender,
+      log: deps.log,
+      concurrency: settings.deliveryConcurrency,
+    });
+  }
+
+  /** Reads `--ca-file` and trusts it in addition to the system roots; a bad file fails start-up. */
+  async loadCaFile(): Promise<void> {
+    const file = this.settings.caFile;
+    if (!file || !this.#httpSender) return;
+    let pem: string;
+    try {
+      pem = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new InputError(
+        'ca_file_unreadable',
+        `--ca-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
+        {
+          path: 'caFile',
+        },
+      );
+    }
+    const certs = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    if (certs.length === 0) {
+      throw new InputError(
+        'ca_file_invalid',
+        `--ca-file ${file}: no PEM certificate (-----BEGIN CERTIFICATE-----) found in it.`,
+        {
+          path: 'caFile',
+        },
+      );
+    }
+    this.#httpSender.trust(certs);
+  }
+
+  /**
+   * Routes each emitted body to every matching credential, one notification per body × credential
+   * (spec "Events"), and starts the first attempts in the background.
+   */
+  dispatch(emit: ReadonlyArray<{ bookingId: number; body: NotificationBody }>): DispatchResult {
+    const notifications: NotificationRef[] = [];
+    const credentialIds = new Set<string>();
+    const warnings = new Set<string>();
+    const credentials = this.credentials.list();
+    for (const { bookingId, body } of emit) {
+      for (const credential of route(credentials, body)) {
+        const n = this.outbox.create(credential, bookingId, body);
+        credentialIds.add(credential.id);
+        for (const w of n.warnings) warnings.add(`${n.id}: ${w}`);
+        notifications.push({
+          id: n.id,
+          credentialId: n.credentialId,
+          bookingId: n.bookingId,
+          state: n.state,
+        });
+      }
+    }
+    const count = credentialIds.size;
+    let message = `routed to ${count} credential${count === 1 ? '' : 's'}`;
+    if (count === 0) message += noMatchHint(credentials.length, emit[0]?.body);
+    return { notifications, routedTo: count, message, warnings: [...warnings] };
+  }
+
+  /** Forgets notifications and batch history; credentials stay. */
+  reset(): void {
+    this.outbox.reset();
+  }
+
+  close(): void {
+    this.outbox.close();
+    this.#sender.close();
+  }
+}
+
+function noMatchHint(credentialCount: number, body: NotificationBody | undefined): string {
+  if (credentialCount === 0) return ': no credentials are configured; add one with POST /__admin/credentials';
+  if (!body) return '';
+  const r = body.Reservation;
+  return `: no credential's filters match PCCBook ${r.PCCBook}, PCCIssue ${r.PCCIssue}, IdWeb ${body.Product.IdWeb}`;
+}
