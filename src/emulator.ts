@@ -3,6 +3,7 @@ import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock } from './clock/index.js';
 import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
 import { createLogger, type Logger, silentLogger } from './log.js';
+import { ReservationStore } from './reservations/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
 export interface EmulatorDeps {
@@ -31,6 +32,8 @@ export interface Emulator {
   readonly log: Logger;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
+  /** Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations). */
+  readonly reservations: ReservationStore;
   /** Resolves once everything the server answers with is ready (e.g. WSDLs parsed). */
   readonly ready: Promise<void>;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
@@ -67,12 +70,16 @@ export function createEmulator(
   (preload.users ?? []).forEach((u, i) => auth.users.add(u, `users[${i}]`));
   resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
 
+  const reservations = new ReservationStore({ clock, seed, exchangeNotifies: settings.exchangeNotifies });
+  resetters.push(() => reservations.reset());
+
   return {
     settings,
     seed,
     clock,
     log,
     auth,
+    reservations,
     ready: Promise.all(readiness).then(() => {}),
     reset() {
       for (const r of resetters) r();

@@ -28,3 +28,4 @@ export function notificationJsonSchema(): Record<string, unknown> {
   >;
   return { $schema: schema.$schema, $id: NOTIFICATION_SCHEMA_ID, ...schema };
 }
+export { assertValidBody, describeIssues } from './validate.js';

@@ -1,0 +1,43 @@
+/** Event input (admin API `POST /__admin/events`, scenario steps) and the lifecycle rule table. */
+import { z } from 'zod';
+import { BOOKING_STATUSES, type BookingStatus, EVENT_TYPES, type EventType } from '../contract/index.js';
+import { MAX_SEED } from '../generate/random.js';
+
+export { EVENT_TYPES, type EventType };
+
+/** One event to apply: `bookingId` is required for Void and Exchange. */
+export const EventInputSchema = z.strictObject({
+  type: z.enum(EVENT_TYPES, { error: `expected one of ${EVENT_TYPES.join(', ')}` }),
+  bookingId: z.number().int().positive().optional(),
+  overrides: z.record(z.string(), z.unknown()).optional(),
+  seed: z.number().int().min(0).max(MAX_SEED).optional(),
+});
+export type EventInput = z.infer<typeof EventInputSchema>;
+
+/**
+ * Statuses each event may start from (DESIGN "Lifecycle"; the spec shows no transitions). Issue
+ * creates a reservation, so it has no source status.
+ */
+export const TRANSITIONS: Readonly<Record<Exclude<EventType, 'Issue'>, readonly BookingStatus[]>> = {
+  Void: ['Issued', 'Issued-Exch'],
+  Exchange: ['Issued', 'Issued-Exch'],
+};
+
+/** Status after each event (Exchange: of the old reservation; the new one is Issued-Exch). */
+export const RESULTING_STATUS: Readonly<Record<EventType, BookingStatus>> = {
+  Issue: 'Issued',
+  Void: 'Voided',
+  Exchange: 'Exchanged',
+};
+
+/** Events allowed on a reservation in `status`. */
+export function allowedEvents(status: BookingStatus): Array<Exclude<EventType, 'Issue'>> {
+  return (Object.keys(TRANSITIONS) as Array<Exclude<EventType, 'Issue'>>).filter((e) =>
+    TRANSITIONS[e].includes(status),
+  );
+}
+
+/** Reservation members the lifecycle owns; overrides may not set them. */
+export const LIFECYCLE_FIELDS = ['BookingStatus', 'BookingID', 'ExchangedTo', 'ExchangedFrom'] as const;
+
+export { BOOKING_STATUSES };

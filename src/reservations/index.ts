@@ -1,0 +1,19 @@
+/** Reservations: the store and its lifecycle transitions (DESIGN "Lifecycle"). */
+export {
+  allowedEvents,
+  EVENT_TYPES,
+  type EventInput,
+  EventInputSchema,
+  type EventType,
+  LIFECYCLE_FIELDS,
+  RESULTING_STATUS,
+  TRANSITIONS,
+} from './events.js';
+export { ReservationStore, type ReservationStoreOptions } from './store.js';
+export type {
+  ExchangeNotifies,
+  HistoryEntry,
+  LifecycleResult,
+  Reservation,
+  ReservationSummary,
+} from './types.js';
