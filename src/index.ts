@@ -5,4 +5,5 @@ export { createClock } from './clock/index.js';
 export type { Settings, SettingsInput } from './config/index.js';
 export { createEmulator, type Emulator, type EmulatorDeps } from './emulator.js';
 export { EmulatorError } from './errors.js';
+export { type StartEmulatorOptions, type StartedEmulator, startEmulator } from './programmatic/index.js';
 export { type RunningEmulator, startServer } from './server.js';

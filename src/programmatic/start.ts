@@ -1,0 +1,105 @@
+import { AdminClient } from '../client/index.js';
+import type * as T from '../client/types.js';
+import type { SettingsInput } from '../config/index.js';
+import { EmulatorError } from '../errors.js';
+import { startServer } from '../server.js';
+
+/**
+ * Options of `startEmulator`: every `serve` setting (camelCase, see README "Configuration") plus
+ * users and credentials to load before the first request. Defaults differ from `serve` where a test
+ * suite wants them to: port 0 (a free port), a manual clock, and a silent log.
+ */
+export interface StartEmulatorOptions extends SettingsInput {
+  /** GetAccessToken users present from the start. */
+  users?: T.User[];
+  /** Credentials (delivery destinations) present from the start. */
+  credentials?: T.CredentialInput[];
+}
+
+/** A running in-process emulator and typed helpers over its admin API. */
+export interface StartedEmulator {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  /** `{base_url}` of GetAccessToken for each API version, e.g. `http://127.0.0.1:41234/api/1.7`. */
+  readonly baseUrls: { readonly '1.6': string; readonly '1.7': string };
+  /** The full admin API client, for what the helpers below do not cover. */
+  readonly client: AdminClient;
+  /** Emits an Issue, Void or Exchange event; delivery runs in the background. */
+  emit(event: T.EventInput): Promise<T.EventResult>;
+  /** Shortcut for `emit({ type: 'Issue', overrides })`. */
+  issue(overrides?: Record<string, unknown>): Promise<T.EventResult>;
+  /**
+   * Resolves once no (matching) notification has an attempt in flight, with their summaries;
+   * rejects with code `not_settled` when `timeoutMs` (default 10000) passes first.
+   */
+  waitUntilSettled(query?: T.NotificationQuery, timeoutMs?: number): Promise<T.NotificationSummary[]>;
+  /** Notification summaries, optionally filtered by state, credential or booking. */
+  notifications(query?: T.NotificationQuery): Promise<T.NotificationSummary[]>;
+  /** One notification with its headers, body and every attempt. */
+  notification(id: string): Promise<T.Notification>;
+  /**
+   * Moves the manual clock and runs every redelivery batch it crosses: a duration (`'PT1H'`),
+   * `'next-batch'`, an ISO instant, or the admin API's `{ by }` / `{ to }` object.
+   */
+  advanceClock(to: string | T.AdvanceInput): Promise<T.AdvanceResult>;
+  /** Runs a redelivery batch now. */
+  runRedelivery(): Promise<T.BatchResult>;
+  addUser(user: T.User): Promise<T.User>;
+  addCredential(credential: T.CredentialInput): Promise<T.Credential>;
+  /** Forgets reservations, notifications, tokens, the journal and faults; keeps users and credentials. */
+  reset(): Promise<void>;
+  /** Stops delivery and the clock and closes the port. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Starts an emulator in this process, listening on loopback, and returns helpers to drive it. */
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<StartedEmulator> {
+  const { users, credentials, ...settings } = options;
+  const running = await startServer(
+    { port: 0, clock: 'manual', logLevel: 'silent', ...settings },
+    {},
+    { ...(users ? { users } : {}), ...(credentials ? { credentials } : {}) },
+  );
+  const client = new AdminClient(running.url);
+  const { basePath16, basePath17 } = running.emulator.settings;
+  const list = async (query: T.NotificationQuery = {}) =>
+    (await client.listNotifications(query)).notifications;
+
+  return {
+    url: running.url,
+    port: running.port,
+    baseUrls: { '1.6': `${running.url}${basePath16}`, '1.7': `${running.url}${basePath17}` },
+    client,
+    emit: (event) => client.emitEvent(event),
+    issue: (overrides) => client.emitEvent({ type: 'Issue', ...(overrides ? { overrides } : {}) }),
+    async waitUntilSettled(query = {}, timeoutMs = 10_000) {
+      const answer = await client.waitSettled(query, timeoutMs);
+      if (answer.settled === false) {
+        throw new EmulatorError(
+          'not_settled',
+          `Deliveries still in flight after ${timeoutMs} ms; a receiver may be slow or hanging (the response timeout is ${running.emulator.settings.responseTimeoutMs} ms). Pass a longer timeoutMs or check notifications().`,
+          408,
+          'delivery',
+          { timeoutMs },
+        );
+      }
+      return answer.notifications;
+    },
+    notifications: list,
+    notification: (id) => client.getNotification(id),
+    advanceClock: (to) => client.advanceClock(typeof to === 'string' ? advanceInput(to) : to),
+    runRedelivery: () => client.runRedelivery(),
+    addUser: (user) => client.addUser(user),
+    addCredential: (credential) => client.addCredential(credential),
+    async reset() {
+      await client.reset();
+    },
+    stop: () => running.close(),
+  };
+}
+
+/** `'next-batch'` and ISO instants move *to*; anything else is a duration to move *by*. */
+function advanceInput(value: string): T.AdvanceInput {
+  return value === 'next-batch' || /^\d{4}-\d\d-\d\dT/.test(value) ? { to: value } : { by: value };
+}
