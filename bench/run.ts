@@ -7,7 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import type { BenchSuite } from './types.js';
 
-const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [() => import('./suites/peers-cold-start.js')];
+const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
+  () => import('./suites/peers-cold-start.js'),
+  () => import('./suites/peers-throughput.js'),
+];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);
 const BEGIN = (name: string) => `<!-- bench:${name}:begin -->`;
