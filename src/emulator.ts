@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock } from './clock/index.js';
 import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
+import { DeliveryService, type Sender } from './delivery/index.js';
 import { createLogger, type Logger, silentLogger } from './log.js';
 import { ReservationStore } from './reservations/index.js';
 
@@ -9,6 +10,8 @@ import { ReservationStore } from './reservations/index.js';
 export interface EmulatorDeps {
   clock?: Clock;
   logger?: Logger;
+  /** Sends notification attempts (default: an HttpSender built from the settings). */
+  sender?: Sender;
 }
 
 /**
@@ -34,6 +37,8 @@ export interface Emulator {
   readonly auth: AuthService;
   /** Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations). */
   readonly reservations: ReservationStore;
+  /** Credentials, routing, notifications and redelivery batches (src/delivery). */
+  readonly delivery: DeliveryService;
   /** Resolves once everything the server answers with is ready (e.g. WSDLs parsed). */
   readonly ready: Promise<void>;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
@@ -73,6 +78,20 @@ export function createEmulator(
   const reservations = new ReservationStore({ clock, seed, exchangeNotifies: settings.exchangeNotifies });
   resetters.push(() => reservations.reset());
 
+  const delivery = new DeliveryService(settings, {
+    clock,
+    log,
+    ...(deps.sender ? { sender: deps.sender } : {}),
+  });
+  (preload.credentials ?? []).forEach((cr, i) => delivery.credentials.add(cr, `credentials[${i}]`));
+  readiness.push(delivery.loadCaFile());
+  // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
+  clock.onBatch(async (at) => {
+    await delivery.outbox.runBatch(at);
+  });
+  resetters.push(() => delivery.reset()); // credentials are kept (DESIGN "Admin API": reset)
+  stoppers.push(() => delivery.close());
+
   return {
     settings,
     seed,
@@ -80,6 +99,7 @@ export function createEmulator(
     log,
     auth,
     reservations,
+    delivery,
     ready: Promise.all(readiness).then(() => {}),
     reset() {
       for (const r of resetters) r();

@@ -1,8 +1,15 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { healthRoutes } from './health.js';
+import { clockRoutes } from './clock.js';
+import { credentialRoutes } from './credentials.js';
+import { eventRoutes } from './events.js';
 import { faultRoutes } from './faults.js';
+import { healthRoutes } from './health.js';
+import { notificationRoutes } from './notifications.js';
+import { redeliveryRoutes } from './redelivery.js';
 import { requestRoutes } from './requests.js';
+import { reservationRoutes } from './reservations.js';
+import { resetRoutes } from './reset.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 
@@ -10,6 +17,13 @@ import { userRoutes } from './users.js';
 export function adminApp(emulator: Emulator): Hono {
   const app = new Hono();
   app.route('/', healthRoutes(emulator));
+  app.route('/', resetRoutes(emulator));
+  app.route('/', credentialRoutes(emulator));
+  app.route('/', eventRoutes(emulator));
+  app.route('/', reservationRoutes(emulator));
+  app.route('/', notificationRoutes(emulator));
+  app.route('/', redeliveryRoutes(emulator));
+  app.route('/', clockRoutes(emulator));
   app.route('/', userRoutes(emulator));
   app.route('/', tokenRoutes(emulator));
   app.route('/', requestRoutes(emulator));

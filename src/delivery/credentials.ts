@@ -24,7 +24,8 @@ export class CredentialStore {
         },
       );
     }
-    const credential: Credential = { ...parsed, id };
+    const { apiKey, url, filters, warnings } = parsed;
+    const credential: Credential = { id, apiKey, url, filters, warnings };
     this.#byId.set(id, credential);
     return credential;
   }

@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { type AdvanceTarget, parseDurationMs } from '../clock/index.js';
+import type { Emulator } from '../emulator.js';
+import { InputError } from '../errors.js';
+import { readJsonBody } from './read-json.js';
+
+const AdvanceSchema = z.union([
+  z.strictObject({ by: z.union([z.string(), z.number()]) }),
+  z.strictObject({ to: z.string() }),
+]);
+
+/** `GET /__admin/clock`, `POST /__admin/clock/advance` with `{by}`, `{to: ISO}` or `{to: "next-batch"}`. */
+export function clockRoutes(emulator: Emulator): Hono {
+  const app = new Hono();
+  app.get('/clock', (c) => c.json(emulator.clock.describe()));
+  app.post('/clock/advance', async (c) => {
+    const parsed = AdvanceSchema.safeParse(await readJsonBody(c));
+    if (!parsed.success) {
+      throw new InputError(
+        'invalid_advance',
+        'Give exactly one of {"by": "PT1H"}, {"to": "2026-04-27T11:00:00Z"} or {"to": "next-batch"}.',
+        { accepted: ['by', 'to'] },
+      );
+    }
+    return c.json(await emulator.clock.advance(toTarget(parsed.data)));
+  });
+  return app;
+}
+
+function toTarget(input: { by: string | number } | { to: string }): AdvanceTarget {
+  if ('by' in input) return { byMs: parseDurationMs(input.by, 'by') };
+  if (input.to === 'next-batch') return { to: 'next-batch' };
+  const ms = Date.parse(input.to);
+  if (Number.isNaN(ms)) {
+    throw new InputError(
+      'invalid_advance',
+      `to: "${input.to}" is neither an ISO 8601 instant nor "next-batch".`,
+      {
+        path: 'to',
+        accepted: ['<ISO 8601 instant>', 'next-batch'],
+      },
+    );
+  }
+  return { to: new Date(ms) };
+}

@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import type { Emulator } from '../emulator.js';
+
+/** `POST /__admin/reset`: forgets reservations, notifications, tokens, journal and faults; keeps users and credentials. */
+export function resetRoutes(emulator: Emulator): Hono {
+  const app = new Hono();
+  app.post('/reset', (c) => {
+    emulator.reset();
+    return c.json({ status: 'reset' });
+  });
+  return app;
+}
