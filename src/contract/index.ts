@@ -29,3 +29,8 @@ export function notificationJsonSchema(): Record<string, unknown> {
   return { $schema: schema.$schema, $id: NOTIFICATION_SCHEMA_ID, ...schema };
 }
 export { assertValidBody, describeIssues } from './validate.js';
+
+/** The JSON Schema as the file docs/notification.schema.json holds it (2-space indent, final newline). */
+export function notificationJsonSchemaText(): string {
+  return `${JSON.stringify(notificationJsonSchema(), null, 2)}\n`;
+}
