@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+
+interface RunFlags {
+  target?: string;
+  junit?: string;
+  json?: string;
+}
+
+/** `run <files…>`: runs scenario files and exits 0 (all held), 1 (an expectation failed) or 2 (invalid file). */
+export function registerRunCommand(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('run')
+    .description(
+      'run scenario files (YAML or JSON; a directory runs every scenario in it), each in a fresh ' +
+        'in-process emulator or against --target; exit 0 when every expectation held, 1 when one ' +
+        'failed or a step could not run, 2 when a scenario file is invalid',
+    )
+    .argument('<files...>', 'scenario files or directories')
+    .option('--target <url>', 'run against a running emulator at this URL (it is reset first)')
+    .option('--junit <file>', 'write a JUnit XML report (one testcase per expectation)')
+    .option('--json <file>', 'write a JSON report of every scenario, step and expectation')
+    .action(async (files: string[], flags: RunFlags) => {
+      const { runCommand } = await import('../scenarios/cli-run.js');
+      setExit(await runCommand(files, flags));
+    });
+}

@@ -1,0 +1,70 @@
+import type { Notification, NotificationSummary } from '../../client/types.js';
+import type { ExpectStep } from '../schema/index.js';
+import { bindings, bookingId, type RunContext } from './context.js';
+import { check, getPath, type Mismatch, resolve } from './match.js';
+import type { ExpectationResult } from './results.js';
+
+type NotificationsExpect = NonNullable<ExpectStep['notifications']>;
+
+/** Selects notifications (after deliveries in flight settle) and checks every listed field. */
+export async function expectNotifications(
+  ctx: RunContext,
+  e: NotificationsExpect,
+): Promise<ExpectationResult> {
+  const select = {
+    ...(e.booking === undefined ? {} : { bookingId: bookingId(ctx, e.booking) }),
+    ...(e.credential === undefined ? {} : { credentialId: e.credential }),
+  };
+  const { notifications } = await ctx.env.client.waitSettled(select);
+  const selected = notifications.filter(
+    (n) => e.bookingStatus === undefined || n.bookingStatus === e.bookingStatus,
+  );
+  const out: Mismatch[] = [];
+  check(out, 'count', e.count, selected.length);
+  if (e.credentials !== undefined) {
+    const got = [...new Set(selected.map((n) => n.credentialId))].sort();
+    check(out, 'credentials', [...e.credentials].sort(), got);
+  }
+  const needFull = e.outcome ?? e.statusCode ?? e.statusCodes ?? e.headers ?? e.body;
+  const full: Array<NotificationSummary | Notification> =
+    needFull === undefined
+      ? selected
+      : await Promise.all(selected.map((n) => ctx.env.client.getNotification(n.id)));
+  const names = bindings(ctx);
+  for (const n of full) {
+    const at = (f: string) => `${n.id} (${n.credentialId}, ${n.bookingStatus}).${f}`;
+    check(out, at('state'), e.state, n.state);
+    if ('attempts' in n) {
+      check(out, at('attempts'), e.attempts, n.attempts.length);
+      const last = n.attempts.at(-1);
+      check(out, at('outcome'), e.outcome, last?.outcome);
+      check(out, at('statusCode'), e.statusCode, last?.statusCode ?? null);
+      check(
+        out,
+        at('statusCodes'),
+        e.statusCodes,
+        n.attempts.map((a) => a.statusCode ?? null),
+      );
+      for (const [h, m] of Object.entries(e.headers ?? {}))
+        check(out, at(`headers.${h}`), resolve(m, names), headerValue(n.headers, h));
+      for (const [p, m] of Object.entries(e.body ?? {}))
+        check(out, at(`body.${p}`), resolve(m, names), getPath(n.body, p));
+    } else {
+      check(out, at('attempts'), e.attempts, n.attemptCount);
+    }
+    check(out, at('warnings'), e.warnings, n.warnings.length);
+  }
+  const what = [
+    e.booking === undefined ? '' : `booking ${e.booking}`,
+    e.credential === undefined ? '' : `credential ${e.credential}`,
+    e.bookingStatus ?? '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return { name: `notifications${what ? ` (${what})` : ''}`, passed: out.length === 0, mismatches: out };
+}
+
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : headers[key];
+}

@@ -1,0 +1,156 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventResult } from '../../client/types.js';
+import { parseDurationMs } from '../../clock/duration.js';
+import { EmulatorError } from '../../errors.js';
+import type { Step, StepKind } from '../schema/index.js';
+import { bindings, bookingId, type RunContext } from './context.js';
+import { expectNotifications } from './expect-notifications.js';
+import { expectLogin, expectReceiver, expectRequests, expectReservation } from './expect-others.js';
+import { login } from './login.js';
+import { resolve } from './match.js';
+import type { ExpectationResult } from './results.js';
+
+/** What one step did: a line for progress output and the expectations it checked. */
+export interface StepOutcome {
+  detail?: string;
+  expectations: ExpectationResult[];
+}
+
+/** A step that could not be carried out (not an expectation that failed). */
+export class StepError extends EmulatorError {
+  constructor(message: string) {
+    super('scenario_step_failed', message, 500, 'internal');
+  }
+}
+
+type Value<K extends StepKind> = Extract<Step, Record<K, unknown>>[K];
+const none = (detail?: string): StepOutcome => ({ ...(detail ? { detail } : {}), expectations: [] });
+
+function describeEvent(r: EventResult): string {
+  const ids = r.reservations.map((x) => `${x.bookingId} ${x.bookingNumber} ${x.status}`).join('; ');
+  return `${ids} → ${r.message}${r.warnings.length ? ` (warnings: ${r.warnings.join('; ')})` : ''}`;
+}
+
+/** Runs one step against the environment. */
+export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome> {
+  const { client } = ctx.env;
+  const names = bindings(ctx);
+  if ('issue' in step) {
+    const v: NonNullable<Value<'issue'>> = step.issue ?? {};
+    const r = await client.emitEvent({
+      type: 'Issue',
+      ...(v.bookingId === undefined ? {} : { bookingId: v.bookingId }),
+      ...(v.overrides === undefined
+        ? {}
+        : { overrides: resolve(v.overrides, names) as Record<string, unknown> }),
+      ...(v.seed === undefined ? {} : { seed: v.seed }),
+    });
+    const created = r.reservations[0];
+    if (v.as && created) ctx.bookings.set(v.as, { ...created });
+    return none(describeEvent(r));
+  }
+  if ('void' in step)
+    return none(
+      describeEvent(await client.emitEvent({ type: 'Void', bookingId: bookingId(ctx, step.void.booking) })),
+    );
+  if ('exchange' in step) {
+    const old = bookingId(ctx, step.exchange.booking);
+    const r = await client.emitEvent({
+      type: 'Exchange',
+      bookingId: old,
+      ...(step.exchange.overrides
+        ? { overrides: resolve(step.exchange.overrides, names) as Record<string, unknown> }
+        : {}),
+    });
+    const created = r.reservations.find((x) => x.bookingId !== old);
+    if (step.exchange.as && created) ctx.bookings.set(step.exchange.as, { ...created });
+    return none(describeEvent(r));
+  }
+  if ('redeliver' in step)
+    return none(
+      describeEvent(await client.redeliver(bookingId(ctx, step.redeliver.booking), step.redeliver.status)),
+    );
+  if ('advance' in step) {
+    const { by, to } = step.advance;
+    const r = await client.advanceClock(
+      by === undefined ? { to: to! } : { by: `PT${parseDurationMs(by) / 1000}S` },
+    );
+    return none(`${r.from} → ${r.to}, ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'}`);
+  }
+  if ('runBatch' in step) {
+    const r = await client.runRedelivery();
+    return none(
+      `attempted ${r.attempted}, delivered ${r.delivered}, failed ${r.failed}, exhausted ${r.exhausted}`,
+    );
+  }
+  if ('login' in step) {
+    const v = step.login;
+    const base = String(v.version) === '1.7' ? ctx.env.basePath17 : ctx.env.basePath16;
+    const got = await login(ctx.env.url, base, v);
+    if (v.as) ctx.logins.set(v.as, got);
+    const detail = `HTTP ${got.status}, ${got.ok ? 'token' : `code ${got.transactionCode ?? '(none)'}`}`;
+    return {
+      detail,
+      expectations: v.expect ? [expectLogin(ctx, v.as ?? `${v.version} ${v.variant}`, got, v.expect)] : [],
+    };
+  }
+  if ('wait' in step) {
+    if (step.wait.for !== undefined) {
+      await sleep(parseDurationMs(step.wait.for));
+      return none();
+    }
+    const timeoutMs = parseDurationMs(step.wait.timeout);
+    const r = await client.waitSettled({}, timeoutMs);
+    if (r.settled === false) throw new StepError(`deliveries were still in flight after ${timeoutMs} ms`);
+    return none(`${r.notifications.length} notifications settled`);
+  }
+  if ('waitFor' in step) return none(await waitFor(ctx, step.waitFor));
+  const e = step.expect;
+  const results: ExpectationResult[] = [];
+  if (e.notifications) results.push(await expectNotifications(ctx, e.notifications));
+  if (e.reservation) results.push(await expectReservation(ctx, e.reservation));
+  if (e.receiver) results.push(await expectReceiver(ctx, e.receiver));
+  if (e.requests) results.push(await expectRequests(ctx, e.requests));
+  if (e.login) results.push(expectLogin(ctx, e.login.name, ctx.logins.get(e.login.name)!, e.login));
+  return { expectations: results };
+}
+
+const POLL_MS = 100;
+
+/** Polls until an outside actor has done enough (N token calls, N notifications, N receiver hits). */
+async function waitFor(ctx: RunContext, w: Value<'waitFor'>): Promise<string> {
+  const timeoutMs = parseDurationMs(w.timeout);
+  const deadline = Date.now() + timeoutMs;
+  let what = '';
+  for (;;) {
+    let have = 0;
+    let want = 0;
+    if (w.requests) {
+      const { count, version, ...rest } = w.requests;
+      const q = { ...rest, ...(version === undefined ? {} : { version: String(version) as '1.6' | '1.7' }) };
+      have = (await ctx.env.client.listRequests(q)).length;
+      want = count;
+      what = `GetAccessToken calls${Object.values(q).length ? ` (${Object.values(q).join(' ')})` : ''}`;
+    } else if (w.notifications) {
+      const { count, booking, credential, state, bookingStatus } = w.notifications;
+      const { notifications } = await ctx.env.client.listNotifications({
+        ...(booking === undefined ? {} : { bookingId: bookingId(ctx, booking) }),
+        ...(credential === undefined ? {} : { credentialId: credential }),
+        ...(state === undefined ? {} : { state }),
+      });
+      have = notifications.filter(
+        (n) => bookingStatus === undefined || n.bookingStatus === bookingStatus,
+      ).length;
+      want = count;
+      what = `notifications${state ? ` (${state})` : ''}`;
+    } else if (w.receiver) {
+      have = ctx.env.receivers.get(w.receiver.name)!.requests.length;
+      want = w.receiver.count;
+      what = `requests at receiver ${w.receiver.name}`;
+    }
+    if (have >= want) return `${have} ${what}`;
+    if (Date.now() >= deadline)
+      throw new StepError(`waitFor timed out after ${timeoutMs} ms: ${have} of ${want} ${what}`);
+    await sleep(POLL_MS);
+  }
+}
