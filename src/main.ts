@@ -2,13 +2,19 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerCertsCommand } from './cli/certs.js';
 import { registerGenerateCommand } from './cli/generate.js';
+import { registerRunCommand } from './cli/run.js';
 import { registerSchemaCommand } from './cli/schema.js';
 import { addServeOptions, runServe } from './cli/serve.js';
 import { EmulatorError } from './errors.js';
 
 /** Command modules add themselves here; each lazy-loads its implementation inside its action. */
 type Register = (program: Command, setExit: (code: number) => void) => void;
-const COMMANDS: Register[] = [registerCertsCommand, registerGenerateCommand, registerSchemaCommand];
+const COMMANDS: Register[] = [
+  registerCertsCommand,
+  registerGenerateCommand,
+  registerRunCommand,
+  registerSchemaCommand,
+];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
