@@ -6,6 +6,7 @@ import { eventRoutes } from './events.js';
 import { faultRoutes } from './faults.js';
 import { healthRoutes } from './health.js';
 import { notificationRoutes } from './notifications.js';
+import { openApiRoutes } from './openapi.js';
 import { redeliveryRoutes } from './redelivery.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
@@ -28,5 +29,6 @@ export function adminApp(emulator: Emulator): Hono {
   app.route('/', tokenRoutes(emulator));
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
+  app.route('/', openApiRoutes());
   return app;
 }

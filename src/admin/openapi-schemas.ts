@@ -1,0 +1,205 @@
+/**
+ * Component schemas of the admin API's OpenAPI document. Request bodies come from the zod schemas
+ * the routes validate with (one schema per boundary); answers, which have no zod schema, are
+ * written here after docs/admin-api.md.
+ */
+import { z } from 'zod';
+import { FaultSchema } from '../auth/faults.js';
+import { UserSchema } from '../auth/users.js';
+import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
+import { CredentialInputSchema } from '../delivery/credential-schema.js';
+import { EventInputSchema } from '../reservations/events.js';
+
+type Json = Record<string, unknown>;
+
+/** JSON Schema of a zod schema as its input is accepted, without the `$schema` key (OpenAPI 3.1 sets the dialect). */
+function fromZod(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as Json;
+  return rest;
+}
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const str: Json = { type: 'string' };
+const int: Json = { type: 'integer' };
+const instant: Json = { type: 'string', format: 'date-time', description: 'emulator time (ISO 8601, UTC)' };
+const nullable = (s: Json): Json => ({ oneOf: [s, { type: 'null' }] });
+const obj = (properties: Json, required: string[] = Object.keys(properties)): Json => ({
+  type: 'object',
+  properties,
+  required,
+});
+const STATES = ['pending', 'delivered', 'exhausted'];
+const OUTCOMES = [
+  'http_status',
+  'timeout',
+  'connect_refused',
+  'dns_error',
+  'tls_error',
+  'reset',
+  'invalid_response',
+];
+
+/** Every component schema, by name. */
+export function componentSchemas(): Record<string, Json> {
+  const notificationRef = {
+    id: str,
+    credentialId: str,
+    bookingId: int,
+    state: { enum: STATES },
+  };
+  const summaryProps = {
+    ...notificationRef,
+    bookingNumber: str,
+    bookingStatus: { enum: [...BOOKING_STATUSES] },
+    url: str,
+    createdAt: instant,
+    deliveredAt: nullable(instant),
+    exhaustedAt: nullable(instant),
+    filename: {
+      type: 'string',
+      description: 'Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json',
+    },
+    warnings: { type: 'array', items: str },
+  };
+  const reservationSummary = {
+    bookingId: int,
+    bookingNumber: str,
+    status: { enum: [...BOOKING_STATUSES] },
+    updatedAt: instant,
+    exchangedTo: int,
+    exchangedFrom: int,
+  };
+  return {
+    Problem: obj({
+      error: obj(
+        {
+          code: { type: 'string', description: 'stable machine-readable code' },
+          category: { enum: ['user_input', 'conflict', 'not_found', 'delivery', 'internal'] },
+          message: { type: 'string', description: 'what failed, why, and how to fix it' },
+          details: { type: 'object', description: 'e.g. path (field), accepted (values)' },
+        },
+        ['code', 'category', 'message'],
+      ),
+    }),
+    Health: obj(
+      { status: { enum: ['ok', 'starting'] }, clock: { enum: ['real', 'compressed', 'manual'] }, seed: int },
+      ['status'],
+    ),
+    CredentialInput: fromZod(CredentialInputSchema),
+    Credential: obj({
+      id: str,
+      apiKey: str,
+      url: str,
+      filters: obj({ pcc: { type: 'array', items: str }, idWeb: { type: 'array', items: int } }, []),
+      warnings: { type: 'array', items: str },
+    }),
+    User: fromZod(UserSchema),
+    Token: obj({
+      token: str,
+      username: str,
+      version: { enum: ['1.6', '1.7'] },
+      issuedAt: instant,
+      expiresAt: instant,
+      expired: { type: 'boolean' },
+      revoked: { type: 'boolean' },
+    }),
+    JournalEntry: obj(
+      {
+        id: str,
+        at: instant,
+        version: { enum: ['1.6', '1.7'] },
+        variant: { enum: ['json', 'xml', 'soap11', 'soap12'] },
+        path: str,
+        username: nullable(str),
+        outcome: str,
+        transactionCode: nullable(str),
+        warnings: { type: 'array', items: str },
+      },
+      ['at', 'version', 'variant', 'path', 'outcome', 'warnings'],
+    ),
+    FaultInput: fromZod(FaultSchema),
+    Fault: {
+      allOf: [
+        fromZod(FaultSchema, 'output'),
+        obj({ id: str, remaining: nullable(int), matched: int }, ['id', 'remaining', 'matched']),
+      ],
+    },
+    EventInput: { ...fromZod(EventInputSchema), description: 'bookingId is required for Void and Exchange' },
+    EventResult: obj({
+      event: { type: 'string', description: `${EVENT_TYPES.join(', ')} or Redelivery` },
+      at: instant,
+      reservations: { type: 'array', items: obj({ bookingId: int, bookingNumber: str, status: str }) },
+      notifications: { type: 'array', items: obj(notificationRef) },
+      routedTo: { type: 'integer', description: 'number of credentials the event matched' },
+      message: { type: 'string', description: 'e.g. "routed to 0 credentials"' },
+      warnings: { type: 'array', items: str },
+    }),
+    ReservationSummary: obj(reservationSummary, ['bookingId', 'bookingNumber', 'status']),
+    Reservation: obj(
+      {
+        ...reservationSummary,
+        body: ref('NotificationBody'),
+        history: { type: 'array', items: { type: 'object' } },
+      },
+      ['bookingId', 'bookingNumber', 'status', 'body'],
+    ),
+    RedeliverInput: obj({ status: { enum: [...BOOKING_STATUSES] } }),
+    Attempt: obj(
+      {
+        number: int,
+        startedAt: instant,
+        startedAtWall: { type: 'string', format: 'date-time', description: 'wall-clock time' },
+        durationMs: int,
+        outcome: { enum: OUTCOMES },
+        statusCode: nullable(int),
+        message: str,
+        responseBody: { type: 'string', description: 'first 4 KiB of the answer' },
+      },
+      ['number', 'startedAt', 'durationMs', 'outcome', 'message'],
+    ),
+    NotificationSummary: obj({ ...summaryProps, attemptCount: int }),
+    Notification: obj({
+      ...summaryProps,
+      headers: { type: 'object', additionalProperties: str, description: 'exactly as sent on every attempt' },
+      body: ref('NotificationBody'),
+      attempts: { type: 'array', items: ref('Attempt') },
+    }),
+    NotificationList: obj(
+      {
+        notifications: { type: 'array', items: ref('NotificationSummary') },
+        settled: { type: 'boolean', description: 'with wait=settled: false when timeoutMs passed first' },
+      },
+      ['notifications'],
+    ),
+    NotificationBody: {
+      ...fromZod(NotificationBodySchema, 'output'),
+      description: 'the decompressed notification body (spec "Resources"); docs/notification.schema.json',
+    },
+    BatchResult: obj(
+      { at: instant, attempted: int, delivered: int, failed: int, exhausted: int, skipped: int },
+      ['at', 'attempted', 'delivered', 'failed', 'exhausted'],
+    ),
+    ClockState: obj(
+      { mode: { enum: ['real', 'compressed', 'manual'] }, now: instant, nextBatchAt: instant, hourMs: int },
+      ['mode', 'now', 'nextBatchAt'],
+    ),
+    AdvanceInput: {
+      oneOf: [
+        obj({
+          by: {
+            oneOf: [
+              { type: 'string', examples: ['PT1H', '30m'] },
+              { type: 'integer', description: 'ms' },
+            ],
+          },
+        }),
+        obj({ to: { type: 'string', examples: ['2026-04-27T11:00:00Z', 'next-batch'] } }),
+      ],
+    },
+    AdvanceResult: obj({ from: instant, to: instant, batches: { type: 'array', items: ref('BatchResult') } }),
+  };
+}

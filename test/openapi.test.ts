@@ -1,0 +1,148 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApp } from '../src/admin/index.js';
+import { createEmulator } from '../src/emulator.js';
+import { type RunningEmulator, startServer } from '../src/server.js';
+
+type Json = Record<string, unknown>;
+type Doc = {
+  openapi: string;
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json> };
+};
+
+// ajv-formats is CommonJS with a `default` export: under NodeNext the import is the module object.
+const addFormats = addFormatsModule.default;
+
+let running: RunningEmulator;
+let doc: Doc;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  running = await startServer({
+    port: 0,
+    clock: 'manual',
+    clockStart: '2026-04-27T10:00:00Z',
+    logLevel: 'silent',
+  });
+  const res = await fetch(`${running.url}/__admin/openapi.json`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  doc = (await res.json()) as Doc;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc, 'openapi');
+});
+afterAll(() => running.close());
+
+/** Validates a value against a documented component, returning ajv's errors (empty when valid). */
+function violations(component: string, value: unknown): unknown[] {
+  const validate = ajv.compile({ $ref: `openapi#/components/schemas/${component}` });
+  return validate(value) ? [] : (validate.errors ?? []);
+}
+
+const SAMPLE_PARAMS: Record<string, string> = {
+  id: 'no-such-id',
+  bookingId: '999999',
+  username: 'nobody',
+  token: 'no-such-token',
+};
+
+describe('GET /__admin/openapi.json', () => {
+  it('is an OpenAPI 3.1 document of the admin API served under /__admin', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/__admin' }]);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/health',
+        '/credentials',
+        '/events',
+        '/notifications',
+        '/clock/advance',
+        '/users',
+        '/faults',
+      ]),
+    );
+  });
+
+  it('has component schemas that all compile as JSON Schema 2020-12 and every $ref resolves', () => {
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect(() => ajv.compile({ $ref: `openapi#/components/schemas/${name}` }), name).not.toThrow();
+    }
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map(
+      (m) => m[1]!,
+    );
+    expect(refs.length).toBeGreaterThan(20);
+    for (const name of refs) expect(doc.components.schemas, name).toHaveProperty(name);
+  });
+
+  it('documents every route the admin app serves, and nothing it does not', () => {
+    const served = adminApp(createEmulator({ logLevel: 'silent' }))
+      .routes.filter((r) => r.method !== 'ALL')
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${path}`),
+    );
+    expect([...new Set(served)].sort()).toEqual([...new Set(documented)].sort());
+  });
+
+  it('has every documented operation answer with a documented status, never "no route"', async () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const url = `${running.url}/__admin${path.replace(/\{(\w+)\}/g, (_, p: string) => SAMPLE_PARAMS[p]!)}`;
+        const res = await fetch(url, {
+          method: method.toUpperCase(),
+          ...(op.requestBody ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+        });
+        const text = await res.text();
+        expect(text, `${method.toUpperCase()} ${path}`).not.toContain('route_not_found');
+        // The status it answered is one the document lists for this operation.
+        expect(Object.keys(op.responses as Json), `${method.toUpperCase()} ${path}: ${text}`).toContain(
+          String(res.status),
+        );
+      }
+    }
+  });
+
+  it('describes real answers: health, a user, an Issue that matched no credential, the clock, an error', async () => {
+    const admin = (path: string, init?: RequestInit) =>
+      fetch(`${running.url}/__admin${path}`, init).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as unknown,
+      }));
+    const post = (path: string, body: unknown) =>
+      admin(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    expect(violations('Health', (await admin('/health')).body)).toEqual([]);
+    const user = await post('/users', {
+      username: 'doc',
+      password: 'p',
+      idWeb: 1,
+      webDescription: 'Doc',
+      versions: ['1.7'],
+    });
+    expect(user.status).toBe(201);
+    expect(violations('User', user.body)).toEqual([]);
+    const event = await post('/events', { type: 'Issue' });
+    expect(event.status).toBe(202);
+    expect(violations('EventResult', event.body)).toEqual([]);
+    expect(violations('ClockState', (await admin('/clock')).body)).toEqual([]);
+    const refused = await post('/credentials', { apiKey: 'k', url: 'http://plain.example/hook' });
+    expect(refused.status).toBe(400);
+    expect(violations('Problem', refused.body)).toEqual([]);
+    expect(
+      violations('CredentialInput', {
+        apiKey: 'k',
+        url: 'https://r.example/hook',
+        filters: { pcc: ['AAA1'] },
+      }),
+    ).toEqual([]);
+    expect(violations('CredentialInput', { url: 'https://r.example/hook' })).not.toEqual([]);
+  });
+});
