@@ -19,6 +19,8 @@ export const localDateTime = () =>
     .describe('Local datetime yyyy-MM-ddTHH:mm:ss, no zone');
 
 function isCalendarDate(s: string): boolean {
+  // A string of the wrong shape is reported by the regex alone.
+  if (!LOCAL_DATE_TIME.test(s)) return true;
   const d = new Date(`${s}Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === s;
 }

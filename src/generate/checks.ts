@@ -86,7 +86,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
       ? undefined
       : 'ticket for unknown pax';
   },
-  'ticket numbers: 13 digits with the carrier prefix': (b) => {
+  'ticket numbers are 13 digits with the carrier prefix': (b) => {
     const prefix = AIRLINES_BY_CODE.get(b.Reservation.ValidatingCarrier)?.prefix;
     const bad = b.Ticket.find(
       (t) => !t.Number || !/^\d{13}$/.test(t.Number) || t.Number.slice(0, 3) !== prefix,

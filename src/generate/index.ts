@@ -14,6 +14,7 @@ import { applyOverrides } from './overrides.js';
 import { deriveSeed, Rng } from './random.js';
 import { exchangeBodies, withStatus } from './transitions.js';
 
+export { EVENT_TYPES } from '../contract/index.js';
 export { BOOKING_ID_MAX, BOOKING_ID_MIN, type BookingShape, buildIssuedBody, PROVIDERS } from './booking.js';
 export { segmentUtcMs } from './itinerary.js';
 export { applyOverrides } from './overrides.js';
