@@ -16,9 +16,12 @@ export async function expectNotifications(
     ...(e.credential === undefined ? {} : { credentialId: e.credential }),
   };
   const { notifications } = await ctx.env.client.waitSettled(select);
-  const selected = notifications.filter(
-    (n) => e.bookingStatus === undefined || n.bookingStatus === e.bookingStatus,
-  );
+  const matching = notifications
+    .filter((n) => e.bookingStatus === undefined || n.bookingStatus === e.bookingStatus)
+    // Ids grow with creation: sorted by id is creation order, whatever order the list came in.
+    .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  const selected =
+    e.pick === 'first' ? matching.slice(0, 1) : e.pick === 'last' ? matching.slice(-1) : matching;
   const out: Mismatch[] = [];
   check(out, 'count', e.count, selected.length);
   if (e.credentials !== undefined) {

@@ -71,6 +71,8 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
       describeEvent(await client.redeliver(bookingId(ctx, step.redeliver.booking), step.redeliver.status)),
     );
   if ('advance' in step) {
+    // A first attempt still in flight would be skipped by the batch: let it finish, as time would.
+    await settle(ctx);
     const { by, to } = step.advance;
     const r = await client.advanceClock(
       by === undefined ? { to: to! } : { by: `PT${parseDurationMs(by) / 1000}S` },
@@ -78,6 +80,7 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
     return none(`${r.from} → ${r.to}, ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'}`);
   }
   if ('runBatch' in step) {
+    await settle(ctx);
     const r = await client.runRedelivery();
     return none(
       `attempted ${r.attempted}, delivered ${r.delivered}, failed ${r.failed}, exhausted ${r.exhausted}`,
@@ -115,6 +118,14 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
   return { expectations: results };
 }
 
+/** Waits until no delivery attempt is in flight. */
+async function settle(ctx: RunContext): Promise<void> {
+  const r = await ctx.env.client.waitSettled({}, SETTLE_TIMEOUT_MS);
+  if (r.settled === false)
+    throw new StepError(`deliveries were still in flight after ${SETTLE_TIMEOUT_MS} ms`);
+}
+
+const SETTLE_TIMEOUT_MS = 60_000;
 const POLL_MS = 100;
 
 /** Polls until an outside actor has done enough (N token calls, N notifications, N receiver hits). */

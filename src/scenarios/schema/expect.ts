@@ -21,9 +21,16 @@ const NotificationSelect = {
   bookingStatus: BookingStatus.optional().describe('only notifications carrying this BookingStatus'),
 };
 
+/** Narrows a selection to its oldest or newest notification (e.g. the one a manual redelivery made). */
+const Pick = z
+  .enum(['all', 'first', 'last'])
+  .default('all')
+  .describe('all selected, or only the oldest/newest');
+
 /** Assertions on the selected notifications; each listed field must hold for every one of them. */
 export const NotificationsExpect = z.strictObject({
   ...NotificationSelect,
+  pick: Pick,
   count: z.number().int().min(0).optional().describe('how many notifications are selected'),
   state: z.enum(NOTIFICATION_STATES).optional(),
   attempts: z.number().int().min(0).optional().describe('attempt count of each'),
