@@ -8,7 +8,7 @@
  * Run: node docker/sample-receiver/server.js --cert server.pem --key server-key.pem --api-key KEY
  * Every option has an environment variable (RECEIVER_…), see `--help`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +126,24 @@ function readBody(req) {
   });
 }
 
+/**
+ * Writes the body under its filename. A redelivery carries the same filename and body: stored once
+ * (idempotent). A different body under a taken name (an Exchange notifies old and new reservation
+ * with one BookingNumber and UpdateDate) gets a numbered name instead of overwriting.
+ */
+function store(dir, filename, text) {
+  const base = filename.slice(0, -'.json'.length);
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? filename : `${base}.${n}.json`;
+    const file = join(dir, name);
+    if (!existsSync(file)) {
+      writeFileSync(file, text, { flag: 'wx' });
+      return name;
+    }
+    if (readFileSync(file, 'utf8') === text) return name;
+  }
+}
+
 /** Decides one request: returns [status, text]. Only a fully stored, valid body earns 200. */
 async function handle(req, opts, validate) {
   const { pathname } = new URL(req.url ?? '/', 'https://receiver');
@@ -151,8 +169,8 @@ async function handle(req, opts, validate) {
     const first = validate.errors?.[0];
     return [422, `body does not match the schema: ${first?.instancePath || '/'} ${first?.message}`];
   }
-  writeFileSync(join(opts.out, filename), `${JSON.stringify(body, null, 2)}\n`);
-  return [200, 'OK'];
+  const stored = store(opts.out, filename, `${JSON.stringify(body, null, 2)}\n`);
+  return [200, stored === filename ? 'OK' : `OK (${stored})`];
 }
 
 function main() {
@@ -170,7 +188,9 @@ function main() {
       .catch((err) => [500, `receiver error: ${err.message}`])
       .then(([status, text]) => {
         const name = /filename="?([^";]+)"?/.exec(req.headers['content-disposition'] ?? '')?.[1] ?? '-';
-        process.stdout.write(`${new Date().toISOString()} ${req.method} ${req.url} ${status} ${name}\n`);
+        process.stdout.write(
+          `${new Date().toISOString()} ${req.method} ${req.url} ${status} ${name} ${text}\n`,
+        );
         res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
       });
   });

@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll } from 'vitest';
+
+/** A child process started by a test, with everything it printed so far. */
+export interface Started {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the first match of `pattern` in stdout+stderr; rejects if the process exits first. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code. */
+  exited(): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+afterAll(async () => {
+  const stopping = [...running].map(async (child) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+  running.clear();
+  await Promise.all(stopping);
+});
+
+/** Spawns a command; the test file stops it (SIGTERM) after all its tests if it is still running. */
+export function start(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Started {
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+    ...(cwd ? { cwd } : {}),
+  });
+  running.add(child);
+  let text = '';
+  const onData = (c: Buffer) => {
+    text += c.toString();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => text,
+    exited: () => exit,
+    waitFor(pattern, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(text);
+          if (m) {
+            cleanup();
+            resolve(m);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`));
+        }, timeoutMs);
+        const onExit = (code: number | null) => {
+          cleanup();
+          reject(new Error(`exited with ${code} before ${pattern}; output:\n${text}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          child.stdout!.off('data', check);
+          child.stderr!.off('data', check);
+          child.off('exit', onExit);
+        };
+        child.stdout!.on('data', check);
+        child.stderr!.on('data', check);
+        child.once('exit', onExit);
+        check();
+      });
+    },
+  };
+}
