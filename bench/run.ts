@@ -10,6 +10,7 @@ import type { BenchSuite } from './types.js';
 const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/peers-cold-start.js'),
   () => import('./suites/peers-throughput.js'),
+  () => import('./suites/generate.js'),
 ];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);
