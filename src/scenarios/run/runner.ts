@@ -1,3 +1,4 @@
+import { AdminApiError } from '../../client/errors.js';
 import { toEmulatorError } from '../../errors.js';
 import type { Scenario } from '../schema/index.js';
 import type { RunContext } from './context.js';
@@ -89,7 +90,8 @@ export async function runSteps(
         ...(out.detail ? { detail: out.detail } : {}),
       };
     } catch (err) {
-      const message = toEmulatorError(err).message;
+      const e = toEmulatorError(err);
+      const message = e instanceof AdminApiError ? `${e.message} [${e.request} → ${e.status} ${e.code}]` : e.message;
       error = `step ${base.index} (${base.label}): ${message}`;
       result = {
         ...base,
