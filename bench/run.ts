@@ -10,6 +10,7 @@ import type { BenchSuite } from './types.js';
 const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/peers-cold-start.js'),
   () => import('./suites/peers-throughput.js'),
+  () => import('./suites/delivery.js'),
   () => import('./suites/generate.js'),
 ];
 
