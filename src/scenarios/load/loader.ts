@@ -3,6 +3,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { formatPath, InputError } from '../../errors.js';
 import { type Scenario, ScenarioSchema } from '../schema/index.js';
 import { problemsFrom } from './issues.js';
+import { jsonSyntaxError } from './json-syntax.js';
 import { positionOf } from './positions.js';
 import { acceptedKeysAt } from './shape.js';
 
@@ -55,6 +56,13 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
 export function parseScenario(text: string, file = '<scenario>'): Scenario {
   const lines = new LineCounter();
   const syntax = file.endsWith('.json') ? 'JSON' : 'YAML';
+  if (syntax === 'JSON') {
+    const bad = jsonSyntaxError(text);
+    if (bad)
+      throw new ScenarioFileError(file, [
+        { file, ...bad, path: '(root)', message: `not valid JSON: ${bad.message}` },
+      ]);
+  }
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ScenarioFileError(

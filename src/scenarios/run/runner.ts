@@ -91,7 +91,8 @@ export async function runSteps(
       };
     } catch (err) {
       const e = toEmulatorError(err);
-      const message = e instanceof AdminApiError ? `${e.message} [${e.request} → ${e.status} ${e.code}]` : e.message;
+      const message =
+        e instanceof AdminApiError ? `${e.message} [${e.request} → ${e.status} ${e.code}]` : e.message;
       error = `step ${base.index} (${base.label}): ${message}`;
       result = {
         ...base,
