@@ -1,0 +1,59 @@
+/** Drives the emulator's admin API for delivery benchmarks: many Issue events, with bounded concurrency. */
+import http from 'node:http';
+import { json } from './http.js';
+
+interface EventAnswer {
+  notifications: Array<{ id: string }>;
+  routedTo: number;
+}
+
+/** A keep-alive agent for admin calls (one per run; destroy it after). */
+export function adminAgent(maxSockets = 16): http.Agent {
+  return new http.Agent({ keepAlive: true, maxSockets });
+}
+
+/**
+ * POSTs `count` Issue events to `${url}/__admin/events`, `concurrency` at a time; answers the
+ * notification ids and the wall time the run took. Throws when an event routes to no credential.
+ */
+export async function postIssueEvents(
+  url: string,
+  count: number,
+  concurrency: number,
+  onProgress?: (done: number) => void,
+): Promise<{ ids: string[]; elapsedMs: number }> {
+  const agent = adminAgent(concurrency);
+  const ids: string[] = [];
+  let next = 0;
+  const started = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, count) }, async () => {
+        while (next < count) {
+          next++;
+          const answer = await json<EventAnswer>(`${url}/__admin/events`, {
+            body: { type: 'Issue' },
+            agent,
+            timeoutMs: 60_000,
+          });
+          if (!answer.routedTo) throw new Error('an Issue event was routed to 0 credentials');
+          for (const n of answer.notifications) ids.push(n.id);
+          if (onProgress && ids.length % 10_000 === 0) onProgress(ids.length);
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return { ids, elapsedMs: performance.now() - started };
+}
+
+/** Waits (server-side, `wait=settled`) until no notification has an attempt queued or running. */
+export async function waitSettled(url: string, timeoutMs = 300_000): Promise<boolean> {
+  // state=exhausted lists (almost) nothing, but the wait covers every notification.
+  const answer = await json<{ settled: boolean }>(
+    `${url}/__admin/notifications?wait=settled&state=exhausted&timeoutMs=${timeoutMs}`,
+    { timeoutMs: timeoutMs + 10_000 },
+  );
+  return answer.settled;
+}

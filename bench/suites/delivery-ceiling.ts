@@ -1,0 +1,303 @@
+/**
+ * Delivery throughput and event-to-delivery latency against the ceiling of this runtime: the
+ * emulator's CLI turning Issue events into gzip POSTs to a loopback receiver (its own process,
+ * answers 200), against a plain undici loop POSTing pre-generated gzip bodies with the same
+ * headers and the same number of connections to the same receiver. Runs alternate.
+ */
+import { gzipSync } from 'node:zlib';
+import { Pool } from 'undici';
+import { postIssueEvents, waitSettled } from '../lib/events.js';
+import { json } from '../lib/http.js';
+import { ensureBenchPeers } from '../lib/install.js';
+import { alternate } from '../lib/load.js';
+import { stopAll, workDir } from '../lib/proc.js';
+import { newestProfile, summarizeProfile } from '../lib/profile.js';
+import { type Receiver, startReceiver } from '../lib/receiver.js';
+import { peakRssMiB } from '../lib/rss.js';
+import { type Server, startEmulator } from '../lib/servers.js';
+import {
+  envNumber,
+  fmt,
+  median,
+  percentile,
+  ratio,
+  spread,
+  table,
+  type Verdict,
+  verdictTable,
+} from '../lib/stats.js';
+import type { BenchSuite } from '../types.js';
+
+const epoch = () => performance.timeOrigin + performance.now();
+/** The emulator's default `deliveryConcurrency`; the ceiling uses as many connections. */
+const CONNECTIONS = 32;
+const EVENT_CONCURRENCY = 16;
+
+interface Detail {
+  headers: Record<string, string>;
+  body: unknown;
+  attempts: Array<{ startedAtWall: string; durationMs: number; outcome: string; statusCode?: number }>;
+}
+
+interface Prepared {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function emulatorFor(receiver: Receiver, cpuProfDir?: string): Promise<Server> {
+  return startEmulator({
+    args: ['--allow-http', '--clock', 'manual'],
+    config: { credentials: [{ id: 'bench', apiKey: 'bench-key', url: `${receiver.url}/hook` }] },
+    ...(cpuProfDir ? { cpuProfDir } : {}),
+  });
+}
+
+/** N events through the emulator; answers delivered notifications per second (first POST → last arrival). */
+async function emulatorRun(emu: Server, receiver: Receiver, count: number): Promise<number> {
+  await json(`${emu.url}/__admin/reset`, { method: 'POST', body: {} });
+  await receiver.reset();
+  const t0 = epoch();
+  const { ids } = await postIssueEvents(emu.url, count, EVENT_CONCURRENCY);
+  const done = await receiver.wait(ids.length, 300_000);
+  if (!done.reached) throw new Error(`emulator: only ${done.count} of ${ids.length} notifications arrived`);
+  return ids.length / ((done.last - t0) / 1000);
+}
+
+/**
+ * The sender alone on pre-generated notifications, like the ceiling: `count` events while the
+ * receiver answers 503 (all pending), then the receiver answers 200 and one redelivery batch runs;
+ * rate = notifications ÷ (batch start → last body received).
+ */
+async function batchRun(emu: Server, receiver: Receiver, count: number): Promise<number> {
+  await json(`${emu.url}/__admin/reset`, { method: 'POST', body: {} });
+  await receiver.answer(503);
+  const { ids } = await postIssueEvents(emu.url, count, EVENT_CONCURRENCY);
+  await waitSettled(emu.url);
+  await receiver.reset();
+  await receiver.answer(200);
+  const t0 = epoch();
+  // The manual clock moves to the next minute 55 and answers once that batch finished.
+  await json(`${emu.url}/__admin/clock/advance`, { body: { to: 'next-batch' }, timeoutMs: 300_000 });
+  const done = await receiver.wait(ids.length, 60_000);
+  if (!done.reached) throw new Error(`batch: ${done.count} of ${ids.length} notifications arrived`);
+  return ids.length / ((done.last - t0) / 1000);
+}
+
+/** The ceiling: `count` POSTs of pre-generated gzip bodies over CONNECTIONS keep-alive connections. */
+async function undiciRun(receiver: Receiver, bodies: Prepared[], count: number): Promise<number> {
+  await receiver.reset();
+  const pool = new Pool(receiver.url, { connections: CONNECTIONS, pipelining: 1 });
+  let next = 0;
+  const t0 = epoch();
+  try {
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < count) {
+          const b = bodies[next++ % bodies.length]!;
+          const res = await pool.request({ path: '/hook', method: 'POST', headers: b.headers, body: b.body });
+          await res.body.dump();
+          if (res.statusCode !== 200) throw new Error(`receiver answered ${res.statusCode}`);
+        }
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+  const done = await receiver.wait(count, 60_000);
+  return count / ((done.last - t0) / 1000);
+}
+
+/** Bodies and headers of real notifications, gzipped once (Content-Length set to the gzip size). */
+async function prepareBodies(emu: Server, ids: string[]): Promise<Prepared[]> {
+  const out: Prepared[] = [];
+  for (const id of ids) {
+    const d = await json<Detail>(`${emu.url}/__admin/notifications/${id}`);
+    const body = gzipSync(JSON.stringify(d.body));
+    out.push({ headers: { ...d.headers, 'Content-Length': String(body.length) }, body });
+  }
+  return out;
+}
+
+const suite: BenchSuite = {
+  name: 'delivery-ceiling',
+  title: 'Delivery throughput and event-to-delivery latency vs the undici ceiling',
+  async run(log) {
+    ensureBenchPeers(log);
+    const count = envNumber('BENCH_DELIVERY_EVENTS', 10_000, 2_000);
+    const rounds = envNumber('BENCH_ROUNDS', 3, 2);
+    const latencyEvents = envNumber('BENCH_LATENCY_EVENTS', 1_000, 200);
+    try {
+      const receiver = await startReceiver();
+      const emu = await emulatorFor(receiver);
+      // Warm-up, and real notification bodies for the ceiling.
+      const warm = await postIssueEvents(emu.url, 500, EVENT_CONCURRENCY);
+      await waitSettled(emu.url);
+      const bodies = await prepareBodies(emu, warm.ids.slice(0, 200));
+      await undiciRun(receiver, bodies, 2_000);
+      const avgGzip = bodies.reduce((n, b) => n + b.body.length, 0) / bodies.length;
+
+      const targets = [{ key: 'emulator' }, { key: 'batch' }, { key: 'undici' }];
+      const results = await alternate(targets, rounds, async (t, round) => {
+        const rate =
+          t.key === 'emulator'
+            ? await emulatorRun(emu, receiver, count)
+            : t.key === 'batch'
+              ? await batchRun(emu, receiver, count)
+              : await undiciRun(receiver, bodies, count);
+        log(`round ${round + 1} ${t.key}: ${fmt(rate)} notifications/s`);
+        return rate;
+      });
+
+      // Latency: one event at a time, so no queueing: event POST sent → body fully received.
+      await json(`${emu.url}/__admin/reset`, { method: 'POST', body: {} });
+      await receiver.reset();
+      const emuLatency: number[] = [];
+      const toAttempt: number[] = [];
+      const attemptMs: number[] = [];
+      const sent: Array<{ id: string; at: number }> = [];
+      for (let i = 0; i < latencyEvents; i++) {
+        const at = epoch();
+        const answer = await json<{ notifications: Array<{ id: string }> }>(`${emu.url}/__admin/events`, {
+          body: { type: 'Issue' },
+        });
+        const done = await receiver.wait(i + 1, 30_000);
+        emuLatency.push(done.last - at);
+        sent.push({ id: answer.notifications[0]!.id, at });
+      }
+      for (const { id, at } of sent.slice(0, 300)) {
+        const d = await json<Detail>(`${emu.url}/__admin/notifications/${id}`);
+        const a = d.attempts[0];
+        if (!a) continue;
+        toAttempt.push(Date.parse(a.startedAtWall) - at);
+        attemptMs.push(a.durationMs);
+      }
+      await receiver.reset();
+      const undiciLatency: number[] = [];
+      const pool = new Pool(receiver.url, { connections: 1 });
+      try {
+        for (let i = 0; i < latencyEvents; i++) {
+          const b = bodies[i % bodies.length]!;
+          const at = epoch();
+          const res = await pool.request({ path: '/hook', method: 'POST', headers: b.headers, body: b.body });
+          await res.body.dump();
+          const done = await receiver.wait(i + 1, 30_000);
+          undiciLatency.push(done.last - at);
+        }
+      } finally {
+        await pool.close();
+      }
+      const peak = peakRssMiB(emu.proc.pid);
+      await emu.stop();
+
+      const emuRates = results.get('emulator')!;
+      const batchRates = results.get('batch')!;
+      const ceilRates = results.get('undici')!;
+      const share = median(batchRates) / median(ceilRates);
+      const e2eShare = median(emuRates) / median(ceilRates);
+      const p50 = percentile(emuLatency, 50);
+      const verdicts: Verdict[] = [
+        {
+          target: 'Delivery ≥ 60% of the undici ceiling (like for like: pre-generated bodies)',
+          figure: `batch ${fmt(median(batchRates))} vs ${fmt(median(ceilRates))} notifications/s = ${ratio(median(batchRates), median(ceilRates))}`,
+          met: share >= 0.6,
+        },
+        {
+          target: 'Delivery ≥ 60% of the undici ceiling (end to end, generation included)',
+          figure: `events ${fmt(median(emuRates))} vs ${fmt(median(ceilRates))} notifications/s = ${ratio(median(emuRates), median(ceilRates))}`,
+          met: e2eShare >= 0.6,
+        },
+        {
+          target: 'Event-to-delivery p50 ≤ 5 ms on loopback',
+          figure: `p50 ${fmt(p50, 2)} ms, p99 ${fmt(percentile(emuLatency, 99), 2)} ms`,
+          met: p50 <= 5,
+        },
+      ];
+
+      const profiles: string[] = [];
+      if (verdicts.some((v) => v.met === false) || process.env.BENCH_PROFILE) {
+        const dir = workDir('profiles', `delivery-${Date.now()}`);
+        const profiled = await emulatorFor(receiver, dir);
+        try {
+          const rate = await emulatorRun(profiled, receiver, count);
+          log(`profiled: ${fmt(rate)} notifications/s under --cpu-prof`);
+        } finally {
+          await profiled.stop();
+        }
+        const file = newestProfile(dir);
+        profiles.push(
+          `#### CPU profile: emulator delivering ${fmt(count)} events\n\n` +
+            (file ? summarizeProfile(file) : 'No profile was written (the process did not exit cleanly).'),
+        );
+      }
+
+      return [
+        `${fmt(count)} Issue events per run, posted to \`/__admin/events\` ${EVENT_CONCURRENCY} at a time; one`,
+        'credential (`--allow-http`, manual clock) pointing at a loopback receiver in its own process that',
+        'reads each body and answers 200. End to end: rate = notifications ÷ (first event POST → last body',
+        'received). Batch: the same events while the receiver answers 503 (all pending), then the receiver',
+        'answers 200 and the manual clock advances to the next batch: rate = notifications ÷ (advance → last body).',
+        `The ceiling POSTs ${bodies.length} pre-generated gzip notification bodies (taken from the emulator,`,
+        `${fmt(avgGzip)} bytes on average, same headers) round-robin with undici over ${CONNECTIONS} connections`,
+        `(the emulator's default \`deliveryConcurrency\`) to the same receiver. ${rounds} alternating rounds, medians.`,
+        '',
+        table(
+          ['Sender', 'notifications/s median (min–max)', 'share of ceiling'],
+          [
+            [
+              'reportbo-emulator, one redelivery batch over pre-generated pending notifications',
+              spread(batchRates),
+              `${fmt(share * 100)}%`,
+            ],
+            [
+              'reportbo-emulator, end to end (admin event → generate → route → gzip → POST)',
+              spread(emuRates),
+              `${fmt(e2eShare * 100)}%`,
+            ],
+            ['undici loop, pre-generated gzip bodies (ceiling)', spread(ceilRates), '100%'],
+          ],
+        ),
+        '',
+        `Latency, ${fmt(latencyEvents)} events one at a time (event POST sent → body received by the receiver):`,
+        '',
+        table(
+          ['Path', 'p50', 'p99', 'max'],
+          [
+            [
+              'emulator: event → delivery',
+              `${fmt(p50, 2)} ms`,
+              `${fmt(percentile(emuLatency, 99), 2)} ms`,
+              `${fmt(Math.max(...emuLatency), 1)} ms`,
+            ],
+            [
+              `of which event → attempt start (admin \`startedAtWall\`, ms precision, ${toAttempt.length} events)`,
+              `${fmt(percentile(toAttempt, 50), 1)} ms`,
+              `${fmt(percentile(toAttempt, 99), 1)} ms`,
+              `${fmt(Math.max(...toAttempt), 1)} ms`,
+            ],
+            [
+              'of which attempt duration (admin `durationMs`)',
+              `${fmt(percentile(attemptMs, 50), 1)} ms`,
+              `${fmt(percentile(attemptMs, 99), 1)} ms`,
+              `${fmt(Math.max(...attemptMs), 1)} ms`,
+            ],
+            [
+              'undici: one POST → body received',
+              `${fmt(percentile(undiciLatency, 50), 2)} ms`,
+              `${fmt(percentile(undiciLatency, 99), 2)} ms`,
+              `${fmt(Math.max(...undiciLatency), 1)} ms`,
+            ],
+          ],
+        ),
+        '',
+        `Emulator peak RSS over the suite: ${fmt(peak ?? 0)} MiB.`,
+        '',
+        verdictTable(verdicts),
+        ...profiles.map((p) => `\n${p}`),
+      ].join('\n');
+    } finally {
+      await stopAll();
+    }
+  },
+};
+
+export default suite;
