@@ -106,7 +106,7 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
   let res: Response;
   try {
     if (soap === '1.2') checkSoap12Action(c);
-    const call = parseEnvelope(await readBodyText(c), soap);
+    const call = await parseEnvelope(await readBodyText(c), soap);
     const req = tokenRequest(ep, call.operation, ep.version === '1.7' && deps.settings.acceptLowercaseKeys);
     username = req.username;
     const result = deps.auth.getAccessToken(req);

@@ -35,9 +35,9 @@ export interface SoapCall {
  * version's namespace (the other version's namespace is a VersionMismatch), at most one Header,
  * exactly one Body holding exactly one `GetAccessToken` element in http://tempuri.org/.
  */
-export function parseEnvelope(text: string, soap: SoapVersion): SoapCall {
+export async function parseEnvelope(text: string, soap: SoapVersion): Promise<SoapCall> {
   const expected = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
-  const doc = parseXml(text);
+  const doc = await parseXml(text);
   const roots = childElements(doc);
   const [rootName, root] = roots[0] ?? [];
   if (roots.length !== 1 || rootName === undefined || root === undefined || Array.isArray(root)) {

@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { X2jOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { malformed } from './api-error.js';
 
 /** Deepest element nesting accepted; a GetAccessToken envelope needs 5. */
@@ -7,7 +7,7 @@ export const MAX_XML_DEPTH = 32;
 /** A parsed element: text, or children keyed by qualified name, attributes as `@_name`. */
 export type XmlNode = string | { [name: string]: XmlNode | XmlNode[] };
 
-const parser = new XMLParser({
+const PARSER_OPTIONS: X2jOptions = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   // A password "00123" or " x " must survive intact (not become 123 or "x").
@@ -16,25 +16,42 @@ const parser = new XMLParser({
   trimValues: false,
   // Predefined entities and character references only: documents with a DTD never get here.
   processEntities: true,
-  htmlEntities: false,
+  // Needed for numeric character references (&#65;); it also maps HTML names such as &nbsp;.
+  htmlEntities: true,
   maxNestedTags: MAX_XML_DEPTH,
   ignoreDeclaration: true,
   ignorePiTags: true,
-});
+};
+
+interface Xml {
+  parser: XMLParser;
+  validator: typeof XMLValidator;
+}
+let xml: Promise<Xml> | undefined;
+
+/** fast-xml-parser is loaded on the first XML or SOAP call: the 1.7 JSON cold start does not pay for it. */
+function loadXml(): Promise<Xml> {
+  xml ??= import('fast-xml-parser').then((m) => ({
+    parser: new m.XMLParser(PARSER_OPTIONS),
+    validator: m.XMLValidator,
+  }));
+  return xml;
+}
 
 const DTD = /<!DOCTYPE|<!ENTITY/i;
 
 /**
  * Parses untrusted XML: refuses DTDs and entity declarations (billion laughs, SYSTEM entities),
  * ill-formed documents and deep nesting, with a message naming the problem. Never throws anything
- * but an ApiRequestError.
+ * but an ApiRequestError (as a rejected promise).
  */
-export function parseXml(text: string): Record<string, XmlNode | XmlNode[]> {
+export async function parseXml(text: string): Promise<Record<string, XmlNode | XmlNode[]>> {
   if (text.trim() === '') throw malformed('The request body is empty: an XML document was expected.');
   if (DTD.test(text)) {
     throw malformed('DTDs and entity declarations are not accepted (<!DOCTYPE>, <!ENTITY>). Remove them.');
   }
-  const valid = XMLValidator.validate(text);
+  const { parser, validator } = await loadXml();
+  const valid = validator.validate(text);
   if (valid !== true) {
     throw malformed(
       `The XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`,

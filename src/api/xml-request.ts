@@ -56,7 +56,7 @@ export async function xmlTokenRequest(
       );
     }
   }
-  const doc = parseXml(text);
+  const doc = await parseXml(text);
   const roots = childElements(doc);
   const [rootName, root] = roots[0] ?? [];
   if (roots.length !== 1 || rootName === undefined || root === undefined || Array.isArray(root)) {
