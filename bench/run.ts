@@ -11,6 +11,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/peers-cold-start.js'),
   () => import('./suites/peers-throughput.js'),
   () => import('./suites/delivery.js'),
+  () => import('./suites/api.js'),
   () => import('./suites/delivery-ceiling.js'),
   () => import('./suites/generate.js'),
 ];
