@@ -11,6 +11,7 @@ import { redeliveryRoutes } from './redelivery.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
+import { scenarioRoutes } from './scenarios.js';
 import { tokenRoutes } from './tokens.js';
 import { userRoutes } from './users.js';
 
@@ -29,6 +30,7 @@ export function adminApp(emulator: Emulator): Hono {
   app.route('/', tokenRoutes(emulator));
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
+  app.route('/', scenarioRoutes(emulator));
   app.route('/', openApiRoutes());
   return app;
 }

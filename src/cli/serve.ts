@@ -36,7 +36,14 @@ export async function serveSettings(
       preload[key] = list;
     }
   }
-  return { settings: { ...fromFile, ...fromEnv, ...fromFlags }, preload };
+  const scenarioFile = (fromFlags.scenario ?? fromEnv.scenario ?? fromFile.scenario) as string | undefined;
+  let fromScenario: Record<string, unknown> = {};
+  if (scenarioFile) {
+    // A scenario's settings rank with the config file's, below environment and flags.
+    const { scenarioServeSettings } = await import('../scenarios/serve.js');
+    fromScenario = await scenarioServeSettings(scenarioFile);
+  }
+  return { settings: { ...fromScenario, ...fromFile, ...fromEnv, ...fromFlags }, preload };
 }
 
 function pickSettings(obj: Record<string, unknown>): Record<string, unknown> {
@@ -57,13 +64,21 @@ export function addServeOptions(cmd: Command): Command {
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
   const { startServer } = await import('../server.js');
   const { settings: input, preload } = await serveSettings(flags, process.env);
-  const running = await startServer(input, {}, preload);
+  // --scenario: its receivers start first, so its credentials can point at them.
+  const scenario = input.scenario
+    ? await (await import('../scenarios/serve.js')).startServeScenario(String(input.scenario), input, preload)
+    : undefined;
+  const running = await startServer(scenario?.settings ?? input, {}, scenario?.preload ?? preload);
+  scenario?.attach(running.emulator, running.url);
   const { settings, seed, clock, log } = running.emulator;
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');
-      void running.close().then(() => resolve(0));
+      void running
+        .close()
+        .then(() => scenario?.close())
+        .then(() => resolve(0));
     };
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
