@@ -24,7 +24,9 @@ describe('reportbo-emulator run', () => {
     const run = await runCli(['run', ...shipped]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`${shipped.length} scenarios: ${shipped.length} passed, 0 failed, 0 with errors`);
+    expect(run.stdout).toContain(
+      `${shipped.length} scenarios: ${shipped.length} passed, 0 failed, 0 with errors`,
+    );
     for (const file of shipped) expect(run.stdout).toContain(`(${file})`);
   });
 
@@ -34,7 +36,9 @@ describe('reportbo-emulator run', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('✗ 2 the receiver acknowledged');
     expect(run.stdout).toMatch(/n-000001 \(main, Issued\)\.state: expected "exhausted", actual "delivered"/);
-    expect(run.stdout).toContain(`${file} › step 2 (the receiver acknowledged) › notifications (booking first)`);
+    expect(run.stdout).toContain(
+      `${file} › step 2 (the receiver acknowledged) › notifications (booking first)`,
+    );
     expect(run.stdout).toContain('1 scenario: 0 passed, 1 failed');
   });
 
@@ -64,7 +68,9 @@ describe('reportbo-emulator run', () => {
     const failing = suites[1]!.testcase as Record<string, unknown>;
     expect(failing.name).toBe('step 2: the receiver acknowledged › notifications (booking first)');
     expect(failing.failure).toMatchObject({ type: 'expectation' });
-    expect((failing.failure as { message: string }).message).toContain('expected "exhausted", actual "delivered"');
+    expect((failing.failure as { message: string }).message).toContain(
+      'expected "exhausted", actual "delivered"',
+    );
   });
 
   it('writes a JSON report with every step and expectation', async () => {
@@ -91,14 +97,17 @@ describe('reportbo-emulator run', () => {
     expect(run.code).toBe(0);
     const scenarioMs = JSON.parse(readFileSync(json, 'utf8')).scenarios[0].durationMs as number;
     // Recorded for the report; the bound is generous so a busy CI machine does not flake.
-    console.info(`06-exhausted: scenario ${Math.round(scenarioMs)} ms, whole CLI process ${Math.round(run.wallMs)} ms`);
+    console.info(
+      `06-exhausted: scenario ${Math.round(scenarioMs)} ms, whole CLI process ${Math.round(run.wallMs)} ms`,
+    );
     expect(scenarioMs).toBeLessThan(2_000);
   });
 
   it('prints help for the run command naming --target, --junit and --json', async () => {
     const run = await runCli(['run', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--target <url>', '--junit <file>', '--json <file>']) expect(run.stdout).toContain(flag);
+    for (const flag of ['--target <url>', '--junit <file>', '--json <file>'])
+      expect(run.stdout).toContain(flag);
   });
 
   it('exits 2 without running anything when no file is given', async () => {

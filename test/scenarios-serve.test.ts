@@ -7,7 +7,12 @@ const tmp = scenarioDir();
 
 /** Starts `serve` with the given arguments and resolves with its URL once it listens. */
 async function serve(args: string[]): Promise<string> {
-  const proc = start(process.execPath, [BIN, 'serve', '--port', '0', '--log-level', 'info', ...args], {}, ROOT);
+  const proc = start(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--log-level', 'info', ...args],
+    {},
+    ROOT,
+  );
   const [, url] = await proc.waitFor(/listening on (http:\/\/[\d.:]+)/);
   return url!;
 }
@@ -81,6 +86,8 @@ describe('reportbo-emulator run --target', () => {
     const file = tmp.write('target-down.yaml', HTTP_SCENARIO);
     const run = await runCli(['run', '--target', 'http://127.0.0.1:9', file]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('could not set up the scenario: GET /__admin/health: cannot reach the emulator at http://127.0.0.1:9');
+    expect(run.stdout).toContain(
+      'could not set up the scenario: GET /__admin/health: cannot reach the emulator at http://127.0.0.1:9',
+    );
   });
 });

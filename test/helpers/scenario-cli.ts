@@ -18,7 +18,11 @@ export interface CliRun {
 /** Runs the real CLI (`node bin/reportbo-emulator.js …`, built dist/) from the repository root. */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => {

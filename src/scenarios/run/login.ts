@@ -34,7 +34,7 @@ export function buildLoginCall(step: LoginStep): Call {
   const v17 = String(step.version) === '1.7';
   const service = v17 ? 'AuthService' : 'FlightService';
   // The spec's canonical casing: 1.6 JSON and SOAP take lower case, the rest PascalCase.
-  const lowerByDefault = !v17 && (step.variant === 'json' || step.variant.startsWith('soap'));
+  const lowerByDefault = !v17 && (step.variant === 'json' || step.variant.startsWith('soap') || step.query);
   const lower = step.casing === 'lower' || (step.casing === 'canonical' && lowerByDefault);
   const [u, p] = lower ? ['username', 'password'] : ['Username', 'Password'];
   const requestXml = `<GetAccessTokenRequest xmlns="${TEMPURI}"><${u}>${esc(step.username)}</${u}><${p}>${esc(step.password)}</${p}></GetAccessTokenRequest>`;
