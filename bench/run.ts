@@ -13,6 +13,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/delivery.js'),
   () => import('./suites/api.js'),
   () => import('./suites/delivery-ceiling.js'),
+  () => import('./suites/outbox-scale.js'),
   () => import('./suites/generate.js'),
 ];
 

@@ -1,0 +1,171 @@
+/**
+ * Scale of the outbox: the emulator's CLI holding 100,000 pending notifications (Issue events while
+ * the loopback receiver answers 503), its RSS, then one redelivery batch over all of them once the
+ * receiver answers 200 (manual clock advanced to the next minute 55).
+ */
+import { postIssueEvents, waitSettled } from '../lib/events.js';
+import { json } from '../lib/http.js';
+import { ensureBenchPeers } from '../lib/install.js';
+import { stopAll, workDir } from '../lib/proc.js';
+import { newestProfile, summarizeProfile } from '../lib/profile.js';
+import { type Receiver, startReceiver } from '../lib/receiver.js';
+import { rssMiB, sampleRss } from '../lib/rss.js';
+import { type Server, startEmulator } from '../lib/servers.js';
+import { envNumber, fmt, table, type Verdict, verdictTable } from '../lib/stats.js';
+import type { BenchSuite } from '../types.js';
+
+const EVENT_CONCURRENCY = 16;
+const MIB_TO_MB = 1.048_576;
+const RSS_TARGET_MB = 300;
+const BATCH_TARGET_S = 60;
+
+interface Figures {
+  events: number;
+  postSeconds: number;
+  baseMiB: number;
+  pendingMiB: number;
+  peakPostMiB: number;
+  batchSeconds: number;
+  peakBatchMiB: number;
+  afterBatchMiB: number;
+  arrived: number;
+}
+
+function emulatorFor(receiver: Receiver, cpuProfDir?: string): Promise<Server> {
+  return startEmulator({
+    args: ['--allow-http', '--clock', 'manual'],
+    config: { credentials: [{ id: 'bench', apiKey: 'bench-key', url: `${receiver.url}/hook` }] },
+    ...(cpuProfDir ? { cpuProfDir } : {}),
+  });
+}
+
+async function measure(
+  emu: Server,
+  receiver: Receiver,
+  events: number,
+  log: (line: string) => void,
+): Promise<Figures> {
+  await receiver.reset();
+  await receiver.answer(503);
+  const baseMiB = rssMiB(emu.proc.pid) ?? 0;
+  const postSampler = sampleRss(emu.proc.pid);
+  const posted = await postIssueEvents(emu.url, events, EVENT_CONCURRENCY, (done) =>
+    log(`${fmt(done)} events posted, RSS ${fmt(rssMiB(emu.proc.pid) ?? 0)} MiB`),
+  );
+  if (!(await waitSettled(emu.url))) throw new Error('first attempts did not settle within 300 s');
+  const peakPostMiB = postSampler.stop();
+  // Let the heap settle a moment (no forced GC: what a user's process would hold).
+  await new Promise((r) => setTimeout(r, 2_000));
+  const pendingMiB = rssMiB(emu.proc.pid) ?? 0;
+  const pending = await json<{ notifications: unknown[] }>(
+    `${emu.url}/__admin/notifications?state=delivered`,
+  );
+  if (pending.notifications.length)
+    throw new Error('a notification was delivered while the receiver answered 503');
+  log(`${fmt(posted.ids.length)} pending, RSS ${fmt(pendingMiB)} MiB; running one batch`);
+
+  await receiver.reset();
+  await receiver.answer(200);
+  const batchSampler = sampleRss(emu.proc.pid);
+  const t0 = performance.now();
+  await json(`${emu.url}/__admin/clock/advance`, { body: { to: 'next-batch' }, timeoutMs: 600_000 });
+  const batchSeconds = (performance.now() - t0) / 1000;
+  const peakBatchMiB = batchSampler.stop();
+  const done = await receiver.wait(posted.ids.length, 30_000);
+  return {
+    events: posted.ids.length,
+    postSeconds: posted.elapsedMs / 1000,
+    baseMiB,
+    pendingMiB,
+    peakPostMiB,
+    batchSeconds,
+    peakBatchMiB,
+    afterBatchMiB: rssMiB(emu.proc.pid) ?? 0,
+    arrived: done.count,
+  };
+}
+
+const suite: BenchSuite = {
+  name: 'outbox-scale',
+  title: 'Outbox at scale: RSS with 100,000 pending notifications and one batch over them',
+  async run(log) {
+    ensureBenchPeers(log);
+    const events = envNumber('BENCH_OUTBOX_EVENTS', 100_000, 10_000);
+    try {
+      const receiver = await startReceiver();
+      const emu = await emulatorFor(receiver);
+      const f = await measure(emu, receiver, events, log);
+      await emu.stop();
+      const mb = (mib: number) => mib * MIB_TO_MB;
+      const perNotificationKiB = ((f.pendingMiB - f.baseMiB) * 1024) / f.events;
+      const verdicts: Verdict[] = [
+        {
+          target: `${fmt(100_000)} pending ≤ ${RSS_TARGET_MB} MB RSS`,
+          figure: `${fmt(mb(f.pendingMiB))} MB settled, ${fmt(mb(f.peakPostMiB))} MB peak while posting (${fmt(f.events)} pending)`,
+          met: f.events >= 100_000 ? mb(Math.max(f.pendingMiB, f.peakPostMiB)) <= RSS_TARGET_MB : undefined,
+          ...(f.events < 100_000 ? { note: `quick run with ${fmt(f.events)} only` } : {}),
+        },
+        {
+          target: `One batch over them ≤ ${BATCH_TARGET_S} s`,
+          figure: `${fmt(f.batchSeconds, 1)} s (${fmt(f.events / f.batchSeconds)} notifications/s)`,
+          met: f.events >= 100_000 ? f.batchSeconds <= BATCH_TARGET_S : undefined,
+          ...(f.events < 100_000 ? { note: `quick run with ${fmt(f.events)} only` } : {}),
+        },
+      ];
+      if (f.arrived < f.events) {
+        verdicts[1]!.met = false;
+        verdicts[1]!.note = `only ${fmt(f.arrived)} of ${fmt(f.events)} arrived`;
+      }
+
+      const profiles: string[] = [];
+      if (verdicts.some((v) => v.met === false) || process.env.BENCH_PROFILE) {
+        const dir = workDir('profiles', `outbox-${Date.now()}`);
+        const profiled = await emulatorFor(receiver, dir);
+        try {
+          const p = await measure(profiled, receiver, events, log);
+          log(`profiled: batch ${fmt(p.batchSeconds, 1)} s under --cpu-prof`);
+        } finally {
+          await profiled.stop();
+        }
+        const file = newestProfile(dir);
+        profiles.push(
+          `#### CPU profile: ${fmt(events)} events posted while failing, then one batch\n\n` +
+            (file ? summarizeProfile(file) : 'No profile was written (the process did not exit cleanly).'),
+        );
+      }
+
+      return [
+        `One emulator (\`--allow-http --clock manual\`, default Node heap settings), one credential pointing`,
+        `at a loopback receiver in its own process. ${fmt(f.events)} Issue events posted ${EVENT_CONCURRENCY} at a`,
+        'time while the receiver answers 503, so every notification is pending after its first attempt;',
+        'RSS read from /proc 2 s after the attempts settled (no forced GC). Then the receiver answers 200',
+        'and the manual clock advances to the next minute 55; the batch time is that admin call, which',
+        'answers once the batch finished. One run (it is long); MB = 10⁶ bytes.',
+        '',
+        table(
+          ['Figure', 'Value'],
+          [
+            [
+              'Events posted (setup)',
+              `${fmt(f.events)} in ${fmt(f.postSeconds, 1)} s (${fmt(f.events / f.postSeconds)}/s)`,
+            ],
+            ['RSS before the events', `${fmt(mb(f.baseMiB))} MB`],
+            ['RSS with all pending (settled)', `${fmt(mb(f.pendingMiB))} MB`],
+            ['Peak RSS while posting', `${fmt(mb(f.peakPostMiB))} MB`],
+            ['Growth per pending notification', `${fmt(perNotificationKiB, 1)} KiB`],
+            ['One batch over all of them', `${fmt(f.batchSeconds, 1)} s, ${fmt(f.arrived)} delivered`],
+            ['Peak RSS during the batch', `${fmt(mb(f.peakBatchMiB))} MB`],
+            ['RSS after the batch', `${fmt(mb(f.afterBatchMiB))} MB`],
+          ],
+        ),
+        '',
+        verdictTable(verdicts),
+        ...profiles.map((p) => `\n${p}`),
+      ].join('\n');
+    } finally {
+      await stopAll();
+    }
+  },
+};
+
+export default suite;
