@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AdminClient } from '../src/client/index.js';
 import { start } from './helpers/processes.js';
 import { ROOT, runCli, scenarioDir } from './helpers/scenario-cli.js';
 
@@ -39,15 +40,15 @@ describe('serve --scenario and POST /__admin/scenarios/run', () => {
     const url = await serve(['--scenario', 'scenarios/05-receiver-recovers.yaml']);
     const health = await (await fetch(`${url}/__admin/health`)).json();
     expect(health).toMatchObject({ status: 'ok', clock: 'manual', seed: 3 });
-    const { credentials } = await (await fetch(`${url}/__admin/credentials`)).json();
+    const credentials = await new AdminClient(url).listCredentials();
     expect(credentials).toHaveLength(1);
     expect(credentials[0]).toMatchObject({ id: 'main', apiKey: 'k-flaky' });
-    expect(credentials[0].url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/reportbo\/notifications$/);
+    expect(credentials[0]!.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/reportbo\/notifications$/);
 
     for (const attempt of [1, 2]) {
       const res = await fetch(`${url}/__admin/scenarios/run`, { method: 'POST' });
       expect(res.status, `run ${attempt}`).toBe(200);
-      const answer = await res.json();
+      const answer = (await res.json()) as { result: { steps: unknown[] } };
       expect(answer).toMatchObject({ status: 'passed', summary: { expectations: 5, expectationsFailed: 0 } });
       expect(answer.result.steps).toHaveLength(8);
     }
@@ -57,7 +58,7 @@ describe('serve --scenario and POST /__admin/scenarios/run', () => {
     const url = await serve(['--clock', 'manual']);
     const res = await fetch(`${url}/__admin/scenarios/run`, { method: 'POST' });
     expect(res.status).toBe(404);
-    expect((await res.json()).error).toMatchObject({ code: 'no_scenario' });
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'no_scenario' });
   });
 
   it('refuses an invalid scenario file at start with exit code 2 and the file position', async () => {
@@ -76,7 +77,7 @@ describe('reportbo-emulator run --target', () => {
     expect(run.stdout).toContain('1 scenario: 1 passed');
     expect(run.code).toBe(0);
     // The scenario removes what it added, so the next run starts from the same state.
-    const { credentials } = await (await fetch(`${url}/__admin/credentials`)).json();
+    const credentials = await new AdminClient(url).listCredentials();
     expect(credentials).toEqual([]);
     const again = await runCli(['run', '--target', url, file]);
     expect(again.code).toBe(0);
