@@ -1,0 +1,139 @@
+/**
+ * Runs the README's 60-second tour (between `<!-- tour:start -->` and `<!-- tour:end -->`) as
+ * written, in a temp directory, and checks each shown output. Each ```sh block holds one command;
+ * a ```json or ```text block right after it is what the command prints. Differences from a
+ * user's terminal, and only these: `npx reportbo-emulator` runs the checkout's bin directly, the
+ * sample receiver's path is made absolute, and ports 8080/8443 become free ports.
+ * Output rules: JSON is matched as a subset (objects may omit members; arrays keep their length);
+ * in JSON strings and text lines `…` stands for anything. Text lines must appear in order.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start } from './helpers/processes.js';
+
+const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const BIN = join(ROOT, 'bin/reportbo-emulator.js');
+
+interface TourStep {
+  command: string;
+  output?: { lang: 'json' | 'text'; text: string };
+}
+
+/** The tour's commands, each with the output block that follows it (if any). */
+function tourSteps(markdown: string): TourStep[] {
+  const begin = markdown.indexOf('<!-- tour:start -->');
+  const end = markdown.indexOf('<!-- tour:end -->');
+  if (begin < 0 || end < begin) throw new Error('README.md: tour markers not found');
+  const blocks = [...markdown.slice(begin, end).matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    lang: m[1]!,
+    text: m[2]!.trim(),
+  }));
+  const steps: TourStep[] = [];
+  for (const block of blocks) {
+    if (block.lang === 'sh') steps.push({ command: block.text });
+    else if ((block.lang === 'json' || block.lang === 'text') && steps.length > 0 && !steps.at(-1)!.output)
+      steps.at(-1)!.output = { lang: block.lang, text: block.text };
+    else throw new Error(`README.md tour: a ${block.lang} block follows no command`);
+  }
+  return steps;
+}
+
+const steps = tourSteps(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+let cwd: string;
+let ports: { emulator: number; receiver: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** What the tour shows on 8080/8443 happens on the free ports of this run. */
+function localPorts(text: string): string {
+  return text.replaceAll(':8080', `:${ports.emulator}`).replaceAll(':8443', `:${ports.receiver}`);
+}
+
+function runnable(command: string): string {
+  return localPorts(command)
+    .replaceAll('npx reportbo-emulator', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`)
+    .replaceAll(
+      'node docker/sample-receiver/server.js',
+      `${JSON.stringify(process.execPath)} ${join(ROOT, 'docker/sample-receiver/server.js')}`,
+    );
+}
+
+/** Expected JSON with `…` placeholders turned into matchers. */
+function withWildcards(value: unknown): unknown {
+  if (typeof value === 'string' && value.includes('…')) return expect.stringMatching(pattern(value));
+  if (Array.isArray(value)) return value.map(withWildcards);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withWildcards(v)]));
+  return value;
+}
+
+function pattern(line: string): RegExp {
+  const escaped = line.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`);
+}
+
+function expectOutput(actual: string, shown: NonNullable<TourStep['output']>, command: string): void {
+  const expected = localPorts(shown.text);
+  if (shown.lang === 'json') {
+    let parsed: unknown;
+    expect(() => (parsed = JSON.parse(actual)), `${command} printed no JSON: ${actual}`).not.toThrow();
+    expect(parsed, command).toMatchObject(withWildcards(JSON.parse(expected)) as object);
+    return;
+  }
+  const lines = actual.split('\n').map((l) => l.trim());
+  let from = 0;
+  for (const line of expected
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const at = lines.findIndex((l, i) => i >= from && pattern(line).test(l));
+    expect(at, `${command}\nshown: ${line}\nactual output:\n${actual}`).toBeGreaterThanOrEqual(0);
+    from = at + 1;
+  }
+}
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'readme-tour-'));
+  ports = { emulator: await freePort(), receiver: await freePort() };
+});
+afterAll(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+describe('the README tour', () => {
+  it('has commands to run, most with an output to check', () => {
+    expect(steps.length).toBeGreaterThan(20);
+    expect(steps.filter((s) => s.output).length).toBe(steps.length);
+  });
+
+  for (const [i, step] of steps.entries()) {
+    it(`step ${i + 1} prints what the README shows: ${step.command.split('\n')[0]!.slice(0, 90)}`, async () => {
+      const command = runnable(step.command);
+      const longRunning = /^npx reportbo-emulator serve|^node docker\/sample-receiver\/server\.js/.test(
+        step.command,
+      );
+      if (longRunning) {
+        const env = { REPORTBO_PORT: String(ports.emulator), RECEIVER_PORT: String(ports.receiver) };
+        const started = start('bash', ['-c', `exec ${command}`], env, cwd);
+        await started.waitFor(/listening on/);
+        if (step.output) expectOutput(started.output(), step.output, step.command);
+        return;
+      }
+      const { stdout } = await promisify(execFile)('bash', ['-c', command], { cwd, timeout: 20_000 });
+      if (step.output) expectOutput(stdout, step.output, step.command);
+    });
+  }
+});
