@@ -1,5 +1,12 @@
 /** Programmatic API of reportbo-emulator. */
 export { createApp } from './app.js';
+export {
+  AdminApiError,
+  AdminClient,
+  type AdminClientOptions,
+  AdminUnreachableError,
+} from './client/index.js';
+export type * as AdminTypes from './client/types.js';
 export type { Clock, ClockMode } from './clock/index.js';
 export { createClock } from './clock/index.js';
 export type { Settings, SettingsInput } from './config/index.js';
@@ -19,4 +26,15 @@ export {
   generateNotification,
 } from './generate/index.js';
 export { type StartEmulatorOptions, type StartedEmulator, startEmulator } from './programmatic/index.js';
+export {
+  loadScenarioFile,
+  parseScenario,
+  type RunOptions,
+  runScenario,
+  type Scenario,
+  ScenarioFileError,
+  type ScenarioResult,
+  ScenarioSchema,
+  scenarioJsonSchema,
+} from './scenarios/index.js';
 export { type RunningEmulator, startServer } from './server.js';
