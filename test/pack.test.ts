@@ -1,0 +1,119 @@
+/**
+ * The published package, as a user gets it: `npm pack`, install the tarball into an empty project,
+ * then use the CLI and the programmatic API from there. `npm pack --ignore-scripts` packs the dist/
+ * that `npm test` built in `pretest` (rebuilding here would rewrite dist/ under other test files).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+let dir: string;
+let project: string;
+let tarball: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pack-'));
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: ROOT,
+  });
+  tarball = join(dir, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+  project = join(dir, 'user-project');
+  await run('mkdir', ['-p', project]);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  // --prefer-offline: dependencies come from the npm cache when they are there.
+  await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: project,
+    timeout: 240_000,
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the npm package', () => {
+  it('ships the CLI, the compiled entry with its types, the schemas and the scenarios, and no sources or tests', async () => {
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    const files = stdout.split('\n').filter(Boolean);
+    for (const f of [
+      'package/bin/reportbo-emulator.js',
+      'package/dist/index.js',
+      'package/dist/index.d.ts',
+      'package/dist/main.js',
+      'package/docs/notification.schema.json',
+      'package/scenarios/01-issue-happy-path.yaml',
+    ])
+      expect(files).toContain(f);
+    expect(files.filter((f) => /^package\/(src|test|docker|bench)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.test.js'))).toEqual([]);
+  });
+
+  it('installs into an empty project where `npx reportbo-emulator --help` lists the commands', async () => {
+    expect(await readdir(join(project, 'node_modules/reportbo-emulator'))).toContain('dist');
+    const { stdout } = await run('npx', ['--no-install', 'reportbo-emulator', '--help'], { cwd: project });
+    for (const command of ['serve', 'run', 'certs', 'generate', 'schema']) expect(stdout).toContain(command);
+  });
+
+  it('lets a script import startEmulator, start on port 0, get health 200 and stop', async () => {
+    await writeFile(
+      join(project, 'smoke.mjs'),
+      [
+        "import { startEmulator } from 'reportbo-emulator';",
+        'const emulator = await startEmulator({ port: 0 });',
+        "const res = await fetch(emulator.url + '/__admin/health');",
+        'console.log(JSON.stringify({ port: emulator.port, status: res.status, body: await res.json() }));',
+        'await emulator.stop();',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, ['smoke.mjs'], { cwd: project, timeout: 30_000 });
+    const result = JSON.parse(stdout) as { port: number; status: number; body: { status: string } };
+    expect(result.port).toBeGreaterThan(0);
+    expect(result.status).toBe(200);
+    expect(result.body.status).toBe('ok');
+  });
+
+  it('gives TypeScript users the types of startEmulator from the package entry', async () => {
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['good.ts'],
+      }),
+    );
+    await writeFile(
+      join(project, 'good.ts'),
+      "import { startEmulator, type StartedEmulator } from 'reportbo-emulator';\n" +
+        "const e: StartedEmulator = await startEmulator({ clock: 'manual', hourMs: 2000 });\n" +
+        'const settled: Array<{ state: string }> = await e.waitUntilSettled();\n' +
+        'export { settled };\n',
+    );
+    await expect(run(process.execPath, [TSC, '-p', project], { cwd: project })).resolves.toBeDefined();
+
+    await writeFile(
+      join(project, 'good.ts'),
+      "import { startEmulator } from 'reportbo-emulator';\nawait startEmulator({ clock: 'sometimes' });\n",
+    );
+    const failed = await run(process.execPath, [TSC, '-p', project], { cwd: project }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect((failed as { stdout: string }).stdout).toContain('"sometimes"');
+  });
+});
