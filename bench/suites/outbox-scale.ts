@@ -29,6 +29,7 @@ interface Figures {
   peakBatchMiB: number;
   afterBatchMiB: number;
   arrived: number;
+  refused: string[];
 }
 
 function emulatorFor(receiver: Receiver, cpuProfDir?: string): Promise<Server> {
@@ -82,6 +83,7 @@ async function measure(
     peakBatchMiB,
     afterBatchMiB: rssMiB(emu.proc.pid) ?? 0,
     arrived: done.count,
+    refused: posted.refused,
   };
 }
 
@@ -160,6 +162,15 @@ const suite: BenchSuite = {
         ),
         '',
         verdictTable(verdicts),
+        ...(f.refused.length
+          ? [
+              '',
+              `**${f.refused.length} event(s) refused by the emulator with \`body_invalid\`** (its generator made a`,
+              'body its own strict schema rejects; retried with the next seed). First:',
+              '',
+              `> ${f.refused[0]}`,
+            ]
+          : []),
         ...profiles.map((p) => `\n${p}`),
       ].join('\n');
     } finally {
