@@ -1,0 +1,150 @@
+/**
+ * The reference receiver (docker/sample-receiver/server.js) as a real process over real TLS, with a
+ * certificate from the `certs` command and bodies from the `generate` command.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { start } from './helpers/processes.js';
+
+const run = promisify(execFile);
+const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const BIN = join(ROOT, 'bin/reportbo-emulator.js');
+
+let dir: string;
+let port: number;
+let ca: string;
+let bodies: Array<{ Reservation: { BookingNumber: string } }>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sample-receiver-'));
+  await run(process.execPath, [BIN, 'certs', '--out', join(dir, 'certs'), '--host', 'localhost']);
+  ca = await readFile(join(dir, 'certs/ca.pem'), 'utf8');
+  const { stdout } = await run(process.execPath, [
+    BIN,
+    'generate',
+    '--seed',
+    '7',
+    '--count',
+    '2',
+    '--at',
+    '2026-04-27T10:00:00Z',
+  ]);
+  bodies = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const receiver = start(process.execPath, [
+    join(ROOT, 'docker/sample-receiver/server.js'),
+    '--port',
+    '0',
+    '--cert',
+    join(dir, 'certs/server.pem'),
+    '--key',
+    join(dir, 'certs/server-key.pem'),
+    '--api-key',
+    'key-a, key-b',
+    '--out',
+    join(dir, 'received'),
+  ]);
+  port = Number((await receiver.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
+}, 30_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** POSTs like the emulator does: gzip body, Bearer key, Content-Disposition filename. */
+function post(
+  body: Buffer | string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', servername: 'localhost', port, ca, method: 'POST', path: '/reportbo', headers },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function delivery(body: unknown, filename: string, key = 'key-a') {
+  return post(gzipSync(JSON.stringify(body)), {
+    authorization: `Bearer ${key}`,
+    'content-type': 'application/json',
+    'content-encoding': 'gzip',
+    'content-disposition': `attachment; filename=${filename}`,
+  });
+}
+
+const nameOf = (b: (typeof bodies)[number]) => `20260427_100000Z-${b.Reservation.BookingNumber}.json`;
+
+describe('the sample receiver', () => {
+  it('acknowledges a valid notification with exactly 200 and stores it under its filename', async () => {
+    const res = await delivery(bodies[0], nameOf(bodies[0]!));
+    expect(res).toEqual({ status: 200, text: 'OK' });
+    const stored = JSON.parse(await readFile(join(dir, 'received', nameOf(bodies[0]!)), 'utf8'));
+    expect(stored).toEqual(bodies[0]);
+  });
+
+  it('accepts any of several comma-separated keys and refuses an unknown or missing Bearer with 401', async () => {
+    expect((await delivery(bodies[1], nameOf(bodies[1]!), 'key-b')).status).toBe(200);
+    expect((await delivery(bodies[1], nameOf(bodies[1]!), 'key-c')).status).toBe(401);
+    const noAuth = await post(gzipSync(JSON.stringify(bodies[1])), {
+      'content-encoding': 'gzip',
+      'content-disposition': `attachment; filename=${nameOf(bodies[1]!)}`,
+    });
+    expect(noAuth.status).toBe(401);
+  });
+
+  it('refuses a body that is not gzip with 415 and one that is not JSON with 400', async () => {
+    const plain = await post(JSON.stringify(bodies[0]), {
+      authorization: 'Bearer key-a',
+      'content-disposition': `attachment; filename=${nameOf(bodies[0]!)}`,
+    });
+    expect(plain.status).toBe(415);
+    const notJson = await post(gzipSync('not json'), {
+      authorization: 'Bearer key-a',
+      'content-encoding': 'gzip',
+      'content-disposition': 'attachment; filename=20260427_100000Z-X.json',
+    });
+    expect(notJson.status).toBe(400);
+  });
+
+  it('refuses a body the published schema rejects with 422 naming the field', async () => {
+    const broken = structuredClone(bodies[0]) as { Reservation: Record<string, unknown> };
+    delete broken.Reservation.BookingID;
+    const res = await delivery(broken, '20260427_100000Z-BROKEN.json');
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('/Reservation');
+    expect(res.text).toContain('BookingID');
+  });
+
+  it('refuses a filename that could leave the storage directory with 400', async () => {
+    expect((await delivery(bodies[0], '../escape.json')).status).toBe(400);
+    expect((await readdir(dir)).includes('escape.json')).toBe(false);
+  });
+
+  it('stores a redelivery once, and a different body under a taken name with a number', async () => {
+    const name = nameOf(bodies[0]!);
+    expect((await delivery(bodies[0], name)).status).toBe(200);
+    const other = await delivery(bodies[1], name);
+    expect(other).toEqual({ status: 200, text: `OK (${name.replace('.json', '.2.json')})` });
+    const files = (await readdir(join(dir, 'received'))).filter((f) =>
+      f.startsWith(name.replace('.json', '')),
+    );
+    expect(files.sort()).toEqual([name, name.replace('.json', '.2.json')].sort());
+  });
+});
