@@ -72,6 +72,7 @@ const RequestSelect = {
 
 export const RequestsExpect = z.strictObject({
   ...RequestSelect,
+  pick: Pick,
   count: z.number().int().min(0).optional(),
   transactionCode: z.string().nullable().optional().describe('on every selected entry'),
   warning: z.string().optional().describe('text every selected entry has among its warnings'),
