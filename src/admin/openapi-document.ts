@@ -243,6 +243,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     ok: { 204: null },
     errors: [404],
   },
+  {
+    method: 'post',
+    path: '/scenarios/run',
+    tag: 'scenarios',
+    summary:
+      'run the steps of the scenario loaded with serve --scenario; 404 when none is loaded, 409 while it runs',
+    ok: { 200: 'ScenarioRunResult' },
+    errors: [404, 409],
+  },
 ];
 
 /** Wrapped lists (`{"credentials":[…]}`) by operation, so the table above stays one line each. */
@@ -331,6 +340,7 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'delivery', description: 'credentials, events, reservations, notifications, redelivery' },
       { name: 'clock', description: 'the emulator clock' },
       { name: 'getaccesstoken', description: 'users, tokens, request journal, fault injection' },
+      { name: 'scenarios', description: 'the scenario preloaded with serve --scenario' },
     ],
     paths,
     components: { schemas: componentSchemas() },

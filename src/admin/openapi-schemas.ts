@@ -200,6 +200,14 @@ export function componentSchemas(): Record<string, Json> {
         obj({ to: { type: 'string', examples: ['2026-04-27T11:00:00Z', 'next-batch'] } }),
       ],
     },
+    ScenarioRunResult: obj(
+      {
+        status: { type: 'string', description: 'passed, failed or error' },
+        summary: { type: 'object', description: 'counts of scenarios and expectations' },
+        result: { type: 'object', description: 'every step and expectation, as run --json writes them' },
+      },
+      ['status', 'summary', 'result'],
+    ),
     AdvanceResult: obj({ from: instant, to: instant, batches: { type: 'array', items: ref('BatchResult') } }),
   };
 }
