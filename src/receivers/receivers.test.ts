@@ -128,6 +128,19 @@ describe('programmable receiver', () => {
     expect((await post(r.url, Buffer.from('x'))).error).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   });
 
+  it('breaks an HTTPS exchange on reset without bringing the receiver down', async () => {
+    const ca = createCertificateAuthority();
+    const r = await receiver({ tls: createServerCertificate({ ca, hosts: ['127.0.0.1'] }) });
+    r.enqueue(behave.resetBeforeHeaders(), behave.resetAfterHeaders());
+    const before = await post(r.url, Buffer.from('x'), {}, ca.certPem);
+    expect(before.status).toBeUndefined();
+    expect(before.error).toMatch(/ECONNRESET|socket hang up/);
+    const after = await post(r.url, Buffer.from('x'), {}, ca.certPem);
+    expect(after.status).toBe(200);
+    expect(after.error).toMatch(/ECONNRESET|aborted/);
+    expect((await post(r.url, Buffer.from('x'), {}, ca.certPem)).status).toBe(200);
+  });
+
   it('closes even while a request hangs', async () => {
     const r = await startReceiver({ defaultBehaviour: behave.hang() });
     const pending = post(r.url, Buffer.from('x'));

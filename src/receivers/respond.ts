@@ -51,11 +51,18 @@ export function respond(req: IncomingMessage, res: ServerResponse, behaviour: Re
   }
 }
 
-/** A TCP reset (RST), not a graceful close: what a crashing or filtering receiver looks like. */
+/**
+ * A TCP reset (RST), not a graceful close: what a crashing or filtering receiver looks like.
+ * A TLS socket has no TCP handle of its own, so `resetAndDestroy` throws ERR_INVALID_HANDLE_TYPE
+ * there; it is then torn down without close_notify, which clients see as a reset as well.
+ */
 function reset(socket: Socket): void {
   if (socket.destroyed) return;
-  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
-  else socket.destroy();
+  try {
+    socket.resetAndDestroy();
+  } catch {
+    socket.destroy();
+  }
 }
 
 function streamForever(res: ServerResponse, status: number): void {
