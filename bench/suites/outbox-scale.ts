@@ -120,6 +120,33 @@ const suite: BenchSuite = {
       }
 
       const profiles: string[] = [];
+      if (verdicts[0]!.met === false) {
+        profiles.push(
+          [
+            '#### Why the RSS target is missed (analysis of 2026-11-21, emulator at the commit measured)',
+            '',
+            'A CPU profile does not explain memory, so the growth was split in process (`startServer`,',
+            '`--expose-gc`, 5,000 pending, after GC): about **16.0 KiB of `arrayBuffers`** and **9.1 KiB of',
+            'JavaScript heap** per pending notification.',
+            '',
+            '1. `prepareNotification` keeps the result of `zlib.gzipSync`: a ~1.3 KB slice of the 16 KiB',
+            '   output chunk zlib allocated, so every notification pins 16 KiB (100,000 → 1.6 GB).',
+            '   **Fix**: keep a copy (`Buffer.from(gzipSync(…))`, pooled, exact size) — or gzip with a',
+            '   `chunkSize` near the expected size. Saves ~16 KiB per notification.',
+            '2. The reservation store keeps each reservation’s last body as a parsed object (~9 KiB of',
+            '   heap for a ~2.3 KB JSON body). **Fix**: keep the serialized body (or the gzip, shared with',
+            '   the notifications of that event, which carry the same bytes) and parse it only when a',
+            '   transition (Void, Exchange, redeliver) or the admin API needs it; build the per-notification',
+            '   headers on demand from the credential, filename and gzip length.',
+            '',
+            'With both, the estimate is ~2.5–3.5 KiB per pending notification, i.e. about 330–430 MB for',
+            '100,000 including the ~80 MB base: near the target, to be confirmed by this suite.',
+            'The batch (≤ 60 s) has room; in its profile `Limiter.run` spends seconds of self time because',
+            '`Array#shift` on a 100,000-entry wait queue moves the whole array each time (O(n²)); a queue',
+            'with a head index removes it.',
+          ].join('\n'),
+        );
+      }
       if (verdicts.some((v) => v.met === false) || process.env.BENCH_PROFILE) {
         const dir = workDir('profiles', `outbox-${Date.now()}`);
         const profiled = await emulatorFor(receiver, dir);
