@@ -1,17 +1,15 @@
-import { ConflictError } from '../errors.js';
-import { BatchListeners } from './listeners.js';
+import { AutomaticClock } from './automatic.js';
 import { HOUR_MS, nextBatchAfter } from './schedule.js';
-import type { AdvanceResult, BatchListener, Clock, ClockState } from './types.js';
+import type { ClockState } from './types.js';
 
 /**
  * Emulator time runs `hourMs` real milliseconds per emulator hour, starting at `start`. Batches fire
  * one at a time; a batch instant missed because the previous batch ran long is skipped, never doubled.
  */
-export class CompressedClock implements Clock {
+export class CompressedClock extends AutomaticClock {
   readonly mode = 'compressed' as const;
   readonly #startMs: number;
   readonly #realStart: number;
-  readonly #listeners = new BatchListeners();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
 
@@ -21,6 +19,7 @@ export class CompressedClock implements Clock {
     private readonly onListenerError: (err: unknown) => void = () => {},
     private readonly realNowMs: () => number = () => performance.now(),
   ) {
+    super();
     this.#startMs = start.getTime();
     this.#realStart = realNowMs();
   }
@@ -28,26 +27,6 @@ export class CompressedClock implements Clock {
   now(): Date {
     const elapsedReal = this.realNowMs() - this.#realStart;
     return new Date(Math.floor(this.#startMs + (elapsedReal * HOUR_MS) / this.hourMs));
-  }
-
-  nextBatchAt(from: Date = this.now()): Date {
-    return new Date(nextBatchAfter(from.getTime()));
-  }
-
-  onBatch(listener: BatchListener): () => void {
-    return this.#listeners.add(listener);
-  }
-
-  advance(): Promise<AdvanceResult> {
-    return Promise.reject(
-      new ConflictError(
-        'clock_not_manual',
-        'The clock is in compressed mode; only a manual clock can be advanced.',
-        {
-          accepted: ['manual'],
-        },
-      ),
-    );
   }
 
   start(): void {
@@ -67,18 +46,13 @@ export class CompressedClock implements Clock {
     const at = nextBatchAfter(Math.max(afterMs, this.now().getTime()));
     const delayReal = Math.max(0, ((at - this.now().getTime()) * this.hourMs) / HOUR_MS);
     this.#timer = setTimeout(async () => {
-      await this.#listeners.emit(new Date(at), this.onListenerError);
+      await this.listeners.emit(new Date(at), this.onListenerError);
       this.#schedule(at);
     }, delayReal);
     this.#timer.unref();
   }
 
-  describe(): ClockState {
-    return {
-      mode: this.mode,
-      now: this.now().toISOString(),
-      nextBatchAt: this.nextBatchAt().toISOString(),
-      hourMs: this.hourMs,
-    };
+  override describe(): ClockState {
+    return { ...super.describe(), hourMs: this.hourMs };
   }
 }

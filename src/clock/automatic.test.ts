@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CompressedClock } from './compressed.js';
+import { RealClock } from './real.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('real clock', () => {
+  it('fires the batch at minute 55 of the hour (UTC) through node-cron, stamped with that minute', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
+    const clock = new RealClock();
+    const seen: string[] = [];
+    clock.onBatch((at) => {
+      seen.push(at.toISOString());
+    });
+    clock.start();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(seen).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(seen).toEqual(['2026-04-27T10:55:00.000Z']);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(seen).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T11:55:00.000Z']);
+    clock.stop();
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('refuses to be advanced, naming the mode that can be', async () => {
+    await expect(new RealClock().advance()).rejects.toMatchObject({ code: 'clock_not_manual', status: 409 });
+  });
+});
+
+describe('compressed clock', () => {
+  it('runs one emulator hour per hourMs and fires each batch once, at its own emulator instant', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const clock = new CompressedClock(new Date('2026-04-27T10:00:00Z'), 2_000, undefined, () =>
+      performance.now(),
+    );
+    const seen: string[] = [];
+    clock.onBatch((at) => {
+      seen.push(at.toISOString());
+    });
+    clock.start();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(clock.now().toISOString()).toBe('2026-04-27T10:30:00.000Z');
+    expect(seen).toEqual([]);
+    await vi.advanceTimersByTimeAsync(900); // 10:57 emulator time
+    expect(seen).toEqual(['2026-04-27T10:55:00.000Z']);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(seen).toEqual([
+      '2026-04-27T10:55:00.000Z',
+      '2026-04-27T11:55:00.000Z',
+      '2026-04-27T12:55:00.000Z',
+    ]);
+    expect(clock.describe()).toMatchObject({
+      mode: 'compressed',
+      hourMs: 2_000,
+      nextBatchAt: '2026-04-27T13:55:00.000Z',
+    });
+    clock.stop();
+  });
+
+  it('skips a batch instant that passed while the previous batch was still running, never doubling up', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const clock = new CompressedClock(new Date('2026-04-27T10:50:00Z'), 1_000, undefined, () =>
+      performance.now(),
+    );
+    const seen: string[] = [];
+    clock.onBatch(async (at) => {
+      seen.push(at.toISOString());
+      // A batch lasting 2.5 emulator hours: the 11:55 and 12:55 instants pass meanwhile.
+      await new Promise((r) => setTimeout(r, 2_500));
+    });
+    clock.start();
+    await vi.advanceTimersByTimeAsync(6_000);
+    clock.stop();
+    expect(seen[0]).toBe('2026-04-27T10:55:00.000Z');
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).not.toContain('2026-04-27T11:55:00.000Z');
+    expect(seen).not.toContain('2026-04-27T12:55:00.000Z');
+  });
+});
