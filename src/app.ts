@@ -11,7 +11,12 @@ export function createApp(emulator: Emulator): Hono {
   // GetAccessToken under settings.basePath16 / basePath17, matched case-insensitively (src/api).
   app.route(
     '/',
-    apiApp({ auth: emulator.auth, settings: emulator.settings, log: emulator.log, now: () => emulator.clock.now() }),
+    apiApp({
+      auth: emulator.auth,
+      settings: emulator.settings,
+      log: emulator.log,
+      now: () => emulator.clock.now(),
+    }),
   );
 
   app.notFound((c) => {

@@ -1,4 +1,6 @@
 /** The OpenAPI 3.1 document of the admin API (docs/admin-api.md), served at `GET /__admin/openapi.json`. */
+import { API_VERSIONS, VARIANTS } from '../auth/types.js';
+import { NOTIFICATION_STATES } from '../delivery/notification.js';
 import { componentSchemas } from './openapi-schemas.js';
 
 type Json = Record<string, unknown>;
@@ -21,7 +23,7 @@ interface Operation {
 
 const stateQuery = {
   name: 'state',
-  schema: { enum: ['pending', 'delivered', 'exhausted'] },
+  schema: { enum: [...NOTIFICATION_STATES] },
   description: 'only this state',
 };
 
@@ -201,10 +203,10 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     tag: 'getaccesstoken',
     summary: 'journal of GetAccessToken calls, oldest first',
     query: [
-      { name: 'version', schema: { enum: ['1.6', '1.7'] }, description: 'only this API version' },
+      { name: 'version', schema: { enum: [...API_VERSIONS] }, description: 'only this API version' },
       {
         name: 'variant',
-        schema: { enum: ['json', 'xml', 'soap11', 'soap12'] },
+        schema: { enum: [...VARIANTS] },
         description: 'only this variant',
       },
       { name: 'username', schema: { type: 'string' }, description: 'only this user' },

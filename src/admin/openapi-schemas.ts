@@ -5,9 +5,12 @@
  */
 import { z } from 'zod';
 import { FaultSchema } from '../auth/faults.js';
+import { VARIANTS } from '../auth/types.js';
 import { UserSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
+import { NOTIFICATION_STATES } from '../delivery/notification.js';
+import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
 import { EventInputSchema } from '../reservations/events.js';
 
 type Json = Record<string, unknown>;
@@ -32,16 +35,8 @@ const obj = (properties: Json, required: string[] = Object.keys(properties)): Js
   properties,
   required,
 });
-const STATES = ['pending', 'delivered', 'exhausted'];
-const OUTCOMES = [
-  'http_status',
-  'timeout',
-  'connect_refused',
-  'dns_error',
-  'tls_error',
-  'reset',
-  'invalid_response',
-];
+const STATES = [...NOTIFICATION_STATES];
+const OUTCOMES = [...ATTEMPT_OUTCOMES];
 
 /** Every component schema, by name. */
 export function componentSchemas(): Record<string, Json> {
@@ -112,7 +107,7 @@ export function componentSchemas(): Record<string, Json> {
         id: str,
         at: instant,
         version: { enum: ['1.6', '1.7'] },
-        variant: { enum: ['json', 'xml', 'soap11', 'soap12'] },
+        variant: { enum: [...VARIANTS] },
         path: str,
         username: nullable(str),
         outcome: str,

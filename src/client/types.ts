@@ -2,19 +2,23 @@
  * Shapes of the admin API (docs/admin-api.md) as seen by a client. Times are ISO 8601 strings of
  * emulator time unless the name ends in `Wall`.
  */
-export type ApiVersion = '1.6' | '1.7';
-export type BookingStatus = 'Issued' | 'Voided' | 'Exchanged' | 'Issued-Exch';
-export type EventType = 'Issue' | 'Void' | 'Exchange';
-export type NotificationState = 'pending' | 'delivered' | 'exhausted';
-export type AttemptOutcome =
-  | 'http_status'
-  | 'timeout'
-  | 'connect_refused'
-  | 'dns_error'
-  | 'tls_error'
-  | 'reset'
-  | 'invalid_response';
-export type JournalVariant = 'json' | 'xml' | 'soap11' | 'soap12';
+// Shapes that have an owner in the emulator are re-exported from it (types only, nothing runs), so the
+// client can never drift from what the server answers.
+
+export type { TokenView as TokenRecord } from '../auth/tokens.js';
+export type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
+export type { AdvanceResult, ClockState } from '../clock/types.js';
+export type { BookingStatus } from '../contract/index.js';
+export type { NotificationState } from '../delivery/notification.js';
+export type { BatchResult } from '../delivery/outbox.js';
+export type { AttemptOutcome } from '../delivery/outcome.js';
+export type { EventType } from '../reservations/index.js';
+
+import type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
+import type { BookingStatus } from '../contract/index.js';
+import type { NotificationState } from '../delivery/notification.js';
+import type { AttemptOutcome } from '../delivery/outcome.js';
+import type { EventType } from '../reservations/index.js';
 
 export interface Health {
   status: 'ok' | 'starting';
@@ -119,38 +123,7 @@ export interface NotificationList {
   settled?: boolean;
 }
 
-export interface BatchResult {
-  at: string;
-  attempted: number;
-  delivered: number;
-  failed: number;
-  exhausted: number;
-  skipped?: number;
-}
-
-export interface ClockState {
-  mode: 'real' | 'compressed' | 'manual';
-  now: string;
-  nextBatchAt: string;
-  hourMs?: number;
-}
 export type AdvanceInput = { by: string } | { to: string };
-export interface AdvanceResult {
-  from: string;
-  to: string;
-  batches: unknown[];
-}
-
-export interface TokenRecord {
-  token: string;
-  username: string;
-  version: ApiVersion;
-  issuedAt: string;
-  expiresAt: string;
-  expired: boolean;
-  revoked: boolean;
-}
-
 export interface JournalEntry {
   id: string;
   at: string;

@@ -7,8 +7,8 @@ export const MAX_REDELIVERIES = 4;
 /** The first attempt plus every redelivery. */
 export const MAX_ATTEMPTS = 1 + MAX_REDELIVERIES;
 
-export type NotificationState = 'pending' | 'delivered' | 'exhausted';
-export const NOTIFICATION_STATES: readonly NotificationState[] = ['pending', 'delivered', 'exhausted'];
+export const NOTIFICATION_STATES = ['pending', 'delivered', 'exhausted'] as const;
+export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
 export interface Attempt {

@@ -1,14 +1,5 @@
 /** How one delivery attempt ended (docs/admin-api.md "Notifications"). Only `http_status` 200 is a success. */
-export type AttemptOutcome =
-  | 'http_status'
-  | 'timeout'
-  | 'connect_refused'
-  | 'dns_error'
-  | 'tls_error'
-  | 'reset'
-  | 'invalid_response';
-
-export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = [
+export const ATTEMPT_OUTCOMES = [
   'http_status',
   'timeout',
   'connect_refused',
@@ -16,7 +7,8 @@ export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = [
   'tls_error',
   'reset',
   'invalid_response',
-];
+] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /** What the sender reports for one POST. It never throws: failures are data. */
 export interface SendResult {

@@ -1,18 +1,11 @@
 import { z } from 'zod';
+import { VARIANTS as JOURNAL_VARIANTS } from '../../auth/types.js';
+import { NOTIFICATION_STATES } from '../../delivery/notification.js';
+import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
 import { ApiVersion, BookingRef, BookingStatus, Duration, MatcherMap } from './common.js';
 
-export const NOTIFICATION_STATES = ['pending', 'delivered', 'exhausted'] as const;
-export const ATTEMPT_OUTCOMES = [
-  'http_status',
-  'timeout',
-  'connect_refused',
-  'dns_error',
-  'tls_error',
-  'reset',
-  'invalid_response',
-] as const;
+export { ATTEMPT_OUTCOMES, JOURNAL_VARIANTS, NOTIFICATION_STATES };
 export const LOGIN_VARIANTS = ['json', 'xml', 'soap', 'soap12'] as const;
-export const JOURNAL_VARIANTS = ['json', 'xml', 'soap11', 'soap12'] as const;
 
 /** Which notifications an expectation or a waitFor looks at (all when empty). */
 const NotificationSelect = {
