@@ -168,6 +168,23 @@ const suite: BenchSuite = {
         missed.add('json');
         if (soap) missed.add('soap');
       }
+      if (missed.has('json') && !process.env.BENCH_PROFILE) {
+        profiles.push(
+          [
+            '#### Why 1.7 JSON misses (analysis of 2026-11-21, emulator at the commit measured)',
+            '',
+            'Two bounded stores of the auth core become O(n) per call once full, so the rate falls as a',
+            'run goes on (3 s runs gave ~28,000 req/s, 10 s runs ~17,000). Measured on the compiled',
+            'classes alone: `Journal.record` costs ~25 µs per call once it holds 10,000 entries',
+            '(`splice(0, 1)` moves the whole array every call), and `TokenStore.issue` grows to ~50 µs per',
+            'call after 100,000 tokens (`keys().next()` on a Map whose deleted head entries it must skip',
+            'each time) — against ~20 µs for everything else of a request. The profile below shows',
+            '`getAccessToken` (with `issue` inlined) and `record` on top. **Fix**: a ring buffer (or',
+            'trimming in chunks of 1,000) for the journal; evicting tokens in batches in one iterator',
+            'pass, or a FIFO of token keys with a head index.',
+          ].join('\n'),
+        );
+      }
       for (const variant of missed) {
         const dir = workDir('profiles', `throughput-${variant}-${Date.now()}`);
         const s = await startEmulator({ cpuProfDir: dir });
