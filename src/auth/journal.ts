@@ -1,3 +1,4 @@
+import { RingBuffer } from './ring-buffer.js';
 import type { ApiVersion, AuthOutcome, Variant } from './types.js';
 
 /** Most journal entries kept; older ones are dropped first (a load test must not exhaust memory). */
@@ -25,17 +26,20 @@ export interface JournalFilter {
   outcome?: string;
 }
 
-/** Records every GetAccessToken call; cleared by reset. */
+/** Records every GetAccessToken call, the last MAX_JOURNAL_ENTRIES of them; cleared by reset. */
 export class Journal {
-  #entries: JournalEntry[] = [];
+  readonly #entries: RingBuffer<JournalEntry>;
   #seq = 0;
 
-  /** Appends an entry, giving it an id. */
+  /** `maxEntries` is for tests; the emulator keeps MAX_JOURNAL_ENTRIES. */
+  constructor(maxEntries = MAX_JOURNAL_ENTRIES) {
+    this.#entries = new RingBuffer(maxEntries);
+  }
+
+  /** Appends an entry, giving it an id; the oldest entry is dropped once the journal is full. */
   record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
     const full = { id: `r-${String(++this.#seq).padStart(6, '0')}`, ...entry };
     this.#entries.push(full);
-    if (this.#entries.length > MAX_JOURNAL_ENTRIES)
-      this.#entries.splice(0, this.#entries.length - MAX_JOURNAL_ENTRIES);
     return full;
   }
 
@@ -51,7 +55,7 @@ export class Journal {
   }
 
   reset(): void {
-    this.#entries = [];
+    this.#entries.clear();
     this.#seq = 0;
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/index.js';
 import { NotFoundError } from '../errors.js';
+import { RingBuffer } from './ring-buffer.js';
 import type { TokenSource } from './token-source.js';
 import type { ApiVersion } from './types.js';
 
@@ -31,12 +32,22 @@ export interface TokenView {
 /** Issues and remembers session tokens; expiry is read from the emulator clock. */
 export class TokenStore {
   readonly #tokens = new Map<string, IssuedToken>();
+  /**
+   * Tokens in issue order, so the oldest is found in O(1). Asking the Map for its first key instead
+   * (`keys().next()`) walks past every deleted entry V8 keeps until it rehashes: ~50 µs per issue
+   * after 100,000 tokens.
+   */
+  readonly #order: RingBuffer<string>;
 
   constructor(
     private readonly clock: Clock,
     private readonly newSource: () => TokenSource,
     private source: TokenSource = newSource(),
-  ) {}
+    /** For tests; the emulator keeps MAX_TOKENS. */
+    maxTokens = MAX_TOKENS,
+  ) {
+    this.#order = new RingBuffer(maxTokens);
+  }
 
   /** Issues a token valid TOKEN_LIFETIME_MS from now (emulator time). */
   issue(username: string, version: ApiVersion): IssuedToken {
@@ -51,10 +62,8 @@ export class TokenStore {
       expiresAt: new Date(issuedAt.getTime() + TOKEN_LIFETIME_MS),
       revoked: false,
     };
-    if (this.#tokens.size >= MAX_TOKENS) {
-      const oldest = this.#tokens.keys().next().value;
-      if (oldest !== undefined) this.#tokens.delete(oldest);
-    }
+    const oldest = this.#order.push(token);
+    if (oldest !== undefined) this.#tokens.delete(oldest);
     this.#tokens.set(token, issued);
     return issued;
   }
@@ -89,6 +98,7 @@ export class TokenStore {
   /** Forgets every token and restarts the token source (a seeded run issues the same tokens again). */
   reset(): void {
     this.#tokens.clear();
+    this.#order.clear();
     this.source = this.newSource();
   }
 }
