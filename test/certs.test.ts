@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -7,26 +6,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
 
-const BIN = new URL('../bin/reportbo-emulator.js', import.meta.url).pathname;
 const dirs: string[] = [];
 
 afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    err += c.toString();
-  });
-  const [code] = (await once(child, 'exit')) as [number];
-  return { code, out, err };
+async function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const { code, stdout, stderr } = await runCli(args);
+  return { code, out: stdout, err: stderr };
 }
 
 describe('reportbo-emulator certs', () => {

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, runCli } from './helpers/cli.js';
 
-const BIN = new URL('../bin/reportbo-emulator.js', import.meta.url).pathname;
 const children: ChildProcess[] = [];
 
 afterEach(() => {
@@ -10,7 +10,10 @@ afterEach(() => {
 });
 
 /** Starts the real CLI and resolves with the URL it logs once listening. */
-async function startCli(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+async function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   children.push(child);
   let err = '';
@@ -43,12 +46,7 @@ describe('reportbo-emulator serve', () => {
   });
 
   it('refuses a bad setting with exit code 2 and a message naming the flag and variable', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--clock', 'sometimes'], { stdio: 'pipe' });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    const [code] = await once(child, 'exit');
+    const { code, stderr: err } = await runCli(['serve', '--clock', 'sometimes']);
     expect(code).toBe(2);
     expect(err).toMatch(/--clock \/ REPORTBO_CLOCK/);
     expect(err).toMatch(/real.*compressed.*manual/);
@@ -56,14 +54,16 @@ describe('reportbo-emulator serve', () => {
   });
 
   it('prints help naming every serve option with its environment variable', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--help'], { stdio: 'pipe' });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    const [code] = await once(child, 'exit');
+    const { code, stdout: out } = await runCli(['serve', '--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--clock', '--hour-ms', '--response-timeout-ms', '--allow-http', '--ca-file']) {
+    for (const flag of [
+      '--port',
+      '--clock',
+      '--hour-ms',
+      '--response-timeout-ms',
+      '--allow-http',
+      '--ca-file',
+    ]) {
       expect(out).toContain(flag);
     }
     expect(out).toContain('REPORTBO_CLOCK');
