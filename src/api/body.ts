@@ -77,9 +77,25 @@ export async function readBodyText(c: Context): Promise<string> {
   }
 }
 
+/**
+ * Distinct Content-Type values whose media type is remembered. Clients send the same one or two
+ * on every call; the bound keeps a client that varies it from growing the cache.
+ */
+const MAX_CACHED_CONTENT_TYPES = 64;
+const mediaTypes = new Map<string, string>();
+
 /** Lower-cased media type of a Content-Type header, and refuses charsets other than UTF-8. */
 export function mediaType(contentType: string | undefined): string {
   if (!contentType) return '';
+  const cached = mediaTypes.get(contentType);
+  if (cached !== undefined) return cached;
+  const type = parseMediaType(contentType);
+  if (mediaTypes.size < MAX_CACHED_CONTENT_TYPES) mediaTypes.set(contentType, type);
+  return type;
+}
+
+/** Splits a Content-Type once per distinct value; throws for a charset other than UTF-8. */
+function parseMediaType(contentType: string): string {
   const [type = '', ...params] = contentType.split(';');
   for (const p of params) {
     const [k, v] = p.split('=').map((s) => s.trim().toLowerCase());

@@ -1,6 +1,7 @@
-import type { ApiVersion, AuthResult, AuthService, Variant } from '../auth/index.js';
+import type { ApiVersion, AuthResult, AuthService, JournalEntry, Variant } from '../auth/index.js';
 import type { Settings } from '../config/index.js';
 import type { Logger } from '../log.js';
+import { isoInstant } from './format.js';
 
 /** What the transports need from the emulator. */
 export interface ApiDeps {
@@ -36,8 +37,8 @@ export function journal(
   httpStatus: number,
   fault?: { id: string; kind: string },
 ): void {
-  deps.auth.journal.record({
-    at: deps.now().toISOString(),
+  const entry: Omit<JournalEntry, 'id'> = {
+    at: isoInstant(deps.now()),
     version: ep.version,
     variant,
     path,
@@ -46,6 +47,7 @@ export function journal(
     transactionCode: result.transactionCode,
     httpStatus,
     warnings: result.warnings,
-    ...(fault ? { fault } : {}),
-  });
+  };
+  if (fault) entry.fault = fault;
+  deps.auth.journal.record(entry);
 }

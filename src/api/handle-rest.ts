@@ -18,8 +18,8 @@ export async function handleRest(c: Context, ep: Endpoint, deps: ApiDeps): Promi
   const variant = ep.kind === 'json' ? 'json' : 'xml';
   const path = c.req.path;
   const fault = deps.auth.faults.take(ep.version, variant);
-  const baseHeaders = apiHeaders(ep.version, versionString(deps, ep.version), null);
   if (fault && fault.kind !== 'delay') {
+    const baseHeaders = apiHeaders(ep.version, versionString(deps, ep.version), null);
     const type =
       variant === 'xml' ? XML_CONTENT_TYPE : ep.version === '1.6' ? JSON16_CONTENT_TYPE : JSON17_CONTENT_TYPE;
     const res = faultResponse(c, fault, variant, ep.version, type, baseHeaders);

@@ -1,13 +1,28 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Produces opaque token strings. */
 export type TokenSource = () => string;
 
 const TOKEN_BYTES = 16;
+/**
+ * Random bytes fetched per call into the CSPRNG: 256 tokens' worth. One `randomBytes(16)` per
+ * token cost a buffer and a native call each, ~5% of the CPU of a 1.7 JSON GetAccessToken.
+ */
+const RANDOM_POOL_BYTES = TOKEN_BYTES * 256;
 
 /** Cryptographically random 32-hex-character tokens (no seed given). */
 export function cryptoTokenSource(): TokenSource {
-  return () => randomBytes(TOKEN_BYTES).toString('hex');
+  const pool = Buffer.allocUnsafe(RANDOM_POOL_BYTES);
+  let offset = RANDOM_POOL_BYTES;
+  return () => {
+    if (offset === RANDOM_POOL_BYTES) {
+      randomFillSync(pool);
+      offset = 0;
+    }
+    const token = pool.toString('hex', offset, offset + TOKEN_BYTES);
+    offset += TOKEN_BYTES;
+    return token;
+  };
 }
 
 /**
