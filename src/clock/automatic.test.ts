@@ -15,6 +15,7 @@ describe('real clock', () => {
       seen.push(at.toISOString());
     });
     clock.start();
+    await clock.scheduled; // node-cron is imported by start()
     await vi.advanceTimersByTimeAsync(1_000);
     expect(seen).toEqual([]);
     await vi.advanceTimersByTimeAsync(2_000);
@@ -24,6 +25,35 @@ describe('real clock', () => {
     clock.stop();
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(seen).toHaveLength(2);
+  });
+
+  it('runs, once, a minute 55 that passed while node-cron was still loading', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:59.900Z') });
+    const clock = new RealClock();
+    const seen: string[] = [];
+    clock.onBatch((at) => {
+      seen.push(at.toISOString());
+    });
+    clock.start();
+    vi.setSystemTime(new Date('2026-04-27T10:55:00.500Z')); // before the import resolved
+    await clock.scheduled;
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(seen).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T11:55:00.000Z']);
+    clock.stop();
+  });
+
+  it('schedules nothing when stopped before node-cron finished loading', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
+    const clock = new RealClock();
+    const seen: string[] = [];
+    clock.onBatch((at) => {
+      seen.push(at.toISOString());
+    });
+    clock.start();
+    clock.stop();
+    await clock.scheduled;
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(seen).toEqual([]);
   });
 
   it('refuses to be advanced, naming the mode that can be', async () => {

@@ -1,13 +1,24 @@
-import cron, { type ScheduledTask } from 'node-cron';
+import type { ScheduledTask } from 'node-cron';
 import { AutomaticClock } from './automatic.js';
+import { nextBatchAfter } from './schedule.js';
 
 /** node-cron 4 takes seconds first: second 0 of minute 55 of every hour (spec "Limits"). */
 export const BATCH_CRON = '0 55 * * * *';
 
-/** Wall-clock time; batches on the cron expression `0 55 * * * *` in UTC, never overlapping. */
+/**
+ * Wall-time clock; batches on the cron expression `0 55 * * * *` in UTC, never overlapping.
+ * node-cron is imported by `start()`, not with this module: loading it and computing its first run
+ * (an `Intl.DateTimeFormat` per time zone) costs ~15 ms, which manual and compressed clocks never need
+ * and which a real clock need not spend before the server answers.
+ */
 export class RealClock extends AutomaticClock {
   readonly mode = 'real' as const;
   #task: ScheduledTask | undefined;
+  /** Bumped by `start()` and `stop()`, so a schedule that resolves after a stop is dropped. */
+  #generation = 0;
+  #running = false;
+  /** Resolves once the batch schedule of the latest `start()` is in place (or was dropped by `stop()`). */
+  scheduled: Promise<void> = Promise.resolve();
 
   constructor(private readonly onListenerError: (err: unknown) => void = () => {}) {
     super();
@@ -18,19 +29,31 @@ export class RealClock extends AutomaticClock {
   }
 
   start(): void {
-    if (this.#task) return;
-    this.#task = cron.schedule(
-      BATCH_CRON,
-      async (ctx) => {
-        // The batch instant is the scheduled minute 55, not the moment the timer happened to fire.
-        const at = new Date(Math.floor(ctx.triggeredAt.getTime() / 60_000) * 60_000);
-        await this.listeners.emit(at, this.onListenerError);
-      },
-      { timezone: 'Etc/UTC', noOverlap: true, name: 'reportbo-redelivery', unref: true },
-    );
+    if (this.#running) return;
+    this.#running = true;
+    const generation = ++this.#generation;
+    const startedAt = Date.now();
+    this.scheduled = import('node-cron').then(({ default: cron }) => {
+      if (generation !== this.#generation) return;
+      const schedulingAt = Date.now();
+      this.#task = cron.schedule(
+        BATCH_CRON,
+        async (ctx) => {
+          // The batch instant is the scheduled minute 55, not the moment the timer happened to fire.
+          const at = new Date(Math.floor(ctx.triggeredAt.getTime() / 60_000) * 60_000);
+          await this.listeners.emit(at, this.onListenerError);
+        },
+        { timezone: 'Etc/UTC', noOverlap: true, name: 'reportbo-redelivery', unref: true },
+      );
+      // A minute 55 that passed while node-cron loaded is not in its schedule: run it now, once.
+      const missed = nextBatchAfter(startedAt);
+      if (missed <= schedulingAt) void this.listeners.emit(new Date(missed), this.onListenerError);
+    });
   }
 
   stop(): void {
+    this.#running = false;
+    this.#generation++;
     void this.#task?.destroy();
     this.#task = undefined;
   }
