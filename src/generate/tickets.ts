@@ -16,7 +16,7 @@ import {
   distanceKm,
   type TaxCode,
 } from './reference/index.js';
-import { toAmount, usdToMinor } from './units.js';
+import { AMOUNT_INTEGER_DIGITS, largestMinor, toAmount, usdToMinor } from './units.js';
 
 /** Flight coupons one ticket holds; more need a conjunction ticket (spec "Ticket" SubType). */
 export const COUPONS_PER_TICKET = 4;
@@ -83,14 +83,17 @@ export function buildTickets(rng: Rng, ctx: TicketContext): PricedTickets {
   const purchase = new Map<number, { fare: number; tax: number }>();
   let etkTotalMinor = 0;
   const linesByType = new Map<string, Array<{ code: string; minor: number }>>();
+  const largestTicket = largestMinor(AMOUNT_INTEGER_DIGITS, currency);
 
   for (const pax of ctx.travellers) {
     const share = FARE_SHARE[pax.Type] ?? FARE_SHARE.CHD!;
-    const fare = usdToMinor(adultFareUsd * share, currency);
     // Passengers of one type pay the same taxes on the same journey.
     const lines = linesByType.get(pax.Type) ?? taxLines(rng, ctx, pax.Type);
     linesByType.set(pax.Type, lines);
     const tax = lines.reduce((sum, l) => sum + l.minor, 0);
+    // TotalAmount is decimal(16,8) (spec "Limits"): at most 8 integer digits. In a currency of small
+    // units a long journey overflows it (8 segments ≈ $13,000 ≈ 10⁸ PYG), so the fare gives way.
+    const fare = Math.min(usdToMinor(adultFareUsd * share, currency), Math.max(0, largestTicket - tax));
     purchase.set(pax.PaxNumber, { fare, tax });
     etkTotalMinor += fare + tax;
     const books = Math.max(1, Math.ceil(ctx.segments.length / COUPONS_PER_TICKET));

@@ -6,6 +6,18 @@ export function usdToMinor(usd: number, currency: Currency): number {
   return Math.max(0, Math.round((usd / currency.usdPerUnit) * 10 ** currency.minorDigits));
 }
 
+/**
+ * Integer digits an amount may have (spec "Limits"): ticket and passenger amounts are decimal(16,8),
+ * Payment.Amount is decimal(20,8), i.e. at most 16 − 8 and 20 − 8 digits before the point.
+ */
+export const AMOUNT_INTEGER_DIGITS = 8;
+export const PAYMENT_INTEGER_DIGITS = 12;
+
+/** The largest amount with `integerDigits` integer digits, in minor units of `currency`. */
+export function largestMinor(integerDigits: number, currency: Currency): number {
+  return 10 ** (integerDigits + currency.minorDigits) - 1;
+}
+
 /** Minor units as the JSON number the body carries (e.g. 57050 USD cents → 570.5). */
 export function toAmount(minor: number, currency: Currency): number {
   return minor / 10 ** currency.minorDigits;
