@@ -34,3 +34,4 @@ export { assertValidBody, describeIssues } from './validate.js';
 export function notificationJsonSchemaText(): string {
   return `${JSON.stringify(notificationJsonSchema(), null, 2)}\n`;
 }
+export { packBody, unpackBody } from './packed.js';

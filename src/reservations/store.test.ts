@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unpackBody } from '../contract/index.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import { ReservationStore } from './index.js';
 
@@ -160,5 +161,33 @@ describe('ReservationStore', () => {
     store.reset();
     expect(store.list()).toEqual([]);
     expect(store.apply({ type: 'Issue', seed: 0 }).reservations[0]!.bookingId).toBe(first!.bookingId);
+  });
+});
+
+describe('ReservationStore memory (issue 7)', () => {
+  it('keeps each body packed and answers it parsed, equal to the emitted body, a fresh copy per read', () => {
+    const { store } = storeAt('2026-04-27T10:00:00Z');
+    const { emit } = store.apply({ type: 'Issue' });
+    const { bookingId, body, gz } = emit[0]!;
+    expect(unpackBody(gz)).toEqual(body);
+    const first = store.get(bookingId)!;
+    expect(first.body).toEqual(body);
+    first.body.Reservation.BookingNumber = 'CHANGED';
+    expect(store.get(bookingId)!.body.Reservation.BookingNumber).toBe(body.Reservation.BookingNumber);
+    // The admin API answers the reservation as JSON: the body is in it.
+    expect(JSON.parse(JSON.stringify(store.get(bookingId))).body).toEqual(body);
+  });
+
+  it('derives Void from the packed body, so the voided body keeps every other member', () => {
+    const { store, moveTo } = storeAt('2026-04-27T10:00:00Z');
+    const issued = store.apply({ type: 'Issue' }).emit[0]!;
+    moveTo('2026-04-27T11:00:00Z');
+    const voided = store.apply({ type: 'Void', bookingId: issued.bookingId }).emit[0]!;
+    const { BookingStatus, UpdateDate, ...rest } = voided.body.Reservation;
+    const { BookingStatus: _s, UpdateDate: _u, ...issuedRest } = issued.body.Reservation;
+    expect([BookingStatus, UpdateDate]).toEqual(['Voided', '2026-04-27T11:00:00Z']);
+    expect(rest).toEqual(issuedRest);
+    expect(voided.body.Ticket).toEqual(issued.body.Ticket);
+    expect(unpackBody(voided.gz)).toEqual(voided.body);
   });
 });

@@ -10,11 +10,11 @@ import {
   type BookingStatus,
   type NotificationBody,
   NotificationBodySchema,
-  NotificationBodyStrictSchema,
+  packBody,
+  unpackBody,
 } from '../contract/index.js';
-import { ConflictError, formatPath, InputError, NotFoundError } from '../errors.js';
+import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import {
-  applyOverrides,
   BOOKING_ID_MAX,
   BOOKING_ID_MIN,
   deriveSeed,
@@ -24,9 +24,24 @@ import {
   withStatus,
   zulu,
 } from '../generate/index.js';
+import { finishBody, parseEventInput, refused } from './event-checks.js';
+import { type EventInput, TRANSITIONS } from './events.js';
+import type {
+  ExchangeNotifies,
+  HistoryEntry,
+  LifecycleResult,
+  Reservation,
+  ReservationSummary,
+} from './types.js';
 
-import { allowedEvents, type EventInput, EventInputSchema, LIFECYCLE_FIELDS, TRANSITIONS } from './events.js';
-import type { ExchangeNotifies, LifecycleResult, Reservation, ReservationSummary } from './types.js';
+/**
+ * A reservation as the store keeps it: the body packed (gzipped JSON, ~1.3 KB) instead of parsed
+ * (~5 KiB of objects), the same Buffer the outbox sends; parsed only when an event or a reader needs it.
+ */
+interface StoredReservation extends ReservationSummary {
+  gz: Buffer;
+  history: HistoryEntry[];
+}
 
 export interface ReservationStoreOptions {
   /** Only `now()` is read. */
@@ -37,7 +52,7 @@ export interface ReservationStoreOptions {
 
 /** Reservations by BookingID, with the transitions Issue, Void, Exchange and manual redelivery. */
 export class ReservationStore {
-  private readonly records = new Map<number, Reservation>();
+  private readonly records = new Map<number, StoredReservation>();
   private sequence = 0;
 
   constructor(private readonly options: ReservationStoreOptions) {}
@@ -49,7 +64,7 @@ export class ReservationStore {
     const atMs = eventTimeMs(this.options.clock.now());
     const at = zulu(atMs);
     const warnings: string[] = [];
-    const finish = (body: NotificationBody) => this.finishBody(body, input.overrides, warnings);
+    const finish = (body: NotificationBody) => finishBody(body, input.overrides, warnings);
 
     if (input.type === 'Issue') {
       if (input.bookingId !== undefined && this.records.has(input.bookingId)) {
@@ -62,20 +77,26 @@ export class ReservationStore {
       const bookingId = input.bookingId ?? this.freshBookingId(seed);
       const body = finish(generateNotification({ event: 'Issue', seed, at: atMs, bookingId }).target);
       const created = this.save(body, { at, event: 'Issue', status: 'Issued' });
-      return { event: 'Issue', at, reservations: [created], emit: [{ bookingId, body }], warnings };
+      return {
+        event: 'Issue',
+        at,
+        reservations: [summary(created)],
+        emit: [{ bookingId, body, gz: created.gz }],
+        warnings,
+      };
     }
 
     const current = this.require(input.bookingId, input.type);
     if (!TRANSITIONS[input.type].includes(current.status)) throw refused(input.type, current);
 
     if (input.type === 'Void') {
-      const body = finish(withStatus(current.body, 'Voided', atMs));
+      const body = finish(withStatus(unpackBody(current.gz), 'Voided', atMs));
       const changed = this.save(body, { at, event: 'Void', status: 'Voided' });
       return {
         event: 'Void',
         at,
-        reservations: [changed],
-        emit: [{ bookingId: changed.bookingId, body }],
+        reservations: [summary(changed)],
+        emit: [{ bookingId: changed.bookingId, body, gz: changed.gz }],
         warnings,
       };
     }
@@ -85,7 +106,7 @@ export class ReservationStore {
       event: 'Exchange',
       seed,
       at: atMs,
-      previous: current.body,
+      previous: unpackBody(current.gz),
       newBookingId,
     });
     const oldBody = assertValidBody(NotificationBodySchema, generated.target, 'The exchanged body');
@@ -94,10 +115,10 @@ export class ReservationStore {
     const created = this.save(newBody, { at, event: 'Exchange', status: 'Issued-Exch' });
     const notifies = this.options.exchangeNotifies;
     const emit = [
-      ...(notifies !== 'new' ? [{ bookingId: old.bookingId, body: oldBody }] : []),
-      ...(notifies !== 'old' ? [{ bookingId: created.bookingId, body: newBody }] : []),
+      ...(notifies !== 'new' ? [{ bookingId: old.bookingId, body: oldBody, gz: old.gz }] : []),
+      ...(notifies !== 'old' ? [{ bookingId: created.bookingId, body: newBody, gz: created.gz }] : []),
     ];
-    return { event: 'Exchange', at, reservations: [old, created], emit, warnings };
+    return { event: 'Exchange', at, reservations: [summary(old), summary(created)], emit, warnings };
   }
 
   /** Manual redelivery (spec "Endpoints 2"): sets `status` and notifies; another status is a warning. */
@@ -118,14 +139,23 @@ export class ReservationStore {
         `Reservation ${bookingId} was ${current.status} and is now ${status}: the spec ("Endpoints 2") recommends redelivering with the current status so the booking is not changed unintentionally.`,
       );
     }
-    const body = withStatus(current.body, status, atMs);
+    const body = withStatus(unpackBody(current.gz), status, atMs);
     const changed = this.save(body, { at, event: 'Redeliver', status, warning: warnings[0] });
-    return { event: 'Redeliver', at, reservations: [changed], emit: [{ bookingId, body }], warnings };
+    return {
+      event: 'Redeliver',
+      at,
+      reservations: [summary(changed)],
+      emit: [{ bookingId, body, gz: changed.gz }],
+      warnings,
+    };
   }
 
-  /** The reservation with this BookingID, with its last body and history. */
+  /** The reservation with this BookingID, with its last body (parsed afresh) and history. */
   get(bookingId: number): Reservation | undefined {
-    return this.records.get(bookingId);
+    const record = this.records.get(bookingId);
+    if (!record) return undefined;
+    const { gz, history, ...rest } = record;
+    return { ...rest, body: unpackBody(gz), history };
   }
 
   /** Every reservation, in the order they were created. */
@@ -139,7 +169,7 @@ export class ReservationStore {
     this.sequence = 0;
   }
 
-  private require(bookingId: number | undefined, event: string): Reservation {
+  private require(bookingId: number | undefined, event: string): StoredReservation {
     if (bookingId === undefined) {
       throw new InputError(
         'booking_id_required',
@@ -168,86 +198,28 @@ export class ReservationStore {
     return id;
   }
 
-  /** Merges overrides (not the lifecycle's own fields), then validates the body. */
-  private finishBody(
-    body: NotificationBody,
-    overrides: Record<string, unknown> | undefined,
-    warnings: string[],
-  ): NotificationBody {
-    if (!overrides) return assertValidBody(NotificationBodyStrictSchema, body, 'The generated body');
-    const reservation = overrides.Reservation;
-    if (reservation && typeof reservation === 'object') {
-      for (const field of LIFECYCLE_FIELDS) {
-        if (field in reservation) {
-          throw new InputError(
-            'override_not_allowed',
-            `overrides.Reservation.${field} is set by the lifecycle and cannot be overridden; use the event type (Issue, Void, Exchange) or a manual redelivery to change the status.`,
-            { path: `overrides.Reservation.${field}` },
-          );
-        }
-      }
-    }
-    const merged = assertValidBody(
-      NotificationBodySchema,
-      applyOverrides(body, overrides),
-      'The body after overrides',
-    );
-    const strict = NotificationBodyStrictSchema.safeParse(merged);
-    if (!strict.success) {
-      const paths = strict.error.issues
-        .flatMap((i) =>
-          i.code === 'unrecognized_keys'
-            ? i.keys.map((k) => formatPath([...i.path, k]))
-            : [formatPath(i.path)],
-        )
-        .join(', ');
-      warnings.push(`The overrides add members the spec does not define (${paths}); they are sent as given.`);
-    }
-    return merged;
-  }
-
-  private save(body: NotificationBody, entry: Reservation['history'][number]): ReservationSummary {
+  private save(body: NotificationBody, entry: HistoryEntry): StoredReservation {
     const r = body.Reservation;
     const previous = this.records.get(r.BookingID);
-    const record: Reservation = {
+    const record: StoredReservation = {
       bookingId: r.BookingID,
       bookingNumber: r.BookingNumber,
       status: entry.status,
       updatedAt: r.UpdateDate,
       ...(r.ExchangedTo !== undefined ? { exchangedTo: r.ExchangedTo } : {}),
       ...(r.ExchangedFrom !== undefined ? { exchangedFrom: r.ExchangedFrom } : {}),
-      body,
+      gz: packBody(body),
       history: [
         ...(previous?.history ?? []),
         entry.warning ? entry : { at: entry.at, event: entry.event, status: entry.status },
       ],
     };
     this.records.set(r.BookingID, record);
-    return summary(record);
+    return record;
   }
 }
 
-function summary(r: Reservation): ReservationSummary {
-  const { body: _body, history: _history, ...rest } = r;
+function summary(r: StoredReservation): ReservationSummary {
+  const { gz: _gz, history: _history, ...rest } = r;
   return rest;
-}
-
-function parseEventInput(raw: unknown): EventInput {
-  const parsed = EventInputSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new InputError(
-    'event_invalid',
-    `Invalid event at ${formatPath(issue.path)}: ${issue.message}. Expected {"type": "Issue"|"Void"|"Exchange", "bookingId"?: positive integer, "overrides"?: object, "seed"?: integer 0…2147483647}.`,
-    { path: formatPath(issue.path), accepted: ['Issue', 'Void', 'Exchange'] },
-  );
-}
-
-function refused(event: 'Void' | 'Exchange', current: Reservation): ConflictError {
-  const allowed = allowedEvents(current.status);
-  return new ConflictError(
-    'transition_refused',
-    `${event} is not allowed on reservation ${current.bookingId}: its BookingStatus is ${current.status}. ${event} applies to ${TRANSITIONS[event].join(' or ')}; allowed on ${current.status}: ${allowed.length ? allowed.join(', ') : 'no event'} (a manual redelivery may notify any status).`,
-    { bookingId: current.bookingId, status: current.status, accepted: allowed },
-  );
 }

@@ -31,8 +31,11 @@ export interface LifecycleResult {
   at: string;
   /** Every reservation the event created or changed. */
   reservations: ReservationSummary[];
-  /** Bodies to notify, in order (Exchange per settings.exchangeNotifies). */
-  emit: Array<{ bookingId: number; body: NotificationBody }>;
+  /**
+   * Bodies to notify, in order (Exchange per settings.exchangeNotifies), each with its packed bytes
+   * (contract `packBody`), which the outbox sends as they are instead of gzipping the body again.
+   */
+  emit: Array<{ bookingId: number; body: NotificationBody; gz: Buffer }>;
   warnings: string[];
 }
 
