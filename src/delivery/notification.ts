@@ -1,6 +1,6 @@
-import { gunzipSync } from 'node:zlib';
-import type { BookingStatus, NotificationBody } from '../contract/index.js';
+import { type BookingStatus, unpackBody } from '../contract/index.js';
 import type { AttemptOutcome } from './outcome.js';
+import { deliveryHeaders } from './prepare.js';
 
 /** Spec "Limits": up to 4 additional attempts after the first failed one. */
 export const MAX_REDELIVERIES = 4;
@@ -29,7 +29,11 @@ export interface Attempt {
   responseBody?: string;
 }
 
-/** A notification as the outbox keeps it; the body is kept gzipped only (memory for 10,000s). */
+/**
+ * A notification as the outbox keeps it, compact for 100,000 pending (issue 7): the body gzipped only
+ * (the Buffer the reservation store also holds), strings shared with the credential or with other
+ * records, and the headers built per attempt from `authorization`, `filename` and `gz.length`.
+ */
 export interface NotificationRecord {
   id: string;
   credentialId: string;
@@ -42,10 +46,13 @@ export interface NotificationRecord {
   deliveredAt: string | null;
   exhaustedAt: string | null;
   filename: string;
-  headers: Readonly<Record<string, string>>;
+  /** `Bearer <apiKey>` of the credential, one string shared by its notifications. */
+  authorization: string;
   gz: Buffer;
-  attempts: Attempt[];
-  warnings: string[];
+  /** Replaced (not pushed to) on each attempt, so it never carries spare capacity. */
+  attempts: readonly Attempt[];
+  /** The credential's warnings array itself (credentials are immutable once stored). */
+  warnings: readonly string[];
   /** An attempt is queued or running. */
   inFlight: boolean;
   /** Emulator ms when the last attempt finished. */
@@ -77,8 +84,8 @@ export function toDetail(n: NotificationRecord) {
   const { attemptCount: _count, ...summary } = toSummary(n);
   return {
     ...summary,
-    headers: n.headers,
-    body: JSON.parse(gunzipSync(n.gz).toString('utf8')) as NotificationBody,
+    headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
+    body: unpackBody(n.gz),
     attempts: n.attempts,
   };
 }

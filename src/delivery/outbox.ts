@@ -1,13 +1,14 @@
 import type { Clock } from '../clock/index.js';
-import type { BookingStatus, NotificationBody } from '../contract/index.js';
+import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
 import type { Logger } from '../log.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
 import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from './notification.js';
 import type { SendResult } from './outcome.js';
-import { prepareNotification } from './prepare.js';
+import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
 import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
+import { Interner, IsoStrings } from './shared-strings.js';
 
 /** How many batch results `batches()` remembers. */
 export const BATCH_HISTORY_LIMIT = 100;
@@ -43,6 +44,10 @@ export class Outbox {
   readonly #limiter: Limiter;
   readonly #waiters = new SettleWaiters(() => this.#inFlight);
   readonly #history: BatchResult[] = [];
+  // Emulator time and wall time change at different paces: one last-string cache each.
+  readonly #clockIso = new IsoStrings();
+  readonly #wallIso = new IsoStrings();
+  readonly #texts = new Interner();
   #seq = 0;
   #generation = 0;
   #batchRunning = false;
@@ -51,9 +56,11 @@ export class Outbox {
     this.#limiter = new Limiter(deps.concurrency);
   }
 
-  /** Creates a notification of `body` for `credential` and starts its first attempt in the background. */
-  create(credential: Credential, bookingId: number, body: NotificationBody): NotificationRecord {
-    const prepared = prepareNotification(credential, body);
+  /**
+   * Creates a notification of `body` for `credential` and starts its first attempt in the background.
+   * `gz` is the body's packed bytes (contract `packBody`) when the caller has them, shared, not copied.
+   */
+  create(credential: Credential, bookingId: number, body: NotificationBody, gz?: Buffer): NotificationRecord {
     const record: NotificationRecord = {
       id: `n-${String(++this.#seq).padStart(6, '0')}`,
       credentialId: credential.id,
@@ -61,16 +68,17 @@ export class Outbox {
       bookingNumber: body.Reservation.BookingNumber,
       bookingStatus: body.Reservation.BookingStatus as BookingStatus,
       state: 'pending',
-      url: prepared.url,
-      createdAt: this.deps.clock.now().toISOString(),
+      url: credential.url,
+      createdAt: this.#clockIso.of(this.deps.clock.now()),
       deliveredAt: null,
       exhaustedAt: null,
-      filename: prepared.filename,
-      headers: prepared.headers,
-      gz: prepared.body,
+      filename: notificationFilename(body),
+      authorization: authorizationOf(credential),
+      gz: gz ?? packBody(body),
       attempts: [],
-      warnings: [...credential.warnings],
+      warnings: credential.warnings,
       inFlight: false,
+      lastFinishedMs: undefined,
     };
     this.#byId.set(record.id, record);
     this.#pending.add(record);
@@ -144,6 +152,7 @@ export class Outbox {
     this.#pending.clear();
     this.#inFlight.clear();
     this.#history.length = 0;
+    this.#texts.clear();
     this.#seq = 0;
     this.#waiters.changed();
   }
@@ -166,10 +175,10 @@ export class Outbox {
     return this.#limiter.run(async () => {
       if (generation !== this.#generation) return undefined;
       const { clock, sender } = this.deps;
-      const startedAt = clock.now().toISOString();
-      const startedAtWall = new Date().toISOString();
+      const startedAt = this.#clockIso.of(clock.now());
+      const startedAtWall = this.#wallIso.of(new Date());
       const result = await sender
-        .send({ url: n.url, headers: n.headers, body: n.gz })
+        .send({ url: n.url, headers: deliveryHeaders(n.authorization, n.filename, n.gz.length), body: n.gz })
         // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
         .catch(
           (err: unknown): SendResult => ({
@@ -180,19 +189,22 @@ export class Outbox {
         );
       if (generation !== this.#generation) return undefined;
       const finished = clock.now();
+      // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
+      // for all attempts, all members in-object, none in an extra property array.
       const attempt: Attempt = {
         number: n.attempts.length + 1,
         startedAt,
         startedAtWall,
-        finishedAt: finished.toISOString(),
+        finishedAt: this.#clockIso.of(finished),
         durationMs: result.durationMs,
-        ...(batchAt ? { batchAt } : {}),
+        batchAt,
         outcome: result.outcome,
-        ...(result.statusCode === undefined ? {} : { statusCode: result.statusCode }),
-        message: result.message,
-        ...(result.responseBody === undefined ? {} : { responseBody: result.responseBody }),
+        statusCode: result.statusCode,
+        message: this.#texts.of(result.message),
+        responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
       };
-      n.attempts.push(attempt);
+      // A new array of exact length: 100,000 one-attempt arrays grown by push would each carry spare slots.
+      n.attempts = [...n.attempts, attempt];
       n.lastFinishedMs = finished.getTime();
       // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
       if (result.outcome === 'http_status' && result.statusCode === 200) {

@@ -1,5 +1,4 @@
-import { gzipSync } from 'node:zlib';
-import type { NotificationBody } from '../contract/index.js';
+import { type NotificationBody, packBody } from '../contract/index.js';
 import type { Credential } from './credential-schema.js';
 import type { DeliveryRequest } from './sender.js';
 
@@ -21,21 +20,50 @@ export interface PreparedNotification extends DeliveryRequest {
   filename: string;
 }
 
-/** Serializes and gzips a body and builds the headers of spec "Endpoints 1" for one credential. */
-export function prepareNotification(credential: Credential, body: NotificationBody): PreparedNotification {
-  const gz = gzipSync(Buffer.from(JSON.stringify(body), 'utf8'));
+// One `Bearer <apiKey>` string per credential, shared by all its notifications (100,000 pending
+// notifications would otherwise hold 100,000 copies). Credentials are immutable once stored.
+const authorizations = new WeakMap<Credential, string>();
+
+/** The Authorization header value of a credential (spec "Endpoints 1": `Bearer <apiKey>`). */
+export function authorizationOf(credential: Credential): string {
+  let value = authorizations.get(credential);
+  if (value === undefined) {
+    value = `Bearer ${credential.apiKey}`;
+    authorizations.set(credential, value);
+  }
+  return value;
+}
+
+/**
+ * The headers of spec "Endpoints 1" for one notification. They are a pure function of what the
+ * outbox keeps (credential's Authorization, file name, body length), so a record keeps those parts
+ * and each attempt builds the object, instead of every pending notification holding its own.
+ */
+export function deliveryHeaders(authorization: string, filename: string, bodyLength: number) {
+  return {
+    'User-Agent': USER_AGENT,
+    Authorization: authorization,
+    'Content-Type': 'application/json',
+    'Content-Encoding': 'gzip',
+    'Content-Length': String(bodyLength),
+    'Content-Disposition': `attachment; filename=${filename}`,
+  };
+}
+
+/**
+ * Builds the request of spec "Endpoints 1" sending `body` to `credential`. `gz` is the body's packed
+ * bytes when the caller already has them (the reservation store does); otherwise they are made here.
+ */
+export function prepareNotification(
+  credential: Credential,
+  body: NotificationBody,
+  gz: Buffer = packBody(body),
+): PreparedNotification {
   const filename = notificationFilename(body);
   return {
     url: credential.url,
     filename,
     body: gz,
-    headers: Object.freeze({
-      'User-Agent': USER_AGENT,
-      Authorization: `Bearer ${credential.apiKey}`,
-      'Content-Type': 'application/json',
-      'Content-Encoding': 'gzip',
-      'Content-Length': String(gz.length),
-      'Content-Disposition': `attachment; filename=${filename}`,
-    }),
+    headers: Object.freeze(deliveryHeaders(authorizationOf(credential), filename, gz.length)),
   };
 }

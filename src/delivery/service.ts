@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../clock/index.js';
-import type { NotificationBody } from '../contract/index.js';
+import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CredentialStore } from './credentials.js';
@@ -94,16 +94,19 @@ export class DeliveryService {
 
   /**
    * Routes each emitted body to every matching credential, one notification per body × credential
-   * (spec "Events"), and starts the first attempts in the background.
+   * (spec "Events"), and starts the first attempts in the background. A body's `gz` (its packed bytes,
+   * as the reservation store emits them) is shared by its notifications; without it, it is made once.
    */
-  dispatch(emit: ReadonlyArray<{ bookingId: number; body: NotificationBody }>): DispatchResult {
+  dispatch(emit: ReadonlyArray<{ bookingId: number; body: NotificationBody; gz?: Buffer }>): DispatchResult {
     const notifications: NotificationRef[] = [];
     const credentialIds = new Set<string>();
     const warnings = new Set<string>();
     const credentials = this.credentials.list();
-    for (const { bookingId, body } of emit) {
+    for (const { bookingId, body, gz } of emit) {
+      let packed = gz;
       for (const credential of route(credentials, body)) {
-        const n = this.outbox.create(credential, bookingId, body);
+        packed ??= packBody(body);
+        const n = this.outbox.create(credential, bookingId, body, packed);
         credentialIds.add(credential.id);
         for (const w of n.warnings) warnings.add(`${n.id}: ${w}`);
         notifications.push({
