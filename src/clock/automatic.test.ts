@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompressedClock } from './compressed.js';
-import { RealClock } from './real.js';
+import { CRON_LOAD_DELAY_MS, RealClock } from './real.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -42,8 +42,26 @@ describe('real clock', () => {
     clock.stop();
   });
 
-  it('schedules nothing when stopped before node-cron finished loading', async () => {
-    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
+  it('loads node-cron a moment after start when the next minute 55 is far, and still fires it', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:00:00.000Z') });
+    const clock = new RealClock();
+    const seen: string[] = [];
+    clock.onBatch((at) => {
+      seen.push(at.toISOString());
+    });
+    clock.start();
+    await vi.advanceTimersByTimeAsync(CRON_LOAD_DELAY_MS);
+    await clock.scheduled;
+    await vi.advanceTimersByTimeAsync(55 * 60_000);
+    expect(seen).toEqual(['2026-04-27T10:55:00.000Z']);
+    clock.stop();
+  });
+
+  it.each([
+    ['loading', '2026-04-27T10:54:58.000Z'],
+    ['waiting to load', '2026-04-27T10:00:00.000Z'],
+  ])('schedules nothing when stopped while node-cron was still %s', async (_, now) => {
+    vi.useFakeTimers({ now: new Date(now) });
     const clock = new RealClock();
     const seen: string[] = [];
     clock.onBatch((at) => {
