@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock } from './clock/index.js';
 import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
-import { DeliveryService, type Sender } from './delivery/index.js';
+import type { DeliveryService, Sender } from './delivery/index.js';
+import { lazyModule } from './lazy-module.js';
 import { createLogger, type Logger, silentLogger } from './log.js';
-import { ReservationStore } from './reservations/index.js';
+import type { ReservationStore } from './reservations/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
 export interface EmulatorDeps {
@@ -35,9 +36,16 @@ export interface Emulator {
   readonly log: Logger;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
-  /** Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations). */
+  /**
+   * Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations).
+   * Built on first use: it brings the generator and the notification contract, which answering
+   * health and GetAccessToken does not need.
+   */
   readonly reservations: ReservationStore;
-  /** Credentials, routing, notifications and redelivery batches (src/delivery). */
+  /**
+   * Credentials, routing, notifications and redelivery batches (src/delivery). Built at creation
+   * when credentials are preloaded or a CA file is set (both are checked at start), else on first use.
+   */
   readonly delivery: DeliveryService;
   /** Resolves once everything the server answers with is ready (e.g. WSDLs parsed). */
   readonly ready: Promise<void>;
@@ -45,6 +53,33 @@ export interface Emulator {
   reset(): void;
   start(): void;
   stop(): Promise<void>;
+}
+
+// Loaded on first use, not at start-up: together with what they import (the generator, the
+// notification contract, the HTTP sender) they are ~40 modules that health and GetAccessToken never use.
+const reservationsModule = lazyModule(
+  () => import('./reservations/index.js'),
+  new URL('./reservations/index.js', import.meta.url),
+);
+const deliveryModule = lazyModule(
+  () => import('./delivery/index.js'),
+  new URL('./delivery/index.js', import.meta.url),
+);
+
+/**
+ * Imports what start-up skipped (the reservation lifecycle and the delivery engine), so that their
+ * first use does not load them synchronously; the admin API awaits it before its first request.
+ */
+export async function loadEmulatorServices(): Promise<void> {
+  await Promise.all([reservationsModule.load(), deliveryModule.load()]);
+}
+
+/**
+ * Whether `createEmulator` builds the delivery engine at once (preloaded credentials or a CA file are
+ * checked at start); `startServer` then imports it first, so it is not required synchronously.
+ */
+export function needsDeliveryAtCreation(input: SettingsInput, preload: EmulatorPreload): boolean {
+  return (preload.credentials?.length ?? 0) > 0 || Boolean(input.caFile);
 }
 
 /** Builds an emulator from settings (validated here) and optional dependencies. */
@@ -69,28 +104,41 @@ export function createEmulator(
   const resetters: Array<() => void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];
   const readiness: Array<Promise<void>> = [];
-  void preload; // consumed by the services below as they are added
 
   const auth = createAuthService({ clock, ...(settings.seed !== undefined ? { seed: settings.seed } : {}) });
-  (preload.users ?? []).forEach((u, i) => auth.users.add(u, `users[${i}]`));
+  for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
   resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
 
-  const reservations = new ReservationStore({ clock, seed, exchangeNotifies: settings.exchangeNotifies });
-  resetters.push(() => reservations.reset());
+  let reservations: ReservationStore | undefined;
+  const reservationStore = () =>
+    (reservations ??= new (reservationsModule.get().ReservationStore)({
+      clock,
+      seed,
+      exchangeNotifies: settings.exchangeNotifies,
+    }));
+  resetters.push(() => reservations?.reset()); // one never built holds nothing
 
-  const delivery = new DeliveryService(settings, {
-    clock,
-    log,
-    ...(deps.sender ? { sender: deps.sender } : {}),
-  });
-  (preload.credentials ?? []).forEach((cr, i) => delivery.credentials.add(cr, `credentials[${i}]`));
-  readiness.push(delivery.loadCaFile());
+  let delivery: DeliveryService | undefined;
+  const deliveryService = () =>
+    (delivery ??= new (deliveryModule.get().DeliveryService)(settings, {
+      clock,
+      log,
+      ...(deps.sender ? { sender: deps.sender } : {}),
+    }));
+  if (needsDeliveryAtCreation(input, preload)) {
+    // Checked at creation: a bad preloaded credential throws here, a bad CA file rejects `ready`.
+    const service = deliveryService();
+    for (const [i, cr] of (preload.credentials ?? []).entries())
+      service.credentials.add(cr, `credentials[${i}]`);
+    readiness.push(service.loadCaFile());
+  }
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
   clock.onBatch(async (at) => {
-    await delivery.outbox.runBatch(at);
+    await deliveryModule.load();
+    await deliveryService().outbox.runBatch(at);
   });
-  resetters.push(() => delivery.reset()); // credentials are kept (DESIGN "Admin API": reset)
-  stoppers.push(() => delivery.close());
+  resetters.push(() => delivery?.reset()); // credentials are kept (DESIGN "Admin API": reset)
+  stoppers.push(() => delivery?.close());
 
   return {
     settings,
@@ -98,8 +146,12 @@ export function createEmulator(
     clock,
     log,
     auth,
-    reservations,
-    delivery,
+    get reservations() {
+      return reservationStore();
+    },
+    get delivery() {
+      return deliveryService();
+    },
     ready: Promise.all(readiness).then(() => {}),
     reset() {
       for (const r of resetters) r();
