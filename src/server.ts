@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createApp, loadAdminApi } from './app.js';
+import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
 import {
   createEmulator,
@@ -26,12 +26,8 @@ export async function startServer(
   deps: EmulatorDeps = {},
   preload: EmulatorPreload = {},
 ): Promise<RunningEmulator> {
-  // A compressed clock's time runs from its creation, every real millisecond worth hourMs/3,600,000
-  // emulator ones: load the admin API before it exists, so a first event lands as early in emulator
-  // time as when the admin API was built in (loading it first can pass a minute 55 at hourMs 2000).
-  if ((deps.clock?.mode ?? input.clock) === 'compressed') await loadAdminApi();
   // Preloaded credentials and a CA file are checked by the delivery engine as the emulator is built.
-  else if (needsDeliveryAtCreation(input, preload)) await loadEmulatorServices();
+  if (needsDeliveryAtCreation(input, preload)) await loadEmulatorServices();
   const emulator = createEmulator(input, deps, preload);
   await emulator.ready;
   const app = createApp(emulator);

@@ -11,7 +11,8 @@ describe('redelivery on a compressed clock', () => {
       allowHttp: true,
       clock: 'compressed',
       hourMs: 2_000,
-      clockStart: '2026-04-27T10:50:00Z',
+      // 25 emulator minutes (~830 ms real) before the first batch: room for the first requests.
+      clockStart: '2026-04-27T10:30:00Z',
     });
     await emu.credential({ apiKey: 'k', url: r.url });
     const result = await emu.event({ type: 'Issue' });

@@ -129,3 +129,20 @@ describe('compressed clock', () => {
     expect(seen).not.toContain('2026-04-27T12:55:00.000Z');
   });
 });
+
+describe('compressed clock before it starts', () => {
+  it('stands still at its start instant until start(), then runs from there', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const clock = new CompressedClock(new Date('2026-04-27T10:00:00Z'), 3_600, undefined, () =>
+      performance.now(),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(clock.now().toISOString()).toBe('2026-04-27T10:00:00.000Z');
+    clock.start();
+    await vi.advanceTimersByTimeAsync(60); // 60 real ms = one emulator minute at hourMs 3600
+    expect(clock.now().toISOString()).toBe('2026-04-27T10:01:00.000Z');
+    clock.stop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(clock.now().toISOString()).toBe('2026-04-27T10:01:00.000Z');
+  });
+});

@@ -3,13 +3,15 @@ import { HOUR_MS, nextBatchAfter } from './schedule.js';
 import type { ClockState } from './types.js';
 
 /**
- * Emulator time runs `hourMs` real milliseconds per emulator hour, starting at `start`. Batches fire
- * one at a time; a batch instant missed because the previous batch ran long is skipped, never doubled.
+ * Emulator time runs `hourMs` real milliseconds per emulator hour from `start()`, beginning at the
+ * `start` instant (until then it stands still there, so building the server costs no emulator time).
+ * Batches fire one at a time; a batch instant missed because the previous batch ran long is skipped,
+ * never doubled.
  */
 export class CompressedClock extends AutomaticClock {
   readonly mode = 'compressed' as const;
-  readonly #startMs: number;
-  readonly #realStart: number;
+  #startMs: number;
+  #realStart: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running = false;
 
@@ -21,21 +23,26 @@ export class CompressedClock extends AutomaticClock {
   ) {
     super();
     this.#startMs = start.getTime();
-    this.#realStart = realNowMs();
   }
 
   now(): Date {
+    if (this.#realStart === undefined) return new Date(this.#startMs);
     const elapsedReal = this.realNowMs() - this.#realStart;
     return new Date(Math.floor(this.#startMs + (elapsedReal * HOUR_MS) / this.hourMs));
   }
 
   start(): void {
     if (this.#running) return;
+    // Restarting after stop() resumes from where emulator time stood.
+    this.#startMs = this.now().getTime();
+    this.#realStart = this.realNowMs();
     this.#running = true;
-    this.#schedule(this.now().getTime());
+    this.#schedule(this.#startMs);
   }
 
   stop(): void {
+    if (this.#running) this.#startMs = this.now().getTime();
+    this.#realStart = undefined;
     this.#running = false;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
