@@ -3,7 +3,7 @@
  * requests, on its own thread so the emulator keeps the main one. Answers `stats` messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { behave, startReceiver } from '../../src/receivers/index.js';
+import { behave, startReceiver } from '../../dist/receivers/index.js';
 
 const { failureRate, seed } = workerData as { failureRate: number; seed: number };
 // mulberry32: a small seeded PRNG so runs are comparable.

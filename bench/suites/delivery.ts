@@ -7,8 +7,8 @@
  */
 import { Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { MAX_ATTEMPTS } from '../../src/delivery/index.js';
-import { startServer } from '../../src/server.js';
+import { MAX_ATTEMPTS } from '../../dist/delivery/index.js';
+import { startServer } from '../../dist/server.js';
 import { envNumber, fmt, table } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
 
