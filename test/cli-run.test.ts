@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { BIN } from './helpers/cli.js';
+import { start } from './helpers/processes.js';
 import { ROOT, runCli, scenarioDir } from './helpers/scenario-cli.js';
 
 const tmp = scenarioDir();
@@ -28,6 +30,28 @@ describe('reportbo-emulator run', () => {
       `${shipped.length} scenarios: ${shipped.length} passed, 0 failed, 0 with errors`,
     );
     for (const file of shipped) expect(run.stdout).toContain(`(${file})`);
+  });
+
+  it('runs a scenario with an HTTPS built-in receiver against a running emulator that was given no CA', async () => {
+    const serve = start(process.execPath, [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--clock',
+      'manual',
+      '--clock-start',
+      '2026-04-27T10:00:00Z',
+    ]);
+    const [, url] = await serve.waitFor(/listening on (http:\/\/[\d.:]+)/);
+    const run = await runCli(['run', 'scenarios/05-receiver-recovers.yaml', '--target', url!]);
+    expect(run.stdout).toContain('1 scenario: 1 passed');
+    expect(run.code).toBe(0);
+    // The runner made the target trust its receivers' CA through the admin API.
+    const trusted = (await (await fetch(`${url}/__admin/trust`)).json()) as {
+      certificates: { source: string }[];
+    };
+    expect(trusted.certificates).toEqual([expect.objectContaining({ source: 'admin' })]);
   });
 
   it('exits 1 on a wrong expectation, naming the step, the expected and the actual value', async () => {

@@ -13,6 +13,7 @@ import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
 import { scenarioRoutes } from './scenarios.js';
 import { tokenRoutes } from './tokens.js';
+import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
 
 /** The admin API, mounted under `/__admin`. */
@@ -25,6 +26,7 @@ export function adminApp(emulator: Emulator): Hono {
   app.route('/', reservationRoutes(emulator));
   app.route('/', notificationRoutes(emulator));
   app.route('/', redeliveryRoutes(emulator));
+  app.route('/', trustRoutes(emulator));
   app.route('/', clockRoutes(emulator));
   app.route('/', userRoutes(emulator));
   app.route('/', tokenRoutes(emulator));

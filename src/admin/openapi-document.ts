@@ -64,6 +64,23 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     errors: [404],
   },
   {
+    method: 'get',
+    path: '/trust',
+    tag: 'delivery',
+    summary: 'certificates trusted for https:// destinations besides the system roots',
+    ok: { 200: 'TrustList' },
+  },
+  {
+    method: 'post',
+    path: '/trust',
+    tag: 'delivery',
+    summary:
+      'trust the CA certificate(s) for later deliveries; JSON {"pem"} or the PEM text itself as the body (curl --data-binary @ca.pem)',
+    body: 'TrustInput',
+    ok: { 201: 'TrustResult' },
+    errors: [400],
+  },
+  {
     method: 'post',
     path: '/events',
     tag: 'delivery',

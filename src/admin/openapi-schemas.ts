@@ -92,6 +92,25 @@ export function componentSchemas(): Record<string, Json> {
       filters: obj({ pcc: { type: 'array', items: str }, idWeb: { type: 'array', items: int } }, []),
       warnings: { type: 'array', items: str },
     }),
+    TrustInput: obj({ pem: { type: 'string', description: 'one or more PEM certificates' } }),
+    TrustedCertificate: obj({
+      subject: str,
+      issuer: str,
+      fingerprint256: str,
+      validFrom: instant,
+      validTo: instant,
+      ca: { type: 'boolean' },
+      source: { enum: ['ca-file', 'admin'] },
+    }),
+    TrustList: obj({ certificates: { type: 'array', items: ref('TrustedCertificate') } }),
+    TrustResult: obj({
+      added: {
+        type: 'array',
+        items: ref('TrustedCertificate'),
+        description: 'the certificates that were new',
+      },
+      certificates: { type: 'array', items: ref('TrustedCertificate') },
+    }),
     User: fromZod(UserSchema),
     Token: obj({
       token: str,

@@ -48,6 +48,15 @@ export class AdminClient {
     await this.#call('DELETE', `/credentials/${encodeURIComponent(id)}`);
   }
 
+  /** Lists the certificates trusted for https:// destinations besides the system roots. */
+  async listTrusted(): Promise<T.TrustedCertificate[]> {
+    return (await this.#call<{ certificates: T.TrustedCertificate[] }>('GET', '/trust')).certificates;
+  }
+  /** Trusts the PEM CA certificate(s) for later deliveries; answers the ones that were new. */
+  async trust(pem: string): Promise<T.TrustedCertificate[]> {
+    return (await this.#call<{ added: T.TrustedCertificate[] }>('POST', '/trust', { body: { pem } })).added;
+  }
+
   /** Lists GetAccessToken users. */
   async listUsers(): Promise<T.User[]> {
     return (await this.#call<{ users: T.User[] }>('GET', '/users')).users;

@@ -12,6 +12,7 @@ export type { BookingStatus } from '../contract/index.js';
 export type { NotificationState } from '../delivery/notification.js';
 export type { BatchResult } from '../delivery/outbox.js';
 export type { AttemptOutcome } from '../delivery/outcome.js';
+export type { TrustedCertificate } from '../delivery/trust.js';
 export type { EventType } from '../reservations/index.js';
 
 import type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';

@@ -34,3 +34,4 @@ export {
   type NotificationRef,
 } from './service.js';
 export type { NotificationFilter } from './settle.js';
+export { type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';

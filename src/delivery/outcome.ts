@@ -38,9 +38,12 @@ const TLS_CAUSES: Record<string, string> = {
   CERT_HAS_EXPIRED: 'certificate expired',
   CERT_NOT_YET_VALID: 'certificate not yet valid',
   ERR_TLS_CERT_ALTNAME_INVALID: 'hostname mismatch',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'certificate issuer not trusted (add it with --ca-file)',
-  UNABLE_TO_GET_ISSUER_CERT: 'certificate issuer not trusted (add it with --ca-file)',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'certificate issuer not trusted (add it with --ca-file)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE:
+    'certificate issuer not trusted (trust its CA with --ca-file or POST /__admin/trust)',
+  UNABLE_TO_GET_ISSUER_CERT:
+    'certificate issuer not trusted (trust its CA with --ca-file or POST /__admin/trust)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
+    'certificate issuer not trusted (trust its CA with --ca-file or POST /__admin/trust)',
   CERT_REVOKED: 'certificate revoked',
 };
 

@@ -48,7 +48,7 @@ export class HttpSender implements Sender {
     this.#https = this.#httpsAgent(options.extraCaPem ?? []);
   }
 
-  /** Trusts more CA certificates (in addition to the system roots) for later attempts. */
+  /** Sets the certificates trusted besides the system roots (the whole list) for later attempts. */
   trust(caPem: string[]): void {
     this.#https.destroy();
     this.#https = this.#httpsAgent(caPem);

@@ -7,6 +7,7 @@ import { CredentialStore } from './credentials.js';
 import { Outbox } from './outbox.js';
 import { route } from './routing.js';
 import { HttpSender, type Sender } from './sender.js';
+import { type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';
 
 export interface DeliverySettings {
   responseTimeoutMs: number;
@@ -43,6 +44,8 @@ export interface DispatchResult {
 export class DeliveryService {
   readonly credentials: CredentialStore;
   readonly outbox: Outbox;
+  /** Certificates trusted besides the system roots; kept across reset, like credentials. */
+  readonly trustStore = new TrustStore();
   readonly #sender: Sender;
   readonly #httpSender: HttpSender | undefined;
 
@@ -66,7 +69,7 @@ export class DeliveryService {
   /** Reads `--ca-file` and trusts it in addition to the system roots; a bad file fails start-up. */
   async loadCaFile(): Promise<void> {
     const file = this.settings.caFile;
-    if (!file || !this.#httpSender) return;
+    if (!file) return;
     let pem: string;
     try {
       pem = await readFile(file, 'utf8');
@@ -74,22 +77,17 @@ export class DeliveryService {
       throw new InputError(
         'ca_file_unreadable',
         `--ca-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
-        {
-          path: 'caFile',
-        },
+        { path: 'caFile' },
       );
     }
-    const certs = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-    if (certs.length === 0) {
-      throw new InputError(
-        'ca_file_invalid',
-        `--ca-file ${file}: no PEM certificate (-----BEGIN CERTIFICATE-----) found in it.`,
-        {
-          path: 'caFile',
-        },
-      );
-    }
-    this.#httpSender.trust(certs);
+    this.trust(pem, 'ca-file', `--ca-file ${file}`);
+  }
+
+  /** Trusts the PEM certificates in `text` for later attempts; answers the ones that were new. */
+  trust(text: string, source: TrustSource, where: string): TrustedCertificate[] {
+    const added = this.trustStore.add(text, source, where);
+    if (added.length > 0) this.#httpSender?.trust(this.trustStore.pems());
+    return added;
   }
 
   /**

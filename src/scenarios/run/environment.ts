@@ -110,11 +110,9 @@ export async function targetEnvironment(scenario: Scenario, target: string): Pro
       notes.push(`the target's clock is ${health.clock}, the scenario expects ${scenario.clock.mode}`);
     if (Object.keys(scenario.settings).length > 0)
       notes.push(`settings (${Object.keys(scenario.settings).join(', ')}) are not applied to a --target`);
-    if (receivers.caFile)
-      notes.push(
-        'HTTPS receivers: the target must trust their CA (start it with --ca-file) or deliveries fail',
-      );
     await client.reset();
+    // HTTPS receivers: their CA is new in every run, so the target is told to trust it (it keeps it).
+    if (receivers.caFile) await client.trust(await readFile(receivers.caFile, 'utf8'));
     const users = userInputs(scenario);
     const credentials = credentialInputs(scenario, receivers.byName);
     for (const u of users) {

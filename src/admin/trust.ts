@@ -1,0 +1,47 @@
+import { Hono } from 'hono';
+import type { Emulator } from '../emulator.js';
+import { InputError } from '../errors.js';
+
+/** A CA file is a few KiB; anything far larger is not one. */
+const MAX_TRUST_BODY_BYTES = 256 * 1024;
+
+/**
+ * `GET/POST /__admin/trust`: certificates trusted for https:// destinations besides the system
+ * roots. POST takes PEM text as the body (`curl --data-binary @ca.pem`) or JSON `{"pem": "…"}`,
+ * so a CI job can trust the CA it made after the emulator's service container started.
+ */
+export function trustRoutes(emulator: Emulator): Hono {
+  const { delivery } = emulator;
+  const app = new Hono();
+  app.get('/trust', (c) => c.json({ certificates: delivery.trustStore.list() }));
+  app.post('/trust', async (c) => {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > MAX_TRUST_BODY_BYTES) {
+      throw new InputError(
+        'body_too_large',
+        `The body is over ${MAX_TRUST_BODY_BYTES / 1024} KiB: send only the CA certificate(s).`,
+      );
+    }
+    const pem = pemFrom(text, c.req.header('content-type') ?? '');
+    const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
+    return c.json({ added, certificates: delivery.trustStore.list() }, 201);
+  });
+  return app;
+}
+
+function pemFrom(text: string, contentType: string): string {
+  if (!contentType.includes('json')) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InputError('invalid_json', 'The body is not JSON; send {"pem": "…"} or the PEM text itself.');
+  }
+  const pem = (parsed as { pem?: unknown } | null)?.pem;
+  if (typeof pem !== 'string') {
+    throw new InputError('invalid_trust_request', 'Expected {"pem": "-----BEGIN CERTIFICATE-----…"}.', {
+      path: 'pem',
+    });
+  }
+  return pem;
+}

@@ -1,0 +1,78 @@
+import { X509Certificate } from 'node:crypto';
+import { InputError } from '../errors.js';
+
+/** Where a trusted certificate came from. */
+export type TrustSource = 'ca-file' | 'admin';
+
+/** A certificate trusted for https:// destinations in addition to the system roots. */
+export interface TrustedCertificate {
+  subject: string;
+  issuer: string;
+  /** SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it. */
+  fingerprint256: string;
+  validFrom: string;
+  validTo: string;
+  /** Whether the certificate may sign others (a CA); a self-signed leaf can be trusted as itself. */
+  ca: boolean;
+  source: TrustSource;
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The extra certificates the sender trusts: from `--ca-file` at start and from
+ * `POST /__admin/trust` at any time (a CI service container starts before the job makes its CA).
+ * A certificate is kept once, whatever the number of times it is added.
+ */
+export class TrustStore {
+  readonly #byFingerprint = new Map<string, { pem: string; info: TrustedCertificate }>();
+
+  /**
+   * Parses every PEM certificate in `text` and trusts it; answers the ones that were new.
+   * `where` names the input in errors (a file, or the admin request).
+   */
+  add(text: string, source: TrustSource, where: string): TrustedCertificate[] {
+    const blocks = text.match(PEM_BLOCK) ?? [];
+    if (blocks.length === 0) {
+      throw new InputError(
+        'no_certificate',
+        `${where}: no PEM certificate found (expected -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----).`,
+      );
+    }
+    const parsed = blocks.map((pem, i) => {
+      try {
+        return { pem, cert: new X509Certificate(pem) };
+      } catch (err) {
+        throw new InputError(
+          'invalid_certificate',
+          `${where}: certificate ${i + 1} of ${blocks.length} cannot be read (${(err as Error).message}).`,
+        );
+      }
+    });
+    const added: TrustedCertificate[] = [];
+    for (const { pem, cert } of parsed) {
+      if (this.#byFingerprint.has(cert.fingerprint256)) continue;
+      const info: TrustedCertificate = {
+        subject: cert.subject.replaceAll('\n', ', '),
+        issuer: cert.issuer.replaceAll('\n', ', '),
+        fingerprint256: cert.fingerprint256,
+        validFrom: new Date(cert.validFrom).toISOString(),
+        validTo: new Date(cert.validTo).toISOString(),
+        ca: cert.ca,
+        source,
+      };
+      this.#byFingerprint.set(cert.fingerprint256, { pem, info });
+      added.push(info);
+    }
+    return added;
+  }
+
+  /** The PEM texts, for the TLS agent's `ca` option. */
+  pems(): string[] {
+    return [...this.#byFingerprint.values()].map((e) => e.pem);
+  }
+
+  list(): TrustedCertificate[] {
+    return [...this.#byFingerprint.values()].map((e) => e.info);
+  }
+}
