@@ -203,8 +203,9 @@ export class Outbox {
         message: this.#texts.of(result.message),
         responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
       };
-      // A new array of exact length: 100,000 one-attempt arrays grown by push would each carry spare slots.
-      n.attempts = [...n.attempts, attempt];
+      // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
+      // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
+      n.attempts = n.attempts.concat([attempt]);
       n.lastFinishedMs = finished.getTime();
       // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
       if (result.outcome === 'http_status' && result.statusCode === 200) {
