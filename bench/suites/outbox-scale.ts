@@ -139,7 +139,8 @@ const suite: BenchSuite = {
             '',
             'What would meet it: a smaller held heap. `node --optimize-for-size` measured **333 MB** in',
             'process (heap held 130 MB) but trades speed everywhere for this one extreme, so it is not the',
-            'default; a user holding 100,000 pending can set it with `NODE_OPTIONS`. The floor with the',
+            'default; a user holding 100,000 pending can run `node --optimize-for-size` on the CLI entry',
+            '(Node refuses that flag in `NODE_OPTIONS`). The floor with the',
             'bodies kept is about 65 + 121 + 104 ≈ 290 MB before any heap slack.',
           ].join('\n'),
         );
