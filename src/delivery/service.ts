@@ -80,7 +80,13 @@ export class DeliveryService {
         { path: 'caFile' },
       );
     }
-    this.trust(pem, 'ca-file', `--ca-file ${file}`);
+    try {
+      this.trust(pem, 'ca-file', `--ca-file ${file}`);
+    } catch (err) {
+      // The file keeps its own stable code; the message says what was wrong inside it.
+      if (err instanceof InputError) throw new InputError('ca_file_invalid', err.message, { path: 'caFile' });
+      throw err;
+    }
   }
 
   /** Trusts the PEM certificates in `text` for later attempts; answers the ones that were new. */
