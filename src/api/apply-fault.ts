@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import type { Fault, Variant } from '../auth/index.js';
+import { type AuthResult, type Fault, failure, type Variant } from '../auth/index.js';
+import { type ApiDeps, type Endpoint, journal } from './context.js';
 
 /** Bodies cut short, as a connection reset mid-answer or a broken proxy would deliver them. */
 const MALFORMED: Record<'json16' | 'json17' | 'xml' | 'soap', string> = {
@@ -43,4 +44,29 @@ export function faultResponse(
   const key =
     variant === 'json' ? (version === '1.6' ? 'json16' : 'json17') : variant === 'xml' ? 'xml' : 'soap';
   return new Response(MALFORMED[key], { status: 200, headers: { ...headers, 'Content-Type': contentType } });
+}
+
+/**
+ * Answers and journals the `status`, `malformed` or `drop` fault taken for this call, the same way
+ * for every variant; `undefined` when none applies (a `delay` fault answers normally, late).
+ */
+export function answerFault(
+  c: Context,
+  deps: ApiDeps,
+  ep: Endpoint,
+  path: string,
+  fault: Fault | undefined,
+  variant: Variant,
+  contentType: string,
+  headers: Record<string, string>,
+): Response | undefined {
+  if (!fault || fault.kind === 'delay') return undefined;
+  const res = faultResponse(c, fault, variant, ep.version, contentType, headers);
+  const faulted: AuthResult = {
+    ...failure('malformed_request', `fault ${fault.kind}`),
+    outcome: 'fault',
+    transactionCode: null,
+  };
+  journal(deps, ep, variant, path, null, faulted, res.status, { id: fault.id, kind: fault.kind });
+  return res;
 }

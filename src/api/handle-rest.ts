@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
 import { ApiRequestError } from './api-error.js';
-import { faultResponse, sleep } from './apply-fault.js';
+import { answerFault, sleep } from './apply-fault.js';
 import { type ApiDeps, type Endpoint, journal, versionString } from './context.js';
 import { apiHeaders } from './format.js';
 import { jsonTokenRequest } from './json-request.js';
@@ -19,17 +19,10 @@ export async function handleRest(c: Context, ep: Endpoint, deps: ApiDeps): Promi
   const path = c.req.path;
   const fault = deps.auth.faults.take(ep.version, variant);
   if (fault && fault.kind !== 'delay') {
-    const baseHeaders = apiHeaders(ep.version, versionString(deps, ep.version), null);
     const type =
       variant === 'xml' ? XML_CONTENT_TYPE : ep.version === '1.6' ? JSON16_CONTENT_TYPE : JSON17_CONTENT_TYPE;
-    const res = faultResponse(c, fault, variant, ep.version, type, baseHeaders);
-    const faulted: AuthResult = {
-      ...failure('malformed_request', `fault ${fault.kind}`),
-      outcome: 'fault',
-      transactionCode: null,
-    };
-    journal(deps, ep, variant, path, null, faulted, res.status, { id: fault.id, kind: fault.kind });
-    return res;
+    const headers = apiHeaders(ep.version, versionString(deps, ep.version), null);
+    return answerFault(c, deps, ep, path, fault, variant, type, headers)!;
   }
   let result: AuthResult;
   let status = 200;

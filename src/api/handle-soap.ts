@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
 import { ApiRequestError, malformed } from './api-error.js';
-import { faultResponse, sleep } from './apply-fault.js';
+import { answerFault, sleep } from './apply-fault.js';
 import { mediaType, readBodyText } from './body.js';
 import { type ApiDeps, type Endpoint, journal, versionString } from './context.js';
 import { LOWER_NAMES, pickCredentials } from './fields.js';
@@ -92,17 +92,9 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
   }
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
   const injected = deps.auth.faults.take(ep.version, variant);
-  if (injected && injected.kind !== 'delay') {
-    const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
-    const res = faultResponse(c, injected, variant, ep.version, type, baseHeaders);
-    const faulted: AuthResult = {
-      ...failure('malformed_request', `fault ${injected.kind}`),
-      outcome: 'fault',
-      transactionCode: null,
-    };
-    journal(deps, ep, variant, path, null, faulted, res.status, { id: injected.id, kind: injected.kind });
-    return res;
-  }
+  const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
+  const faulted = answerFault(c, deps, ep, path, injected, variant, type, baseHeaders);
+  if (faulted) return faulted;
   let res: Response;
   try {
     if (soap === '1.2') checkSoap12Action(c);
