@@ -1,13 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { classifyError, type SendPhase, type SendResult, statusMessage } from './outcome.js';
+import { AttemptHandler, RESPONSE_BODY_CAP_BYTES } from './attempt-handler.js';
+import { OriginPools } from './origin-pools.js';
+import type { SendResult } from './outcome.js';
 
-/** Response bodies are read up to this many bytes and the rest discarded (DESIGN "Delivery rules"). */
-export const RESPONSE_BODY_CAP_BYTES = 4096;
+export { RESPONSE_BODY_CAP_BYTES };
 /** Spec "Limits": TLS 1.2 or higher. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
+/** Parsed destination URLs kept (credentials are few; the bound only keeps a misuse from growing). */
+const TARGET_CACHE_LIMIT = 1024;
 
 /** One prepared POST: URL, exact headers, gzip body. Built once per notification, reused per attempt. */
 export interface DeliveryRequest {
@@ -26,119 +26,82 @@ export interface Sender {
 export interface HttpSenderOptions {
   /** One deadline for connect, TLS handshake, response headers and the whole response body. */
   timeoutMs: number;
-  /** Upper bound of open sockets per destination (keep-alive pool). */
+  /** Upper bound of open connections per scheme (keep-alive pools, all destinations together). */
   maxSockets: number;
   /** PEM CA certificates trusted in addition to the system roots (`--ca-file`). */
   extraCaPem?: string[];
 }
 
-/** A sender on node:http/node:https with keep-alive agents; redirects are never followed. */
+interface Target {
+  origin: string;
+  path: string;
+  https: boolean;
+  /** `host[:port]`, as attempt messages name the receiver. */
+  host: string;
+}
+
+/**
+ * A sender on undici's dispatcher (keep-alive pools); redirects are never followed. undici instead
+ * of node:http: a node:http request costs about twice the CPU on this path (docs/decisions.md
+ * "Delivery sender").
+ */
 export class HttpSender implements Sender {
-  readonly #http: HttpAgent;
-  #https: HttpsAgent;
+  readonly #http: OriginPools;
+  #https: OriginPools;
   readonly #options: HttpSenderOptions;
+  readonly #targets = new Map<string, Target>();
 
   constructor(options: HttpSenderOptions) {
     this.#options = options;
-    this.#http = new HttpAgent({
-      keepAlive: true,
-      maxSockets: options.maxSockets,
-      maxTotalSockets: options.maxSockets,
-    });
-    this.#https = this.#httpsAgent(options.extraCaPem ?? []);
+    this.#http = new OriginPools(options.maxSockets, { timeout: options.timeoutMs });
+    this.#https = this.#httpsPools(options.extraCaPem ?? []);
   }
 
   /** Sets the certificates trusted besides the system roots (the whole list) for later attempts. */
   trust(caPem: string[]): void {
-    this.#https.destroy();
-    this.#https = this.#httpsAgent(caPem);
+    // Attempts already running finish on their connections; new ones connect with the new list.
+    this.#https.close();
+    this.#https = this.#httpsPools(caPem);
   }
 
-  #httpsAgent(extra: string[]): HttpsAgent {
-    return new HttpsAgent({
-      keepAlive: true,
-      maxSockets: this.#options.maxSockets,
-      maxTotalSockets: this.#options.maxSockets,
+  #httpsPools(extra: string[]): OriginPools {
+    return new OriginPools(this.#options.maxSockets, {
+      timeout: this.#options.timeoutMs,
+      ca: [...rootCertificates, ...extra],
       minVersion: MIN_TLS_VERSION,
       rejectUnauthorized: true,
-      ca: [...rootCertificates, ...extra],
     });
   }
 
   send(request: DeliveryRequest): Promise<SendResult> {
     return new Promise((resolve) => {
-      const started = performance.now();
-      const url = new URL(request.url);
-      const isHttps = url.protocol === 'https:';
-      const target = url.host;
-      let phase: SendPhase = 'connect';
-      let statusCode: number | undefined;
-      let settled = false;
-      const kept: Buffer[] = [];
-      let keptBytes = 0;
-
-      const finish = (result: Omit<SendResult, 'durationMs'>) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve({ ...result, durationMs: Math.round(performance.now() - started) });
-      };
-
-      const options = {
-        method: 'POST',
-        headers: { ...request.headers },
-        agent: isHttps ? this.#https : this.#http,
-      };
-      const req = (isHttps ? httpsRequest : httpRequest)(url, options, (res) => {
-        phase = 'body';
-        statusCode = res.statusCode;
-        res.on('data', (chunk: Buffer) => {
-          // Past the cap the bytes are dropped at once: an endless body costs time, never memory.
-          if (keptBytes >= RESPONSE_BODY_CAP_BYTES) return;
-          const part = chunk.subarray(0, RESPONSE_BODY_CAP_BYTES - keptBytes);
-          kept.push(part);
-          keptBytes += part.length;
-        });
-        res.on('end', () => {
-          const code = statusCode ?? 0;
-          const location = res.headers.location;
-          finish({
-            outcome: 'http_status',
-            statusCode: code,
-            message: statusMessage(code, code >= 300 && code < 400 ? location : undefined),
-            responseBody: Buffer.concat(kept).toString('utf8'),
-          });
-        });
-        res.on('error', (err) => finish(classifyError(err, phase, target, statusCode)));
-      });
-      req.on('socket', (socket: Socket) => {
-        if (!socket.connecting) {
-          phase = 'headers';
-          return;
-        }
-        socket.once(isHttps ? 'secureConnect' : 'connect', () => {
-          if (phase === 'connect') phase = 'headers';
-        });
-      });
-      req.on('error', (err) => finish(classifyError(err, phase, target, statusCode)));
-
-      const timer = setTimeout(() => {
-        const where =
-          phase === 'connect'
-            ? 'while connecting'
-            : phase === 'headers'
-              ? 'waiting for the response headers'
-              : `reading the response body (status ${statusCode}, ${keptBytes} bytes kept)`;
-        finish({
-          outcome: 'timeout',
-          message: `no complete response within ${this.#options.timeoutMs} ms (${where})`,
-          ...(statusCode === undefined ? {} : { statusCode }),
-        });
-        req.destroy();
-      }, this.#options.timeoutMs);
-
-      req.end(request.body);
+      const target = this.#target(request.url);
+      const handler = new AttemptHandler(target.host, this.#options.timeoutMs, resolve);
+      const pools = target.https ? this.#https : this.#http;
+      pools
+        .for(target.origin)
+        .dispatch(
+          { method: 'POST', path: target.path, headers: request.headers, body: request.body },
+          handler,
+        );
     });
+  }
+
+  /** The parsed URL, cached: parsing it on every attempt was a visible share of the batch profile. */
+  #target(url: string): Target {
+    let target = this.#targets.get(url);
+    if (target === undefined) {
+      const u = new URL(url);
+      target = {
+        origin: u.origin,
+        path: `${u.pathname}${u.search}`,
+        https: u.protocol === 'https:',
+        host: u.host,
+      };
+      if (this.#targets.size >= TARGET_CACHE_LIMIT) this.#targets.clear();
+      this.#targets.set(url, target);
+    }
+    return target;
   }
 
   close(): void {

@@ -1,0 +1,74 @@
+import { Pool } from 'undici';
+
+/** Connection options handed to undici's connector (net.connect / tls.connect options). */
+export interface ConnectOptions {
+  /** Connect (and TLS handshake) limit in ms; the sender's own deadline fires first. */
+  timeout: number;
+  ca?: string[];
+  minVersion?: 'TLSv1.2' | 'TLSv1.3';
+  rejectUnauthorized?: boolean;
+}
+
+/**
+ * One keep-alive undici Pool per origin, with at most `maxConnections` connections in all: when an
+ * origin needs a connection and the total is at the cap, the pools of other origins with nothing
+ * in flight are closed (their idle connections are what holds the cap). node:http's agent had
+ * `maxTotalSockets` for this; undici's Agent only caps connections per origin.
+ */
+export class OriginPools {
+  readonly #pools = new Map<string, Pool>();
+
+  constructor(
+    private readonly maxConnections: number,
+    private readonly connect: ConnectOptions,
+  ) {}
+
+  /** The pool for `origin` (e.g. `https://receiver.test:8443`), made room for under the cap. */
+  for(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, {
+        connections: this.maxConnections,
+        pipelining: 1,
+        // The sender's one deadline covers connect, headers and body; undici's own timers would
+        // end attempts earlier (headers/body: 300 s) or with other messages, so they are off.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        connect: this.connect,
+      });
+      this.#pools.set(origin, pool);
+    }
+    if (this.#pools.size > 1 && pool.stats.free === 0) this.#makeRoom(pool);
+    return pool;
+  }
+
+  /** Total open connections across origins (for tests and diagnostics). */
+  get connected(): number {
+    let n = 0;
+    for (const p of this.#pools.values()) n += p.stats.connected;
+    return n;
+  }
+
+  #makeRoom(keep: Pool): void {
+    if (this.connected < this.maxConnections) return;
+    for (const [origin, p] of this.#pools) {
+      if (p === keep) continue;
+      const s = p.stats;
+      if (s.running + s.pending + s.queued > 0) continue;
+      this.#pools.delete(origin);
+      void p.close();
+    }
+  }
+
+  /** Closes every pool after its requests finished (new requests go to new pools). */
+  close(): void {
+    for (const p of this.#pools.values()) void p.close();
+    this.#pools.clear();
+  }
+
+  /** Destroys every pool and its connections now. */
+  destroy(): void {
+    for (const p of this.#pools.values()) void p.destroy();
+    this.#pools.clear();
+  }
+}
