@@ -22,10 +22,14 @@ export function asNodeError(err: Error): NodeError {
     case 'UND_ERR_CONNECT_TIMEOUT':
       return withCode(e.message, 'ETIMEDOUT');
   }
-  if (e.code?.startsWith('HPE_')) {
-    // "Response does not match the HTTP/1.1 protocol (Expected HTTP/)" → "Parse Error: Expected HTTP/"
+  if (e.name === 'HTTPParserError') {
+    // "Response does not match the HTTP/1.1 protocol (Expected HTTP/…)" → "Parse Error: Expected HTTP/…".
+    // undici 7 leaves `code` unset (it looks the llhttp error number up in a name → number table), so
+    // the one code node:http gave for a non-HTTP answer is restored, and a generic one otherwise.
     const reason = /\((.*)\)$/.exec(e.message)?.[1] ?? e.message;
-    return withCode(`Parse Error: ${reason}`, e.code);
+    const code =
+      e.code ?? (reason.startsWith('Expected HTTP/') ? 'HPE_INVALID_CONSTANT' : 'HPE_INVALID_RESPONSE');
+    return withCode(`Parse Error: ${reason}`, code);
   }
   return e;
 }
