@@ -1,5 +1,6 @@
 import { afterEach, expect } from 'vitest';
 import type { SettingsInput } from '../../src/config/index.js';
+import type { NotificationDetail } from '../../src/delivery/index.js';
 import type { EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
@@ -19,34 +20,9 @@ export interface AdminAnswer<T = Record<string, unknown>> {
   body: T;
 }
 
-// Shapes the tests read (docs/admin-api.md); loose on purpose, the tests assert the values.
-export interface AttemptView {
-  number: number;
-  startedAt: string;
-  startedAtWall: string;
-  finishedAt: string;
-  durationMs: number;
-  batchAt?: string;
-  outcome: string;
-  statusCode?: number;
-  message: string;
-  responseBody?: string;
-}
-export interface NotificationView {
-  id: string;
-  credentialId: string;
-  bookingId: number;
-  bookingNumber: string;
-  bookingStatus: string;
-  state: string;
-  filename: string;
-  headers: Record<string, string>;
-  body: { Reservation: Record<string, unknown>; Product: Record<string, unknown> };
-  attempts: AttemptView[];
-  warnings: string[];
-  deliveredAt: string | null;
-  exhaustedAt: string | null;
-}
+// The shapes the admin API answers, as the server declares them (JSON of the same objects), so a
+// change of shape breaks these tests at compile time instead of drifting.
+export type NotificationView = NotificationDetail;
 export interface EventResultView {
   event: string;
   at: string;
