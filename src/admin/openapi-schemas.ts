@@ -100,7 +100,7 @@ export function componentSchemas(): Record<string, Json> {
       validFrom: instant,
       validTo: instant,
       ca: { type: 'boolean' },
-      source: { enum: ['ca-file', 'admin'] },
+      source: { enum: ['ca-file', 'admin', 'scenario'] },
     }),
     TrustList: obj({ certificates: { type: 'array', items: ref('TrustedCertificate') } }),
     TrustResult: obj({
