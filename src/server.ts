@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import type { AdminOptions } from './admin/index.js';
 import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
 import {
@@ -21,18 +22,22 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** Builds an emulator, waits until it is ready, listens, and starts its clock. */
+/**
+ * Builds an emulator, waits until it is ready, listens, and starts its clock. `app` is handed to
+ * the admin API (e.g. the runner of a scenario loaded by `serve --scenario`).
+ */
 export async function startServer(
   input: SettingsInput = {},
   deps: EmulatorDeps = {},
   preload: EmulatorPreload = {},
+  app: AdminOptions = {},
 ): Promise<RunningEmulator> {
   // Preloaded credentials and a CA file are checked by the delivery engine as the emulator is built.
   if (needsDeliveryAtCreation(input, preload)) await loadEmulatorServices();
   const emulator = createEmulator(input, deps, preload);
   await emulator.ready;
-  const app = createApp(emulator);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: emulator.settings.host });
+  const http = createApp(emulator, app);
+  const server = createAdaptorServer({ fetch: http.fetch, hostname: emulator.settings.host });
   try {
     await new Promise<void>((resolve, reject) => {
       const failed = (err: NodeJS.ErrnoException) => reject(listenError(err, emulator));

@@ -106,12 +106,17 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     : undefined;
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
-    running = await startServer(input, { settingNames: names }, scenario?.preload ?? preload);
+    // The admin API is handed the scenario's runner; it does not import the scenario code.
+    running = await startServer(
+      input,
+      { settingNames: names },
+      scenario?.preload ?? preload,
+      scenario ? { runScenario: () => scenario.run(running.url) } : {},
+    );
   } catch (err) {
     await scenario?.close();
     throw err;
   }
-  scenario?.attach(running.emulator, running.url);
   const { settings, seed, clock, log } = running.emulator;
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {

@@ -1,4 +1,4 @@
-import type { Emulator, EmulatorPreload } from '../emulator.js';
+import type { EmulatorPreload } from '../emulator.js';
 import { ConflictError } from '../errors.js';
 import { loadScenarioFile } from './load/loader.js';
 import { summarize } from './report/summary.js';
@@ -31,8 +31,11 @@ export async function scenarioServeSettings(
 /** A scenario loaded by `serve --scenario`: its receivers run for as long as the server does. */
 export interface ServeScenario {
   readonly preload: EmulatorPreload;
-  /** Connects the scenario to the started emulator so `POST /__admin/scenarios/run` can run it. */
-  attach(emulator: Emulator, url: string): void;
+  /**
+   * Runs the scenario's steps against the emulator at `url` (reset first); the CLI hands this to
+   * the admin API as `POST /__admin/scenarios/run`. Refuses a second run while one is going.
+   */
+  run(url: string): Promise<ScenarioRunAnswer>;
   close(): Promise<void>;
 }
 
@@ -41,13 +44,6 @@ export interface ScenarioRunAnswer {
   status: ScenarioResult['status'];
   summary: ReturnType<typeof summarize>;
   result: ScenarioResult;
-}
-
-const hosts = new WeakMap<Emulator, () => Promise<ScenarioRunAnswer>>();
-
-/** The run function of the scenario attached to an emulator, if any. */
-export function scenarioRunnerOf(emulator: Emulator): (() => Promise<ScenarioRunAnswer>) | undefined {
-  return hosts.get(emulator);
 }
 
 /**
@@ -64,25 +60,20 @@ export async function startServeScenario(file: string, preload: EmulatorPreload)
       credentials: [...(preload.credentials ?? []), ...credentialInputs(scenario, receivers.byName)],
       trust: [...(preload.trust ?? []), ...(receivers.caPem ? [receivers.caPem] : [])],
     },
-    attach(emulator, url) {
-      hosts.set(emulator, async () => {
-        if (running)
-          throw new ConflictError(
-            'scenario_running',
-            'The scenario is already running; wait for its answer.',
-          );
-        running = true;
-        try {
-          const env = preloadedEnvironment(scenario, url, receivers.byName);
-          // Each run starts from a clean slate: the counts a scenario expects are its own.
-          await env.client.reset();
-          for (const r of receivers.byName.values()) r.clear();
-          const result = await runSteps(file, scenario, env);
-          return { status: result.status, summary: summarize([result]), result };
-        } finally {
-          running = false;
-        }
-      });
+    async run(url) {
+      if (running)
+        throw new ConflictError('scenario_running', 'The scenario is already running; wait for its answer.');
+      running = true;
+      try {
+        const env = preloadedEnvironment(scenario, url, receivers.byName);
+        // Each run starts from a clean slate: the counts a scenario expects are its own.
+        await env.client.reset();
+        for (const r of receivers.byName.values()) r.clear();
+        const result = await runSteps(file, scenario, env);
+        return { status: result.status, summary: summarize([result]), result };
+      } finally {
+        running = false;
+      }
     },
     close: () => receivers.close(),
   };
