@@ -20,8 +20,10 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   app.use(
     '/__admin/*',
     lazyMount(async (unmatched) => {
-      const { adminApp } = await loadAdminApi();
+      const { adminApp, refuseWrongMethods } = await loadAdminApi();
       const admin = new Hono().route('/__admin', adminApp(emulator, options));
+      // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
+      refuseWrongMethods(admin);
       admin.notFound(unmatched);
       admin.onError(onError);
       return admin;

@@ -16,6 +16,8 @@ import { tokenRoutes } from './tokens.js';
 import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
 
+export { refuseWrongMethods } from './wrong-method.js';
+
 /** What the admin API is handed besides the emulator: what runs outside it (a loaded scenario). */
 export interface AdminOptions {
   /** Runs the scenario `serve --scenario` loaded (`POST /__admin/scenarios/run`); 404 without one. */
