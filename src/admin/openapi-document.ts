@@ -351,7 +351,7 @@ export function buildOpenApiDocument(version: string): Json {
       title: 'reportbo-emulator admin API',
       version,
       description:
-        'Drives the emulator: credentials, events, notifications and their attempts, the clock, GetAccessToken users, tokens, journal and faults. Times are emulator time unless a name ends in Wall. See docs/admin-api.md.',
+        'Drives the emulator: credentials, events, notifications and their attempts, the clock, GetAccessToken users, tokens, journal and faults. Times are emulator time unless a name ends in Wall. A path called with a method it does not take answers 405 (method_not_allowed) with an Allow header; OPTIONS answers 204 with Allow. Answers never carry a password. See docs/admin-api.md.',
     },
     servers: [{ url: '/__admin' }],
     tags: [
