@@ -1,12 +1,16 @@
 import { type ErrorHandler, Hono } from 'hono';
 import { healthRoutes } from './admin/health.js';
+import type { AdminOptions } from './admin/index.js';
 import { apiApp } from './api/index.js';
 import { type Emulator, loadEmulatorServices } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
 import { lazyMount } from './lazy-mount.js';
 
-/** Builds the HTTP app of an emulator: provider API and admin API on one port. No I/O here. */
-export function createApp(emulator: Emulator): Hono {
+/**
+ * Builds the HTTP app of an emulator: provider API and admin API on one port. No I/O here.
+ * `options` hands the admin API what lives outside the emulator (a loaded scenario's runner).
+ */
+export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
   const onError = errorHandler(emulator);
   // Health answers from start; the rest of the admin API (its schemas, the OpenAPI document, the
@@ -16,8 +20,10 @@ export function createApp(emulator: Emulator): Hono {
   app.use(
     '/__admin/*',
     lazyMount(async (unmatched) => {
-      const { adminApp } = await loadAdminApi();
-      const admin = new Hono().route('/__admin', adminApp(emulator));
+      const { adminApp, refuseWrongMethods } = await loadAdminApi();
+      const admin = new Hono().route('/__admin', adminApp(emulator, options));
+      // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
+      refuseWrongMethods(admin);
       admin.notFound(unmatched);
       admin.onError(onError);
       return admin;

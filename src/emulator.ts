@@ -1,7 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock } from './clock/index.js';
-import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
+import {
+  OPTION_NAMES,
+  resolveSettings,
+  type SettingNames,
+  type Settings,
+  type SettingsInput,
+} from './config/index.js';
 import type { DeliveryService, Sender } from './delivery/index.js';
 import { lazyModule } from './lazy-module.js';
 import { createLogger, type Logger, silentLogger } from './log.js';
@@ -13,6 +19,8 @@ export interface EmulatorDeps {
   logger?: Logger;
   /** Sends notification attempts (default: an HttpSender built from the settings). */
   sender?: Sender;
+  /** How messages name settings (default: as options, `caFile`); the CLI names its flags and files. */
+  settingNames?: SettingNames;
 }
 
 /**
@@ -22,6 +30,8 @@ export interface EmulatorDeps {
 export interface EmulatorPreload {
   users?: unknown[];
   credentials?: unknown[];
+  /** PEM certificates trusted from the start (a scenario's HTTPS receivers), as `POST /__admin/trust` would. */
+  trust?: string[];
 }
 
 /**
@@ -34,6 +44,8 @@ export interface Emulator {
   readonly seed: number;
   readonly clock: Clock;
   readonly log: Logger;
+  /** How messages name a setting to this emulator's user (a flag, a scenario key, an option). */
+  readonly names: SettingNames;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
   /**
@@ -79,7 +91,7 @@ export async function loadEmulatorServices(): Promise<void> {
  * checked at start); `startServer` then imports it first, so it is not required synchronously.
  */
 export function needsDeliveryAtCreation(input: SettingsInput, preload: EmulatorPreload): boolean {
-  return (preload.credentials?.length ?? 0) > 0 || Boolean(input.caFile);
+  return (preload.credentials?.length ?? 0) > 0 || (preload.trust?.length ?? 0) > 0 || Boolean(input.caFile);
 }
 
 /** Builds an emulator from settings (validated here) and optional dependencies. */
@@ -88,7 +100,8 @@ export function createEmulator(
   deps: EmulatorDeps = {},
   preload: EmulatorPreload = {},
 ): Emulator {
-  const settings = resolveSettings(input as Record<string, unknown>);
+  const names = deps.settingNames ?? OPTION_NAMES;
+  const settings = resolveSettings(input as Record<string, unknown>, names);
   const log =
     deps.logger ?? (settings.logLevel === 'silent' ? silentLogger() : createLogger(settings.logLevel));
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
@@ -123,6 +136,7 @@ export function createEmulator(
     (delivery ??= new (deliveryModule.get().DeliveryService)(settings, {
       clock,
       log,
+      names,
       ...(deps.sender ? { sender: deps.sender } : {}),
     }));
   if (needsDeliveryAtCreation(input, preload)) {
@@ -130,6 +144,7 @@ export function createEmulator(
     const service = deliveryService();
     for (const [i, cr] of (preload.credentials ?? []).entries())
       service.credentials.add(cr, `credentials[${i}]`);
+    for (const pem of preload.trust ?? []) service.trust(pem, 'scenario', "the scenario receivers' CA");
     readiness.push(service.loadCaFile());
   }
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
@@ -145,6 +160,7 @@ export function createEmulator(
     seed,
     clock,
     log,
+    names,
     auth,
     get reservations() {
       return reservationStore();

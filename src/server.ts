@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import type { AdminOptions } from './admin/index.js';
 import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
 import {
@@ -10,6 +11,7 @@ import {
   loadEmulatorServices,
   needsDeliveryAtCreation,
 } from './emulator.js';
+import { ConflictError, EmulatorError } from './errors.js';
 
 /** A listening emulator: its base URL, the instance behind it and a way to stop both. */
 export interface RunningEmulator {
@@ -20,25 +22,36 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** Builds an emulator, waits until it is ready, listens, and starts its clock. */
+/**
+ * Builds an emulator, waits until it is ready, listens, and starts its clock. `app` is handed to
+ * the admin API (e.g. the runner of a scenario loaded by `serve --scenario`).
+ */
 export async function startServer(
   input: SettingsInput = {},
   deps: EmulatorDeps = {},
   preload: EmulatorPreload = {},
+  app: AdminOptions = {},
 ): Promise<RunningEmulator> {
   // Preloaded credentials and a CA file are checked by the delivery engine as the emulator is built.
   if (needsDeliveryAtCreation(input, preload)) await loadEmulatorServices();
   const emulator = createEmulator(input, deps, preload);
   await emulator.ready;
-  const app = createApp(emulator);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: emulator.settings.host });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(emulator.settings.port, emulator.settings.host, () => {
-      server.off('error', reject);
-      resolve();
+  const http = createApp(emulator, app);
+  const server = createAdaptorServer({ fetch: http.fetch, hostname: emulator.settings.host });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const failed = (err: NodeJS.ErrnoException) => reject(listenError(err, emulator));
+      server.once('error', failed);
+      server.listen(emulator.settings.port, emulator.settings.host, () => {
+        server.off('error', failed);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // Nothing of a server that never listened may keep the process alive (a CLI exits with the message).
+    await emulator.stop();
+    throw err;
+  }
   emulator.start();
   const { port } = server.address() as AddressInfo;
   const host =
@@ -62,4 +75,48 @@ export async function startServer(
       return closing;
     },
   };
+}
+
+/**
+ * A failed listen as the user can act on it: which port, and how to choose another, named the way
+ * the user gives settings (`--port`, `PORT`, a startEmulator option). Code `port_in_use` is stable.
+ */
+function listenError(err: NodeJS.ErrnoException, emulator: Emulator): EmulatorError {
+  const { port, host } = emulator.settings;
+  const another = `${emulator.names.howToSet('port', '<n>')}; port 0 picks a free one`;
+  if (err.code === 'EADDRINUSE') {
+    return new ConflictError(
+      'port_in_use',
+      `Port ${port} on ${host} is already in use (another emulator or program listens there). To use another port, ${another}.`,
+      { port, host },
+    );
+  }
+  if (err.code === 'EACCES') {
+    return new EmulatorError(
+      'port_not_permitted',
+      `Port ${port} on ${host} may not be opened by this user (ports below 1024 need privileges). To use another port, ${another}.`,
+      403,
+      'user_input',
+      { port, host },
+    );
+  }
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+    return new EmulatorError(
+      'host_unavailable',
+      `Cannot listen on ${host}: no network interface of this machine has that address (${err.code}). Choose another address: ${emulator.names.howToSet('host', '<addr>')}, e.g. 127.0.0.1 or 0.0.0.0.`,
+      400,
+      'user_input',
+      { host },
+    );
+  }
+  return new EmulatorError(
+    'listen_failed',
+    `Cannot listen on ${host}:${port}: ${err.message}.`,
+    500,
+    'internal',
+    {
+      port,
+      host,
+    },
+  );
 }

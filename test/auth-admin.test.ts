@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator } from '../src/emulator.js';
 import type { RunningEmulator } from '../src/server.js';
-import { CLOCK_START, post, startApiServer, TOKEN } from './helpers/api-server.js';
+import { CLOCK_START, post, startApiServer, TOKEN, USERS } from './helpers/api-server.js';
 
 let api: RunningEmulator | undefined;
 afterEach(async () => {
@@ -18,6 +18,16 @@ const token17 = async (url: string, Username = 'alice', Password = ' 00123 ') =>
   );
   return (await res.json()) as { Token: string | null; ExpiresAt: string | null };
 };
+interface Schema {
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+}
+type Content = { content: { 'application/json': { schema: Schema } } };
+interface OpenApi {
+  components: { schemas: Record<string, Schema> };
+  paths: Record<string, Record<string, { responses: Record<string, Content>; requestBody?: Content }>>;
+}
 interface TokenView {
   token: string;
   username: string;
@@ -89,13 +99,60 @@ describe('users through the admin API', () => {
     };
     const created = await post(`${api.url}/__admin/users`, JSON.stringify(user), 'application/json');
     expect(created.status).toBe(201);
-    expect(await created.json()).toEqual(user);
+    const { password: _password, ...withoutPassword } = user;
+    expect(await created.json()).toEqual(withoutPassword);
     expect((await token17(api.url, 'dave', 'pw')).Token).toMatch(TOKEN);
     const list = await getJson<{ users: Array<{ username: string }> }>(`${api.url}/__admin/users`);
     expect(list.users.map((u) => u.username)).toEqual(['alice', 'old16', 'new17', 'dave']);
     expect((await fetch(`${api.url}/__admin/users/dave`, { method: 'DELETE' })).status).toBe(204);
     expect((await token17(api.url, 'dave', 'pw')).Token).toBeNull();
     expect((await fetch(`${api.url}/__admin/users/dave`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('never answers a password: not on POST, not on GET, not in the OpenAPI answer schemas', async () => {
+    api = await startApiServer();
+    const secret = 'pw-s3cret-do-not-echo';
+    const created = await post(
+      `${api.url}/__admin/users`,
+      JSON.stringify({ username: 'zoe', password: secret, idWeb: 9, webDescription: 'Z' }),
+      'application/json',
+    );
+    const createdText = await created.text();
+    expect(created.status).toBe(201);
+    expect(JSON.parse(createdText)).toEqual({
+      username: 'zoe',
+      idWeb: 9,
+      webDescription: 'Z',
+      versions: ['1.6', '1.7'],
+    });
+    expect(createdText).not.toContain(secret);
+    const listText = await (await fetch(`${api.url}/__admin/users`)).text();
+    expect(listText).not.toContain(secret);
+    expect(listText).not.toContain(USERS.old16.password);
+    expect(listText).not.toContain('"password"');
+    expect((JSON.parse(listText) as { users: unknown[] }).users).toHaveLength(4);
+    // The same user again: the conflict names the user, not its password.
+    const dup = await post(
+      `${api.url}/__admin/users`,
+      createdText.replace('}', `,"password":"${secret}"}`),
+      'application/json',
+    );
+    expect(dup.status).toBe(409);
+    expect(await dup.text()).not.toContain(secret);
+
+    const doc = await getJson<OpenApi>(`${api.url}/__admin/openapi.json`);
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.User!.properties!)).not.toContain('password');
+    expect(Object.keys(schemas.UserInput!.properties!)).toContain('password');
+    const listSchema = doc.paths['/users']!.get!.responses['200']!.content['application/json'].schema;
+    expect(listSchema.properties?.users?.items).toEqual({ $ref: '#/components/schemas/User' });
+    const addOp = doc.paths['/users']!.post!;
+    expect(addOp.responses['201']!.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/User',
+    });
+    expect(addOp.requestBody!.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/UserInput',
+    });
   });
 
   it('defaults versions to both, refuses a duplicate with 409 and a bad user with 400 naming the field', async () => {

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { deliveryEmulator } from './helpers/delivery.js';
+import { receiver } from './helpers/receiver.js';
 
 const dirs: string[] = [];
 
@@ -79,5 +81,43 @@ describe('reportbo-emulator certs', () => {
     expect(code).toBe(2);
     expect(err).toContain('--host: "not a host" is neither a DNS name nor an IP address');
     expect(err).not.toMatch(/\n\s+at /);
+  });
+
+  it('makes a distinct CA on every run, so two receivers with two CAs are both delivered to while both are trusted', async () => {
+    const made: Array<{ ca: string; cert: string; key: string }> = [];
+    for (const _ of [1, 2]) {
+      const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
+      dirs.push(dir);
+      expect((await cli(['certs', '--out', dir, '--host', '127.0.0.1'])).code).toBe(0);
+      const [ca, cert, key] = await Promise.all(
+        ['ca.pem', 'server.pem', 'server-key.pem'].map((f) => readFile(join(dir, f), 'utf8')),
+      );
+      made.push({ ca: ca!, cert: cert!, key: key! });
+    }
+    const [a, b] = made.map((m) => new X509Certificate(m.ca));
+    expect(a!.subject).not.toBe(b!.subject);
+    expect(a!.serialNumber).not.toBe(b!.serialNumber);
+    expect(new X509Certificate(made[1]!.cert).issuer).toBe(b!.subject);
+
+    // The first CA from a CA file, the second through the admin API: both trusted at once.
+    const caFile = join(dirs[0]!, 'ca.pem');
+    const emu = await deliveryEmulator({ caFile });
+    expect((await emu.admin('POST', '/trust', { pem: made[1]!.ca })).status).toBe(201);
+    const receivers = await Promise.all(
+      made.map((m) => receiver({ tls: { certPem: m.cert, keyPem: m.key } })),
+    );
+    for (const [i, r] of receivers.entries())
+      await emu.credential({ id: `rcv-${i}`, apiKey: `key-${i}`, url: `${r.url}/hook` });
+    const event = await emu.event({ type: 'Issue' });
+    expect(event.notifications).toHaveLength(2);
+    await emu.settle();
+    for (const n of event.notifications) {
+      const detail = await emu.notification(n.id);
+      expect(detail.attempts.map((t) => [t.outcome, t.statusCode, t.message])).toEqual([
+        ['http_status', 200, expect.anything()],
+      ]);
+      expect(detail.state).toBe('delivered');
+    }
+    for (const r of receivers) expect(r.requests).toHaveLength(1);
   });
 });

@@ -138,7 +138,7 @@ describe('redelivery batches on a manual clock', () => {
     expect(again.status).toBe(202);
     await emu.settle();
     expect(again.body.notifications[0]!.id).not.toBe(issued.notifications[0]!.id);
-    expect(again.body.warnings.filter((w) => !w.includes('--allow-http'))).toEqual([]);
+    expect(again.body.warnings.filter((w) => !w.includes('plain http destination accepted'))).toEqual([]);
     expect((await emu.notification(issued.notifications[0]!.id)).attempts).toHaveLength(1);
     expect((await emu.notification(again.body.notifications[0]!.id)).state).toBe('delivered');
     expect(r.requests).toHaveLength(2);

@@ -107,10 +107,10 @@ describe('credentials and routing', () => {
     const r = await receiver();
     const emu = await deliveryEmulator({ allowHttp: true });
     const credential = await emu.credential({ apiKey: 'k', url: r.url });
-    expect((credential as unknown as { warnings: string[] }).warnings[0]).toContain('--allow-http');
+    expect((credential as unknown as { warnings: string[] }).warnings[0]).toContain('option allowHttp');
     const result = await emu.event({ type: 'Issue' });
     await emu.settle();
-    expect((await emu.notification(result.notifications[0]!.id)).warnings[0]).toContain('--allow-http');
+    expect((await emu.notification(result.notifications[0]!.id)).warnings[0]).toContain('option allowHttp');
   });
 
   it('lists, refuses duplicate ids and deletes credentials', async () => {

@@ -4,9 +4,9 @@
  * that `npm test` built in `pretest` (rebuilding here would rewrite dist/ under other test files).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -56,6 +56,69 @@ describe('the npm package', () => {
       expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(src|test|docker|bench)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.test.js'))).toEqual([]);
+  });
+
+  it('ships a MIT LICENSE, the fields npm users expect, and every document the README links to', async () => {
+    const installed = join(project, 'node_modules/reportbo-emulator');
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    const files = new Set(
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((f) => f.replace(/^package\//, '')),
+    );
+    expect(files).toContain('LICENSE');
+    expect(await readFile(join(installed, 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) \d{4} reportbo-emulator contributors\n/,
+    );
+    const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['reportbo', 'webhook', 'emulator']));
+    expect(pkg.engines).toEqual({ node: '>=20.19' });
+    // Relative links of the README and the docs resolve inside the package (docs/ ships with it).
+    const docs = [...files].filter((f) => f === 'README.md' || /^docs\/[^/]+\.md$/.test(f));
+    expect(docs.length).toBeGreaterThan(8);
+    const broken: string[] = [];
+    for (const doc of docs) {
+      const text = await readFile(join(installed, doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(target!)) continue;
+        const path = normalize(join(dirname(doc), target!));
+        const isDir = [...files].some((f) => f.startsWith(`${path}/`));
+        if (!files.has(path) && !isDir) broken.push(`${doc} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('lets a CommonJS script require() the package and start, use and stop an emulator', async () => {
+    await writeFile(
+      join(project, 'smoke.cjs'),
+      [
+        "const { startEmulator, EmulatorError } = require('reportbo-emulator');",
+        "const { version } = require('reportbo-emulator/package.json');",
+        '(async () => {',
+        '  const emulator = await startEmulator();',
+        "  const res = await fetch(emulator.url + '/__admin/health');",
+        '  const body = await res.json();',
+        '  await emulator.stop();',
+        '  console.log(JSON.stringify({ version, status: res.status, body, error: typeof EmulatorError }));',
+        '})();',
+      ].join('\n'),
+    );
+    const { stdout, stderr } = await run(process.execPath, ['smoke.cjs'], { cwd: project, timeout: 30_000 });
+    const result = JSON.parse(stdout) as {
+      version: string;
+      status: number;
+      body: { status: string };
+      error: string;
+    };
+    expect(result).toMatchObject({ status: 200, body: { status: 'ok' }, error: 'function' });
+    expect(result.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(stderr).not.toContain('ERR_');
   });
 
   it('installs into an empty project where `npx reportbo-emulator --help` lists the commands', async () => {

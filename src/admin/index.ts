@@ -11,13 +11,21 @@ import { redeliveryRoutes } from './redelivery.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
-import { scenarioRoutes } from './scenarios.js';
+import { type ScenarioRunner, scenarioRoutes } from './scenarios.js';
 import { tokenRoutes } from './tokens.js';
 import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
 
+export { refuseWrongMethods } from './wrong-method.js';
+
+/** What the admin API is handed besides the emulator: what runs outside it (a loaded scenario). */
+export interface AdminOptions {
+  /** Runs the scenario `serve --scenario` loaded (`POST /__admin/scenarios/run`); 404 without one. */
+  runScenario?: ScenarioRunner;
+}
+
 /** The admin API, mounted under `/__admin`. */
-export function adminApp(emulator: Emulator): Hono {
+export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
   app.route('/', healthRoutes(emulator));
   app.route('/', resetRoutes(emulator));
@@ -32,7 +40,7 @@ export function adminApp(emulator: Emulator): Hono {
   app.route('/', tokenRoutes(emulator));
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
-  app.route('/', scenarioRoutes(emulator));
+  app.route('/', scenarioRoutes(options.runScenario));
   app.route('/', openApiRoutes());
   return app;
 }

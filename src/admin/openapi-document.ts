@@ -178,15 +178,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/users',
     tag: 'getaccesstoken',
-    summary: 'list GetAccessToken users',
+    summary: 'list GetAccessToken users (without passwords)',
     ok: { 200: null },
   },
   {
     method: 'post',
     path: '/users',
     tag: 'getaccesstoken',
-    summary: 'add a user',
-    body: 'User',
+    summary: 'add a user; the answer never carries the password',
+    body: 'UserInput',
     ok: { 201: 'User' },
     errors: [400, 409],
   },
@@ -351,7 +351,7 @@ export function buildOpenApiDocument(version: string): Json {
       title: 'reportbo-emulator admin API',
       version,
       description:
-        'Drives the emulator: credentials, events, notifications and their attempts, the clock, GetAccessToken users, tokens, journal and faults. Times are emulator time unless a name ends in Wall. See docs/admin-api.md.',
+        'Drives the emulator: credentials, events, notifications and their attempts, the clock, GetAccessToken users, tokens, journal and faults. Times are emulator time unless a name ends in Wall. A path called with a method it does not take answers 405 (method_not_allowed) with an Allow header; OPTIONS answers 204 with Allow. Answers never carry a password. See docs/admin-api.md.',
     },
     servers: [{ url: '/__admin' }],
     tags: [

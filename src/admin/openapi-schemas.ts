@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FaultSchema } from '../auth/faults.js';
 import { VARIANTS } from '../auth/types.js';
-import { UserSchema } from '../auth/users.js';
+import { UserSchema, UserViewSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
 import { NOTIFICATION_STATES } from '../delivery/notification.js';
@@ -100,7 +100,7 @@ export function componentSchemas(): Record<string, Json> {
       validFrom: instant,
       validTo: instant,
       ca: { type: 'boolean' },
-      source: { enum: ['ca-file', 'admin'] },
+      source: { enum: ['ca-file', 'admin', 'scenario'] },
     }),
     TrustList: obj({ certificates: { type: 'array', items: ref('TrustedCertificate') } }),
     TrustResult: obj({
@@ -111,7 +111,8 @@ export function componentSchemas(): Record<string, Json> {
       },
       certificates: { type: 'array', items: ref('TrustedCertificate') },
     }),
-    User: fromZod(UserSchema),
+    UserInput: fromZod(UserSchema),
+    User: fromZod(UserViewSchema, 'output'),
     Token: obj({
       token: str,
       username: str,

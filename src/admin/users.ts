@@ -1,13 +1,17 @@
 import { Hono } from 'hono';
+import { userView } from '../auth/users.js';
 import type { Emulator } from '../emulator.js';
 import { readJsonBody } from './read-json.js';
 
-/** `GET/POST /__admin/users`, `DELETE /__admin/users/:username` (docs/admin-api.md). */
+/**
+ * `GET/POST /__admin/users`, `DELETE /__admin/users/:username` (docs/admin-api.md). Answers never
+ * carry a password: the admin API may be read by anyone who reaches the port (a dashboard, CI logs).
+ */
 export function userRoutes(emulator: Emulator): Hono {
   const { users } = emulator.auth;
   const app = new Hono();
-  app.get('/users', (c) => c.json({ users: users.list() }));
-  app.post('/users', async (c) => c.json(users.add(await readJsonBody(c)), 201));
+  app.get('/users', (c) => c.json({ users: users.list().map(userView) }));
+  app.post('/users', async (c) => c.json(userView(users.add(await readJsonBody(c))), 201));
   app.delete('/users/:username', (c) => {
     users.remove(c.req.param('username'));
     return c.body(null, 204);

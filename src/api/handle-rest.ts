@@ -28,7 +28,8 @@ export async function handleRest(c: Context, ep: Endpoint, deps: ApiDeps): Promi
   let status = 200;
   let username: string | null = null;
   let close = false;
-  if (c.req.method !== 'POST') {
+  const wrongMethod = c.req.method !== 'POST';
+  if (wrongMethod) {
     result = failure(
       'malformed_request',
       `Method ${c.req.method} is not allowed: GetAccessToken takes POST.`,
@@ -63,7 +64,8 @@ export async function handleRest(c: Context, ep: Endpoint, deps: ApiDeps): Promi
   );
   const headers = apiHeaders(ep.version, versionString(deps, ep.version), result);
   if (close) headers.Connection = 'close';
-  if (status === 405) headers.Allow = 'POST';
+  // 1.6 answers errors with HTTP 200 (its "1100 - …" string); the Allow header still names POST.
+  if (wrongMethod) headers.Allow = 'POST';
   const res =
     variant === 'json'
       ? renderJson(ep.version, result, status, headers)

@@ -20,6 +20,15 @@ export const UserSchema = z.strictObject({
 
 export type User = z.infer<typeof UserSchema>;
 
+/** A user as the admin API answers it: never the password (it was given, it is never echoed). */
+export const UserViewSchema = UserSchema.omit({ password: true });
+export type UserView = z.infer<typeof UserViewSchema>;
+
+/** The answer form of a user, without its password. */
+export function userView({ password: _secret, ...view }: User): UserView {
+  return view;
+}
+
 /** Validates one user; `where` prefixes the message (e.g. `users[2]` for a preload list). */
 export function parseUser(input: unknown, where = 'user'): User {
   const parsed = UserSchema.safeParse(input);

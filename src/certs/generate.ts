@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import forge from 'node-forge';
 
@@ -38,6 +38,7 @@ export interface ValidityOptions {
 }
 
 export interface CaOptions extends ValidityOptions {
+  /** Start of the subject's common name; a key-derived id is appended so every CA is distinct. */
   commonName?: string;
 }
 
@@ -48,10 +49,15 @@ export interface ServerCertificateOptions extends ValidityOptions {
   ca?: CertificateAuthority;
 }
 
-/** Generates a CA certificate and key (PEM). */
+/**
+ * Generates a CA certificate and key (PEM). Every CA gets its own subject (the common name ends in
+ * an id derived from its key) and a random serial: TLS stacks look an issuer up by subject, so two
+ * CAs with one subject cannot be trusted side by side (the second one's certificates fail with
+ * "certificate signature failure").
+ */
 export function createCertificateAuthority(options: CaOptions = {}): CertificateAuthority {
-  const commonName = options.commonName ?? 'reportbo-emulator test CA';
   const keys = forge.pki.rsa.generateKeyPair({ bits: KEY_BITS });
+  const commonName = `${options.commonName ?? 'reportbo-emulator test CA'} ${keyId(keys.publicKey)}`;
   const { notBefore, notAfter } = validity(options);
   const cert = baseCertificate(keys.publicKey, notBefore, notAfter);
   const subject = [{ name: 'commonName', value: commonName }];
@@ -105,6 +111,12 @@ export function createServerCertificate(options: ServerCertificateOptions = {}):
     notBefore,
     notAfter,
   };
+}
+
+/** 8 hex digits of the SHA-256 of the public key: distinct for distinct keys, stable for one. */
+function keyId(publicKey: forge.pki.rsa.PublicKey): string {
+  const der = forge.asn1.toDer(forge.pki.publicKeyToAsn1(publicKey)).getBytes();
+  return createHash('sha256').update(der, 'binary').digest('hex').slice(0, 8);
 }
 
 function baseCertificate(publicKey: forge.pki.PublicKey, notBefore: Date, notAfter: Date) {

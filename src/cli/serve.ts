@@ -1,20 +1,37 @@
 import type { Command } from 'commander';
-import { readStructuredFile, SERVE_OPTIONS, settingsFromEnv, settingsFromFlags } from '../config/index.js';
+import {
+  readStructuredFile,
+  SERVE_OPTIONS,
+  type SettingNames,
+  type SettingOrigin,
+  serveNames,
+  settingsFromEnv,
+  settingsFromFlags,
+} from '../config/index.js';
 import type { EmulatorPreload } from '../emulator.js';
 import { InputError } from '../errors.js';
 
+/** Where a scenario file keeps what `serve --scenario` takes from it (besides its `settings`). */
+const SCENARIO_PATHS: Record<string, string> = {
+  seed: 'seed',
+  clock: 'clock.mode',
+  clockStart: 'clock.start',
+  hourMs: 'clock.hourMs',
+};
+
 /**
- * Resolves `serve` settings (defaults < config file < environment < flags) and the users and
- * credentials a config file preloads.
+ * Resolves `serve` settings (defaults < scenario < config file < environment < flags), the users
+ * and credentials a config file preloads, and how messages name each setting (where it was given).
  */
 export async function serveSettings(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
-): Promise<{ settings: Record<string, unknown>; preload: EmulatorPreload }> {
+): Promise<{ settings: Record<string, unknown>; preload: EmulatorPreload; names: SettingNames }> {
   const fromEnv = settingsFromEnv(env);
   const fromFlags = settingsFromFlags(flags);
   const configFile = (fromFlags.config ?? fromEnv.config) as string | undefined;
   let fromFile: Record<string, unknown> = {};
+  const fileOrigins = new Map<string, SettingOrigin>();
   const preload: EmulatorPreload = {};
   if (configFile) {
     const content = await readStructuredFile(configFile);
@@ -25,7 +42,10 @@ export async function serveSettings(
       );
     }
     const { settings = {}, users, credentials, ...rest } = content as Record<string, unknown>;
-    fromFile = { ...(settings as Record<string, unknown>), ...pickSettings(rest) };
+    const nested = settings as Record<string, unknown>;
+    fromFile = { ...nested, ...pickSettings(rest) };
+    for (const key of Object.keys(fromFile))
+      fileOrigins.set(key, { kind: 'file', file: configFile, path: key in nested ? `settings.${key}` : key });
     for (const [key, list] of [
       ['users', users],
       ['credentials', credentials],
@@ -38,12 +58,28 @@ export async function serveSettings(
   }
   const scenarioFile = (fromFlags.scenario ?? fromEnv.scenario ?? fromFile.scenario) as string | undefined;
   let fromScenario: Record<string, unknown> = {};
+  let scenario: { file: string; keys: ReadonlySet<string> } | undefined;
+  const origins = new Map<string, SettingOrigin>();
   if (scenarioFile) {
     // A scenario's settings rank with the config file's, below environment and flags.
     const { scenarioServeSettings } = await import('../scenarios/serve.js');
-    fromScenario = await scenarioServeSettings(scenarioFile);
+    const fromFileOfScenario = await scenarioServeSettings(scenarioFile);
+    fromScenario = fromFileOfScenario.settings;
+    scenario = { file: scenarioFile, keys: new Set(fromFileOfScenario.settable) };
+    for (const key of Object.keys(fromScenario))
+      origins.set(key, { kind: 'file', file: scenarioFile, path: SCENARIO_PATHS[key] ?? `settings.${key}` });
   }
-  return { settings: { ...fromScenario, ...fromFile, ...fromEnv, ...fromFlags }, preload };
+  for (const [key, origin] of fileOrigins) origins.set(key, origin);
+  for (const spec of SERVE_OPTIONS) {
+    const variable = spec.env.find((n) => env[n] !== undefined && env[n] !== '');
+    if (variable) origins.set(spec.key, { kind: 'env', variable });
+  }
+  for (const key of Object.keys(fromFlags)) origins.set(key, { kind: 'flag' });
+  return {
+    settings: { ...fromScenario, ...fromFile, ...fromEnv, ...fromFlags },
+    preload,
+    names: serveNames(origins, scenario),
+  };
 }
 
 function pickSettings(obj: Record<string, unknown>): Record<string, unknown> {
@@ -63,13 +99,24 @@ export function addServeOptions(cmd: Command): Command {
 /** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
   const { startServer } = await import('../server.js');
-  const { settings: input, preload } = await serveSettings(flags, process.env);
+  const { settings: input, preload, names } = await serveSettings(flags, process.env);
   // --scenario: its receivers start first, so its credentials can point at them.
   const scenario = input.scenario
-    ? await (await import('../scenarios/serve.js')).startServeScenario(String(input.scenario), input, preload)
+    ? await (await import('../scenarios/serve.js')).startServeScenario(String(input.scenario), preload)
     : undefined;
-  const running = await startServer(scenario?.settings ?? input, {}, scenario?.preload ?? preload);
-  scenario?.attach(running.emulator, running.url);
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    // The admin API is handed the scenario's runner; it does not import the scenario code.
+    running = await startServer(
+      input,
+      { settingNames: names },
+      scenario?.preload ?? preload,
+      scenario ? { runScenario: () => scenario.run(running.url) } : {},
+    );
+  } catch (err) {
+    await scenario?.close();
+    throw err;
+  }
   const { settings, seed, clock, log } = running.emulator;
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {

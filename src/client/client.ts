@@ -58,11 +58,11 @@ export class AdminClient {
   }
 
   /** Lists GetAccessToken users. */
-  async listUsers(): Promise<T.User[]> {
-    return (await this.#call<{ users: T.User[] }>('GET', '/users')).users;
+  async listUsers(): Promise<T.UserView[]> {
+    return (await this.#call<{ users: T.UserView[] }>('GET', '/users')).users;
   }
-  /** Adds a GetAccessToken user. */
-  addUser(user: T.User): Promise<T.User> {
+  /** Adds a GetAccessToken user; the answer leaves the password out. */
+  addUser(user: T.User): Promise<T.UserView> {
     return this.#call('POST', '/users', { body: user });
   }
   /** Deletes a user by username. */

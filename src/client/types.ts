@@ -49,6 +49,8 @@ export interface User {
   webDescription: string;
   versions: ApiVersion[];
 }
+/** A user as the admin API answers it: never the password. */
+export type UserView = Omit<User, 'password'>;
 
 export interface EventInput {
   type: EventType;

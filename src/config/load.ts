@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { formatPath, InputError } from '../errors.js';
-import { type OptionSpec, SERVE_OPTIONS } from './options.js';
+import { OPTION_NAMES, type SettingNames } from './names.js';
+import type { OptionSpec } from './options.js';
+import { SERVE_OPTIONS } from './options.js';
 import { type Settings, SettingsSchema } from './schema.js';
 
 type Raw = Record<string, unknown>;
@@ -70,18 +72,17 @@ export async function readStructuredFile(file: string): Promise<unknown> {
 }
 
 /**
- * Validates merged settings. Precedence is decided by the caller: later sources win
- * (defaults < config file < environment < flags).
+ * Validates settings; `names` names each one in errors the way its user gave it (a flag, an
+ * environment variable, a file's key, an option).
  */
-export function resolveSettings(...sources: Raw[]): Settings {
+export function resolveSettings(input: Raw, names: SettingNames = OPTION_NAMES): Settings {
   const merged: Raw = {};
-  for (const source of sources)
-    for (const [k, v] of Object.entries(source)) if (v !== undefined) merged[k] = v;
+  for (const [k, v] of Object.entries(input)) if (v !== undefined) merged[k] = v;
   const parsed = SettingsSchema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const spec = SERVE_OPTIONS.find((o) => o.key === issue.path[0]);
-    const where = spec ? `${spec.flag.split(' ')[0]} / ${spec.env[0]}` : formatPath(issue.path);
+    const key = issue.path[0];
+    const where = typeof key === 'string' ? names.name(key) : formatPath(issue.path);
     throw new InputError('invalid_setting', `Setting ${where}: ${issue.message}.`, {
       path: formatPath(issue.path),
     });
@@ -90,10 +91,8 @@ export function resolveSettings(...sources: Raw[]): Settings {
   if (settings.clockStart !== undefined && settings.clock === 'real') {
     throw new InputError(
       'invalid_setting',
-      '--clock-start needs --clock compressed or manual: a real clock is wall time.',
-      {
-        path: 'clockStart',
-      },
+      `${names.name('clockStart')} needs a compressed or manual clock (a real clock is wall time): ${names.howToSet('clock', 'manual')}.`,
+      { path: 'clockStart' },
     );
   }
   return settings;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { formatPath, InputError } from '../errors.js';
 
 /** Credential ids appear in URLs (`DELETE /__admin/credentials/:id`), so they stay URL-safe. */
@@ -44,9 +45,10 @@ export interface Credential {
   warnings: string[];
 }
 
-/** Warning attached to http destinations (and to every notification sent to them). */
-export const HTTP_WARNING =
-  'plain http destination accepted because --allow-http is set; the provider only delivers over HTTPS with TLS 1.2 or higher';
+/** Warning attached to http destinations (and to every notification sent to them), naming the setting as its user gave it. */
+export function httpWarning(names: SettingNames): string {
+  return `plain http destination accepted because of ${names.name('allowHttp')}; the provider only delivers over HTTPS with TLS 1.2 or higher`;
+}
 
 /**
  * Validates credential input, naming the field and what was expected in the error. `where` prefixes
@@ -56,6 +58,8 @@ export function parseCredential(
   input: unknown,
   allowHttp: boolean,
   where = '',
+  names: SettingNames = OPTION_NAMES,
+  warning = httpWarning(names),
 ): Omit<Credential, 'id'> & { id?: string } {
   const parsed = CredentialInputSchema.safeParse(input);
   const at = (path: readonly PropertyKey[]) => {
@@ -87,11 +91,11 @@ export function parseCredential(
       throw new InputError(
         'http_not_allowed',
         `Credential ${at(['url'])}: "${url}" is plain http; the provider only delivers over HTTPS (TLS 1.2 or higher). ` +
-          'Use an https URL, or start the emulator with --allow-http (REPORTBO_ALLOW_HTTP=true) for local receivers.',
+          `Use an https URL, or for local receivers ${names.howToSet('allowHttp', 'true')}.`,
         { path: at(['url']), accepted: ['https:'] },
       );
     }
-    warnings.push(HTTP_WARNING);
+    warnings.push(warning);
   } else if (parsedUrl.protocol !== 'https:') {
     throw new InputError(
       'invalid_credential',

@@ -1,5 +1,6 @@
+import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { type Credential, parseCredential } from './credential-schema.js';
+import { type Credential, httpWarning, parseCredential } from './credential-schema.js';
 
 /**
  * The credentials notifications are routed to. They survive `reset` (DESIGN "Admin API": reset
@@ -9,11 +10,19 @@ export class CredentialStore {
   readonly #byId = new Map<string, Credential>();
   #nextId = 1;
 
-  constructor(private readonly allowHttp: boolean) {}
+  /** The one warning every plain-http credential and its notifications share. */
+  readonly #httpWarning: string;
+
+  constructor(
+    private readonly allowHttp: boolean,
+    private readonly names: SettingNames = OPTION_NAMES,
+  ) {
+    this.#httpWarning = httpWarning(names);
+  }
 
   /** Validates and adds a credential; `where` names its origin in errors (e.g. `credentials[1]`). */
   add(input: unknown, where = ''): Credential {
-    const parsed = parseCredential(input, this.allowHttp, where);
+    const parsed = parseCredential(input, this.allowHttp, where, this.names, this.#httpWarning);
     const id = parsed.id ?? this.#freeId();
     if (this.#byId.has(id)) {
       throw new ConflictError(

@@ -4,7 +4,7 @@ export {
   type Credential,
   type CredentialInput,
   CredentialInputSchema,
-  HTTP_WARNING,
+  httpWarning,
   parseCredential,
 } from './credential-schema.js';
 export { CredentialStore } from './credentials.js';

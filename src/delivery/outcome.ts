@@ -32,18 +32,20 @@ const PHASE_TEXT: Record<SendPhase, string> = {
   body: 'while reading the response body',
 };
 
+// The setting is named in every form a user may have met it (flag, env, scenario, option): this text
+// is shared by every attempt and does not know which one the emulator's user gave.
+const UNTRUSTED_ISSUER =
+  'certificate issuer not trusted (trust its CA with the caFile setting: --ca-file, REPORTBO_CA_FILE, settings.caFile in a scenario, or POST /__admin/trust)';
+
 const TLS_CAUSES: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate',
   SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in the chain',
   CERT_HAS_EXPIRED: 'certificate expired',
   CERT_NOT_YET_VALID: 'certificate not yet valid',
   ERR_TLS_CERT_ALTNAME_INVALID: 'hostname mismatch',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE:
-    'certificate issuer not trusted (trust its CA with --ca-file or POST /__admin/trust)',
-  UNABLE_TO_GET_ISSUER_CERT:
-    'certificate issuer not trusted (trust its CA with --ca-file or POST /__admin/trust)',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
-    'certificate issuer not trusted (trust its CA with --ca-file or POST /__admin/trust)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED_ISSUER,
+  UNABLE_TO_GET_ISSUER_CERT: UNTRUSTED_ISSUER,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNTRUSTED_ISSUER,
   CERT_REVOKED: 'certificate revoked',
 };
 

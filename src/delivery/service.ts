@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../clock/index.js';
+import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -21,6 +22,8 @@ export interface DeliveryDeps {
   log: Logger;
   /** Defaults to an HttpSender built from the settings. */
   sender?: Sender;
+  /** How messages name the settings `caFile` and `allowHttp` (default: as options). */
+  names?: SettingNames;
 }
 
 /** A notification reference as the events answer lists it. */
@@ -48,12 +51,14 @@ export class DeliveryService {
   readonly trustStore = new TrustStore();
   readonly #sender: Sender;
   readonly #httpSender: HttpSender | undefined;
+  readonly #names: SettingNames;
 
   constructor(
     private readonly settings: DeliverySettings,
     deps: DeliveryDeps,
   ) {
-    this.credentials = new CredentialStore(settings.allowHttp);
+    this.#names = deps.names ?? OPTION_NAMES;
+    this.credentials = new CredentialStore(settings.allowHttp, this.#names);
     this.#httpSender = deps.sender
       ? undefined
       : new HttpSender({ timeoutMs: settings.responseTimeoutMs, maxSockets: settings.deliveryConcurrency });
@@ -66,22 +71,24 @@ export class DeliveryService {
     });
   }
 
-  /** Reads `--ca-file` and trusts it in addition to the system roots; a bad file fails start-up. */
+  /** Reads the `caFile` setting and trusts it besides the system roots; a bad file fails start-up. */
   async loadCaFile(): Promise<void> {
     const file = this.settings.caFile;
     if (!file) return;
+    const where = `${this.#names.name('caFile')} (${file})`;
     let pem: string;
     try {
       pem = await readFile(file, 'utf8');
     } catch (err) {
-      throw new InputError(
-        'ca_file_unreadable',
-        `--ca-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
-        { path: 'caFile' },
-      );
+      const code = (err as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message);
+      throw new InputError('ca_file_unreadable', `${where}: cannot read it (${reason}).`, {
+        path: 'caFile',
+        file,
+      });
     }
     try {
-      this.trust(pem, 'ca-file', `--ca-file ${file}`);
+      this.trust(pem, 'ca-file', where);
     } catch (err) {
       // The file keeps its own stable code; the message says what was wrong inside it.
       if (err instanceof InputError) throw new InputError('ca_file_invalid', err.message, { path: 'caFile' });

@@ -2,7 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { InputError } from '../errors.js';
 
 /** Where a trusted certificate came from. */
-export type TrustSource = 'ca-file' | 'admin';
+/** `scenario`: the CA of a scenario's built-in HTTPS receivers, trusted when the scenario starts. */
+export type TrustSource = 'ca-file' | 'admin' | 'scenario';
 
 /** A certificate trusted for https:// destinations in addition to the system roots. */
 export interface TrustedCertificate {

@@ -45,7 +45,8 @@ export interface StartedEmulator {
   advanceClock(to: string | T.AdvanceInput): Promise<T.AdvanceResult>;
   /** Runs a redelivery batch now. */
   runRedelivery(): Promise<T.BatchResult>;
-  addUser(user: T.User): Promise<T.User>;
+  /** Adds a GetAccessToken user; the answer leaves the password out. */
+  addUser(user: T.User): Promise<T.UserView>;
   addCredential(credential: T.CredentialInput): Promise<T.Credential>;
   /** Forgets reservations, notifications, tokens, the journal and faults; keeps users and credentials. */
   reset(): Promise<void>;

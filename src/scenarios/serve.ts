@@ -1,5 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import type { Emulator, EmulatorPreload } from '../emulator.js';
+import type { EmulatorPreload } from '../emulator.js';
 import { ConflictError } from '../errors.js';
 import { loadScenarioFile } from './load/loader.js';
 import { summarize } from './report/summary.js';
@@ -7,26 +6,36 @@ import { credentialInputs, preloadedEnvironment, userInputs } from './run/enviro
 import { startScenarioReceivers } from './run/receivers.js';
 import type { ScenarioResult } from './run/results.js';
 import { runSteps } from './run/runner.js';
-import type { Scenario } from './schema/index.js';
+import { type Scenario, ScenarioSettings } from './schema/index.js';
 
-/** Settings a scenario file gives `serve` (below environment and flags in precedence). */
-export async function scenarioServeSettings(file: string): Promise<Record<string, unknown>> {
+/**
+ * Settings a scenario file gives `serve` (below environment and flags in precedence), and the keys
+ * its `settings` mapping may hold (messages suggest them there).
+ */
+export async function scenarioServeSettings(
+  file: string,
+): Promise<{ settings: Record<string, unknown>; settable: string[] }> {
   const s = await loadScenarioFile(file);
   return {
-    ...s.settings,
-    seed: s.seed,
-    clock: s.clock.mode,
-    ...(s.clock.mode === 'real' ? {} : { clockStart: s.clock.start }),
-    ...(s.clock.hourMs === undefined ? {} : { hourMs: s.clock.hourMs }),
+    settings: {
+      ...s.settings,
+      seed: s.seed,
+      clock: s.clock.mode,
+      ...(s.clock.mode === 'real' ? {} : { clockStart: s.clock.start }),
+      ...(s.clock.hourMs === undefined ? {} : { hourMs: s.clock.hourMs }),
+    },
+    settable: Object.keys(ScenarioSettings.shape),
   };
 }
 
 /** A scenario loaded by `serve --scenario`: its receivers run for as long as the server does. */
 export interface ServeScenario {
-  readonly settings: Record<string, unknown>;
   readonly preload: EmulatorPreload;
-  /** Connects the scenario to the started emulator so `POST /__admin/scenarios/run` can run it. */
-  attach(emulator: Emulator, url: string): void;
+  /**
+   * Runs the scenario's steps against the emulator at `url` (reset first); the CLI hands this to
+   * the admin API as `POST /__admin/scenarios/run`. Refuses a second run while one is going.
+   */
+  run(url: string): Promise<ScenarioRunAnswer>;
   close(): Promise<void>;
 }
 
@@ -37,59 +46,34 @@ export interface ScenarioRunAnswer {
   result: ScenarioResult;
 }
 
-const hosts = new WeakMap<Emulator, () => Promise<ScenarioRunAnswer>>();
-
-/** The run function of the scenario attached to an emulator, if any. */
-export function scenarioRunnerOf(emulator: Emulator): (() => Promise<ScenarioRunAnswer>) | undefined {
-  return hosts.get(emulator);
-}
-
 /**
- * Starts the scenario's receivers and adds its users and credentials to the preload. HTTPS
- * receivers' CA is trusted by writing it, with any `--ca-file` given, into the file the emulator reads.
+ * Starts the scenario's receivers and adds its users and credentials to the preload, and the CA of
+ * its HTTPS receivers to the certificates trusted from the start (besides any `caFile` setting).
  */
-export async function startServeScenario(
-  file: string,
-  settings: Record<string, unknown>,
-  preload: EmulatorPreload,
-): Promise<ServeScenario> {
+export async function startServeScenario(file: string, preload: EmulatorPreload): Promise<ServeScenario> {
   const scenario: Scenario = await loadScenarioFile(file);
   const receivers = await startScenarioReceivers(scenario.receivers);
-  let caFile = settings.caFile as string | undefined;
-  if (receivers.caFile) {
-    if (caFile)
-      await writeFile(
-        receivers.caFile,
-        `${await readFile(caFile, 'utf8')}\n${await readFile(receivers.caFile, 'utf8')}`,
-      );
-    caFile = receivers.caFile;
-  }
   let running = false;
   return {
-    settings: { ...settings, ...(caFile ? { caFile } : {}) },
     preload: {
       users: [...(preload.users ?? []), ...userInputs(scenario)],
       credentials: [...(preload.credentials ?? []), ...credentialInputs(scenario, receivers.byName)],
+      trust: [...(preload.trust ?? []), ...(receivers.caPem ? [receivers.caPem] : [])],
     },
-    attach(emulator, url) {
-      hosts.set(emulator, async () => {
-        if (running)
-          throw new ConflictError(
-            'scenario_running',
-            'The scenario is already running; wait for its answer.',
-          );
-        running = true;
-        try {
-          const env = preloadedEnvironment(scenario, url, receivers.byName);
-          // Each run starts from a clean slate: the counts a scenario expects are its own.
-          await env.client.reset();
-          for (const r of receivers.byName.values()) r.clear();
-          const result = await runSteps(file, scenario, env);
-          return { status: result.status, summary: summarize([result]), result };
-        } finally {
-          running = false;
-        }
-      });
+    async run(url) {
+      if (running)
+        throw new ConflictError('scenario_running', 'The scenario is already running; wait for its answer.');
+      running = true;
+      try {
+        const env = preloadedEnvironment(scenario, url, receivers.byName);
+        // Each run starts from a clean slate: the counts a scenario expects are its own.
+        await env.client.reset();
+        for (const r of receivers.byName.values()) r.clear();
+        const result = await runSteps(file, scenario, env);
+        return { status: result.status, summary: summarize([result]), result };
+      } finally {
+        running = false;
+      }
     },
     close: () => receivers.close(),
   };

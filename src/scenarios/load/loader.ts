@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { formatPath, InputError } from '../../errors.js';
 import { type Scenario, ScenarioSchema } from '../schema/index.js';
@@ -49,7 +50,17 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
       },
     ]);
   }
-  return parseScenario(text, file);
+  return resolvePaths(parseScenario(text, file), file);
+}
+
+/**
+ * Relative paths in a scenario (`settings.caFile`) are relative to the scenario file's folder, so a
+ * scenario runs the same from any working directory (docs/scenarios.md).
+ */
+function resolvePaths(scenario: Scenario, file: string): Scenario {
+  const caFile = scenario.settings.caFile;
+  if (caFile === undefined || isAbsolute(caFile)) return scenario;
+  return { ...scenario, settings: { ...scenario.settings, caFile: resolve(dirname(file), caFile) } };
 }
 
 /** Validates scenario text; `file` names it in messages and picks the syntax (JSON for .json). */

@@ -1,8 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { AdminApiError } from '../../client/errors.js';
 import { AdminClient } from '../../client/index.js';
 import type { ApiVersion as ClientApiVersion, CredentialInput, User } from '../../client/types.js';
-import { InputError } from '../../errors.js';
+import { scenarioNames } from '../../config/names.js';
 import type { Receiver } from '../../receivers/index.js';
 import { RECEIVER_PREFIX, type Scenario } from '../schema/index.js';
 import { type ScenarioReceivers, startScenarioReceivers } from './receivers.js';
@@ -44,48 +44,36 @@ export function userInputs(scenario: Scenario): User[] {
 }
 
 /** The settings an in-process emulator for this scenario starts with. */
-export async function emulatorSettings(
-  scenario: Scenario,
-  caFile?: string,
-): Promise<Record<string, unknown>> {
-  const { caFile: userCa, ...settings } = scenario.settings;
-  let ca = caFile;
-  if (userCa && caFile) {
-    // One file must carry both the scenario's own CA and the built-in receivers' CA.
-    const merged = `${await readCa(userCa)}\n${await readFile(caFile, 'utf8')}`;
-    await writeFile(caFile, merged);
-  } else if (userCa) ca = userCa;
+export function emulatorSettings(scenario: Scenario): Record<string, unknown> {
   return {
-    ...settings,
+    ...scenario.settings,
     seed: scenario.seed,
     clock: scenario.clock.mode,
     ...(scenario.clock.mode === 'real' ? {} : { clockStart: scenario.clock.start }),
     ...(scenario.clock.hourMs === undefined ? {} : { hourMs: scenario.clock.hourMs }),
-    ...(ca ? { caFile: ca } : {}),
   };
 }
 
-async function readCa(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputError(
-      'ca_file_unreadable',
-      `settings.caFile: cannot read ${file} (${(err as Error).message}).`,
-    );
-  }
-}
-
-/** Runs the scenario in a fresh emulator in this process, listening on a free loopback port. */
-export async function inProcessEnvironment(scenario: Scenario): Promise<ScenarioEnvironment> {
+/**
+ * Runs the scenario in a fresh emulator in this process, listening on a free loopback port. Messages
+ * name its settings as the scenario file holds them (`settings.caFile in <file>`); the built-in
+ * HTTPS receivers' CA is trusted from the start, besides the scenario's own `settings.caFile`.
+ */
+export async function inProcessEnvironment(
+  scenario: Scenario,
+  file = '<scenario>',
+): Promise<ScenarioEnvironment> {
   const receivers = await startScenarioReceivers(scenario.receivers);
   try {
     const { startServer } = await import('../../server.js');
-    const settings = await emulatorSettings(scenario, receivers.caFile);
     const running = await startServer(
-      { ...settings, port: 0, host: '127.0.0.1', logLevel: 'silent' },
-      {},
-      { users: userInputs(scenario), credentials: credentialInputs(scenario, receivers.byName) },
+      { ...emulatorSettings(scenario), port: 0, host: '127.0.0.1', logLevel: 'silent' },
+      { settingNames: scenarioNames(file) },
+      {
+        users: userInputs(scenario),
+        credentials: credentialInputs(scenario, receivers.byName),
+        ...(receivers.caPem ? { trust: [receivers.caPem] } : {}),
+      },
     );
     return environment(new AdminClient(running.url), running.url, scenario, receivers, [], async () => {
       await running.close();

@@ -16,6 +16,8 @@ export interface ScenarioReceivers {
   readonly byName: ReadonlyMap<string, Receiver>;
   /** PEM file of the CA that signed the HTTPS receivers' certificate (absent without HTTPS receivers). */
   readonly caFile?: string;
+  /** The same CA certificate as PEM text (absent without HTTPS receivers). */
+  readonly caPem?: string;
   close(): Promise<void>;
 }
 
@@ -75,7 +77,7 @@ export async function startScenarioReceivers(specs: readonly ReceiverSpec[]): Pr
   }
   return {
     byName,
-    ...(caFile ? { caFile } : {}),
+    ...(caFile && material ? { caFile, caPem: material.ca.certPem } : {}),
     async close() {
       await Promise.all([...byName.values()].map((r) => r.close()));
       if (dir) await rm(dir, { recursive: true, force: true });

@@ -34,7 +34,7 @@ export async function runScenario(
   try {
     env = options.target
       ? await targetEnvironment(scenario, options.target)
-      : await inProcessEnvironment(scenario);
+      : await inProcessEnvironment(scenario, file);
   } catch (err) {
     const result: ScenarioResult = {
       file,

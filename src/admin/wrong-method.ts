@@ -1,0 +1,65 @@
+import type { Context, Hono } from 'hono';
+import { EmulatorError } from '../errors.js';
+
+/** Order of methods in `Allow` headers and messages. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+interface RoutePattern {
+  pattern: RegExp;
+  methods: Set<string>;
+}
+
+/** `/credentials/:id` → `^/credentials/[^/]+$` (the admin routes use plain segments and `:params`). */
+function toRegExp(path: string): RegExp {
+  const parts = path.split('/').map((seg) => {
+    if (seg.startsWith(':')) {
+      const custom = /\{(.+)\}$/.exec(seg)?.[1];
+      return custom ? `(?:${custom})` : '[^/]+';
+    }
+    return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(`^${parts.join('/')}$`);
+}
+
+/** The methods of each route path of `app`, read from the routes themselves (GET implies HEAD). */
+function patterns(app: Hono): RoutePattern[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const { method, path } of app.routes) {
+    if (method === 'ALL') continue; // middleware, not a route
+    const methods = byPath.get(path) ?? new Set<string>();
+    methods.add(method);
+    if (method === 'GET') methods.add('HEAD');
+    byPath.set(path, methods);
+  }
+  return [...byPath].map(([path, methods]) => ({ pattern: toRegExp(path), methods }));
+}
+
+/**
+ * Answers a request whose path is a route of `app` but whose method is not: `405` with an `Allow`
+ * header and a message naming the methods the path takes (`OPTIONS` answers `204` with `Allow`).
+ * Paths that are no route go on to `app`'s notFound handler. Call it after the last route is added:
+ * the methods come from `app.routes`, so a new route is covered without a list to keep.
+ */
+export function refuseWrongMethods(app: Hono): void {
+  const table = patterns(app);
+  app.all('*', (c: Context) => {
+    const path = c.req.path;
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of table) if (pattern.test(path)) for (const m of methods) allowed.add(m);
+    if (allowed.size === 0) return c.notFound();
+    allowed.add('OPTIONS');
+    const list = METHOD_ORDER.filter((m) => allowed.has(m));
+    const allow = list.join(', ');
+    if (c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: allow });
+    const takes = list.filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
+    const err = new EmulatorError(
+      'method_not_allowed',
+      `Method ${c.req.method} is not allowed on ${path}: it takes ${takes.join(' or ')}. ` +
+        'Every admin route and its methods: GET /__admin/openapi.json (docs/admin-api.md).',
+      405,
+      'user_input',
+      { accepted: list },
+    );
+    return c.json(err.toProblem(), 405, { Allow: allow });
+  });
+}

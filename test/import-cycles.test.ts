@@ -1,0 +1,85 @@
+/**
+ * No import circles in src/ (STYLE "No import circles"): a module mounted by the app must not import
+ * the app's builder; it is handed what it needs. Static and dynamic (`import('…')`) imports both count:
+ * a lazy import still ties the two modules together. `import type` is erased by the compiler and does not.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = new URL('../src/', import.meta.url).pathname;
+
+/** Every module of src/ (tests excluded), as a path relative to src/. */
+function modules(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return modules(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [relative(SRC, path)] : [];
+  });
+}
+
+// `import x from './a.js'`, `import { type A, b } from`, `export * from`, `export { a } from`; not `import type`/`export type`.
+const STATIC = /^\s*(?:import|export)\s+(?!type\s)(?:[^;'"]*?\bfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+const DYNAMIC = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+/** The modules of src/ that `file` imports, statically or dynamically. */
+function importsOf(file: string, source: string): string[] {
+  // Comments may show imports as examples (`() => import('./x.js')`); they are not edges.
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found = [...text.matchAll(STATIC), ...text.matchAll(DYNAMIC)].map((m) => m[1]!);
+  const paths = found.map((spec) => relative(SRC, resolve(SRC, dirname(file), spec)).replace(/\.js$/, '.ts'));
+  return [...new Set(paths)];
+}
+
+/** Every circle of the graph, each once, as the path that closes it (`a → b → a`). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (node: string) => {
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (onStack.has(next)) found.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!done.has(next)) visit(next);
+    }
+    stack.pop();
+    onStack.delete(node);
+    done.add(node);
+  };
+  for (const node of [...graph.keys()].sort()) if (!done.has(node)) visit(node);
+  return found;
+}
+
+describe('the import graph of src/', () => {
+  const graph = new Map(modules().map((m) => [m, importsOf(m, readFileSync(join(SRC, m), 'utf8'))]));
+
+  it('resolves every relative import to a module of src/ (the walk sees the whole graph)', () => {
+    const known = new Set(graph.keys());
+    const missing = [...graph].flatMap(([m, deps]) =>
+      deps.filter((d) => !known.has(d)).map((d) => `${m} → ${d}`),
+    );
+    expect(missing).toEqual([]);
+    expect(graph.get('app.ts')).toEqual(expect.arrayContaining(['admin/health.ts', 'admin/index.ts']));
+  });
+
+  it('has no circle of imports, static or dynamic', () => {
+    expect(cycles(graph).map((c) => c.join(' → '))).toEqual([]);
+  });
+
+  it('finds a circle when there is one (the check itself can fail)', () => {
+    const circle = new Map([
+      ['admin/scenarios.ts', ['scenarios/serve.ts']],
+      ['scenarios/serve.ts', ['server.ts']],
+      ['server.ts', ['app.ts']],
+      ['app.ts', ['admin/scenarios.ts']],
+    ]);
+    expect(cycles(circle).map((c) => c.join(' → '))).toEqual([
+      'admin/scenarios.ts → scenarios/serve.ts → server.ts → app.ts → admin/scenarios.ts',
+    ]);
+    expect(
+      importsOf('admin/x.ts', "import type { A } from '../a.js';\nconst m = await import('../b.js');"),
+    ).toEqual(['b.ts']);
+  });
+});
