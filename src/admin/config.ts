@@ -6,13 +6,7 @@ import type { Emulator } from '../emulator.js';
 export function configRoutes(emulator: Emulator): Hono {
   const app = new Hono();
   app.get('/config', (c) =>
-    c.json(
-      effectiveConfig(
-        emulator.settings,
-        emulator.seed,
-        emulator.delivery.trustStore.list().length,
-      ),
-    ),
+    c.json(effectiveConfig(emulator.settings, emulator.seed, emulator.delivery.trustStore.list().length)),
   );
   return app;
 }

@@ -1,4 +1,4 @@
+export { type EffectiveConfig, effectiveConfig } from './effective.js';
 export { readStructuredFile, resolveSettings, settingsFromEnv, settingsFromFlags } from './load.js';
 export { type OptionSpec, SERVE_OPTIONS } from './options.js';
 export { type Settings, type SettingsInput, SettingsSchema } from './schema.js';
-export { type EffectiveConfig, effectiveConfig } from './effective.js';
