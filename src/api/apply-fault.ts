@@ -59,6 +59,8 @@ export function answerFault(
   variant: Variant,
   contentType: string,
   headers: Record<string, string>,
+  /** Who the call was for, read from the request before the fault applied (null when unreadable). */
+  username: string | null,
 ): Response | undefined {
   if (!fault || fault.kind === 'delay') return undefined;
   const res = faultResponse(c, fault, variant, ep.version, contentType, headers);
@@ -67,6 +69,6 @@ export function answerFault(
     outcome: 'fault',
     transactionCode: null,
   };
-  journal(deps, ep, variant, path, null, faulted, res.status, { id: fault.id, kind: fault.kind });
+  journal(deps, ep, variant, path, username, faulted, res.status, { id: fault.id, kind: fault.kind });
   return res;
 }
