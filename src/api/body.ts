@@ -67,13 +67,6 @@ function decode(raw: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-/** `charset` of a Content-Type, lower-cased and unquoted (undefined when absent). */
-function charsetParam(contentType: string | undefined): string | undefined {
-  if (!contentType) return undefined;
-  const m = /;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/i.exec(contentType);
-  return m?.[1]?.replace(/^"|"$/g, '').trim().toLowerCase();
-}
-
 /**
  * Decoders by label (the labels Node's TextDecoder knows: utf-16le, windows-1252, shift_jis…),
  * built on first use; bounded so a client cycling labels cannot grow it.
@@ -149,7 +142,7 @@ function utf16Order(label: string, body: Buffer): string {
  * A charset no decoder knows is a 415/1002 before any byte is read; bytes invalid in it are 1000.
  */
 export async function readBodyText(c: Context, sniffXml = false): Promise<string> {
-  const headerLabel = charsetParam(c.req.header('content-type'));
+  const headerLabel = contentTypeParts(c.req.header('content-type')).charset;
   // Refused before the bytes are read, so the answer never depends on them.
   if (headerLabel) decoderFor(headerLabel, 'Content-Type');
   const body = decode(await readRaw(c), c.req.header('content-encoding'));
@@ -177,18 +170,34 @@ export async function readBodyText(c: Context, sniffXml = false): Promise<string
 }
 
 /**
- * Distinct Content-Type values whose media type is remembered. Clients send the same one or two
- * on every call; the bound keeps a client that varies it from growing the cache.
+ * Distinct Content-Type values whose parts are remembered. Clients send the same one or two on
+ * every call; the bound keeps a client that varies it from growing the cache.
  */
 const MAX_CACHED_CONTENT_TYPES = 64;
-const mediaTypes = new Map<string, string>();
+interface ContentTypeParts {
+  /** Lower-cased media type ('' when there is no Content-Type). */
+  type: string;
+  /** Lower-cased, unquoted `charset` parameter (undefined when absent or empty). */
+  charset: string | undefined;
+}
+const NO_CONTENT_TYPE: ContentTypeParts = { type: '', charset: undefined };
+const contentTypes = new Map<string, ContentTypeParts>();
+
+function contentTypeParts(contentType: string | undefined): ContentTypeParts {
+  if (!contentType) return NO_CONTENT_TYPE;
+  let parts = contentTypes.get(contentType);
+  if (parts === undefined) {
+    const charset = /;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/i.exec(contentType)?.[1];
+    parts = {
+      type: (contentType.split(';')[0] ?? '').trim().toLowerCase(),
+      charset: charset?.replace(/^"|"$/g, '').trim().toLowerCase() || undefined,
+    };
+    if (contentTypes.size < MAX_CACHED_CONTENT_TYPES) contentTypes.set(contentType, parts);
+  }
+  return parts;
+}
 
 /** Lower-cased media type of a Content-Type header (readBodyText reads its charset). */
 export function mediaType(contentType: string | undefined): string {
-  if (!contentType) return '';
-  const cached = mediaTypes.get(contentType);
-  if (cached !== undefined) return cached;
-  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
-  if (mediaTypes.size < MAX_CACHED_CONTENT_TYPES) mediaTypes.set(contentType, type);
-  return type;
+  return contentTypeParts(contentType).type;
 }
