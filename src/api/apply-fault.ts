@@ -5,9 +5,9 @@ import { type ApiDeps, type Endpoint, journal } from './context.js';
 
 /** Bodies cut short, as a connection reset mid-answer or a broken proxy would deliver them. */
 const MALFORMED: Record<'json16' | 'json17' | 'xml' | 'soap', string> = {
-  json16: '"3f9a0c',
-  json17: '{"Token":"3f9a0c","ExpiresAt":"20',
-  xml: '<?xml version="1.0" encoding="utf-8"?><GetAccessTokenResponse xmlns="http://tempuri.org/"><Token>3f9a',
+  json16: '"c3f9a0c',
+  json17: '{"Token":"c3f9a0c","ExpiresAt":"20',
+  xml: '<?xml version="1.0" encoding="utf-8"?><GetAccessTokenResponse xmlns="http://tempuri.org/"><Token>c3f9a',
   soap: '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetAccessTokenRes',
 };
 
