@@ -104,7 +104,7 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
     soap = soapVersionOf(c);
   } catch (err) {
     // Cannot tell the version: answer in SOAP 1.1, ASP.NET's default.
-    return fault(deps, ep, path, '1.1', err, null, baseHeaders);
+    return fault(deps, ep, path, '1.1', err, baseHeaders);
   }
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
   const read = await readCall(c, ep, deps, soap);
@@ -129,7 +129,7 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
     const headers = apiHeaders(ep.version, versionString(deps, ep.version), result);
     res = renderSoap(soap, ep.version, result, headers);
   } else {
-    res = fault(deps, ep, path, soap, read.err, null, baseHeaders);
+    res = fault(deps, ep, path, soap, read.err, baseHeaders);
   }
   if (injected?.kind === 'delay') await sleep(injected.delayMs ?? 0);
   return res;
@@ -149,7 +149,7 @@ export function handleSoapMethodNotAllowed(c: Context, ep: Endpoint, deps: ApiDe
     `Method ${c.req.method} is not allowed on ${ep.service}.asmx: POST runs GetAccessToken; GET serves the help page, ?wsdl and ?disco.`,
   );
   const headers = { ...apiHeaders(ep.version, versionString(deps, ep.version), null), Allow: ASMX_ALLOW };
-  return fault(deps, ep, c.req.path, soap, err, null, headers, 405);
+  return fault(deps, ep, c.req.path, soap, err, headers, 405);
 }
 
 function fault(
@@ -158,7 +158,6 @@ function fault(
   path: string,
   soap: SoapVersion,
   err: unknown,
-  username: string | null,
   headers: Record<string, string>,
   status = SOAP_FAULT_STATUS,
 ): Response {
@@ -178,7 +177,8 @@ function fault(
     };
     kind = 'Server';
   }
-  journal(deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, username, result, status);
+  // The request could not be read, so no user is known.
+  journal(deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, null, result, status);
   const message = result.transactionMessage ?? '';
   return renderSoapFault(soap, kind, message, result.transactionCode, headers, options);
 }
