@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../src/server.js';
 import { type RawAnswer, type RawRequest, rawRequest } from './helpers/api-raw-http.js';
 import { post, startApiServer, TOKEN } from './helpers/api-server.js';
-import { envelope, op17, soapHeaders } from './helpers/soap-envelopes.js';
+import { envelope, op16, op17, soapHeaders } from './helpers/soap-envelopes.js';
 
 let api: RunningEmulator;
 beforeAll(async () => {
@@ -48,6 +48,12 @@ interface Hostile {
   status: number;
   code: string;
   query?: string;
+  /** Path instead of the format's usual one. */
+  path?: string;
+  /** Response headers expected besides the format's. */
+  headers?: Record<string, string>;
+  /** SOAP fault code expected instead of Client (1.1) / Sender (1.2). */
+  faultCode?: 'MustUnderstand';
 }
 
 const b = (s: string) => Buffer.from(s);
@@ -133,11 +139,31 @@ const HOSTILE: Hostile[] = [
     code: '1002',
   },
   {
-    name: 'charset utf-16',
+    name: 'a charset no decoder knows',
     format: 'json17',
-    req: { headers: { 'content-type': 'application/json; charset=utf-16' }, body: b('{}') },
+    req: {
+      headers: { 'content-type': 'application/json; charset=ebcdic-cp-us' },
+      body: b('{"Username":"alice","Password":" 00123 "}'),
+    },
     status: 415,
     code: '1002',
+  },
+  {
+    name: 'a charset no decoder knows, with bytes invalid in any charset',
+    format: 'json17',
+    req: { headers: { 'content-type': 'application/json; charset="x-unknown"' }, body: badUtf8('{"a":1}') },
+    status: 415,
+    code: '1002',
+  },
+  {
+    name: 'UTF-16 declared, an odd number of bytes sent',
+    format: 'json17',
+    req: {
+      headers: { 'content-type': 'application/json; charset=utf-16' },
+      body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"Username":"a"}', 'utf16le'), b('x')]),
+    },
+    status: 400,
+    code: '1000',
   },
   {
     name: 'JSON array body',
@@ -402,6 +428,118 @@ const HOSTILE: Hostile[] = [
     code: '1000',
   },
   {
+    name: 'an unknown encoding in the XML declaration',
+    format: 'xml17',
+    req: { headers: XML_H, body: b(`<?xml version="1.0" encoding="x-klingon"?>${goodXml}`) },
+    status: 415,
+    code: '1002',
+  },
+  {
+    name: 'ISO-8859-1 declared in the Content-Type of the XML variant, unknown entity inside',
+    format: 'xml17',
+    req: {
+      headers: { 'content-type': 'application/xml; charset=iso-8859-1' },
+      body: b(goodXml.replace('alice', 'a&nbsp;b')),
+    },
+    status: 400,
+    code: '1000',
+  },
+  {
+    name: 'a charset no decoder knows on SOAP 1.1',
+    format: 'soap11',
+    req: {
+      headers: { ...S11, 'content-type': 'text/xml; charset=x-unknown' },
+      body: soapBody('1.1', op17('alice', ' 00123 ')),
+    },
+    status: 500,
+    code: '1002',
+  },
+  {
+    name: 'an unknown encoding in a SOAP 1.2 XML declaration',
+    format: 'soap12',
+    req: {
+      headers: { 'content-type': 'application/soap+xml' },
+      body: b(envelope('1.2', op17('alice', ' 00123 ')).replace('encoding="utf-8"', 'encoding="utf-7x"')),
+    },
+    status: 500,
+    code: '1002',
+  },
+  {
+    name: 'UTF-16 SOAP cut in the middle of a character',
+    format: 'soap11',
+    req: {
+      headers: { ...S11, 'content-type': 'text/xml; charset=utf-16' },
+      body: Buffer.from(envelope('1.1', op17('alice', ' 00123 ')), 'utf16le').subarray(0, 101),
+    },
+    status: 500,
+    code: '1000',
+  },
+  {
+    name: 'PUT with a valid SOAP 1.1 envelope',
+    format: 'soap11',
+    req: { method: 'PUT', headers: S11, body: soapBody('1.1', op17('alice', ' 00123 ')) },
+    status: 405,
+    code: '1000',
+    headers: { allow: 'GET, HEAD, POST' },
+  },
+  {
+    name: 'DELETE with a valid SOAP 1.2 envelope',
+    format: 'soap12',
+    req: { method: 'DELETE', headers: S12, body: soapBody('1.2', op17('alice', ' 00123 ')) },
+    status: 405,
+    code: '1000',
+    headers: { allow: 'GET, HEAD, POST' },
+  },
+  {
+    name: 'PATCH on the 1.6 FlightService.asmx',
+    format: 'soap11',
+    path: '/api/1.6/FlightService.asmx',
+    req: { method: 'PATCH', headers: S11, body: soapBody('1.1', op16('alice', ' 00123 ')) },
+    status: 405,
+    code: '1000',
+    headers: { allow: 'GET, HEAD, POST' },
+  },
+  {
+    name: 'OPTIONS without a body',
+    format: 'soap11',
+    req: { method: 'OPTIONS' },
+    status: 405,
+    code: '1000',
+    headers: { allow: 'GET, HEAD, POST' },
+  },
+  {
+    name: 'an unknown SOAP 1.1 header with mustUnderstand="1"',
+    format: 'soap11',
+    req: {
+      headers: S11,
+      body: b(
+        envelope('1.1', op17('alice', ' 00123 ')).replace(
+          '<soap:Body>',
+          '<soap:Header><Trace xmlns="urn:x" soap:mustUnderstand="1">t</Trace></soap:Header><soap:Body>',
+        ),
+      ),
+    },
+    status: 500,
+    code: '1000',
+    faultCode: 'MustUnderstand',
+  },
+  {
+    name: 'an unknown SOAP 1.2 header with mustUnderstand="true"',
+    format: 'soap12',
+    req: {
+      headers: S12,
+      body: b(
+        envelope('1.2', op17('alice', ' 00123 ')).replace(
+          '<soap12:Body>',
+          '<soap12:Header><w:Trace xmlns:w="urn:x" soap12:mustUnderstand="true"/></soap12:Header><soap12:Body>',
+        ),
+      ),
+    },
+    status: 500,
+    code: '1000',
+    faultCode: 'MustUnderstand',
+  },
+  {
     name: 'gzip bomb SOAP',
     format: 'soap11',
     req: { headers: { ...S11, 'content-encoding': 'gzip' }, body: bomb },
@@ -411,7 +549,7 @@ const HOSTILE: Hostile[] = [
 ];
 
 /** Asserts the answer is a clean error in the variant's own format carrying `code`. */
-function expectCleanError(format: Format, ans: RawAnswer, code: string): void {
+function expectCleanError(format: Format, ans: RawAnswer, code: string, faultCode?: string): void {
   expect(ans.text).not.toMatch(/\n\s+at |node_modules|Error: /);
   const type = ans.headers['content-type'];
   switch (format) {
@@ -435,13 +573,13 @@ function expectCleanError(format: Format, ans: RawAnswer, code: string): void {
     case 'soap11':
       expect(type).toBe('text/xml; charset=utf-8');
       expect(ans.text).toContain('<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"');
-      expect(ans.text).toContain('<faultcode>soap:Client</faultcode>');
+      expect(ans.text).toContain(`<faultcode>soap:${faultCode ?? 'Client'}</faultcode>`);
       expect(ans.text).toContain(`<TransactionCode xmlns="http://tempuri.org/">${code}</TransactionCode>`);
       break;
     case 'soap12':
       expect(type).toBe('application/soap+xml; charset=utf-8');
       expect(ans.text).toContain('<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"');
-      expect(ans.text).toContain('<soap:Value>soap:Sender</soap:Value>');
+      expect(ans.text).toContain(`<soap:Value>soap:${faultCode ?? 'Sender'}</soap:Value>`);
       expect(ans.text).toContain(`<TransactionCode xmlns="http://tempuri.org/">${code}</TransactionCode>`);
       break;
   }
@@ -454,10 +592,11 @@ describe('hostile inputs', () => {
 
   it('each get a clean error in the variant format, and the server keeps answering after each', async () => {
     for (const h of HOSTILE) {
-      const ans = await rawRequest(`${api.url}${PATHS[h.format]}${h.query ?? ''}`, h.req);
+      const ans = await rawRequest(`${api.url}${h.path ?? PATHS[h.format]}${h.query ?? ''}`, h.req);
       try {
         expect(ans.status).toBe(h.status);
-        expectCleanError(h.format, ans, h.code);
+        expectCleanError(h.format, ans, h.code, h.faultCode);
+        for (const [name, value] of Object.entries(h.headers ?? {})) expect(ans.headers[name]).toBe(value);
         expect(ans.headers['x-api-version']).toMatch(/^1\.[67]\.0\.0$/);
       } catch (err) {
         throw new Error(`${h.name}: ${(err as Error).message}\n${ans.text.slice(0, 300)}`);

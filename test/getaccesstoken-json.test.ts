@@ -39,6 +39,28 @@ describe('API 1.6 JSON: FlightService.json/GetAccessToken', () => {
     );
   });
 
+  it('never answers a token that a client following the spec would read as an error (200 calls, seeded and not)', async () => {
+    // A 1.6 answer is the token or "an error string that begins with a numeric code" (spec
+    // "Responses"); docs/getaccesstoken.md tells clients to test the first character.
+    const unseeded = await startApiServer({ seed: undefined });
+    try {
+      for (const server of [api, unseeded]) {
+        for (let i = 0; i < 100; i++) {
+          const res = await post(
+            `${server.url}/api/1.6/FlightService.json/GetAccessToken`,
+            JSON.stringify({ username: 'alice', password: ' 00123 ' }),
+            JSON_TYPE,
+          );
+          const answer = JSON.parse(await res.text()) as string;
+          expect(/^\d/.test(answer), answer).toBe(false);
+          expect(answer).toMatch(TOKEN);
+        }
+      }
+    } finally {
+      await unseeded.close();
+    }
+  });
+
   it('answers a token for query-string username and password without a body', async () => {
     const res = await post(`${path()}?username=alice&password=%2000123%20`, undefined, null);
     await expect16(res, TOKEN, USERS.alice);

@@ -120,6 +120,7 @@ describe('GET /__admin/openapi.json', () => {
       });
 
     expect(violations('Health', (await admin('/health')).body)).toEqual([]);
+    expect(violations('EffectiveConfig', (await admin('/config')).body)).toEqual([]);
     const user = await post('/users', {
       username: 'doc',
       password: 'p',

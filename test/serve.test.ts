@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, runCli } from './helpers/cli.js';
+import { testCaFile } from './helpers/tls.js';
 
 const children: ChildProcess[] = [];
 
@@ -13,7 +17,7 @@ afterEach(() => {
 async function startCli(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ url: string; child: ChildProcess }> {
+): Promise<{ url: string; child: ChildProcess; log: () => string }> {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   children.push(child);
   let err = '';
@@ -25,7 +29,7 @@ async function startCli(
     });
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });
-  return { url, child };
+  return { url, child, log: () => err };
 }
 
 describe('reportbo-emulator serve', () => {
@@ -36,6 +40,62 @@ describe('reportbo-emulator serve', () => {
     const res = await fetch(`${url}/__admin/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', clock: 'real' });
+  });
+
+  it('answers the effective settings on GET /__admin/config and lists the same on the start log line, without secrets', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reportbo-config-'));
+    try {
+      const config = join(dir, 'config.yaml');
+      writeFileSync(
+        config,
+        [
+          'users:',
+          '  - {username: alice, password: pw-do-not-show, idWeb: 1, webDescription: A}',
+          'credentials:',
+          '  - {id: c1, apiKey: key-do-not-show, url: "http://127.0.0.1:9/hook"}',
+        ].join('\n'),
+      );
+      const ca = testCaFile();
+      const { url, log } = await startCli(
+        ['serve', '--port', '0', '--config', config, '--clock', 'compressed', '--hour-ms', '500'],
+        {
+          REPORTBO_ALLOW_HTTP: 'true',
+          REPORTBO_RESPONSE_TIMEOUT_MS: '1234',
+          REPORTBO_SEED: '5',
+          REPORTBO_CA_FILE: ca,
+          REPORTBO_BASE_PATH_17: '/v17',
+          REPORTBO_ACCEPT_LOWERCASE_KEYS: 'true',
+          REPORTBO_LOG_LEVEL: 'info',
+        },
+      );
+      const res = await fetch(`${url}/__admin/config`);
+      expect(res.status).toBe(200);
+      const answered = await res.json();
+      expect(answered).toEqual({
+        responseTimeoutMs: 1234,
+        allowHttp: true,
+        clock: { mode: 'compressed', hourMs: 500 },
+        deliveryConcurrency: 32,
+        apiVersions: { '1.6': '1.6.0.0', '1.7': '1.7.0.0' },
+        basePaths: { '1.6': '/api/1.6', '1.7': '/v17' },
+        caFile: ca,
+        trustedCaCount: 1,
+        acceptLowercaseKeys: true,
+        exchangeNotifies: 'both',
+        seed: 5,
+        logLevel: 'info',
+      });
+      const line = log()
+        .split('\n')
+        .find((l) => l.includes('listening on'));
+      expect(JSON.parse(line!).config).toEqual(answered);
+      for (const text of [JSON.stringify(answered), log()]) {
+        expect(text).not.toContain('pw-do-not-show');
+        expect(text).not.toContain('key-do-not-show');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stops cleanly on SIGTERM with exit code 0', async () => {

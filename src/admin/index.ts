@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { clockRoutes } from './clock.js';
+import { configRoutes } from './config.js';
 import { credentialRoutes } from './credentials.js';
 import { eventRoutes } from './events.js';
 import { faultRoutes } from './faults.js';
@@ -28,6 +29,7 @@ export interface AdminOptions {
 export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
   app.route('/', healthRoutes(emulator));
+  app.route('/', configRoutes(emulator));
   app.route('/', resetRoutes(emulator));
   app.route('/', credentialRoutes(emulator));
   app.route('/', eventRoutes(emulator));

@@ -38,6 +38,13 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   },
   { method: 'get', path: '/openapi.json', tag: 'health', summary: 'this document', ok: { 200: null } },
   {
+    method: 'get',
+    path: '/config',
+    tag: 'health',
+    summary: 'effective settings (no secrets), as the start log line lists them',
+    ok: { 200: 'EffectiveConfig' },
+  },
+  {
     method: 'post',
     path: '/reset',
     tag: 'health',

@@ -84,6 +84,23 @@ export function componentSchemas(): Record<string, Json> {
       { status: { enum: ['ok', 'starting'] }, clock: { enum: ['real', 'compressed', 'manual'] }, seed: int },
       ['status'],
     ),
+    EffectiveConfig: obj({
+      responseTimeoutMs: { type: 'integer', description: 'real milliseconds, on every clock' },
+      allowHttp: { type: 'boolean' },
+      clock: obj({
+        mode: { enum: ['real', 'compressed', 'manual'] },
+        hourMs: { ...nullable(int), description: 'real ms per emulator hour; null unless compressed' },
+      }),
+      deliveryConcurrency: int,
+      apiVersions: obj({ '1.6': str, '1.7': str }),
+      basePaths: obj({ '1.6': str, '1.7': str }),
+      caFile: { ...nullable(str), description: 'path of the CA file given at start' },
+      trustedCaCount: { type: 'integer', description: 'certificates trusted besides the system roots' },
+      acceptLowercaseKeys: { type: 'boolean' },
+      exchangeNotifies: { enum: ['new', 'old', 'both'] },
+      seed: int,
+      logLevel: { enum: ['silent', 'error', 'warn', 'info', 'debug'] },
+    }),
     CredentialInput: fromZod(CredentialInputSchema),
     Credential: obj({
       id: str,

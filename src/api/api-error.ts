@@ -1,5 +1,6 @@
 import { TRANSACTION_CODES } from '../auth/index.js';
 import { EmulatorError } from '../errors.js';
+import type { SoapFaultKind } from './render-soap.js';
 
 type TransportOutcome = 'malformed_request' | 'payload_too_large' | 'unsupported_media_type';
 
@@ -19,8 +20,8 @@ export class ApiRequestError extends EmulatorError {
   constructor(
     readonly outcome: TransportOutcome,
     message: string,
-    /** SOAP: who is at fault (`Client` = the request, `Server` = us), also `VersionMismatch`. */
-    readonly soapFault: 'Client' | 'Server' | 'VersionMismatch' = 'Client',
+    /** SOAP: who is at fault (`Client` = the request, `Server` = us), `VersionMismatch`, `MustUnderstand`. */
+    readonly soapFault: SoapFaultKind = 'Client',
   ) {
     super(outcome, message, STATUS[outcome], 'user_input');
     this.transactionCode = TRANSACTION_CODES[outcome];
@@ -30,4 +31,26 @@ export class ApiRequestError extends EmulatorError {
 /** Shorthand for the most common transport error. */
 export function malformed(message: string, soapFault?: 'Client' | 'VersionMismatch'): ApiRequestError {
   return new ApiRequestError('malformed_request', message, soapFault);
+}
+
+/** A SOAP header block the request says must be understood, which this service does not know. */
+export interface NotUnderstoodHeader {
+  /** Local name of the header element. */
+  name: string;
+  /** Its namespace URI ('' when unqualified). */
+  ns: string;
+}
+
+/**
+ * A header block with mustUnderstand true and no one here to understand it (SOAP 1.1 §4.2.3,
+ * SOAP 1.2 part 1 §5.2.3): a MustUnderstand Fault, in SOAP 1.2 with a NotUnderstood header.
+ */
+export class MustUnderstandError extends ApiRequestError {
+  constructor(readonly header: NotUnderstoodHeader) {
+    super(
+      'malformed_request',
+      `SOAP header ${header.name}${header.ns ? ` (namespace ${header.ns})` : ''} was not understood: it is marked mustUnderstand and GetAccessToken takes no SOAP headers. Remove the header or its mustUnderstand attribute.`,
+      'MustUnderstand',
+    );
+  }
 }

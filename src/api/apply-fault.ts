@@ -5,9 +5,9 @@ import { type ApiDeps, type Endpoint, journal } from './context.js';
 
 /** Bodies cut short, as a connection reset mid-answer or a broken proxy would deliver them. */
 const MALFORMED: Record<'json16' | 'json17' | 'xml' | 'soap', string> = {
-  json16: '"3f9a0c',
-  json17: '{"Token":"3f9a0c","ExpiresAt":"20',
-  xml: '<?xml version="1.0" encoding="utf-8"?><GetAccessTokenResponse xmlns="http://tempuri.org/"><Token>3f9a',
+  json16: '"c3f9a0c',
+  json17: '{"Token":"c3f9a0c","ExpiresAt":"20',
+  xml: '<?xml version="1.0" encoding="utf-8"?><GetAccessTokenResponse xmlns="http://tempuri.org/"><Token>c3f9a',
   soap: '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetAccessTokenRes',
 };
 
@@ -59,6 +59,8 @@ export function answerFault(
   variant: Variant,
   contentType: string,
   headers: Record<string, string>,
+  /** Who the call was for, read from the request before the fault applied (null when unreadable). */
+  username: string | null,
 ): Response | undefined {
   if (!fault || fault.kind === 'delay') return undefined;
   const res = faultResponse(c, fault, variant, ep.version, contentType, headers);
@@ -67,6 +69,6 @@ export function answerFault(
     outcome: 'fault',
     transactionCode: null,
   };
-  journal(deps, ep, variant, path, null, faulted, res.status, { id: fault.id, kind: fault.kind });
+  journal(deps, ep, variant, path, username, faulted, res.status, { id: fault.id, kind: fault.kind });
   return res;
 }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
-import { ApiRequestError, malformed } from './api-error.js';
+import { ApiRequestError, MustUnderstandError, malformed } from './api-error.js';
 import { answerFault, sleep } from './apply-fault.js';
 import { mediaType, readBodyText } from './body.js';
 import { type ApiDeps, type Endpoint, journal, versionString } from './context.js';
@@ -12,6 +12,8 @@ import {
   SOAP_FAULT_STATUS,
   SOAP11_CONTENT_TYPE,
   SOAP12_CONTENT_TYPE,
+  type SoapFaultKind,
+  type SoapFaultOptions,
   type SoapVersion,
 } from './render-soap.js';
 import { parseEnvelope } from './soap-envelope.js';
@@ -75,33 +77,45 @@ function tokenRequest(ep: Endpoint, op: XmlNode, acceptLowercase: boolean): Toke
   return credentialsFromElement('1.7', request, acceptLowercase);
 }
 
+/** What reading a SOAP call gave: its credentials, or the error to answer with. */
+type SoapRead = { req: TokenRequest; err?: undefined } | { req?: undefined; err: unknown };
+
+async function readCall(c: Context, ep: Endpoint, deps: ApiDeps, soap: SoapVersion): Promise<SoapRead> {
+  try {
+    if (soap === '1.2') checkSoap12Action(c);
+    const call = await parseEnvelope(await readBodyText(c, true), soap);
+    const acceptLowercase = ep.version === '1.7' && deps.settings.acceptLowercaseKeys;
+    return { req: tokenRequest(ep, call.operation, acceptLowercase) };
+  } catch (err) {
+    return { err };
+  }
+}
+
 /**
  * SOAP GetAccessToken on FlightService.asmx (1.6) and AuthService.asmx (1.7). Answers in the
  * request's envelope version; anything unreadable is a SOAP Fault with HTTP 500 (as ASP.NET does).
+ * The request is read before an injected fault applies, so a faulted call is journaled with its user.
  */
 export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): Promise<Response> {
   const path = c.req.path;
   const baseHeaders = apiHeaders(ep.version, versionString(deps, ep.version), null);
-  let soap: SoapVersion = '1.1';
-  let username: string | null = null;
+  let soap: SoapVersion;
   try {
     soap = soapVersionOf(c);
   } catch (err) {
     // Cannot tell the version: answer in SOAP 1.1, ASP.NET's default.
-    return fault(deps, ep, c, path, soap, err, null, baseHeaders);
+    return fault(deps, ep, path, '1.1', err, baseHeaders);
   }
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
+  const read = await readCall(c, ep, deps, soap);
+  const username = read.req?.username ?? null;
   const injected = deps.auth.faults.take(ep.version, variant);
   const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
-  const faulted = answerFault(c, deps, ep, path, injected, variant, type, baseHeaders);
+  const faulted = answerFault(c, deps, ep, path, injected, variant, type, baseHeaders, username);
   if (faulted) return faulted;
   let res: Response;
-  try {
-    if (soap === '1.2') checkSoap12Action(c);
-    const call = await parseEnvelope(await readBodyText(c), soap);
-    const req = tokenRequest(ep, call.operation, ep.version === '1.7' && deps.settings.acceptLowercaseKeys);
-    username = req.username;
-    const result = deps.auth.getAccessToken(req);
+  if (read.req) {
+    const result = deps.auth.getAccessToken(read.req);
     journal(
       deps,
       ep,
@@ -112,35 +126,49 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
       200,
       injected ? { id: injected.id, kind: injected.kind } : undefined,
     );
-    res = renderSoap(
-      soap,
-      ep.version,
-      result,
-      apiHeaders(ep.version, versionString(deps, ep.version), result),
-    );
-  } catch (err) {
-    res = fault(deps, ep, c, path, soap, err, username, baseHeaders);
+    const headers = apiHeaders(ep.version, versionString(deps, ep.version), result);
+    res = renderSoap(soap, ep.version, result, headers);
+  } else {
+    res = fault(deps, ep, path, soap, read.err, baseHeaders);
   }
   if (injected?.kind === 'delay') await sleep(injected.delayMs ?? 0);
   return res;
 }
 
+/** Methods a `.asmx` URL answers: POST runs the operation; GET and HEAD serve the WSDL, disco and help page. */
+export const ASMX_ALLOW = 'GET, HEAD, POST';
+
+/**
+ * Any other method on a `.asmx` URL: 405 with `Allow`, and a client Fault (code 1000) in the SOAP
+ * version the Content-Type announces (1.1 unless it is application/soap+xml), so a SOAP client reads it.
+ */
+export function handleSoapMethodNotAllowed(c: Context, ep: Endpoint, deps: ApiDeps): Response {
+  const soap: SoapVersion =
+    mediaType(c.req.header('content-type')) === 'application/soap+xml' ? '1.2' : '1.1';
+  const err = malformed(
+    `Method ${c.req.method} is not allowed on ${ep.service}.asmx: POST runs GetAccessToken; GET serves the help page, ?wsdl and ?disco.`,
+  );
+  const headers = { ...apiHeaders(ep.version, versionString(deps, ep.version), null), Allow: ASMX_ALLOW };
+  return fault(deps, ep, c.req.path, soap, err, headers, 405);
+}
+
 function fault(
   deps: ApiDeps,
   ep: Endpoint,
-  c: Context,
   path: string,
   soap: SoapVersion,
   err: unknown,
-  username: string | null,
   headers: Record<string, string>,
+  status = SOAP_FAULT_STATUS,
 ): Response {
   let result: AuthResult;
-  let kind: 'Client' | 'Server' | 'VersionMismatch';
+  let kind: SoapFaultKind;
+  let options: SoapFaultOptions = { status };
   if (err instanceof ApiRequestError) {
     result = failure(err.outcome, err.message);
     kind = err.soapFault;
     if (err.outcome === 'payload_too_large') headers = { ...headers, Connection: 'close' };
+    if (err instanceof MustUnderstandError) options = { ...options, notUnderstood: err.header };
   } else {
     deps.log.error({ err }, 'unexpected error in SOAP GetAccessToken');
     result = {
@@ -149,7 +177,8 @@ function fault(
     };
     kind = 'Server';
   }
-  journal(deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, username, result, SOAP_FAULT_STATUS);
-  void c;
-  return renderSoapFault(soap, kind, result.transactionMessage ?? '', result.transactionCode, headers);
+  // The request could not be read, so no user is known.
+  journal(deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, null, result, status);
+  const message = result.transactionMessage ?? '';
+  return renderSoapFault(soap, kind, message, result.transactionCode, headers, options);
 }

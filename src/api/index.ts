@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import type { ApiVersion } from '../auth/index.js';
 import type { ApiDeps, Endpoint } from './context.js';
 import { handleRest } from './handle-rest.js';
-import { handleSoapCall } from './handle-soap.js';
-import { handleServicePage, handleWsdl, wantsWsdl } from './handle-wsdl.js';
+import { handleSoapCall, handleSoapMethodNotAllowed } from './handle-soap.js';
+import { handleServiceGet } from './handle-wsdl.js';
 
 export { MAX_BODY_BYTES } from './body.js';
 export type { ApiDeps, Endpoint } from './context.js';
@@ -47,9 +47,11 @@ export function apiApp(deps: ApiDeps): Hono {
     const ep = table.get(trimSlash(c.req.path).toLowerCase());
     if (!ep) return next();
     if (ep.kind !== 'soap') return handleRest(c, ep, deps);
-    if (c.req.method === 'GET')
-      return wantsWsdl(c) ? handleWsdl(c, ep, deps) : handleServicePage(c, ep, deps);
-    return handleSoapCall(c, ep, deps);
+    const method = c.req.method;
+    // Hono answers HEAD from the GET response without its body.
+    if (method === 'GET' || method === 'HEAD') return handleServiceGet(c, ep, deps);
+    if (method === 'POST') return handleSoapCall(c, ep, deps);
+    return handleSoapMethodNotAllowed(c, ep, deps);
   });
   return app;
 }

@@ -3,7 +3,7 @@ import { escapeXml, result16String, TEMPURI_NS } from './format.js';
 import { responseElements } from './render-xml.js';
 
 export type SoapVersion = '1.1' | '1.2';
-export type SoapFaultKind = 'Client' | 'Server' | 'VersionMismatch';
+export type SoapFaultKind = 'Client' | 'Server' | 'VersionMismatch' | 'MustUnderstand';
 
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
@@ -15,9 +15,23 @@ export const SOAP_FAULT_STATUS = 500;
 const XSD_DECLS =
   'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
 
-function envelope(soap: SoapVersion, body: string): string {
+function envelope(soap: SoapVersion, body: string, header = ''): string {
   const ns = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
-  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}" ${XSD_DECLS}><soap:Body>${body}</soap:Body></soap:Envelope>`;
+  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${ns}" ${XSD_DECLS}>${header}<soap:Body>${body}</soap:Body></soap:Envelope>`;
+}
+
+/** What else a Fault carries besides its kind and message. */
+export interface SoapFaultOptions {
+  /** HTTP status (default SOAP_FAULT_STATUS; 405 for a method other than GET and POST). */
+  status?: number;
+  /** SOAP 1.2: the header block a MustUnderstand Fault names in a NotUnderstood header. */
+  notUnderstood?: { name: string; ns: string };
+}
+
+/** SOAP 1.2 part 1 §5.4.8: `<soap:NotUnderstood qname="…"/>` in the Fault's Header. */
+function notUnderstoodHeader(h: { name: string; ns: string }): string {
+  const qname = h.ns ? `q:${escapeXml(h.name)}" xmlns:q="${escapeXml(h.ns)}` : escapeXml(h.name);
+  return `<soap:Header><soap:NotUnderstood qname="${qname}"/></soap:Header>`;
 }
 
 function contentType(soap: SoapVersion): string {
@@ -45,7 +59,8 @@ export function renderSoap(
 
 /**
  * A SOAP Fault in the request's envelope version: 1.1 `faultcode` soap:Client/soap:Server, 1.2
- * `Code/Value` soap:Sender/soap:Receiver; the TransactionCode travels in the detail.
+ * `Code/Value` soap:Sender/soap:Receiver (VersionMismatch and MustUnderstand keep their names in
+ * both); the TransactionCode travels in the detail.
  */
 export function renderSoapFault(
   soap: SoapVersion,
@@ -53,6 +68,7 @@ export function renderSoapFault(
   message: string,
   transactionCode: string | null,
   headers: Record<string, string>,
+  options: SoapFaultOptions = {},
 ): Response {
   const detail = transactionCode
     ? `<TransactionCode xmlns="${TEMPURI_NS}">${escapeXml(transactionCode)}</TransactionCode>`
@@ -64,8 +80,9 @@ export function renderSoapFault(
     const code = kind === 'Client' ? 'Sender' : kind === 'Server' ? 'Receiver' : kind;
     fault = `<soap:Fault><soap:Code><soap:Value>soap:${code}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${escapeXml(message)}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`;
   }
-  return new Response(envelope(soap, fault), {
-    status: SOAP_FAULT_STATUS,
+  const header = soap === '1.2' && options.notUnderstood ? notUnderstoodHeader(options.notUnderstood) : '';
+  return new Response(envelope(soap, fault, header), {
+    status: options.status ?? SOAP_FAULT_STATUS,
     headers: { ...headers, 'Content-Type': contentType(soap) },
   });
 }

@@ -1,4 +1,4 @@
-import { malformed } from './api-error.js';
+import { MustUnderstandError, malformed } from './api-error.js';
 import { TEMPURI_NS } from './format.js';
 import { SOAP11_NS, SOAP12_NS, type SoapVersion } from './render-soap.js';
 import { childElements, localName, parseXml, type XmlNode } from './xml-parse.js';
@@ -61,16 +61,20 @@ export async function parseEnvelope(text: string, soap: SoapVersion): Promise<So
     );
   }
   const bodies: Array<[string, XmlNode | XmlNode[]]> = [];
+  let header: XmlNode | undefined;
   for (const [name, child] of childElements(root)) {
     const ln = localName(name);
     if (ln !== 'Body' && ln !== 'Header') throw malformed(`Unexpected element <${name}> in the Envelope.`);
     if (Array.isArray(child))
       throw malformed(`The Envelope holds more than one ${ln}; exactly one is allowed.`);
     if (ln === 'Body') bodies.push([name, child]);
+    else header = child;
   }
   const [bodyEntry] = bodies;
   if (!bodyEntry) throw malformed('The Envelope has no Body.');
   if (bodies.length > 1) throw malformed('The Envelope holds more than one Body; exactly one is allowed.');
+  // Before the Body is processed (SOAP 1.2 part 1 §2.6): no header block is understood here.
+  if (header !== undefined) checkMustUnderstand(header, extend(envScope, header), soap);
   const [bodyName, body] = bodyEntry as [string, XmlNode];
   const bodyScope = extend(envScope, body);
   if (namespaceOf(bodyName, envScope) !== expected)
@@ -89,4 +93,42 @@ export async function parseEnvelope(text: string, soap: SoapVersion): Promise<So
     );
   }
   return { operation: op, scope: opScope };
+}
+
+/** xs:boolean true, as both SOAP versions read `mustUnderstand` (SOAP 1.1 writes "1"). */
+const TRUE_VALUES = new Set(['1', 'true']);
+
+/** Roles (1.2) and actors (1.1) that name this node; absent means the ultimate receiver, i.e. us. */
+const OUR_ROLES = new Set([
+  'http://schemas.xmlsoap.org/soap/actor/next',
+  'http://www.w3.org/2003/05/soap-envelope/role/next',
+  'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver',
+]);
+
+/**
+ * Refuses the first header block targeted at this node with mustUnderstand true (SOAP 1.1 §4.2.3,
+ * SOAP 1.2 part 1 §5.2.3): GetAccessToken understands no header. Blocks for other actors/roles
+ * and blocks without the attribute are ignored, as the specifications say.
+ */
+function checkMustUnderstand(header: XmlNode, headerScope: Scope, soap: SoapVersion): void {
+  const envNs = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
+  const roleName = soap === '1.1' ? 'actor' : 'role';
+  for (const [name, blocks] of childElements(header)) {
+    for (const block of Array.isArray(blocks) ? blocks : [blocks]) {
+      if (typeof block === 'string') continue;
+      const scope = extend(headerScope, block);
+      let must = false;
+      let role: string | undefined;
+      for (const [key, value] of Object.entries(block)) {
+        if (!key.startsWith('@_') || typeof value !== 'string') continue;
+        const attr = key.slice(2);
+        if (!attr.includes(':') || namespaceOf(attr, scope) !== envNs) continue;
+        if (localName(attr) === 'mustUnderstand') must = TRUE_VALUES.has(value.trim());
+        else if (localName(attr) === roleName) role = value.trim();
+      }
+      if (must && (role === undefined || role === '' || OUR_ROLES.has(role))) {
+        throw new MustUnderstandError({ name: localName(name), ns: namespaceOf(name, scope) });
+      }
+    }
+  }
 }

@@ -15,7 +15,18 @@ describe('parseXml', () => {
     expect(doc.r.P).toBe('a&b<A');
   });
 
+  it('decodes character references to any character XML allows, beyond the BMP too', async () => {
+    const doc = (await parseXml('<r><P>&#160;&#x1F600;&#9;</P></r>')) as { r: { P: string } };
+    expect(doc.r.P).toBe('\u00a0\u{1F600}\t');
+  });
+
   it.each([
+    ['an undeclared entity', '<r><P>a&nbsp;b</P></r>', /The entity &nbsp; is not declared/],
+    ['an entity with the wrong case', '<r><P>&AMP;</P></r>', /The entity &AMP; is not declared/],
+    ['an undeclared entity in an attribute', '<r a="&euro;"/>', /The entity &euro; is not declared/],
+    ['a reference to NUL', '<r><P>&#0;</P></r>', /&#0; names a character XML does not allow/],
+    ['a reference to a surrogate', '<r><P>&#xD800;</P></r>', /&#xD800; names a character/],
+    ['a reference beyond Unicode', '<r><P>&#x110000;</P></r>', /&#x110000; names a character/],
     ['a DTD', '<!DOCTYPE r [<!ENTITY a "b">]><r>&a;</r>', /DTDs and entity declarations/],
     ['ill-formed XML', '<r><a></r>', /not well-formed/],
     ['deep nesting', `${'<a>'.repeat(40)}${'</a>'.repeat(40)}`, /deeper than 32 levels/],

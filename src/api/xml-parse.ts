@@ -1,5 +1,6 @@
 import type { X2jOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { malformed } from './api-error.js';
+import { ApiRequestError, malformed } from './api-error.js';
+import { XML_ENTITY_DECODER } from './xml-entities.js';
 
 /** Deepest element nesting accepted; a GetAccessToken envelope needs 5. */
 export const MAX_XML_DEPTH = 32;
@@ -16,8 +17,8 @@ const PARSER_OPTIONS: X2jOptions = {
   trimValues: false,
   // Predefined entities and character references only: documents with a DTD never get here.
   processEntities: true,
-  // Needed for numeric character references (&#65;); it also maps HTML names such as &nbsp;.
-  htmlEntities: true,
+  // Built once (see XML_ENTITY_DECODER): the parser itself is built once in loadXml.
+  entityDecoder: XML_ENTITY_DECODER,
   maxNestedTags: MAX_XML_DEPTH,
   ignoreDeclaration: true,
   ignorePiTags: true,
@@ -60,6 +61,7 @@ export async function parseXml(text: string): Promise<Record<string, XmlNode | X
   try {
     return parser.parse(text) as Record<string, XmlNode | XmlNode[]>;
   } catch (err) {
+    if (err instanceof ApiRequestError) throw err;
     const msg = (err as Error).message;
     if (/nested/i.test(msg)) throw malformed(`The XML nests elements deeper than ${MAX_XML_DEPTH} levels.`);
     throw malformed(`The XML was refused: ${msg.replace(/^\[SECURITY\]\s*/, '')}.`);

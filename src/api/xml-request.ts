@@ -39,7 +39,7 @@ export async function xmlTokenRequest(
   version: ApiVersion,
   acceptLowercase: boolean,
 ): Promise<TokenRequest> {
-  let text = await readBodyText(c);
+  let text = await readBodyText(c, true);
   if (text === '') {
     const inQuery = version === '1.7' ? c.req.query('request') : undefined;
     if (inQuery === undefined) {

@@ -10,7 +10,17 @@ const TOKEN_BYTES = 16;
  */
 const RANDOM_POOL_BYTES = TOKEN_BYTES * 256;
 
-/** Cryptographically random 32-hex-character tokens (no seed given). */
+/**
+ * The first byte of a token with its high nibble moved into 0xa–0xf, so the token's first hex
+ * character is a letter: a 1.6 answer is the token or an error string that "begins with a numeric
+ * code" (spec "Responses"), and a client tells them apart by the first character. The low nibble
+ * keeps its randomness; 125 random bits remain.
+ */
+export function letterFirst(byte: number): number {
+  return (((byte >>> 4) % 6) + 10) * 16 + (byte & 0x0f);
+}
+
+/** Cryptographically random 32-hex-character tokens, first character a–f (no seed given). */
 export function cryptoTokenSource(): TokenSource {
   const pool = Buffer.allocUnsafe(RANDOM_POOL_BYTES);
   let offset = RANDOM_POOL_BYTES;
@@ -19,6 +29,7 @@ export function cryptoTokenSource(): TokenSource {
       randomFillSync(pool);
       offset = 0;
     }
+    pool[offset] = letterFirst(pool[offset] as number);
     const token = pool.toString('hex', offset, offset + TOKEN_BYTES);
     offset += TOKEN_BYTES;
     return token;
@@ -26,14 +37,15 @@ export function cryptoTokenSource(): TokenSource {
 }
 
 /**
- * Deterministic 32-hex-character tokens from a seed (sfc32 generator), so a seeded scenario run
- * issues the same tokens every time (DESIGN "Determinism").
+ * Deterministic 32-hex-character tokens from a seed (sfc32 generator), first character a–f, so a
+ * seeded scenario run issues the same tokens every time (DESIGN "Determinism").
  */
 export function seededTokenSource(seed: number): TokenSource {
   const next = sfc32(seed);
   return () => {
-    let out = '';
-    for (let i = 0; i < TOKEN_BYTES / 4; i++) out += next().toString(16).padStart(8, '0');
+    const first = next();
+    let out = ((letterFirst(first >>> 24) * 2 ** 24 + (first & 0xffffff)) >>> 0).toString(16);
+    for (let i = 1; i < TOKEN_BYTES / 4; i++) out += next().toString(16).padStart(8, '0');
     return out;
   };
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  effectiveConfig,
   readStructuredFile,
   SERVE_OPTIONS,
   type SettingNames,
@@ -117,7 +118,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     await scenario?.close();
     throw err;
   }
-  const { settings, seed, clock, log } = running.emulator;
+  const { settings, seed, log } = running.emulator;
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
@@ -130,9 +131,12 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   });
+  // A CA file builds the delivery engine at start; without one nothing is trusted yet.
+  const trusted = settings.caFile ? running.emulator.delivery.trustStore.list().length : 0;
+  // The same settings GET /__admin/config answers, so a CI log shows what the run used.
   log.info(
-    { url: running.url, clock: clock.mode, seed, api16: settings.basePath16, api17: settings.basePath17 },
-    `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health)`,
+    { url: running.url, config: effectiveConfig(settings, seed, trusted) },
+    `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health, settings: ${running.url}/__admin/config)`,
   );
   return stopped;
 }

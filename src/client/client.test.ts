@@ -17,6 +17,11 @@ describe('AdminClient', () => {
     expect(await client.health()).toMatchObject({ status: 'ok', clock: 'manual', seed: 7 });
   });
 
+  it('reads the effective settings', async () => {
+    const config = await new AdminClient(running.url).config();
+    expect(config).toMatchObject({ clock: { mode: 'manual', hourMs: null }, seed: 7, trustedCaCount: 0 });
+  });
+
   it('turns an error answer into an AdminApiError with the server code, status and request', async () => {
     const client = new AdminClient(running.url);
     const err = await client.getNotification('n-none').catch((e: unknown) => e);

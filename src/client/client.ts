@@ -30,6 +30,10 @@ export class AdminClient {
   health(): Promise<T.Health> {
     return this.#call('GET', '/health', { okStatuses: [503] });
   }
+  /** `GET /config`: the effective settings the emulator runs with (no secrets). */
+  config(): Promise<T.EffectiveConfig> {
+    return this.#call('GET', '/config');
+  }
   /** `POST /reset`: forgets reservations, notifications, tokens, journal and faults. */
   reset(): Promise<{ status: 'reset' }> {
     return this.#call('POST', '/reset');

@@ -8,6 +8,7 @@
 export type { TokenView as TokenRecord } from '../auth/tokens.js';
 export type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
 export type { AdvanceResult, ClockState } from '../clock/types.js';
+export type { EffectiveConfig } from '../config/effective.js';
 export type { BookingStatus } from '../contract/index.js';
 export type { NotificationState } from '../delivery/notification.js';
 export type { BatchResult } from '../delivery/outbox.js';

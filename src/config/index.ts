@@ -1,3 +1,4 @@
+export { type EffectiveConfig, effectiveConfig } from './effective.js';
 export { readStructuredFile, resolveSettings, settingsFromEnv, settingsFromFlags } from './load.js';
 export {
   OPTION_NAMES,

@@ -65,5 +65,5 @@ export function expectApiHeaders(res: Response, version: '1.6' | '1.7', user: Te
   expect(res.headers.get('x-api-user-webdescription')).toBe(user ? user.webDescription : null);
 }
 
-/** Tokens are 32 lower-case hex characters. */
-export const TOKEN = /^[0-9a-f]{32}$/;
+/** Tokens are 32 lower-case hex characters, the first a letter (never a digit, unlike an error). */
+export const TOKEN = /^[a-f][0-9a-f]{31}$/;

@@ -120,7 +120,8 @@ export function interpret(body: string): Pick<LoginResult, 'ok' | 'token' | 'tra
   const text = typeof data === 'string' ? data : (find(data, 'GetAccessTokenResult') ?? find(data, 'string'));
   const fault = find(data, 'faultstring') ?? find(data, 'Text') ?? find(data, 'message');
   if (typeof text === 'string') {
-    // Tokens may start with digits too; an error always reads "<code> - <message>".
+    // An error reads "<code> - <message>". The emulator's tokens never begin with a digit, but this
+    // reader also serves answers recorded elsewhere, so it matches the whole error shape.
     const m = /^(\d+) - (.*)$/s.exec(text);
     if (m) return { ok: false, token: null, transactionCode: m[1]!, message: m[2] ?? null };
     return { ok: text.length > 0, token: text || null, transactionCode: null, message: null };
