@@ -83,9 +83,28 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   });
+  if (input.urlFile) await writeUrlFile(String(input.urlFile), running.url, log);
   log.info(
     { url: running.url, clock: clock.mode, seed, api16: settings.basePath16, api17: settings.basePath17 },
     `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health)`,
   );
   return stopped;
+}
+
+/**
+ * `--url-file`: the URL the process really listens on, however its port was given (flag, env,
+ * config file, scenario, `--port 0`). The image's HEALTHCHECK reads it (docs/decisions.md, issue 10).
+ * A file that cannot be written is a warning, not a failed start: the emulator itself works (a
+ * read-only container file system), only the health check will say it found no URL.
+ */
+async function writeUrlFile(file: string, url: string, log: { warn(o: object, m: string): void }): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  try {
+    await writeFile(file, `${url}\n`);
+  } catch (err) {
+    log.warn(
+      { urlFile: file },
+      `--url-file ${file}: cannot write the listening URL (${(err as Error).message}); choose a writable path (env REPORTBO_URL_FILE)`,
+    );
+  }
 }
