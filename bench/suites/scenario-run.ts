@@ -29,7 +29,8 @@ const suite: BenchSuite = {
     const cli: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const result = await runScenario(FILE, scenario);
-      if (result.status !== 'passed') throw new Error(`06-exhausted did not pass: ${result.error ?? result.status}`);
+      if (result.status !== 'passed')
+        throw new Error(`06-exhausted did not pass: ${result.error ?? result.status}`);
       inProcess.push(result.durationMs);
       const started = performance.now();
       await promisify(execFile)(process.execPath, [BIN, 'run', FILE]);

@@ -97,7 +97,11 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
  * A file that cannot be written is a warning, not a failed start: the emulator itself works (a
  * read-only container file system), only the health check will say it found no URL.
  */
-async function writeUrlFile(file: string, url: string, log: { warn(o: object, m: string): void }): Promise<void> {
+async function writeUrlFile(
+  file: string,
+  url: string,
+  log: { warn(o: object, m: string): void },
+): Promise<void> {
   const { writeFile } = await import('node:fs/promises');
   try {
     await writeFile(file, `${url}\n`);

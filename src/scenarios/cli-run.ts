@@ -71,8 +71,10 @@ export async function runCommand(
     );
   write(formatSummary(results));
   let written = true;
-  if (flags.junit) written = (await writeReport('--junit', flags.junit, junitXml(results), writeErr)) && written;
-  if (flags.json) written = (await writeReport('--json', flags.json, jsonReport(results), writeErr)) && written;
+  if (flags.junit)
+    written = (await writeReport('--junit', flags.junit, junitXml(results), writeErr)) && written;
+  if (flags.json)
+    written = (await writeReport('--json', flags.json, jsonReport(results), writeErr)) && written;
   return written && results.every((r) => r.status === 'passed') ? 0 : 1;
 }
 

@@ -37,7 +37,8 @@ export async function expectNotifications(
       : await Promise.all(selected.map((n) => ctx.env.client.getNotification(n.id)));
   const names = bindings(ctx);
   for (const n of full) {
-    const at = (f: string) => `${n.id} (${scope.scenarioCredentialId(n.credentialId)}, ${n.bookingStatus}).${f}`;
+    const at = (f: string) =>
+      `${n.id} (${scope.scenarioCredentialId(n.credentialId)}, ${n.bookingStatus}).${f}`;
     check(out, at('state'), e.state, n.state);
     if ('attempts' in n) {
       check(out, at('attempts'), e.attempts, n.attempts.length);

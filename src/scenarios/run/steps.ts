@@ -149,9 +149,9 @@ async function waitFor(ctx: RunContext, w: Value<'waitFor'>): Promise<string> {
         ...(credential === undefined ? {} : { credentialId: ctx.env.scope.credentialId(credential) }),
         ...(state === undefined ? {} : { state }),
       });
-      have = ctx.env.scope.ownNotifications(notifications).filter(
-        (n) => bookingStatus === undefined || n.bookingStatus === bookingStatus,
-      ).length;
+      have = ctx.env.scope
+        .ownNotifications(notifications)
+        .filter((n) => bookingStatus === undefined || n.bookingStatus === bookingStatus).length;
       want = count;
       what = `notifications${state ? ` (${state})` : ''}`;
     } else if (w.receiver) {

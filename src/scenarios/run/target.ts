@@ -89,7 +89,9 @@ async function unappliedNotes(
   if (clock.mode !== want.mode)
     notes.push(`not applied to the target: clock.mode ${want.mode} (the target's clock is ${clock.mode})`);
   else if (want.mode === 'manual' && Date.parse(clock.now) !== Date.parse(want.start))
-    notes.push(`not applied to the target: clock.start ${want.start} (the target's clock is at ${clock.now})`);
+    notes.push(
+      `not applied to the target: clock.start ${want.start} (the target's clock is at ${clock.now})`,
+    );
   if (want.hourMs !== undefined && clock.hourMs !== want.hourMs)
     notes.push(
       `not applied to the target: clock.hourMs ${want.hourMs} (the target's is ${clock.hourMs ?? 'not set: its clock is not compressed'})`,
@@ -131,7 +133,7 @@ async function usersToAdd(client: AdminClient, scenario: Scenario, notes: string
         'target_user_differs',
         `users: the target already has a user "${u.username}" that differs from the scenario's ` +
           `(idWeb ${held.idWeb}, webDescription "${held.webDescription}", versions ${(held.versions ?? []).join(', ')}${held.password === undefined ? '' : ', or its password'}). ` +
-          'A --target run never changes a user it did not create: rename the scenario\'s user, or delete the target\'s ' +
+          "A --target run never changes a user it did not create: rename the scenario's user, or delete the target's " +
           `(DELETE /__admin/users/${encodeURIComponent(u.username)}).`,
         { path: 'users' },
       );
