@@ -39,7 +39,7 @@ const suite: BenchSuite = {
     }
     const max = (v: number[]) => Math.max(...v);
     return [
-      '| Measure | Median | Worst of ' + ROUNDS + ' | Target |',
+      `| Measure | Median | Worst of ${ROUNDS} | Target |`,
       '|---|---|---|---|',
       `| scenario (fresh in-process emulator, 5 attempts, 4 batches) | ${fmt(median(inProcess))} ms | ${fmt(max(inProcess))} ms | < ${fmt(TARGET_MS)} ms ${median(inProcess) < TARGET_MS ? '(met)' : '(missed)'} |`,
       `| whole \`reportbo-emulator run scenarios/06-exhausted.yaml\` process | ${fmt(median(cli))} ms | ${fmt(max(cli))} ms | |`,
