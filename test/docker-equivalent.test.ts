@@ -114,6 +114,30 @@ describe('the compose example, run outside docker', () => {
     expect(compose.emulator!.environment!.REPORTBO_CA_FILE).toBe('/certs/ca.pem');
   });
 
+  it('shows the compose command that runs the scenario and returns its exit code, everywhere it is shown', async () => {
+    const places = ['README.md', 'docs/ci.md', 'docker/compose.yaml'];
+    let shown = 0;
+    for (const place of places) {
+      const text = await readFile(join(ROOT, place), 'utf8');
+      for (const [line] of text.matchAll(/docker compose [^\n]*\bup\b[^\n]*/g)) {
+        shown++;
+        // Naming the service makes compose wait for it: `certs` exiting no longer stops the run.
+        expect(line, place).toMatch(/--exit-code-from scenario scenario\s*$/);
+      }
+    }
+    expect(shown).toBeGreaterThanOrEqual(3);
+  });
+
+  it('builds without Docker Hub frontends, on a supported Node LTS line', async () => {
+    for (const file of ['docker/Dockerfile', 'docker/sample-receiver/Dockerfile']) {
+      const text = await readFile(join(ROOT, file), 'utf8');
+      expect(text, file).not.toMatch(/^#\s*syntax=/m);
+      const bases = [...text.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
+      expect(bases.length, file).toBeGreaterThan(0);
+      for (const base of bases) expect(base, file).toMatch(/^node:(22|24)-slim$/);
+    }
+  });
+
   it('runs the scenario against the emulator and the sample receiver with exit code 0', () => {
     expect(scenarioRun.output).toMatch(/1 scenario: 1 passed, 0 failed/);
     expect(scenarioRun.code).toBe(0);
