@@ -42,9 +42,12 @@ export function sharedScope(options: {
 }): RunScope {
   const toEmulator = new Map<string, string>();
   const toScenario = new Map<string, string>();
-  for (const id of options.credentialIds) {
-    // Emulator credential ids are at most 64 characters (delivery/credential-schema.ts).
-    const namespaced = `${id.slice(0, 64 - options.suffix.length)}${options.suffix}`;
+  for (const [i, id] of options.credentialIds.entries()) {
+    // Emulator credential ids are at most 64 characters (delivery/credential-schema.ts); two long
+    // ids cut to the same prefix keep apart by their position.
+    let namespaced = `${id.slice(0, 64 - options.suffix.length)}${options.suffix}`;
+    if (toScenario.has(namespaced))
+      namespaced = `${id.slice(0, 60 - options.suffix.length)}-${i}${options.suffix}`;
     toEmulator.set(id, namespaced);
     toScenario.set(namespaced, id);
   }
