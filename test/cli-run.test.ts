@@ -47,11 +47,13 @@ describe('reportbo-emulator run', () => {
     const run = await runCli(['run', 'scenarios/05-receiver-recovers.yaml', '--target', url!]);
     expect(run.stdout).toContain('1 scenario: 1 passed');
     expect(run.code).toBe(0);
-    // The runner made the target trust its receivers' CA through the admin API.
+    // The runner made the target trust its receivers' CA for the run (it delivered over HTTPS), then
+    // removed it: the target trusts what it trusted before.
+    expect(run.stdout).toMatch(/✓ \d+ expect notifications/);
     const trusted = (await (await fetch(`${url}/__admin/trust`)).json()) as {
       certificates: { source: string }[];
     };
-    expect(trusted.certificates).toEqual([expect.objectContaining({ source: 'admin' })]);
+    expect(trusted.certificates).toEqual([]);
   });
 
   it('exits 1 on a wrong expectation, naming the step, the expected and the actual value', async () => {
@@ -113,18 +115,6 @@ describe('reportbo-emulator run', () => {
       'advance',
       'expect',
     ]);
-  });
-
-  it('runs a full 5-attempt cycle on the manual clock in under 2 s of real time', async () => {
-    const json = `${tmp.dir}/exhausted.json`;
-    const run = await runCli(['run', 'scenarios/06-exhausted.yaml', '--json', json]);
-    expect(run.code).toBe(0);
-    const scenarioMs = JSON.parse(readFileSync(json, 'utf8')).scenarios[0].durationMs as number;
-    // Recorded for the report; the bound is generous so a busy CI machine does not flake.
-    console.info(
-      `06-exhausted: scenario ${Math.round(scenarioMs)} ms, whole CLI process ${Math.round(run.wallMs)} ms`,
-    );
-    expect(scenarioMs).toBeLessThan(2_000);
   });
 
   it('prints help for the run command naming --target, --junit and --json', async () => {

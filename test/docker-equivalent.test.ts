@@ -5,6 +5,7 @@
  * service names become 127.0.0.1/localhost, and ports are picked free (port 0).
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -54,6 +55,9 @@ beforeAll(async () => {
     '/certs': join(tmp, 'certs'),
     '/data/received': join(tmp, 'received'),
     '/scenarios': join(tmp, 'scenarios'),
+    // Where each image's process writes the URL its HEALTHCHECK reads.
+    '/tmp/reportbo-emulator.url': join(tmp, 'emulator.url'),
+    '/tmp/sample-receiver.url': join(tmp, 'receiver.url'),
   };
 
   // certs: a one-shot that must exit 0.
@@ -110,6 +114,30 @@ describe('the compose example, run outside docker', () => {
     expect(compose.emulator!.environment!.REPORTBO_CA_FILE).toBe('/certs/ca.pem');
   });
 
+  it('shows the compose command that runs the scenario and returns its exit code, everywhere it is shown', async () => {
+    const places = ['README.md', 'docs/ci.md', 'docker/compose.yaml'];
+    let shown = 0;
+    for (const place of places) {
+      const text = await readFile(join(ROOT, place), 'utf8');
+      for (const [line] of text.matchAll(/docker compose [^\n]*\bup\b[^\n]*/g)) {
+        shown++;
+        // Naming the service makes compose wait for it: `certs` exiting no longer stops the run.
+        expect(line, place).toMatch(/--exit-code-from scenario scenario\s*$/);
+      }
+    }
+    expect(shown).toBeGreaterThanOrEqual(3);
+  });
+
+  it('builds without Docker Hub frontends, on a supported Node LTS line', async () => {
+    for (const file of ['docker/Dockerfile', 'docker/sample-receiver/Dockerfile']) {
+      const text = await readFile(join(ROOT, file), 'utf8');
+      expect(text, file).not.toMatch(/^#\s*syntax=/m);
+      const bases = [...text.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
+      expect(bases.length, file).toBeGreaterThan(0);
+      for (const base of bases) expect(base, file).toMatch(/^node:(22|24)-slim$/);
+    }
+  });
+
   it('runs the scenario against the emulator and the sample receiver with exit code 0', () => {
     expect(scenarioRun.output).toMatch(/1 scenario: 1 passed, 0 failed/);
     expect(scenarioRun.code).toBe(0);
@@ -133,8 +161,12 @@ describe('the compose example, run outside docker', () => {
   });
 
   it('leaves the notification with the wrong ApiKey pending after the receiver answered 401', async () => {
-    const res = await fetch(`${emulatorUrl}/__admin/notifications?credentialId=wrong-key`);
-    const { notifications } = (await res.json()) as { notifications: Array<{ id: string; state: string }> };
+    const res = await fetch(`${emulatorUrl}/__admin/notifications`);
+    const all = (await res.json()) as {
+      notifications: Array<{ id: string; state: string; credentialId: string }>;
+    };
+    // `run --target` added the scenario's credentials under ids of its own (`wrong-key.run-<hex>`).
+    const notifications = all.notifications.filter((n) => n.credentialId.startsWith('wrong-key.run-'));
     expect(notifications).toHaveLength(1);
     expect(notifications[0]!.state).toBe('pending');
     const detail = (await (
@@ -146,14 +178,66 @@ describe('the compose example, run outside docker', () => {
     expect(detail.attempts[0]!.responseBody).toContain('Bearer');
   });
 
-  it('passes both images’ HEALTHCHECK commands against the running services, and fails them when nothing listens', async () => {
-    const emulatorPort = new URL(emulatorUrl).port;
-    const emuCheck = start(...split(emulatorImage.healthcheck), { REPORTBO_PORT: emulatorPort });
-    expect(await emuCheck.exited()).toBe(0);
-    const recvEnv = environment(compose.receiver!, receiverImage, { RECEIVER_PORT: String(receiverPort) });
-    const recvCheck = start(...split(receiverImage.healthcheck), recvEnv);
-    expect(await recvCheck.exited()).toBe(0);
-    const deadCheck = start(...split(emulatorImage.healthcheck), { REPORTBO_PORT: '1' });
-    expect(await deadCheck.exited()).toBe(1);
+  it('passes both images’ HEALTHCHECK commands against the running services, the receiver’s without NODE_EXTRA_CA_CERTS', async () => {
+    const emuCheck = healthcheck(emulatorImage, ROOT, environment(compose.emulator!, emulatorImage, {}));
+    expect(await emuCheck.exited(), emuCheck.output()).toBe(0);
+    const recvEnv = environment(compose.receiver!, receiverImage, {});
+    expect(recvEnv).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
+    const recvCheck = healthcheck(receiverImage, join(ROOT, 'docker/sample-receiver'), recvEnv);
+    expect(await recvCheck.exited(), recvCheck.output()).toBe(0);
+  });
+
+  it('finds the emulator on a port given only as a CLI argument (serve --port N), and fails when it stops', async () => {
+    const port = String(await freePort());
+    const urlFile = join(tmp, 'cli-port.url');
+    const env = {
+      ...mapStrings(emulatorImage.env, paths),
+      REPORTBO_URL_FILE: urlFile,
+      REPORTBO_HOST: '127.0.0.1',
+    };
+    const before = healthcheck(emulatorImage, ROOT, env);
+    expect(await before.exited(), 'no URL file yet: not healthy').toBe(1);
+    const serve = start(
+      ...split(commandLine({ command: ['serve', '--port', port] }, emulatorImage, ROOT)),
+      env,
+    );
+    await serve.waitFor(new RegExp(`listening on http://127\\.0\\.0\\.1:${port}`));
+    const up = healthcheck(emulatorImage, ROOT, env);
+    expect(await up.exited(), up.output()).toBe(0);
+    serve.child.kill('SIGTERM');
+    await serve.exited();
+    const down = healthcheck(emulatorImage, ROOT, env);
+    expect(await down.exited()).toBe(1);
+    expect(down.output()).toContain(`127.0.0.1:${port}/__admin/health`);
+  });
+
+  it('finds the sample receiver on a port given only as a CLI argument (--port N)', async () => {
+    const port = String(await freePort());
+    const env = {
+      ...environment(compose.receiver!, receiverImage, { RECEIVER_HOST: '127.0.0.1' }),
+      RECEIVER_URL_FILE: join(tmp, 'receiver-cli-port.url'),
+    };
+    const app = join(ROOT, 'docker/sample-receiver');
+    const receiver = start(
+      ...split(mapStrings([...receiverImage.entrypoint, '--port', port], { '/app/': `${app}/` })),
+      env,
+    );
+    await receiver.waitFor(new RegExp(`listening on https://127\\.0\\.0\\.1:${port}`));
+    const check = healthcheck(receiverImage, app, env);
+    expect(await check.exited(), check.output()).toBe(0);
   });
 });
+
+/** Runs an image's HEALTHCHECK command with `/app` mapped to `app`. */
+function healthcheck(image: ReturnType<typeof readImageSpec>, app: string, env: Record<string, string>) {
+  return start(...split(mapStrings(image.healthcheck, { '/app/': `${app}/` })), env);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -48,6 +48,7 @@ const SAMPLE_PARAMS: Record<string, string> = {
   bookingId: '999999',
   username: 'nobody',
   token: 'no-such-token',
+  fingerprint: 'AB:CD:EF',
 };
 
 describe('GET /__admin/openapi.json', () => {

@@ -43,6 +43,11 @@ const OPTIONS = {
     env: 'RECEIVER_OUT',
     help: 'directory the bodies are stored in (default ./received)',
   },
+  'url-file': {
+    type: 'string',
+    env: 'RECEIVER_URL_FILE',
+    help: 'write the URL it listens on to this file once listening (the image HEALTHCHECK reads it)',
+  },
   schema: {
     type: 'string',
     env: 'RECEIVER_SCHEMA',
@@ -88,6 +93,7 @@ function readOptions() {
     cert: readOrFail(required('cert'), 'cert'),
     key: readOrFail(required('key'), 'key'),
     out: resolve(get('out') ?? 'received'),
+    urlFile: get('url-file'),
     schema: JSON.parse(readOrFail(schemaFile, 'schema')),
   };
 }
@@ -198,6 +204,15 @@ function main() {
     const { port } = server.address();
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
     process.stdout.write(`sample receiver listening on https://${host}:${port} (storing in ${opts.out})\n`);
+    if (opts.urlFile) {
+      // A wildcard address is not one to connect to: the HEALTHCHECK asks loopback instead.
+      const local = { '0.0.0.0': '127.0.0.1', '::': '[::1]' }[opts.host] ?? host;
+      try {
+        writeFileSync(opts.urlFile, `https://${local}:${port}\n`);
+      } catch (err) {
+        fail(`--url-file: cannot write ${opts.urlFile} (${err.code ?? err.message}).`);
+      }
+    }
   });
   for (const signal of ['SIGINT', 'SIGTERM'])
     process.once(signal, () => {

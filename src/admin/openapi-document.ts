@@ -88,6 +88,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     errors: [400],
   },
   {
+    method: 'delete',
+    path: '/trust/{fingerprint}',
+    tag: 'delivery',
+    summary:
+      'stop trusting the certificate with this SHA-256 fingerprint (as GET /trust lists it; colons and case optional)',
+    ok: { 204: null },
+    errors: [404],
+  },
+  {
     method: 'post',
     path: '/events',
     tag: 'delivery',

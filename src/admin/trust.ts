@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { InputError } from '../errors.js';
+import { InputError, NotFoundError } from '../errors.js';
 
 /** A CA file is a few KiB; anything far larger is not one. */
 const MAX_TRUST_BODY_BYTES = 256 * 1024;
 
 /**
- * `GET/POST /__admin/trust`: certificates trusted for https:// destinations besides the system
+ * `GET/POST /__admin/trust`, `DELETE /__admin/trust/:fingerprint`: certificates trusted for https:// destinations besides the system
  * roots. POST takes PEM text as the body (`curl --data-binary @ca.pem`) or JSON `{"pem": "…"}`,
  * so a CI job can trust the CA it made after the emulator's service container started.
  */
@@ -25,6 +25,18 @@ export function trustRoutes(emulator: Emulator): Hono {
     const pem = pemFrom(text, c.req.header('content-type') ?? '');
     const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
     return c.json({ added, certificates: delivery.trustStore.list() }, 201);
+  });
+  // `run --target` removes the CA it added, so a target is left trusting what it trusted before.
+  app.delete('/trust/:fingerprint', (c) => {
+    const fingerprint = c.req.param('fingerprint');
+    if (!delivery.untrust(fingerprint)) {
+      const known = delivery.trustStore.list().map((t) => t.fingerprint256);
+      throw new NotFoundError(
+        'certificate_not_trusted',
+        `No trusted certificate has the SHA-256 fingerprint ${fingerprint}. Trusted: ${known.length ? known.join(', ') : '(none)'}.`,
+      );
+    }
+    return c.body(null, 204);
   });
   return app;
 }

@@ -16,7 +16,10 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
         'failed or a step could not run, 2 when a scenario file is invalid',
     )
     .argument('<files...>', 'scenario files or directories')
-    .option('--target <url>', 'run against a running emulator at this URL (it is reset first)')
+    .option(
+      '--target <url>',
+      'run against a running emulator at this URL, e.g. http://localhost:8080 (it is not reset: the run adds its own credentials, users and CA, looks only at what it made, and removes them afterwards)',
+    )
     .option('--junit <file>', 'write a JUnit XML report (one testcase per expectation)')
     .option('--json <file>', 'write a JSON report of every scenario, step and expectation')
     .action(async (files: string[], flags: RunFlags) => {

@@ -131,6 +131,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   });
+  if (input.urlFile) await writeUrlFile(String(input.urlFile), running.url, log);
   // A CA file builds the delivery engine at start; without one nothing is trusted yet.
   const trusted = settings.caFile ? running.emulator.delivery.trustStore.list().length : 0;
   // The same settings GET /__admin/config answers, so a CI log shows what the run used.
@@ -139,4 +140,26 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health, settings: ${running.url}/__admin/config)`,
   );
   return stopped;
+}
+
+/**
+ * `--url-file`: the URL the process really listens on, however its port was given (flag, env,
+ * config file, scenario, `--port 0`). The image's HEALTHCHECK reads it (docs/decisions.md, issue 10).
+ * A file that cannot be written is a warning, not a failed start: the emulator itself works (a
+ * read-only container file system), only the health check will say it found no URL.
+ */
+async function writeUrlFile(
+  file: string,
+  url: string,
+  log: { warn(o: object, m: string): void },
+): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  try {
+    await writeFile(file, `${url}\n`);
+  } catch (err) {
+    log.warn(
+      { urlFile: file },
+      `--url-file ${file}: cannot write the listening URL (${(err as Error).message}); choose a writable path (env REPORTBO_URL_FILE)`,
+    );
+  }
 }

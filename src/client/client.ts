@@ -61,6 +61,11 @@ export class AdminClient {
     return (await this.#call<{ added: T.TrustedCertificate[] }>('POST', '/trust', { body: { pem } })).added;
   }
 
+  /** Stops trusting the certificate with this SHA-256 fingerprint (as `listTrusted` shows it). */
+  async untrust(fingerprint: string): Promise<void> {
+    await this.#call('DELETE', `/trust/${encodeURIComponent(fingerprint)}`);
+  }
+
   /** Lists GetAccessToken users. */
   async listUsers(): Promise<T.UserView[]> {
     return (await this.#call<{ users: T.UserView[] }>('GET', '/users')).users;

@@ -79,6 +79,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     description: 'preload the credentials, users, receivers and settings of a scenario file',
   },
   {
+    key: 'urlFile',
+    flag: '--url-file <file>',
+    env: ['REPORTBO_URL_FILE'],
+    kind: 'string',
+    description:
+      'write the URL the emulator listens on to this file once it is ready (the docker HEALTHCHECK reads it)',
+  },
+  {
     key: 'allowHttp',
     flag: '--allow-http',
     env: ['REPORTBO_ALLOW_HTTP'],

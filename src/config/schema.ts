@@ -37,6 +37,7 @@ export const SettingsSchema = z.object({
   /** File paths only the process shell reads. */
   config: z.string().optional(),
   scenario: z.string().optional(),
+  urlFile: z.string().optional(),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -103,6 +103,13 @@ export class DeliveryService {
     return added;
   }
 
+  /** Stops trusting one certificate (by SHA-256 fingerprint) for later attempts; answers it if it was trusted. */
+  untrust(fingerprint: string): TrustedCertificate | undefined {
+    const removed = this.trustStore.remove(fingerprint);
+    if (removed) this.#httpSender?.trust(this.trustStore.pems());
+    return removed;
+  }
+
   /**
    * Routes each emitted body to every matching credential, one notification per body × credential
    * (spec "Events"), and starts the first attempts in the background. A body's `gz` (its packed bytes,

@@ -68,6 +68,20 @@ export class TrustStore {
     return added;
   }
 
+  /**
+   * Stops trusting the certificate with this SHA-256 fingerprint (colons and case optional);
+   * answers it, or undefined when it was not trusted.
+   */
+  remove(fingerprint: string): TrustedCertificate | undefined {
+    const wanted = normalizeFingerprint(fingerprint);
+    for (const [key, entry] of this.#byFingerprint) {
+      if (normalizeFingerprint(key) !== wanted) continue;
+      this.#byFingerprint.delete(key);
+      return entry.info;
+    }
+    return undefined;
+  }
+
   /** The PEM texts, for the TLS agent's `ca` option. */
   pems(): string[] {
     return [...this.#byFingerprint.values()].map((e) => e.pem);
@@ -76,4 +90,8 @@ export class TrustStore {
   list(): TrustedCertificate[] {
     return [...this.#byFingerprint.values()].map((e) => e.info);
   }
+}
+
+function normalizeFingerprint(f: string): string {
+  return f.replaceAll(':', '').toUpperCase();
 }

@@ -1,5 +1,5 @@
-import { readdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { loadScenarioFile, ScenarioFileError } from './load/loader.js';
 import { consoleProgress, formatSummary } from './report/console.js';
 import { jsonReport } from './report/json.js';
@@ -33,6 +33,13 @@ export async function runCommand(
   write: (text: string) => void = (t) => process.stdout.write(t),
   writeErr: (text: string) => void = (t) => process.stderr.write(t),
 ): Promise<number> {
+  if (flags.target !== undefined) {
+    const problem = targetProblem(flags.target);
+    if (problem) {
+      writeErr(`reportbo-emulator run: ${problem}\n`);
+      return 2;
+    }
+  }
   const files = await expand(paths);
   if (files.length === 0) {
     writeErr(`reportbo-emulator run: no scenario files (.yaml, .yml, .json) in ${paths.join(', ')}\n`);
@@ -63,7 +70,48 @@ export async function runCommand(
       await runScenario(file, scenario, { ...(flags.target ? { target: flags.target } : {}), listener }),
     );
   write(formatSummary(results));
-  if (flags.junit) await writeFile(flags.junit, junitXml(results));
-  if (flags.json) await writeFile(flags.json, jsonReport(results));
-  return results.every((r) => r.status === 'passed') ? 0 : 1;
+  let written = true;
+  if (flags.junit)
+    written = (await writeReport('--junit', flags.junit, junitXml(results), writeErr)) && written;
+  if (flags.json)
+    written = (await writeReport('--json', flags.json, jsonReport(results), writeErr)) && written;
+  return written && results.every((r) => r.status === 'passed') ? 0 : 1;
+}
+
+/** Why `--target` is not a usable emulator URL (undefined when it is). */
+export function targetProblem(target: string): string | undefined {
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      new URL(target);
+      return undefined;
+    } catch {
+      return `--target ${target}: not a valid URL; expected e.g. http://localhost:8080.`;
+    }
+  }
+  // `localhost:8080` parses as a URL whose scheme is `localhost:`: say what is missing.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target))
+    return `--target ${target}: the URL has no scheme; add http:// (e.g. --target http://${target}).`;
+  return `--target ${target}: expected an http:// or https:// URL of a running emulator (e.g. http://localhost:8080).`;
+}
+
+/**
+ * Writes a report file, creating its folder (`--junit reports/x.xml` in a fresh CI checkout). A
+ * report that cannot be written is said on stderr and fails the run: CI would otherwise read none.
+ */
+async function writeReport(
+  flag: string,
+  file: string,
+  text: string,
+  writeErr: (text: string) => void,
+): Promise<boolean> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+    return true;
+  } catch (err) {
+    writeErr(
+      `reportbo-emulator run: ${flag} ${file}: cannot write the report (${(err as Error).message}); choose a writable path.\n`,
+    );
+    return false;
+  }
 }

@@ -2,6 +2,7 @@ import { show } from '../run/match.js';
 import type { ScenarioResult, StepResult } from '../run/results.js';
 import type { RunListener } from '../run/runner.js';
 import type { Scenario } from '../schema/index.js';
+import { evidenceLines } from './evidence.js';
 import { summarize } from './summary.js';
 
 type Write = (text: string) => void;
@@ -26,6 +27,7 @@ export function consoleProgress(write: Write): RunListener {
         write(`      ✗ ${e.name}\n`);
         for (const m of e.mismatches)
           write(`          ${m.field}: expected ${show(m.expected)}, actual ${show(m.actual)}\n`);
+        for (const line of evidenceLines(e)) write(`          ${line}\n`);
       }
       if (s.error) write(`      error: ${s.error}\n`);
     },
@@ -54,6 +56,7 @@ export function formatSummary(results: readonly ScenarioResult[]): string {
         failures.push(`${r.file} › step ${step.index} (${step.label}) › ${e.name}`);
         for (const m of e.mismatches)
           failures.push(`    ${m.field}: expected ${show(m.expected)}, actual ${show(m.actual)}`);
+        for (const line of evidenceLines(e)) failures.push(`    ${line}`);
       }
       if (step.error) failures.push(`${r.file} › step ${step.index} (${step.label}) › error: ${step.error}`);
     }

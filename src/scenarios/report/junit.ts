@@ -1,5 +1,6 @@
 import { show } from '../run/match.js';
 import type { ScenarioResult } from '../run/results.js';
+import { evidenceLines } from './evidence.js';
 import { summarize } from './summary.js';
 
 const esc = (s: string) =>
@@ -43,9 +44,12 @@ export function junitXml(results: readonly ScenarioResult[], timestamp = new Dat
         const text = e.mismatches.map(
           (m) => `${m.field}: expected ${show(m.expected)}, actual ${show(m.actual)}`,
         );
+        // The failure text is what GitHub and GitLab show: the attempts say why a delivery failed.
+        const evidence = evidenceLines(e);
+        const body = evidence.length ? [...text, '', 'attempts:', ...evidence] : text;
         cases.push(
           `    <testcase classname="${classname}" name="${name}" time="${sec(per)}">\n` +
-            `      <failure message="${esc(text[0] ?? 'failed')}" type="expectation">${esc(text.join('\n'))}</failure>\n    </testcase>`,
+            `      <failure message="${esc(text[0] ?? 'failed')}" type="expectation">${esc(body.join('\n'))}</failure>\n    </testcase>`,
         );
       }
       const name = esc(`step ${step.index}: ${step.label}`);

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { AdminApiError } from '../../client/errors.js';
 import { AdminClient } from '../../client/index.js';
 import type { ApiVersion as ClientApiVersion, CredentialInput, User } from '../../client/types.js';
 import { scenarioNames } from '../../config/names.js';
 import type { Receiver } from '../../receivers/index.js';
 import { RECEIVER_PREFIX, type Scenario } from '../schema/index.js';
 import { type ScenarioReceivers, startScenarioReceivers } from './receivers.js';
+import { type RunScope, WHOLE_EMULATOR } from './scope.js';
 
 /** Where a scenario runs: the emulator it talks to (over the admin API only) and its receivers. */
 export interface ScenarioEnvironment {
@@ -17,6 +16,8 @@ export interface ScenarioEnvironment {
   readonly receivers: ReadonlyMap<string, Receiver>;
   /** Things the user should know (e.g. settings a --target cannot take). */
   readonly notes: string[];
+  /** What of the emulator the run looks at, and the emulator's ids of its credentials. */
+  readonly scope: RunScope;
   close(): Promise<void>;
 }
 
@@ -84,43 +85,6 @@ export async function inProcessEnvironment(
   }
 }
 
-/**
- * Runs the scenario against an emulator that is already running: resets it, then (re)creates the
- * scenario's users and credentials through the admin API, and removes them again at the end.
- */
-export async function targetEnvironment(scenario: Scenario, target: string): Promise<ScenarioEnvironment> {
-  const client = new AdminClient(target);
-  const health = await client.health();
-  const receivers = await startScenarioReceivers(scenario.receivers);
-  const notes: string[] = [];
-  try {
-    if (health.clock && health.clock !== scenario.clock.mode)
-      notes.push(`the target's clock is ${health.clock}, the scenario expects ${scenario.clock.mode}`);
-    if (Object.keys(scenario.settings).length > 0)
-      notes.push(`settings (${Object.keys(scenario.settings).join(', ')}) are not applied to a --target`);
-    await client.reset();
-    // HTTPS receivers: their CA is new in every run, so the target is told to trust it (it keeps it).
-    if (receivers.caFile) await client.trust(await readFile(receivers.caFile, 'utf8'));
-    const users = userInputs(scenario);
-    const credentials = credentialInputs(scenario, receivers.byName);
-    for (const u of users) {
-      await ignoreNotFound(client.deleteUser(u.username));
-      await client.addUser(u);
-    }
-    for (const c of credentials) {
-      await ignoreNotFound(client.deleteCredential(c.id!));
-      await client.addCredential(c);
-    }
-    return environment(client, client.baseUrl, scenario, receivers, notes, async () => {
-      for (const c of credentials) await ignoreNotFound(client.deleteCredential(c.id!));
-      for (const u of users) await ignoreNotFound(client.deleteUser(u.username));
-    });
-  } catch (err) {
-    await receivers.close();
-    throw err;
-  }
-}
-
 /** Runs against an emulator already set up with the scenario (`serve --scenario`). */
 export function preloadedEnvironment(
   scenario: Scenario,
@@ -134,22 +98,26 @@ export function preloadedEnvironment(
     basePath17: scenario.settings.basePath17 ?? '/api/1.7',
     receivers,
     notes: [],
+    scope: WHOLE_EMULATOR,
     close: async () => {},
   };
 }
 
-function environment(
+/** An environment over `client` that stops with `stop`, then closes the scenario's receivers. */
+export function environment(
   client: AdminClient,
   url: string,
   scenario: Scenario,
   receivers: ScenarioReceivers,
   notes: string[],
   stop: () => Promise<void>,
+  scope: RunScope = WHOLE_EMULATOR,
 ): ScenarioEnvironment {
   return {
     ...preloadedEnvironment(scenario, url, receivers.byName),
     client,
     notes,
+    scope,
     async close() {
       try {
         await stop();
@@ -158,12 +126,4 @@ function environment(
       }
     },
   };
-}
-
-async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
-  try {
-    await p;
-  } catch (err) {
-    if (!(err instanceof AdminApiError && err.status === 404)) throw err;
-  }
 }

@@ -2,7 +2,7 @@ import type { Notification, NotificationSummary } from '../../client/types.js';
 import type { ExpectStep } from '../schema/index.js';
 import { bindings, bookingId, type RunContext } from './context.js';
 import { check, getPath, type Mismatch, resolve } from './match.js';
-import type { ExpectationResult } from './results.js';
+import type { ExpectationResult, NotificationEvidence } from './results.js';
 
 type NotificationsExpect = NonNullable<ExpectStep['notifications']>;
 
@@ -11,12 +11,14 @@ export async function expectNotifications(
   ctx: RunContext,
   e: NotificationsExpect,
 ): Promise<ExpectationResult> {
+  const { scope } = ctx.env;
   const select = {
     ...(e.booking === undefined ? {} : { bookingId: bookingId(ctx, e.booking) }),
-    ...(e.credential === undefined ? {} : { credentialId: e.credential }),
+    ...(e.credential === undefined ? {} : { credentialId: scope.credentialId(e.credential) }),
   };
   const { notifications } = await ctx.env.client.waitSettled(select);
-  const matching = notifications
+  const matching = scope
+    .ownNotifications(notifications)
     .filter((n) => e.bookingStatus === undefined || n.bookingStatus === e.bookingStatus)
     // Ids grow with creation: sorted by id is creation order, whatever order the list came in.
     .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
@@ -25,7 +27,7 @@ export async function expectNotifications(
   const out: Mismatch[] = [];
   check(out, 'count', e.count, selected.length);
   if (e.credentials !== undefined) {
-    const got = [...new Set(selected.map((n) => n.credentialId))].sort();
+    const got = [...new Set(selected.map((n) => scope.scenarioCredentialId(n.credentialId)))].sort();
     check(out, 'credentials', [...e.credentials].sort(), got);
   }
   const needFull = e.outcome ?? e.statusCode ?? e.statusCodes ?? e.headers ?? e.body;
@@ -35,7 +37,8 @@ export async function expectNotifications(
       : await Promise.all(selected.map((n) => ctx.env.client.getNotification(n.id)));
   const names = bindings(ctx);
   for (const n of full) {
-    const at = (f: string) => `${n.id} (${n.credentialId}, ${n.bookingStatus}).${f}`;
+    const at = (f: string) =>
+      `${n.id} (${scope.scenarioCredentialId(n.credentialId)}, ${n.bookingStatus}).${f}`;
     check(out, at('state'), e.state, n.state);
     if ('attempts' in n) {
       check(out, at('attempts'), e.attempts, n.attempts.length);
@@ -64,7 +67,32 @@ export async function expectNotifications(
   ]
     .filter(Boolean)
     .join(', ');
-  return { name: `notifications${what ? ` (${what})` : ''}`, passed: out.length === 0, mismatches: out };
+  const name = `notifications${what ? ` (${what})` : ''}`;
+  if (out.length === 0) return { name, passed: true, mismatches: out };
+  return { name, passed: false, mismatches: out, notifications: await evidence(ctx, full) };
+}
+
+/** Every attempt of the notifications a failed expectation looked at: the why behind its state. */
+async function evidence(
+  ctx: RunContext,
+  looked: Array<NotificationSummary | Notification>,
+): Promise<NotificationEvidence[]> {
+  const details = await Promise.all(
+    looked.map((n) => ('attempts' in n ? n : ctx.env.client.getNotification(n.id))),
+  );
+  return details.map((n) => ({
+    id: n.id,
+    credential: ctx.env.scope.scenarioCredentialId(n.credentialId),
+    bookingStatus: n.bookingStatus,
+    state: n.state,
+    attempts: n.attempts.map((a) => ({
+      number: a.number,
+      at: a.startedAt,
+      outcome: a.outcome,
+      statusCode: a.statusCode ?? null,
+      message: a.message,
+    })),
+  }));
 }
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {

@@ -69,7 +69,7 @@ export async function expectRequests(
     ...(e.username === undefined ? {} : { username: e.username }),
     ...(e.outcome === undefined ? {} : { outcome: e.outcome }),
   };
-  const all = await ctx.env.client.listRequests(filter);
+  const all = ctx.env.scope.ownRequests(await ctx.env.client.listRequests(filter));
   // The journal lists oldest first.
   const entries = e.pick === 'first' ? all.slice(0, 1) : e.pick === 'last' ? all.slice(-1) : all;
   const out: Mismatch[] = [];

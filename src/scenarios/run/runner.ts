@@ -2,10 +2,11 @@ import { AdminApiError } from '../../client/errors.js';
 import { toEmulatorError } from '../../errors.js';
 import type { Scenario } from '../schema/index.js';
 import type { RunContext } from './context.js';
-import { inProcessEnvironment, type ScenarioEnvironment, targetEnvironment } from './environment.js';
+import { inProcessEnvironment, type ScenarioEnvironment } from './environment.js';
 import { stepKind, stepLabel } from './label.js';
 import type { ScenarioResult, StepResult } from './results.js';
 import { runStep } from './steps.js';
+import { targetEnvironment } from './target.js';
 
 /** Follows a run as it happens (the console reporter prints progress from these). */
 export interface RunListener {

@@ -139,19 +139,19 @@ async function waitFor(ctx: RunContext, w: Value<'waitFor'>): Promise<string> {
     if (w.requests) {
       const { count, version, ...rest } = w.requests;
       const q = { ...rest, ...(version === undefined ? {} : { version: String(version) as '1.6' | '1.7' }) };
-      have = (await ctx.env.client.listRequests(q)).length;
+      have = ctx.env.scope.ownRequests(await ctx.env.client.listRequests(q)).length;
       want = count;
       what = `GetAccessToken calls${Object.values(q).length ? ` (${Object.values(q).join(' ')})` : ''}`;
     } else if (w.notifications) {
       const { count, booking, credential, state, bookingStatus } = w.notifications;
       const { notifications } = await ctx.env.client.listNotifications({
         ...(booking === undefined ? {} : { bookingId: bookingId(ctx, booking) }),
-        ...(credential === undefined ? {} : { credentialId: credential }),
+        ...(credential === undefined ? {} : { credentialId: ctx.env.scope.credentialId(credential) }),
         ...(state === undefined ? {} : { state }),
       });
-      have = notifications.filter(
-        (n) => bookingStatus === undefined || n.bookingStatus === bookingStatus,
-      ).length;
+      have = ctx.env.scope
+        .ownNotifications(notifications)
+        .filter((n) => bookingStatus === undefined || n.bookingStatus === bookingStatus).length;
       want = count;
       what = `notifications${state ? ` (${state})` : ''}`;
     } else if (w.receiver) {

@@ -1,0 +1,231 @@
+/**
+ * Runs the CI recipes of docs/ci.md as written, so they cannot drift from the code. A ```yaml block
+ * right after `<!-- ci-recipe -->` is a GitHub Actions workflow (`jobs:`) or a GitLab CI job; its
+ * `run:` steps or `script:` lines run one by one with bash in a fresh folder, its services start
+ * first. A ```yaml block right after `<!-- ci-file: PATH -->` is written to PATH in that folder.
+ *
+ * Differences from a CI runner, and only these:
+ * - what the runner provides is not run: `npm ci`, `npm test` (your own suite), `docker login`,
+ *   `docker logs`, `uses:` steps;
+ * - `npx reportbo-emulator` runs the checkout's bin; `./start-my-receiver` (your receiver) is the
+ *   sample receiver, expecting the ApiKey of the example scenario;
+ * - a service container or `docker run` of the image runs the image's entrypoint with the same
+ *   command and environment (container paths mapped to the folder), as test/docker-equivalent does;
+ * - ports 8080 and 8443 become free ports, and a GitLab service alias becomes 127.0.0.1.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { mapStrings, readImageSpec } from './helpers/docker-files.js';
+import { type Started, start } from './helpers/processes.js';
+
+const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const BIN = join(ROOT, 'bin/reportbo-emulator.js');
+const RECEIVER = join(ROOT, 'docker/sample-receiver/server.js');
+const CI_MD = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
+const image = readImageSpec(join(ROOT, 'docker/Dockerfile'));
+/** The ApiKey the example scenario's credential sends (docs/ci.md "A scenario for your receiver"). */
+const EXAMPLE_API_KEY = 'ci-key';
+
+interface Service {
+  alias: string;
+  env: Record<string, string>;
+  command?: string[];
+}
+interface Recipe {
+  title: string;
+  services: Service[];
+  commands: string[];
+}
+
+/** The yaml blocks that follow a marker, with the marker's argument. */
+function blocksAfter(marker: string): Array<{ arg: string; text: string }> {
+  const re = new RegExp(`<!-- ${marker}(?::\\s*(\\S+))? -->\\n\`\`\`yaml\\n([\\s\\S]*?)\`\`\``, 'g');
+  return [...CI_MD.matchAll(re)].map((m) => ({ arg: m[1] ?? '', text: m[2]! }));
+}
+
+/** A run step or script entry as single commands: continuation lines joined, comments dropped. */
+function commandsOf(script: string): string[] {
+  return script
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+function recipes(): Recipe[] {
+  return blocksAfter('ci-recipe').flatMap(({ text }) => {
+    const doc = parseYaml(text) as Record<string, unknown>;
+    if (doc.jobs) {
+      return Object.entries(doc.jobs as Record<string, Record<string, unknown>>).map(([name, job]) => ({
+        title: `GitHub Actions job ${name}`,
+        services: Object.entries((job.services ?? {}) as Record<string, Record<string, unknown>>).map(
+          ([alias, s]) => ({ alias, env: stringify(s.env) }),
+        ),
+        commands: ((job.steps ?? []) as Array<{ run?: string }>).flatMap((s) =>
+          s.run ? commandsOf(s.run) : [],
+        ),
+      }));
+    }
+    return Object.entries(doc as Record<string, Record<string, unknown>>).map(([name, job]) => ({
+      title: `GitLab CI job ${name}`,
+      services: ((job.services ?? []) as Array<Record<string, unknown>>).map((s) => ({
+        alias: String(s.alias ?? s.name),
+        env: stringify({ ...stringify(job.variables), ...stringify(s.variables) }),
+        ...(s.command ? { command: s.command as string[] } : {}),
+      })),
+      commands: ((job.script ?? []) as string[]).flatMap(commandsOf),
+    }));
+  });
+}
+
+function stringify(value: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries((value ?? {}) as object).map(([k, v]) => [k, String(v)]));
+}
+
+const PROVIDED_BY_CI = /^(npm ci\b|npm test\b|docker (logs|login)\b|echo .*\|\s*docker login\b)/;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Splits a `docker run` line into words, honouring double and single quotes. */
+function words(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** Runs one recipe in a fresh folder; answers that folder. */
+async function runRecipe(recipe: Recipe): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'ci-recipe-'));
+  dirs.push(cwd);
+  const ports = { emulator: await freePort(), receiver: await freePort() };
+  const aliases = recipe.services.map((s) => s.alias);
+  const local = (text: string) => {
+    let out = text.replace(/\b8080\b/g, String(ports.emulator)).replace(/\b8443\b/g, String(ports.receiver));
+    for (const alias of aliases) out = out.replaceAll(`//${alias}:`, '//127.0.0.1:');
+    return out
+      .replaceAll('npx reportbo-emulator', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`)
+      .replaceAll('./start-my-receiver', `${JSON.stringify(process.execPath)} ${JSON.stringify(RECEIVER)}`);
+  };
+  for (const { arg, text } of blocksAfter('ci-file')) {
+    await mkdir(dirname(join(cwd, arg)), { recursive: true });
+    await writeFile(join(cwd, arg), local(text));
+  }
+  const env = { RECEIVER_API_KEY: EXAMPLE_API_KEY, RECEIVER_OUT: join(cwd, 'received') };
+  /** The image as a process: its entrypoint, the given command (or its CMD) and environment. */
+  const emulatorProcess = (command: string[] | undefined, vars: Record<string, string>, paths = {}) => {
+    const argv = mapStrings([...image.entrypoint, ...(command ?? image.cmd)], {
+      '/app/': `${ROOT}/`,
+      ...paths,
+    });
+    const all = {
+      ...mapStrings({ ...image.env, ...vars }, paths),
+      REPORTBO_URL_FILE: join(cwd, 'emulator.url'),
+      REPORTBO_HOST: '127.0.0.1',
+      REPORTBO_PORT: String(ports.emulator),
+    };
+    return start(process.execPath, argv.slice(1), all, cwd);
+  };
+  const waitListening = async (p: Started, what: string) => {
+    await p.waitFor(/listening on/).catch((err: Error) => {
+      throw new Error(`${recipe.title}: ${what} did not start: ${err.message}`);
+    });
+  };
+
+  for (const service of recipe.services)
+    await waitListening(emulatorProcess(service.command, service.env), `service ${service.alias}`);
+  for (const command of recipe.commands) {
+    if (PROVIDED_BY_CI.test(command)) continue;
+    if (/^docker run\b/.test(command)) {
+      const w = words(command.replace(/\$PWD/g, cwd)).slice(2);
+      const vars: Record<string, string> = {};
+      const paths: Record<string, string> = {};
+      let i = 0;
+      for (; i < w.length && w[i]!.startsWith('-'); i++) {
+        if (w[i] === '-d' || w[i] === '--rm') continue;
+        const value = w[++i]!;
+        if (w[i - 1] === '-e') vars[value.split('=')[0]!] = value.slice(value.indexOf('=') + 1);
+        if (w[i - 1] === '-v') {
+          const [host, container] = value.split(':') as [string, string];
+          paths[container] = host;
+        }
+      }
+      const rest = w.slice(i + 1);
+      await waitListening(emulatorProcess(rest.length ? rest : undefined, vars, paths), 'docker run');
+      continue;
+    }
+    const runnable = local(command);
+    if (runnable.endsWith('&')) {
+      // The emulator's default port 8080 is a free port here, as in the commands.
+      const p = start(
+        'bash',
+        ['-c', `exec ${runnable.slice(0, -1).trim()}`],
+        { ...env, REPORTBO_PORT: String(ports.emulator) },
+        cwd,
+      );
+      await waitListening(p, command);
+      continue;
+    }
+    const done = await promisify(execFile)('bash', ['-c', runnable], {
+      cwd,
+      timeout: 30_000,
+      env: { ...process.env, ...env },
+    }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(
+        `${recipe.title}: \`${command}\` failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`,
+      );
+    });
+    ran.set(`${recipe.title}: ${command}`, done.stdout);
+  }
+  return cwd;
+}
+
+const ran = new Map<string, string>();
+const all = recipes();
+
+describe('the CI recipes of docs/ci.md, run as written', () => {
+  it('has the GitHub Actions and GitLab CI recipes for SDK tests and receiver tests', () => {
+    expect(all.map((r) => r.title)).toEqual([
+      'GitHub Actions job sdk-tests',
+      'GitHub Actions job receiver-tests',
+      'GitLab CI job sdk-tests',
+      'GitLab CI job receiver-tests',
+    ]);
+    expect(blocksAfter('ci-file').map((b) => b.arg)).toEqual(['tests/reportbo/receiver.yaml']);
+  });
+
+  for (const recipe of all) {
+    it(`${recipe.title}: every command exits 0`, async () => {
+      const cwd = await runRecipe(recipe);
+      const commands = [...ran.keys()].filter((k) => k.startsWith(`${recipe.title}:`));
+      expect(commands.length).toBeGreaterThan(0);
+      if (recipe.commands.some((c) => c.includes('--junit reports/reportbo.xml'))) {
+        // reports/ did not exist: run made it, and the report holds passing testcases only.
+        const xml = await readFile(join(cwd, 'reports/reportbo.xml'), 'utf8');
+        expect(XMLValidator.validate(xml)).toBe(true);
+        const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+        expect(doc.testsuites).toMatchObject({ failures: '0', errors: '0' });
+        expect(Number(doc.testsuites.tests)).toBeGreaterThan(0);
+      }
+      const journal = commands.find((k) => k.includes('/__admin/requests'));
+      if (journal) expect(JSON.parse(ran.get(journal)!)).toMatchObject({ requests: expect.any(Array) });
+    }, 90_000);
+  }
+});
