@@ -20,11 +20,11 @@ function problems(r: ScenarioResult): string {
 describe('built-in receiver behaviours, seen through delivery outcomes', () => {
   it('records a hanging receiver as a timeout and a reset connection (plain HTTP) as reset', async () => {
     const r = await run(`name: misbehaving receivers
-settings: { responseTimeoutMs: 300, allowHttp: true }
+settings: { responseTimeoutMs: 2000, allowHttp: true }
 receivers:
   - { name: sleepy, behaviour: hang }
   - { name: rude, protocol: http, behaviour: reset }
-  - { name: slow-ok, behaviour: { slow: 100ms } }
+  - { name: slow-ok, behaviour: { slow: 20ms } }
 credentials:
   - { id: h, apiKey: k-h, url: "receiver:sleepy" }
   - { id: r, apiKey: k-r, url: "receiver:rude" }
