@@ -15,6 +15,7 @@ import { scenarioRoutes } from './scenarios.js';
 import { tokenRoutes } from './tokens.js';
 import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
+import { verifyRoutes } from './verify.js';
 
 /** The admin API, mounted under `/__admin`. */
 export function adminApp(emulator: Emulator): Hono {
@@ -33,6 +34,7 @@ export function adminApp(emulator: Emulator): Hono {
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
   app.route('/', scenarioRoutes(emulator));
+  app.route('/', verifyRoutes());
   app.route('/', openApiRoutes());
   return app;
 }

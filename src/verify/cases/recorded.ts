@@ -1,0 +1,160 @@
+/** Cases that read back, through --probe, what the receiver recorded. */
+import type { NotificationRecord } from '../../delivery/index.js';
+import type { VerifyContext } from '../context.js';
+import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
+import { type Probe, probeEvidence, recordedText } from '../probe.js';
+import type { Evidence } from '../types.js';
+import { CASE_TITLES } from '../types.js';
+import { type CaseDefinition, failed, MINUTE_MS, type Outcome, passed } from './case.js';
+
+/** A BookingID the generator never draws (it draws 1000000–9999999): unknown to every receiver. */
+const UNKNOWN_BOOKING_ID = 1;
+/** A BookingNumber the generator never draws (its alphabet has no 0, 1, O or I). */
+const UNKNOWN_BOOKING_NUMBER = 'VERIFY0';
+
+interface Check {
+  what: string;
+  booking: { bookingId: number; bookingNumber: string };
+  /** Expected BookingStatus, or null for "unknown" (404). */
+  expected: string | null;
+}
+
+/** Probes every check; the verdict names each mismatch. */
+async function judgeRecorded(
+  probe: Probe,
+  checks: Check[],
+  sent: NotificationRecord[],
+  apiKey: string,
+  notes: string[],
+): Promise<Outcome> {
+  const evidence: Evidence[] = [];
+  const wrong: string[] = [];
+  for (const check of checks) {
+    const answer = await probe.get(check.booking);
+    evidence.push(probeEvidence(answer, `${check.what}: expected ${check.expected ?? '404 (unknown)'}`));
+    const ok = check.expected === null ? answer.status === 404 : answer.bookingStatus === check.expected;
+    if (!ok) wrong.push(`${check.what}: expected ${check.expected ?? '404 (unknown)'}, the probe says ${recordedText(answer)}`);
+  }
+  const unacked = sent.filter((r) => !acknowledged(r.attempts.at(-1)));
+  const ackNote = unacked.length
+    ? ` (${unacked.length} of the notifications were not acknowledged: ${unacked.map((r) => `${r.bookingStatus} → ${shortAnswer(r.attempts.at(-1))}`).join(', ')})`
+    : '';
+  const noteText = notes.length ? `; ${notes.join('; ')}` : '';
+  if (wrong.length > 0) {
+    return failed(`${wrong.join('; ')}${ackNote}`, [
+      ...evidence,
+      ...sent.filter((r) => unacked.includes(r)).map((r) => evidenceOf(r, apiKey)),
+    ]);
+  }
+  return passed(`the probe reported the last status of every flow (${checks.length} checks)${ackNote}${noteText}`, evidence);
+}
+
+const booking = (r: { bookingId: number; bookingNumber: string }) => ({
+  bookingId: r.bookingId,
+  bookingNumber: r.bookingNumber,
+});
+
+export const recordsFinalStatus: CaseDefinition = {
+  id: 'records-final-status',
+  title: CASE_TITLES['records-final-status'],
+  needsProbe: true,
+  rule: 'spec "Reservation": BookingStatus with UpdateDate, the time the event occurred; "Limits": redeliveries repeat earlier notifications in later batches, so arrival order is not event order',
+  fix: 'Record per booking (BookingID) the notification with the newest UpdateDate; ignore one that is older than, or identical to, what you have; never let a late Issue overwrite a Void.',
+  async run({ ctx, options, probe }) {
+    const sent: NotificationRecord[] = [];
+    const send = async (emit: Parameters<VerifyContext['send']>[0]) => {
+      const records = await ctx.send(emit);
+      sent.push(...records);
+      return records;
+    };
+    const checks: Check[] = [];
+    const notes: string[] = [];
+
+    // Issue, then Void, then the Void again (a duplicate), then the Issue again (a late redelivery).
+    const issued = ctx.issue();
+    const a = booking(issued.reservations[0]!);
+    await send(issued.emit);
+    const afterIssue = await probe!.get(a);
+    checks.push({ what: `booking ${a.bookingId} after its Issue`, booking: a, expected: 'Issued' });
+    await ctx.tick(MINUTE_MS);
+    const voided = ctx.void(a.bookingId);
+    await send(voided.emit);
+    await send(voided.emit);
+    await send(issued.emit);
+    checks.push({
+      what: `booking ${a.bookingId} after Issue, Void, the Void again and the Issue again`,
+      booking: a,
+      expected: 'Voided',
+    });
+
+    // An Exchange: the old reservation is Exchanged, the new one Issued-Exch. Both share the
+    // BookingNumber, so only a {BookingID} probe can tell them apart.
+    if (probe!.byBookingId) {
+      const b = ctx.issue();
+      await send(b.emit);
+      await ctx.tick(MINUTE_MS);
+      const exchanged = ctx.exchange(b.reservations[0]!.bookingId);
+      await send(exchanged.emit);
+      const [old, created] = exchanged.reservations;
+      checks.push({ what: `booking ${old!.bookingId} after its Exchange`, booking: booking(old!), expected: 'Exchanged' });
+      checks.push({
+        what: `booking ${created!.bookingId} created by that Exchange`,
+        booking: booking(created!),
+        expected: 'Issued-Exch',
+      });
+    } else {
+      notes.push('the Exchange flow is not checked: old and new reservation share a BookingNumber; use {BookingID} in --probe to check it');
+    }
+    checks.push({
+      what: 'a booking never sent',
+      booking: { bookingId: UNKNOWN_BOOKING_ID, bookingNumber: UNKNOWN_BOOKING_NUMBER },
+      expected: null,
+    });
+
+    const outcome = await judgeRecorded(probe!, checks.slice(1), sent, options.apiKey, notes);
+    // The first check was answered in between (after the Issue, before the Void): judge it now.
+    const firstOk = afterIssue.bookingStatus === 'Issued';
+    const firstEvidence = probeEvidence(afterIssue, `${checks[0]!.what}: expected Issued`);
+    if (firstOk) return { ...outcome, evidence: [firstEvidence, ...(outcome.evidence ?? [])] };
+    const first = `${checks[0]!.what}: expected Issued, the probe says ${recordedText(afterIssue)}`;
+    return failed(outcome.status === 'failed' ? `${first}; ${outcome.reason}` : first, [
+      firstEvidence,
+      ...(outcome.evidence ?? []),
+    ]);
+  },
+};
+
+export const sameSecondFilenameCollision: CaseDefinition = {
+  id: 'same-second-filename-collision',
+  title: CASE_TITLES['same-second-filename-collision'],
+  needsProbe: true,
+  rule: 'spec "Endpoints 1": Content-Disposition filename=<ZuluDateTime>-<BookingNumber>.json, the time to the second, so an Issue and a Void of one booking in the same second carry the same filename',
+  fix: 'Do not use the filename as the key of a notification: key records by BookingID (and UpdateDate/BookingStatus), and store a second body with a taken filename under another name instead of skipping it as a duplicate.',
+  async run({ ctx, options, probe }) {
+    const issued = ctx.issue();
+    const [issue] = await ctx.send(issued.emit);
+    // No tick: the Void happens in the same second, so its UpdateDate and filename are the Issue's.
+    const [voided] = await ctx.send(ctx.void(issued.reservations[0]!.bookingId).emit);
+    const b = booking(issued.reservations[0]!);
+    const answer = await probe!.get(b);
+    const evidence = [
+      evidenceOf(issue!, options.apiKey),
+      evidenceOf(voided!, options.apiKey),
+      probeEvidence(answer, 'expected Voided'),
+    ];
+    const unacked = [issue!, voided!].filter((r) => !acknowledged(r.attempts.at(-1)));
+    if (unacked.length > 0) {
+      return failed(
+        `${unacked.map((r) => `the ${r.bookingStatus} (filename ${r.filename}) was answered ${shortAnswer(r.attempts.at(-1))}`).join('; ')}: a second notification under a taken filename is not a duplicate`,
+        evidence,
+      );
+    }
+    if (answer.bookingStatus !== 'Voided') {
+      return failed(
+        `both were acknowledged, but the probe says ${recordedText(answer)} for booking ${b.bookingId}: the Void (same filename ${voided!.filename} as the Issue) was not recorded`,
+        evidence,
+      );
+    }
+    return passed(`recorded Voided although both notifications carried the filename ${voided!.filename}`, evidence);
+  },
+};
