@@ -32,13 +32,19 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
     .option('--receiver <url>', 'the URL your receiver takes notifications at (https://…; required)')
     .option('--api-key <key>', 'the ApiKey your receiver expects as "Authorization: Bearer <key>" (required)')
     .option('--ca-file <pem>', "trust this CA (PEM) for the receiver's certificate, besides the system roots")
-    .option('--allow-http', 'accept a plain http:// receiver (the tls case then warns: production needs HTTPS)')
+    .option(
+      '--allow-http',
+      'accept a plain http:// receiver (the tls case then warns: production needs HTTPS)',
+    )
     .option(
       '--probe <url-template>',
       'GET URL holding {BookingID} or {BookingNumber} that answers {"BookingStatus": …} as recorded, 404 when unknown; enables records-final-status and same-second-filename-collision',
     )
     .option('--only <ids>', 'run only these cases (comma-separated ids, listed below)')
-    .option('--response-timeout-ms <ms>', 'how long the receiver has to answer each delivery (default 30000, as the provider)')
+    .option(
+      '--response-timeout-ms <ms>',
+      'how long the receiver has to answer each delivery (default 30000, as the provider)',
+    )
     .option('--seed <n>', 'seed of the generated bookings (default: random, printed in the report)')
     .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
     .option('--json <file>', 'write the JSON report (folders are created)')

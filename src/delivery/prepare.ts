@@ -55,7 +55,11 @@ export function authorizationOf(credential: Credential): string {
  * outbox keeps (credential's Authorization, file name, body length), so a record keeps those parts
  * and each attempt builds the object, instead of every pending notification holding its own.
  */
-export function deliveryHeaders(authorization: string, filename: string, bodyLength: number): DeliveryHeaders {
+export function deliveryHeaders(
+  authorization: string,
+  filename: string,
+  bodyLength: number,
+): DeliveryHeaders {
   if (authorization === '') return withoutAuthorization(filename, bodyLength);
   return {
     'User-Agent': USER_AGENT,

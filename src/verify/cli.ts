@@ -39,7 +39,10 @@ export async function runVerifyCommand(
   ] as const) {
     if (file === undefined) continue;
     await mkdir(dirname(file), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
-      throw new InputError('report_unwritable', `${flag} ${file}: cannot create its folder (${err.code ?? err.message}).`);
+      throw new InputError(
+        'report_unwritable',
+        `${flag} ${file}: cannot create its folder (${err.code ?? err.message}).`,
+      );
     });
   }
   write(formatHeader(options));
@@ -53,6 +56,8 @@ export async function runVerifyCommand(
 function integer(flag: string, key: string, value: string | undefined): Record<string, number> {
   if (value === undefined) return {};
   if (!/^\d+$/.test(value.trim()))
-    throw new InputError('verify_options_invalid', `${flag}: "${value}" is not a whole number.`, { path: key });
+    throw new InputError('verify_options_invalid', `${flag}: "${value}" is not a whole number.`, {
+      path: key,
+    });
   return { [key]: Number(value) };
 }

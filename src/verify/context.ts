@@ -3,9 +3,10 @@
  * same services a scenario uses (the reservation lifecycle, the delivery engine, the clock), with
  * the receiver under test as its only destination.
  */
-import { createEmulator, type Emulator, loadEmulatorServices } from '../emulator.js';
+
 import type { NotificationBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
+import { createEmulator, type Emulator, loadEmulatorServices } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import type { ResolvedOptions } from './options.js';
@@ -112,7 +113,8 @@ export class VerifyContext {
     if (!this.#caseId) return;
     for (const record of this.#emulator.delivery.outbox.list())
       for (const attempt of record.attempts)
-        if (attempt.message !== SIMULATED_OUTAGE) this.measured.push({ caseId: this.#caseId, record, attempt });
+        if (attempt.message !== SIMULATED_OUTAGE)
+          this.measured.push({ caseId: this.#caseId, record, attempt });
   }
 
   /** Applies an Issue to the reservation store; nothing is sent yet. */
@@ -192,7 +194,10 @@ export class VerifyContext {
     if (kind === 'api-key') credentials.add({ id: 'verify', apiKey: this.options.apiKey, url });
     else if (kind === 'wrong-key') credentials.add({ id: 'verify-wrong-key', apiKey: this.#wrongKey, url });
     // The apiKey is never sent: the credential omits the header (rejects-missing-authorization).
-    else credentials.add({ id: 'verify-no-authorization', apiKey: 'unused', url }, '', { omitAuthorization: true });
+    else
+      credentials.add({ id: 'verify-no-authorization', apiKey: 'unused', url }, '', {
+        omitAuthorization: true,
+      });
     this.#kind = kind;
   }
 

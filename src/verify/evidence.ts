@@ -39,7 +39,11 @@ export function answerText(attempt: Attempt | undefined): string {
 }
 
 /** One evidence line for one attempt (default: the last one). */
-export function evidenceOf(record: NotificationRecord, apiKey: string, attempt = record.attempts.at(-1)): Evidence {
+export function evidenceOf(
+  record: NotificationRecord,
+  apiKey: string,
+  attempt = record.attempts.at(-1),
+): Evidence {
   return { sent: sentText(record, attempt, apiKey), received: answerText(attempt) };
 }
 
@@ -62,6 +66,7 @@ export function consequence(attempt: Attempt | undefined): string {
     if (s >= 300 && s < 400) return `redirects are never followed: ${retried}`;
     return `${retried}`;
   }
-  if (attempt.outcome === 'timeout') return `an answer later than the response timeout is a failed delivery: ${retried}`;
+  if (attempt.outcome === 'timeout')
+    return `an answer later than the response timeout is a failed delivery: ${retried}`;
   return `the notification did not reach your receiver: ${retried}`;
 }

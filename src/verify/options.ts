@@ -59,7 +59,10 @@ const FLAGS: Record<string, string> = {
 };
 
 /** Checks the options and reads the CA file; every problem is an InputError saying what to fix. */
-export async function resolveOptions(input: unknown, naming: OptionNaming = 'json'): Promise<ResolvedOptions> {
+export async function resolveOptions(
+  input: unknown,
+  naming: OptionNaming = 'json',
+): Promise<ResolvedOptions> {
   const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
   const parsed = VerifyOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -114,7 +117,8 @@ export async function resolveOptions(input: unknown, naming: OptionNaming = 'jso
 }
 
 function requiredHint(key: string): string {
-  if (key === 'receiver') return 'the URL your receiver takes notifications at, e.g. https://receiver.example/reportbo';
+  if (key === 'receiver')
+    return 'the URL your receiver takes notifications at, e.g. https://receiver.example/reportbo';
   if (key === 'apiKey') return 'the ApiKey your receiver expects in "Authorization: Bearer <ApiKey>"';
   return 'see reportbo-emulator verify --help';
 }
@@ -180,9 +184,7 @@ function checkProbe(template: string, name: (k: string) => string): string {
 
 function selectCases(only: string | string[] | undefined, name: (k: string) => string): ReadonlySet<CaseId> {
   if (only === undefined) return new Set(CASE_IDS);
-  const ids = (Array.isArray(only) ? only : only.split(','))
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const ids = (Array.isArray(only) ? only : only.split(',')).map((s) => s.trim()).filter((s) => s !== '');
   const unknown = ids.filter((id) => !(CASE_IDS as readonly string[]).includes(id));
   if (ids.length === 0 || unknown.length > 0) {
     throw new InputError(

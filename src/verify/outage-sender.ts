@@ -16,7 +16,8 @@ export class OutageSender implements Sender {
   constructor(private readonly real: Sender) {}
 
   send(request: DeliveryRequest): Promise<SendResult> {
-    if (this.down) return Promise.resolve({ outcome: 'connect_refused', message: SIMULATED_OUTAGE, durationMs: 0 });
+    if (this.down)
+      return Promise.resolve({ outcome: 'connect_refused', message: SIMULATED_OUTAGE, durationMs: 0 });
     return this.real.send(request);
   }
 

@@ -70,7 +70,10 @@ export class Probe {
     } catch (err) {
       const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
       const cause = e.cause?.message ?? e.message;
-      return { url, text: `no answer: ${cause}${e.cause?.code ?? e.code ? ` (${e.cause?.code ?? e.code})` : ''}` };
+      return {
+        url,
+        text: `no answer: ${cause}${(e.cause?.code ?? e.code) ? ` (${e.cause?.code ?? e.code})` : ''}`,
+      };
     }
   }
 
@@ -81,7 +84,10 @@ export class Probe {
 
 /** An evidence line for one probe call. */
 export function probeEvidence(answer: ProbeAnswer, what: string): Evidence {
-  const received = answer.status === undefined ? answer.text : `HTTP ${answer.status}${answer.text ? ` ${answer.text}` : ''}`;
+  const received =
+    answer.status === undefined
+      ? answer.text
+      : `HTTP ${answer.status}${answer.text ? ` ${answer.text}` : ''}`;
   return { sent: `GET ${answer.url} (${what})`, received };
 }
 

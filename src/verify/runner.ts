@@ -7,7 +7,10 @@ import { Probe } from './probe.js';
 import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
 
 /** Runs the kit; never throws for what the receiver does (that is a failed case). */
-export async function runVerify(options: ResolvedOptions, listener: VerifyListener = {}): Promise<VerifyReport> {
+export async function runVerify(
+  options: ResolvedOptions,
+  listener: VerifyListener = {},
+): Promise<VerifyReport> {
   const started = performance.now();
   const selected = CASES.filter((c) => options.cases.has(c.id));
   const ctx = await VerifyContext.create(options);
@@ -28,13 +31,19 @@ export async function runVerify(options: ResolvedOptions, listener: VerifyListen
             'needs --probe <url-template>: a GET the receiver answers with the BookingStatus it recorded (see docs/verify.md)',
         };
       } else if (connectionFailure !== undefined) {
-        outcome = { status: 'skipped', reason: `not run: the connection to the receiver failed (see tls): ${connectionFailure}` };
+        outcome = {
+          status: 'skipped',
+          reason: `not run: the connection to the receiver failed (see tls): ${connectionFailure}`,
+        };
       } else {
         try {
           await ctx.beginCase(def.id);
           outcome = await def.run({ ctx, options, probe });
         } catch (err) {
-          outcome = { status: 'failed', reason: `the kit could not run this case: ${toEmulatorError(err).message}` };
+          outcome = {
+            status: 'failed',
+            reason: `the kit could not run this case: ${toEmulatorError(err).message}`,
+          };
         }
       }
       if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = outcome.reason;

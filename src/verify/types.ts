@@ -22,16 +22,19 @@ export type CaseId = (typeof CASE_IDS)[number];
 export const CASE_TITLES: Readonly<Record<CaseId, string>> = {
   tls: 'serves HTTPS with TLS 1.2 or higher and a certificate valid for its host',
   'acknowledges-issue': 'acknowledges a valid Issue with exactly 200',
-  'acknowledges-every-status': 'acknowledges Voided, Exchanged and Issued-Exch notifications with exactly 200',
+  'acknowledges-every-status':
+    'acknowledges Voided, Exchanged and Issued-Exch notifications with exactly 200',
   'rejects-wrong-api-key': 'refuses a notification carrying another Bearer key',
   'rejects-missing-authorization': 'refuses a notification without an Authorization header',
   'acknowledges-redelivery': 'acknowledges a byte-identical redelivery with 200 again',
-  'handles-void-before-issue': 'acknowledges a Void that arrives before its Issue, and the late Issue after it',
+  'handles-void-before-issue':
+    'acknowledges a Void that arrives before its Issue, and the late Issue after it',
   'accepts-minimal-body': 'acknowledges a body with every optional member and field left out',
   'accepts-maximal-body':
     'acknowledges the largest body: 9 passengers, 8 segments, every optional member, non-ASCII names, long RawData',
   'survives-batch-burst': 'acknowledges 50 notifications redelivered at once by one minute-55 batch',
-  'records-final-status': 'records the last status sent; duplicates and late redeliveries change nothing (--probe)',
+  'records-final-status':
+    'records the last status sent; duplicates and late redeliveries change nothing (--probe)',
   'same-second-filename-collision':
     'records Voided when an Issue and its Void share a Content-Disposition filename (--probe)',
   'answers-within-timeout': 'answers every delivery of the run within the response timeout',

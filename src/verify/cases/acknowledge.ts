@@ -63,7 +63,10 @@ export const acknowledgesRedelivery: CaseDefinition = {
       ? ''
       : ` (the first delivery was not acknowledged either: ${shortAnswer(first!.attempts[0])})`;
     if (acknowledged(attempt))
-      return passed(`answered 200 to the redelivery too (${Math.round(attempt!.durationMs)} ms)${firstNote}`, evidence);
+      return passed(
+        `answered 200 to the redelivery too (${Math.round(attempt!.durationMs)} ms)${firstNote}`,
+        evidence,
+      );
     return failed(
       `the redelivery of a notification it had already taken was answered ${shortAnswer(attempt)}${firstNote}. ` +
         `${capitalize(consequence(attempt))}; when the first answer was lost, that booking is lost`,

@@ -8,7 +8,11 @@ import { type CaseDefinition, type CaseInput, failed, type Outcome, passed, reac
 const RULE =
   'spec "Authentication" 1 and "Endpoints 1" rule 3: every delivery carries Authorization: Bearer <ApiKey> of the credential, and the receiver checks it on every request to confirm the origin';
 
-async function judgeRejected({ ctx, options }: CaseInput, kind: CredentialKind, what: string): Promise<Outcome> {
+async function judgeRejected(
+  { ctx, options }: CaseInput,
+  kind: CredentialKind,
+  what: string,
+): Promise<Outcome> {
   const [record] = await ctx.send(ctx.issue().emit, kind);
   return verdict(record!, what, options.apiKey);
 }
@@ -17,7 +21,10 @@ function verdict(record: NotificationRecord, what: string, apiKey: string): Outc
   const attempt = record.attempts.at(-1);
   const evidence = [evidenceOf(record, apiKey, attempt)];
   if (!reached(record))
-    return failed(`could not be judged: the notification did not reach the receiver (${attempt?.message})`, evidence);
+    return failed(
+      `could not be judged: the notification did not reach the receiver (${attempt?.message})`,
+      evidence,
+    );
   if (attempt?.outcome === 'http_status' && attempt.statusCode === 200) {
     return failed(
       `answered 200 to a notification ${what}: anyone who learns your URL can inject or change bookings`,

@@ -21,7 +21,9 @@ export const survivesBatchBurst: CaseDefinition = {
     const refused = records.filter((r) => !acknowledged(r.attempts.at(-1)));
     const slowest = Math.round(Math.max(...records.map((r) => r.attempts.at(-1)?.durationMs ?? 0)));
     if (refused.length === 0)
-      return passed(`all ${records.length} redeliveries of the batch at ${at} answered 200 (slowest ${slowest} ms)`);
+      return passed(
+        `all ${records.length} redeliveries of the batch at ${at} answered 200 (slowest ${slowest} ms)`,
+      );
     const kinds = new Map<string, number>();
     for (const r of refused) {
       const a = r.attempts.at(-1);

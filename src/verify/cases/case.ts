@@ -81,7 +81,9 @@ export function judgeAcknowledged(
     );
   }
   const first = refused[0]!.record.attempts.at(-1);
-  const list = refused.map(({ record, what }) => `${what}: ${shortAnswer(record.attempts.at(-1))}`).join('; ');
+  const list = refused
+    .map(({ record, what }) => `${what}: ${shortAnswer(record.attempts.at(-1))}`)
+    .join('; ');
   return failed(`${list}. ${capitalize(consequence(first))}`, evidence);
 }
 

@@ -66,6 +66,9 @@ export const answersWithinTimeout: CaseDefinition = {
         timing,
       };
     }
-    return { ...passed(`every answer within the ${options.responseTimeoutMs} ms response timeout (${figures})`), timing };
+    return {
+      ...passed(`every answer within the ${options.responseTimeoutMs} ms response timeout (${figures})`),
+      timing,
+    };
   },
 };

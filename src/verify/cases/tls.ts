@@ -3,8 +3,8 @@
  * roots plus the given CA, the certificate verified for the host). When it fails, no notification
  * can arrive, so the runner skips the cases after it.
  */
-import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { type PeerCertificate, connect as tlsConnect, rootCertificates } from 'node:tls';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { type PeerCertificate, rootCertificates, connect as tlsConnect } from 'node:tls';
 import { classifyError } from '../../delivery/outcome.js';
 import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, failed, type Outcome, passed, warned } from './case.js';
@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
 
 export const tls: CaseDefinition = {
   id: 'tls',
-  title: CASE_TITLES['tls'],
+  title: CASE_TITLES.tls,
   rule: 'spec "What the service does" 4 and "Limits": the destination must be an HTTPS URL with TLS 1.2 or higher; plain HTTP destinations are unsupported',
   fix: 'Serve the receiver over HTTPS with TLS 1.2 or 1.3 and a certificate from a public CA whose names (subjectAltName) include the host in the URL, with its full chain; for a private CA pass it with --ca-file.',
   async run({ options }) {
@@ -51,7 +51,13 @@ function plainConnect(host: string, port: number, timeoutMs: number): Promise<st
   });
 }
 
-function checkTls(host: string, port: number, target: string, caPems: string[], timeoutMs: number): Promise<Outcome> {
+function checkTls(
+  host: string,
+  port: number,
+  target: string,
+  caPems: string[],
+  timeoutMs: number,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const sent = `TLS handshake with ${target} (TLS 1.2 or higher, certificate checked for ${host})`;
     const socket = tlsConnect({

@@ -14,8 +14,7 @@ const VOID_AFTER_MINUTES = 10;
 export const handlesVoidBeforeIssue: CaseDefinition = {
   id: 'handles-void-before-issue',
   title: CASE_TITLES['handles-void-before-issue'],
-  rule:
-    'spec "Events": delivery is asynchronous; "Limits": a failed delivery is retried only in the hourly batches, up to 4 times, and may be dropped, so a Void can arrive before its Issue, or without it',
+  rule: 'spec "Events": delivery is asynchronous; "Limits": a failed delivery is retried only in the hourly batches, up to 4 times, and may be dropped, so a Void can arrive before its Issue, or without it',
   fix: 'Store a Void for a booking you do not know yet (e.g. as a placeholder keyed by BookingID) and answer 200 at once; when the Issue arrives later, answer 200 and keep the newer state (compare UpdateDate).',
   async run({ ctx, options }) {
     const issued = ctx.issue(); // its attempts "fail": held back until the Void's fate is known
@@ -41,8 +40,7 @@ export const handlesVoidBeforeIssue: CaseDefinition = {
         evidence,
       );
     }
-    if (!issueAcked)
-      return failed(`the Void was acknowledged${issueNote.replace(';', ', but')}`, evidence);
+    if (!issueAcked) return failed(`the Void was acknowledged${issueNote.replace(';', ', but')}`, evidence);
     if (voided.attempts.length === 1)
       return passed('acknowledged the Void at once, and the Issue that arrived after it', evidence);
     const saving = voided.attempts.at(-1)!;

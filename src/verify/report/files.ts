@@ -1,7 +1,7 @@
 /** The report files: `--json` (the report object itself) and `--junit` (one testcase per case). */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { junitSeconds as sec, xmlEscape as esc } from '../../scenarios/report/xml.js';
+import { xmlEscape as esc, junitSeconds as sec } from '../../scenarios/report/xml.js';
 import type { VerifyReport } from '../types.js';
 
 /** The JSON report (`--json`, `POST /__admin/verify`). */
@@ -17,7 +17,8 @@ export function verifyJunit(report: VerifyReport, timestamp = new Date()): strin
   const cases = report.cases.map((r) => {
     const open = `    <testcase classname="reportbo-emulator verify" name="${esc(r.id)}: ${esc(r.title)}" time="${sec(r.durationMs)}"`;
     if (r.status === 'passed') return `${open}/>`;
-    if (r.status === 'skipped') return `${open}>\n      <skipped message="${esc(r.reason)}"/>\n    </testcase>`;
+    if (r.status === 'skipped')
+      return `${open}>\n      <skipped message="${esc(r.reason)}"/>\n    </testcase>`;
     if (r.status === 'warned')
       return `${open}>\n      <system-out>${esc(`warning: ${r.reason}\nfix: ${r.fix}`)}</system-out>\n    </testcase>`;
     const text = [
