@@ -10,9 +10,14 @@ import { type Mistake, verifyTestReceiver } from './helpers/verify-receivers.js'
 
 const KEY = 'verify-test-key';
 
-function byStatus(report: VerifyReport): Record<string, string[]> {
-  const out: Record<string, string[]> = { passed: [], failed: [], warned: [], skipped: [] };
-  for (const c of report.cases) out[c.status]!.push(c.id);
+function byStatus(report: VerifyReport) {
+  const out: Record<'passed' | 'failed' | 'warned' | 'skipped', string[]> = {
+    passed: [],
+    failed: [],
+    warned: [],
+    skipped: [],
+  };
+  for (const c of report.cases) out[c.status].push(c.id);
   return out;
 }
 
