@@ -242,3 +242,49 @@ describe('verifyReceiver options', () => {
     });
   });
 });
+
+describe('POST /__admin/verify', () => {
+  it('answers the same report as --json, and 400 with the problem for bad options', async () => {
+    const { startServer } = await import('../src/server.js');
+    const running = await startServer({ port: 0, clock: 'manual', logLevel: 'silent' });
+    try {
+      const r = await verifyTestReceiver(KEY, 'accepts-any-key');
+      const res = await fetch(`${running.url}/__admin/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          receiver: r.url,
+          apiKey: KEY,
+          allowHttp: true,
+          only: ['acknowledges-issue', 'rejects-wrong-api-key'],
+          responseTimeoutMs: 5000,
+          seed: 9,
+        }),
+      });
+      expect(res.status).toBe(200);
+      const report = (await res.json()) as VerifyReport;
+      expect(report).toMatchObject({ receiver: r.url, passed: 1, failed: 1, warned: 0, skipped: 0, seed: 9 });
+      expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+        ['acknowledges-issue', 'passed'],
+        ['rejects-wrong-api-key', 'failed'],
+      ]);
+      // The kit runs its own emulator: this one saw no notification.
+      const listed = (await (await fetch(`${running.url}/__admin/notifications`)).json()) as {
+        notifications: unknown[];
+      };
+      expect(listed.notifications).toEqual([]);
+
+      const bad = await fetch(`${running.url}/__admin/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ receiver: r.url, apiKey: KEY }),
+      });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        error: { code: 'http_not_allowed', message: expect.stringMatching(/add allowHttp/) },
+      });
+    } finally {
+      await running.close();
+    }
+  });
+});
