@@ -156,4 +156,17 @@ describe('the compose example, run outside docker', () => {
     const deadCheck = start(...split(emulatorImage.healthcheck), { REPORTBO_PORT: '1' });
     expect(await deadCheck.exited()).toBe(1);
   });
+
+  // Last: it posts to the same receiver, whose stored files the tests above count.
+  it('runs the verify service against the sample receiver: every case passes, --probe included, exit 0', async () => {
+    const service = compose.verify!;
+    const argv = mapStrings(commandLine(service, emulatorImage, ROOT), {
+      'https://receiver:8443': `https://localhost:${receiverPort}`,
+    });
+    expect(argv).toContain('--probe');
+    const run = start(...split(argv), environment(service, emulatorImage, {}));
+    const code = await run.exited();
+    expect(run.output()).toMatch(/OK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped/);
+    expect(code).toBe(0);
+  }, 60_000);
 });
