@@ -15,6 +15,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/delivery-ceiling.js'),
   () => import('./suites/outbox-scale.js'),
   () => import('./suites/generate.js'),
+  () => import('./suites/verify.js'),
 ];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);
