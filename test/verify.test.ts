@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type CaseId, type VerifyReport, verifyReceiver } from '../src/index.js';
-import { testCaFile, tlsReceiver } from './helpers/tls.js';
+import { testCa, testCaFile, tlsReceiver } from './helpers/tls.js';
 import { type Mistake, verifyTestReceiver } from './helpers/verify-receivers.js';
 
 const KEY = 'verify-test-key';
@@ -145,6 +145,24 @@ describe.each(MISTAKES)('verify against a receiver with the mistake %s', (mistak
         /created by that Exchange: expected Issued-Exch, the probe says unknown \(404\)/,
       );
     }
+  });
+});
+
+describe('verify against a receiver that takes a Void before its Issue only on a retry', () => {
+  it('warns handles-void-before-issue, naming the redelivery that saved it', async () => {
+    const r = await verifyTestReceiver(KEY, 'defers-void-before-issue');
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      probe: r.probe,
+      seed: 5,
+    });
+    expect(byStatus(report).failed).toEqual([]);
+    expect(byStatus(report).warned).toEqual(['tls', 'handles-void-before-issue']);
+    expect(caseOf(report, 'handles-void-before-issue').reason).toMatch(
+      /^only redelivery 1 \(batch at \S+:55:00\.000Z\) saved the Void: it was first answered HTTP 503/,
+    );
   });
 });
 

@@ -20,7 +20,9 @@ export type Mistake =
   | 'refuses-non-ascii'
   | 'refuses-void-before-issue'
   | 'hangs-when-unauthenticated'
-  | 'records-by-filename';
+  | 'records-by-filename'
+  /** Not a failure: answers 503 to a Void of an unknown booking once, then accepts it (a warning). */
+  | 'defers-void-before-issue';
 
 export interface TestReceiver {
   url: string;
@@ -56,6 +58,7 @@ export async function verifyTestReceiver(
   const bookings = new Map<number, State>();
   const byFilename = new Map<string, State>();
   const seenBodies = new Set<string>();
+  const deferred = new Set<number>();
   const sockets = new Set<Socket>();
   let requests = 0;
 
@@ -86,6 +89,16 @@ export async function verifyTestReceiver(
     if (mistake === 'refuses-non-ascii' && /[^ -~\t\n\r]/.test(text)) return [422, 'names must be ASCII'];
     if (mistake === 'refuses-void-before-issue' && r.BookingStatus === 'Voided' && !bookings.has(r.BookingID))
       return [404, `unknown booking ${r.BookingID}`];
+    if (
+      mistake === 'defers-void-before-issue' &&
+      r.BookingStatus === 'Voided' &&
+      !bookings.has(r.BookingID)
+    ) {
+      if (!deferred.has(r.BookingID)) {
+        deferred.add(r.BookingID);
+        return [503, 'unknown booking: try again later'];
+      }
+    }
     if (mistake === 'conflict-on-duplicate' && seenBodies.has(text)) return [409, 'duplicate'];
     seenBodies.add(text);
     const state = {
