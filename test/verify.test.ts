@@ -205,6 +205,14 @@ describe('verify against an HTTPS receiver', () => {
     expect(caseOf(report, 'tls').reason).toMatch(
       /^TLSv1\.[23], certificate for .*DNS:localhost.* issued by reportbo-emulator e2e CA/,
     );
+    // The CA as PEM text (the admin route's caPem) works the same.
+    const inline = await verifyReceiver({
+      receiver: `https://localhost:${r.port}/reportbo`,
+      apiKey: KEY,
+      caPem: testCa().certPem,
+      only: ['tls'],
+    });
+    expect(inline.cases[0]!.status).toBe('passed');
   });
 
   it('fails tls for a certificate made for another host, and skips the cases that could not reach it', async () => {
