@@ -48,8 +48,8 @@ export async function runVerifyCommand(
   write(formatHeader(options));
   const report = await runVerify(options, consoleProgress(write, terminal));
   write(formatSummary(report));
-  if (flags.json) await writeReport(flags.json, verifyJson(report));
-  if (flags.junit) await writeReport(flags.junit, verifyJunit(report));
+  if (flags.json) await writeReport('--json', flags.json, verifyJson(report));
+  if (flags.junit) await writeReport('--junit', flags.junit, verifyJunit(report));
   return report.failed > 0 ? 1 : 0;
 }
 

@@ -1,6 +1,7 @@
 /** The report files: `--json` (the report object itself) and `--junit` (one testcase per case). */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { InputError } from '../../errors.js';
 import { xmlEscape as esc, junitSeconds as sec } from '../../scenarios/report/xml.js';
 import type { VerifyReport } from '../types.js';
 
@@ -38,8 +39,19 @@ export function verifyJunit(report: VerifyReport, timestamp = new Date()): strin
   );
 }
 
-/** Writes a report file, creating its parent folders. */
-export async function writeReport(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
+/** Writes a report file, creating its parent folders; a failure is an InputError naming the flag. */
+export async function writeReport(flag: string, file: string, text: string): Promise<void> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new InputError(
+      'report_unwritable',
+      `${flag} ${file}: cannot write the report (${e.code ?? e.message}).`,
+      {
+        path: flag,
+      },
+    );
+  }
 }
