@@ -16,6 +16,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/outbox-scale.js'),
   () => import('./suites/generate.js'),
   () => import('./suites/scenario-run.js'),
+  () => import('./suites/verify.js'),
 ];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);

@@ -38,3 +38,14 @@ export {
   scenarioJsonSchema,
 } from './scenarios/index.js';
 export { type RunningEmulator, startServer } from './server.js';
+export {
+  CASE_IDS,
+  type CaseId,
+  type CaseResult,
+  type CaseStatus,
+  type Evidence,
+  type VerifyListener,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyReceiver,
+} from './verify/index.js';

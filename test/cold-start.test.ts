@@ -62,6 +62,7 @@ const DEFERRED = [
   ['the generator', /\/dist\/generate\//],
   ['the notification contract', /\/dist\/contract\//],
   ['the scenario machinery', /\/dist\/scenarios\//],
+  ['the verify kit', /\/dist\/verify\//],
 ] as const;
 
 describe('serve start-up', () => {
@@ -94,6 +95,8 @@ describe('serve start-up', () => {
     const later = loaded();
     expect(later.some((u) => /\/dist\/generate\//.test(u))).toBe(true);
     expect(later.some((u) => /\/node_modules\/node-cron\//.test(u))).toBe(false);
+    // The admin API is loaded now; the verify kit still is not (POST /__admin/verify imports it).
+    expect(later.filter((u) => /\/dist\/verify\//.test(u))).toEqual([]);
   });
 
   it('loads node-cron for a real clock after start, and schedules batches with it', async () => {

@@ -226,6 +226,19 @@ describe('the compose example, run outside docker', () => {
     const check = healthcheck(receiverImage, app, env);
     expect(await check.exited(), check.output()).toBe(0);
   });
+
+  // Last: it posts to the same receiver, whose stored files the tests above count.
+  it('runs the verify service against the sample receiver: every case passes, --probe included, exit 0', async () => {
+    const service = compose.verify!;
+    const argv = mapStrings(commandLine(service, emulatorImage, ROOT), {
+      'https://receiver:8443': `https://localhost:${receiverPort}`,
+    });
+    expect(argv).toContain('--probe');
+    const run = start(...split(argv), environment(service, emulatorImage, {}));
+    const code = await run.exited();
+    expect(run.output()).toMatch(/OK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped/);
+    expect(code).toBe(0);
+  }, 60_000);
 });
 
 /** Runs an image's HEALTHCHECK command with `/app` mapped to `app`. */

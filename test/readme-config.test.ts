@@ -50,7 +50,7 @@ describe('README.md', () => {
     });
     const commands = new Set([...help.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!));
     const named = [...README.matchAll(/(?:npx |`)reportbo-emulator ([a-z][a-z-]*)/g)].map((m) => m[1]!);
-    expect(new Set(named)).toEqual(new Set(['serve', 'certs', 'run']));
+    expect(new Set(named)).toEqual(new Set(['serve', 'certs', 'run', 'verify']));
     for (const command of [...named, 'generate', 'schema']) expect(commands, command).toContain(command);
     for (const path of [
       'docker/Dockerfile',

@@ -147,4 +147,81 @@ describe('the sample receiver', () => {
     );
     expect(files.sort()).toEqual([name, name.replace('.json', '.2.json')].sort());
   });
+
+  it('shows the latest state of a booking at its probe: newest UpdateDate wins, the same second ranks Voided over Issued', async () => {
+    type Body = {
+      Reservation: { BookingID: number; BookingNumber: string; BookingStatus: string; UpdateDate: string };
+    };
+    const issue = structuredClone(bodies[1]) as unknown as Body;
+    const id = issue.Reservation.BookingID;
+    const voided = structuredClone(issue);
+    voided.Reservation.BookingStatus = 'Voided';
+    const name = nameOf(bodies[1]!);
+    expect((await delivery(issue, name)).status).toBe(200);
+    expect(await probe(`/bookings/${id}`)).toMatchObject({ status: 200, json: { BookingStatus: 'Issued' } });
+    // Same UpdateDate, same filename: the Void is a new state, not a duplicate.
+    expect((await delivery(voided, name)).status).toBe(200);
+    // The Issue again, late: changes nothing.
+    expect((await delivery(issue, name)).status).toBe(200);
+    expect(await probe(`/bookings/${id}`)).toMatchObject({
+      status: 200,
+      json: { BookingID: id, BookingNumber: issue.Reservation.BookingNumber, BookingStatus: 'Voided' },
+    });
+    expect(await probe(`/booking-numbers/${issue.Reservation.BookingNumber}`)).toMatchObject({
+      json: { BookingStatus: 'Voided' },
+    });
+    expect((await probe('/bookings/1')).status).toBe(404);
+    expect((await probe(`/bookings/${id}`, 'key-c')).status).toBe(401);
+
+    // A restart rebuilds the state from the stored files.
+    const again = start(process.execPath, [
+      join(ROOT, 'docker/sample-receiver/server.js'),
+      '--port',
+      '0',
+      '--cert',
+      join(dir, 'certs/server.pem'),
+      '--key',
+      join(dir, 'certs/server-key.pem'),
+      '--api-key',
+      'key-a',
+      '--out',
+      join(dir, 'received'),
+    ]);
+    const port2 = Number((await again.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
+    expect(await probe(`/bookings/${id}`, 'key-a', port2)).toMatchObject({
+      json: { BookingStatus: 'Voided' },
+    });
+  });
 });
+
+/** GET on the sample receiver's probe routes, with a Bearer key. */
+function probe(path: string, key = 'key-a', at = port): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port: at,
+        ca,
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${key}` },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+        });
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {}
+          resolve({ status: res.statusCode!, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -4,11 +4,14 @@
  * HTTPS only (the spec requires TLS >= 1.2). For every POST it checks the Bearer ApiKey, gunzips the
  * body, validates it against the published JSON Schema, stores it under its Content-Disposition
  * filename and answers exactly 200; anything else gets a non-200 status, which the sender redelivers.
+ * It also keeps, per booking, the latest state it recorded (newest UpdateDate wins, whatever the
+ * arrival order), and shows it at GET /bookings/<BookingID> and GET /booking-numbers/<BookingNumber>:
+ * the probe `reportbo-emulator verify --probe` reads.
  *
  * Run: node docker/sample-receiver/server.js --cert server.pem --key server-key.pem --api-key KEY
  * Every option has an environment variable (RECEIVER_…), see `--help`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,14 +153,86 @@ function store(dir, filename, text) {
   }
 }
 
-/** Decides one request: returns [status, text]. Only a fully stored, valid body earns 200. */
-async function handle(req, opts, validate) {
-  const { pathname } = new URL(req.url ?? '/', 'https://receiver');
-  if (req.method === 'GET' && pathname === '/health') return [200, '{"status":"ok"}'];
-  if (req.method !== 'POST') return [405, 'only POST is accepted'];
+// A later lifecycle step wins over an earlier one with the same UpdateDate (an Issue and its Void
+// in the same second): Issued < Issued-Exch < Exchanged, Voided.
+const STATUS_RANK = { Issued: 0, 'Issued-Exch': 1, Exchanged: 2, Voided: 2 };
+
+/**
+ * The latest state of each booking, by BookingID and by BookingNumber. Arrival order is not event
+ * order (a redelivery comes back an hour later; a Void can come before its Issue), so a notification
+ * replaces the recorded state only when its UpdateDate is newer, or equal with a later status; a
+ * duplicate or a late, older notification changes nothing. Never keyed by the filename: an Issue and
+ * a Void of the same second share it.
+ */
+function createBookingState() {
+  const byId = new Map();
+  const byNumber = new Map();
+  const newer = (next, current) => {
+    if (!current) return true;
+    const a = Date.parse(next.UpdateDate);
+    const b = Date.parse(current.UpdateDate);
+    if (a !== b) return a > b;
+    return (STATUS_RANK[next.BookingStatus] ?? 0) > (STATUS_RANK[current.BookingStatus] ?? 0);
+  };
+  return {
+    record(reservation) {
+      const state = {
+        BookingID: reservation.BookingID,
+        BookingNumber: reservation.BookingNumber,
+        BookingStatus: reservation.BookingStatus,
+        UpdateDate: reservation.UpdateDate,
+      };
+      if (newer(state, byId.get(state.BookingID))) byId.set(state.BookingID, state);
+      if (newer(state, byNumber.get(state.BookingNumber))) byNumber.set(state.BookingNumber, state);
+    },
+    byId: (id) => byId.get(Number(id)),
+    byNumber: (number) => byNumber.get(number),
+  };
+}
+
+/** Rebuilds the booking state from the bodies stored by earlier runs (a restart keeps it). */
+function loadStored(dir, bookings) {
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const reservation = JSON.parse(readFileSync(join(dir, name), 'utf8'))?.Reservation;
+      if (reservation?.BookingID !== undefined) bookings.record(reservation);
+    } catch {
+      // Not one of ours: ignored.
+    }
+  }
+}
+
+function bearerOk(req, opts) {
   const auth = req.headers.authorization ?? '';
   const bearer = auth.startsWith('Bearer ') ? auth.slice('Bearer '.length) : '';
-  if (!opts.apiKeys.has(bearer)) return [401, 'unknown or missing Bearer ApiKey'];
+  return opts.apiKeys.has(bearer);
+}
+
+/** GET /bookings/<BookingID> or /booking-numbers/<BookingNumber>: the recorded state, or 404. */
+function probe(pathname, bookings) {
+  const m = /^\/(bookings|booking-numbers)\/([^/]+)$/.exec(pathname);
+  if (!m) return null;
+  const key = decodeURIComponent(m[2]);
+  const state = m[1] === 'bookings' ? bookings.byId(key) : bookings.byNumber(key);
+  const json = 'application/json; charset=utf-8';
+  return state
+    ? [200, JSON.stringify(state), json]
+    : [404, JSON.stringify({ error: `unknown booking ${key}` }), json];
+}
+
+/** Decides one request: returns [status, text, content type?]. Only a fully stored, valid body earns 200. */
+async function handle(req, opts, validate, bookings) {
+  const { pathname } = new URL(req.url ?? '/', 'https://receiver');
+  if (req.method === 'GET' && pathname === '/health') return [200, '{"status":"ok"}'];
+  if (req.method === 'GET') {
+    if (!bearerOk(req, opts)) return [401, 'unknown or missing Bearer ApiKey'];
+    return (
+      probe(pathname, bookings) ?? [404, 'GET /bookings/<BookingID> or /booking-numbers/<BookingNumber>']
+    );
+  }
+  if (req.method !== 'POST') return [405, 'only POST is accepted'];
+  if (!bearerOk(req, opts)) return [401, 'unknown or missing Bearer ApiKey'];
   if ((req.headers['content-encoding'] ?? '').toLowerCase() !== 'gzip')
     return [415, 'expected Content-Encoding: gzip'];
   const filename = /filename="?([^";]+)"?/.exec(req.headers['content-disposition'] ?? '')?.[1];
@@ -176,6 +251,7 @@ async function handle(req, opts, validate) {
     return [422, `body does not match the schema: ${first?.instancePath || '/'} ${first?.message}`];
   }
   const stored = store(opts.out, filename, `${JSON.stringify(body, null, 2)}\n`);
+  bookings.record(body.Reservation);
   return [200, stored === filename ? 'OK' : `OK (${stored})`];
 }
 
@@ -188,16 +264,18 @@ function main() {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
   const validate = ajv.compile(opts.schema);
+  const bookings = createBookingState();
+  loadStored(opts.out, bookings);
 
   const server = createServer({ cert: opts.cert, key: opts.key, minVersion: 'TLSv1.2' }, (req, res) => {
-    handle(req, opts, validate)
+    handle(req, opts, validate, bookings)
       .catch((err) => [500, `receiver error: ${err.message}`])
-      .then(([status, text]) => {
+      .then(([status, text, type = 'text/plain; charset=utf-8']) => {
         const name = /filename="?([^";]+)"?/.exec(req.headers['content-disposition'] ?? '')?.[1] ?? '-';
         process.stdout.write(
           `${new Date().toISOString()} ${req.method} ${req.url} ${status} ${name} ${text}\n`,
         );
-        res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+        res.writeHead(status, { 'content-type': type }).end(text);
       });
   });
   server.listen(opts.port, opts.host, () => {

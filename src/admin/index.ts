@@ -16,6 +16,7 @@ import { type ScenarioRunner, scenarioRoutes } from './scenarios.js';
 import { tokenRoutes } from './tokens.js';
 import { trustRoutes } from './trust.js';
 import { userRoutes } from './users.js';
+import { verifyRoutes } from './verify.js';
 
 export { refuseWrongMethods } from './wrong-method.js';
 
@@ -43,6 +44,7 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
   app.route('/', scenarioRoutes(options.runScenario));
+  app.route('/', verifyRoutes());
   app.route('/', openApiRoutes());
   return app;
 }

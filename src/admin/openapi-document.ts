@@ -162,6 +162,16 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'post',
+    path: '/verify',
+    tag: 'verify',
+    summary:
+      'run the receiver conformance kit (reportbo-emulator verify) against a receiver; answers the report verify --json writes (docs/verify.md)',
+    body: 'VerifyInput',
+    ok: { 200: 'VerifyReport' },
+    errors: [400],
+  },
+  {
+    method: 'post',
     path: '/redelivery/run',
     tag: 'delivery',
     summary: 'run a redelivery batch now, at the current emulator time',
@@ -376,6 +386,7 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'clock', description: 'the emulator clock' },
       { name: 'getaccesstoken', description: 'users, tokens, request journal, fault injection' },
       { name: 'scenarios', description: 'the scenario preloaded with serve --scenario' },
+      { name: 'verify', description: 'the receiver conformance kit' },
     ],
     paths,
     components: { schemas: componentSchemas() },

@@ -12,6 +12,8 @@ import { CredentialInputSchema } from '../delivery/credential-schema.js';
 import { NOTIFICATION_STATES } from '../delivery/notification.js';
 import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
 import { EventInputSchema } from '../reservations/events.js';
+import { VerifyOptionsSchema } from '../verify/options.js';
+import { CASE_IDS } from '../verify/types.js';
 
 type Json = Record<string, unknown>;
 
@@ -241,5 +243,31 @@ export function componentSchemas(): Record<string, Json> {
       ['status', 'summary', 'result'],
     ),
     AdvanceResult: obj({ from: instant, to: instant, batches: { type: 'array', items: ref('BatchResult') } }),
+    VerifyInput: fromZod(VerifyOptionsSchema),
+    VerifyCase: obj(
+      {
+        id: { enum: [...CASE_IDS] },
+        title: str,
+        status: { enum: ['passed', 'failed', 'warned', 'skipped'] },
+        reason: str,
+        evidence: { type: 'array', items: obj({ sent: str, received: str }) },
+        rule: str,
+        fix: str,
+        durationMs: int,
+        timing: obj({ answers: int, p50Ms: int, p95Ms: int, maxMs: int }),
+      },
+      ['id', 'title', 'status', 'reason', 'evidence', 'rule', 'fix', 'durationMs'],
+    ),
+    VerifyReport: obj({
+      receiver: str,
+      passed: int,
+      failed: int,
+      warned: int,
+      skipped: int,
+      cases: { type: 'array', items: ref('VerifyCase') },
+      seed: int,
+      responseTimeoutMs: int,
+      durationMs: int,
+    }),
   };
 }

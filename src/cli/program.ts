@@ -5,6 +5,7 @@ import { registerGenerateCommand } from './generate.js';
 import { registerRunCommand } from './run.js';
 import { registerSchemaCommand } from './schema.js';
 import { addServeOptions, runServe } from './serve.js';
+import { registerVerifyCommand } from './verify.js';
 
 /** Command modules add themselves here; each lazy-loads its implementation inside its action. */
 type Register = (program: Command, setExit: (code: number) => void) => void;
@@ -13,6 +14,7 @@ const COMMANDS: Register[] = [
   registerGenerateCommand,
   registerRunCommand,
   registerSchemaCommand,
+  registerVerifyCommand,
 ];
 
 function version(): string {

@@ -43,6 +43,12 @@ export interface Credential {
   filters: { pcc?: string[]; idWeb?: number[] };
   /** e.g. the plain-http warning under --allow-http. */
   warnings: string[];
+  /**
+   * Send no Authorization header at all. Only the `verify` kit sets it (its rejects-missing-authorization
+   * case, through `CredentialStore.add`'s options); the admin API and config files cannot: their schema
+   * has no such member, and the provider always sends `Bearer <ApiKey>` (spec "Authentication" 1).
+   */
+  omitAuthorization?: true;
 }
 
 /** Warning attached to http destinations (and to every notification sent to them), naming the setting as its user gave it. */

@@ -20,8 +20,11 @@ export class CredentialStore {
     this.#httpWarning = httpWarning(names);
   }
 
-  /** Validates and adds a credential; `where` names its origin in errors (e.g. `credentials[1]`). */
-  add(input: unknown, where = ''): Credential {
+  /**
+   * Validates and adds a credential; `where` names its origin in errors (e.g. `credentials[1]`).
+   * `options.omitAuthorization` is for the verify kit only (see `Credential.omitAuthorization`).
+   */
+  add(input: unknown, where = '', options: { omitAuthorization?: true } = {}): Credential {
     const parsed = parseCredential(input, this.allowHttp, where, this.names, this.#httpWarning);
     const id = parsed.id ?? this.#freeId();
     if (this.#byId.has(id)) {
@@ -34,7 +37,14 @@ export class CredentialStore {
       );
     }
     const { apiKey, url, filters, warnings } = parsed;
-    const credential: Credential = { id, apiKey, url, filters, warnings };
+    const credential: Credential = {
+      id,
+      apiKey,
+      url,
+      filters,
+      warnings,
+      ...(options.omitAuthorization ? { omitAuthorization: true as const } : {}),
+    };
     this.#byId.set(id, credential);
     return credential;
   }

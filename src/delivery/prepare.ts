@@ -36,8 +36,12 @@ export interface PreparedNotification extends DeliveryRequest {
 // notifications would otherwise hold 100,000 copies). Credentials are immutable once stored.
 const authorizations = new WeakMap<Credential, string>();
 
-/** The Authorization header value of a credential (spec "Endpoints 1": `Bearer <apiKey>`). */
+/**
+ * The Authorization header value of a credential (spec "Endpoints 1": `Bearer <apiKey>`); the empty
+ * string for a verify-kit credential that sends none (`Credential.omitAuthorization`).
+ */
 export function authorizationOf(credential: Credential): string {
+  if (credential.omitAuthorization) return '';
   let value = authorizations.get(credential);
   if (value === undefined) {
     value = `Bearer ${credential.apiKey}`;
@@ -51,10 +55,36 @@ export function authorizationOf(credential: Credential): string {
  * outbox keeps (credential's Authorization, file name, body length), so a record keeps those parts
  * and each attempt builds the object, instead of every pending notification holding its own.
  */
-export function deliveryHeaders(authorization: string, filename: string, bodyLength: number) {
+export function deliveryHeaders(
+  authorization: string,
+  filename: string,
+  bodyLength: number,
+): DeliveryHeaders {
+  if (authorization === '') return withoutAuthorization(filename, bodyLength);
   return {
     'User-Agent': USER_AGENT,
     Authorization: authorization,
+    'Content-Type': 'application/json',
+    'Content-Encoding': 'gzip',
+    'Content-Length': String(bodyLength),
+    'Content-Disposition': `attachment; filename=${filename}`,
+  };
+}
+
+/** The headers of one attempt; Authorization is absent only for a verify-kit credential. */
+export type DeliveryHeaders = {
+  'User-Agent': string;
+  Authorization?: string;
+  'Content-Type': string;
+  'Content-Encoding': string;
+  'Content-Length': string;
+  'Content-Disposition': string;
+};
+
+/** The verify kit's rejects-missing-authorization request: every header but Authorization. */
+function withoutAuthorization(filename: string, bodyLength: number): DeliveryHeaders {
+  return {
+    'User-Agent': USER_AGENT,
     'Content-Type': 'application/json',
     'Content-Encoding': 'gzip',
     'Content-Length': String(bodyLength),

@@ -2,17 +2,10 @@ import { show } from '../run/match.js';
 import type { ScenarioResult } from '../run/results.js';
 import { evidenceLines } from './evidence.js';
 import { summarize } from './summary.js';
+import { junitSeconds, xmlEscape } from './xml.js';
 
-const esc = (s: string) =>
-  // XML 1.0 cannot carry most control characters, even escaped.
-  [...s]
-    .filter((ch) => ch.charCodeAt(0) >= 0x20 || ch === '\t' || ch === '\n' || ch === '\r')
-    .join('')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-const sec = (ms: number) => (ms / 1000).toFixed(3);
+const esc = xmlEscape;
+const sec = junitSeconds;
 
 /**
  * JUnit XML as CI servers read it: one testsuite per scenario, one testcase per expectation, step

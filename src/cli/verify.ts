@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { CASE_IDS, CASE_TITLES } from '../verify/types.js';
+
+/** Flags of `verify` as commander hands them over (numbers still text). */
+export interface VerifyFlags {
+  receiver?: string;
+  apiKey?: string;
+  caFile?: string;
+  allowHttp?: boolean;
+  probe?: string;
+  only?: string;
+  responseTimeoutMs?: string;
+  seed?: string;
+  junit?: string;
+  json?: string;
+}
+
+function caseList(): string {
+  const width = Math.max(...CASE_IDS.map((id) => id.length));
+  return CASE_IDS.map((id) => `  ${id.padEnd(width)}  ${CASE_TITLES[id]}`).join('\n');
+}
+
+/** `verify`: the receiver conformance kit; exit 0 (no case failed), 1 (a case failed), 2 (bad usage). */
+export function registerVerifyCommand(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('verify')
+    .description(
+      'check that your receiver handles notifications the way the provider sends them: sends real ' +
+        'notifications from an in-process emulator on a manual clock and judges each case from what ' +
+        'the receiver did; exit 0 when no case failed (warnings allowed), 1 when one failed, 2 for bad usage',
+    )
+    .option('--receiver <url>', 'the URL your receiver takes notifications at (https://…; required)')
+    .option('--api-key <key>', 'the ApiKey your receiver expects as "Authorization: Bearer <key>" (required)')
+    .option('--ca-file <pem>', "trust this CA (PEM) for the receiver's certificate, besides the system roots")
+    .option(
+      '--allow-http',
+      'accept a plain http:// receiver (the tls case then warns: production needs HTTPS)',
+    )
+    .option(
+      '--probe <url-template>',
+      'GET URL holding {BookingID} or {BookingNumber} that answers {"BookingStatus": …} as recorded, 404 when unknown; enables records-final-status and same-second-filename-collision',
+    )
+    .option('--only <ids>', 'run only these cases (comma-separated ids, listed below)')
+    .option(
+      '--response-timeout-ms <ms>',
+      'how long the receiver has to answer each delivery (default 30000, as the provider)',
+    )
+    .option('--seed <n>', 'seed of the generated bookings (default: random, printed in the report)')
+    .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
+    .option('--json <file>', 'write the JSON report (folders are created)')
+    .addHelpText(
+      'after',
+      `\nCases (in run order; docs/verify.md explains each):\n${caseList()}\n\n` +
+        'Example:\n  reportbo-emulator verify --receiver https://localhost:8443/reportbo --api-key KEY --ca-file ca.pem\n',
+    )
+    .action(async (flags: VerifyFlags) => {
+      const { runVerifyCommand } = await import('../verify/cli.js');
+      setExit(await runVerifyCommand(flags));
+    });
+}

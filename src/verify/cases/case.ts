@@ -1,0 +1,92 @@
+/** What a case is: its public id and wording, and how it runs. */
+import type { NotificationRecord } from '../../delivery/index.js';
+import type { VerifyContext } from '../context.js';
+import { acknowledged, consequence, evidenceOf, shortAnswer } from '../evidence.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Probe } from '../probe.js';
+import type { CaseId, CaseResult, CaseStatus, Evidence } from '../types.js';
+
+/** What a case's run answers; the runner adds id, title, rule, fix and the duration. */
+export interface Outcome {
+  status: CaseStatus;
+  reason: string;
+  evidence?: Evidence[];
+  timing?: CaseResult['timing'];
+}
+
+/** What a case runs with. */
+export interface CaseInput {
+  ctx: VerifyContext;
+  options: ResolvedOptions;
+  /** Present when --probe was given. */
+  probe: Probe | undefined;
+}
+
+export interface CaseDefinition {
+  id: CaseId;
+  title: string;
+  /** The rule of the specification (section, rule) the case checks. */
+  rule: string;
+  /** How to make a failing receiver pass. */
+  fix: string;
+  /** Skipped without --probe. */
+  needsProbe?: boolean;
+  run(input: CaseInput): Promise<Outcome>;
+}
+
+export const MINUTE_MS = 60_000;
+
+export const passed = (reason: string, evidence: Evidence[] = []): Outcome => ({
+  status: 'passed',
+  reason,
+  evidence,
+});
+export const failed = (reason: string, evidence: Evidence[] = []): Outcome => ({
+  status: 'failed',
+  reason,
+  evidence,
+});
+export const warned = (reason: string, evidence: Evidence[] = []): Outcome => ({
+  status: 'warned',
+  reason,
+  evidence,
+});
+
+/** Attempt outcomes that mean the request got to the receiver (it answered, late, or broke off). */
+const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
+
+/** Whether the last attempt of a notification reached the receiver at all. */
+export function reached(record: NotificationRecord): boolean {
+  const a = record.attempts.at(-1);
+  return a !== undefined && REACHED.has(a.outcome);
+}
+
+/**
+ * The usual verdict: every notification's last attempt answered exactly 200. `what` names each one
+ * in the reason (e.g. "the Issue").
+ */
+export function judgeAcknowledged(
+  items: ReadonlyArray<{ record: NotificationRecord; what: string }>,
+  apiKey: string,
+): Outcome {
+  const evidence = items.map(({ record }) => evidenceOf(record, apiKey));
+  const refused = items.filter(({ record }) => !acknowledged(record.attempts.at(-1)));
+  if (refused.length === 0) {
+    const times = items.map(({ record }) => Math.round(record.attempts.at(-1)!.durationMs));
+    return passed(
+      items.length === 1
+        ? `answered 200 in ${times[0]} ms`
+        : `answered 200 to each (${items.map(({ what }, i) => `${what} in ${times[i]} ms`).join(', ')})`,
+      evidence,
+    );
+  }
+  const first = refused[0]!.record.attempts.at(-1);
+  const list = refused
+    .map(({ record, what }) => `${what}: ${shortAnswer(record.attempts.at(-1))}`)
+    .join('; ');
+  return failed(`${list}. ${capitalize(consequence(first))}`, evidence);
+}
+
+export function capitalize(text: string): string {
+  return text ? `${text[0]!.toUpperCase()}${text.slice(1)}` : text;
+}

@@ -1,0 +1,74 @@
+/** answers-within-timeout: every answer of the whole run, measured against the response timeout. */
+import type { MeasuredAttempt } from '../context.js';
+import { evidenceOf } from '../evidence.js';
+import { CASE_TITLES } from '../types.js';
+import { type CaseDefinition, failed, passed, warned } from './case.js';
+
+/** Above this p95 the receiver is warned: slow enough that load or a cold start could pass 30 s. */
+export const SLOW_P95_MS = 5_000;
+const EVIDENCE_SHOWN = 5;
+/** Outcomes that are an answer (or the lack of one in time) from the receiver. */
+const ANSWERED = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
+
+/** The `p`-th percentile (nearest rank) of ascending `sorted`. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export const answersWithinTimeout: CaseDefinition = {
+  id: 'answers-within-timeout',
+  title: CASE_TITLES['answers-within-timeout'],
+  rule: 'spec "Limits": webhook response wait 30 seconds; "Errors": no response within 30 seconds is a delivery failure and the redelivery process applies',
+  fix: 'Answer as soon as the notification is stored (well under a second) and do the rest asynchronously; check what blocks the slow requests listed (locks, a downstream call, a cold start).',
+  async run({ ctx, options }) {
+    let answers = ctx.measured.filter((m) => ANSWERED.has(m.attempt.outcome));
+    if (answers.length === 0) {
+      // Run alone (--only): measure one delivery of its own.
+      await ctx.send(ctx.issue().emit);
+      ctx.finish();
+      answers = ctx.measured.filter((m) => ANSWERED.has(m.attempt.outcome));
+    }
+    if (answers.length === 0)
+      return failed('no delivery of the run reached the receiver, so no answer time could be measured');
+    const sorted = answers.map((m) => m.attempt.durationMs).sort((a, b) => a - b);
+    const timing = {
+      answers: sorted.length,
+      p50Ms: Math.round(percentile(sorted, 50)),
+      p95Ms: Math.round(percentile(sorted, 95)),
+      maxMs: Math.round(sorted.at(-1)!),
+    };
+    const figures = `${timing.answers} answers: p50 ${timing.p50Ms} ms, p95 ${timing.p95Ms} ms, max ${timing.maxMs} ms`;
+    const late = answers.filter((m) => m.attempt.outcome === 'timeout');
+    const show = (list: MeasuredAttempt[]) =>
+      list.slice(0, EVIDENCE_SHOWN).map((m) => ({
+        ...evidenceOf(m.record, options.apiKey, m.attempt),
+        sent: `${evidenceOf(m.record, options.apiKey, m.attempt).sent} [case ${m.caseId}]`,
+      }));
+    if (late.length > 0) {
+      const cases = [...new Set(late.map((m) => m.caseId))].join(', ');
+      return {
+        ...failed(
+          `${late.length} of ${timing.answers} deliveries got no answer within the ${options.responseTimeoutMs} ms response timeout (in ${cases}); each counts as failed and is redelivered (${figures})`,
+          show(late),
+        ),
+        timing,
+      };
+    }
+    if (timing.p95Ms > SLOW_P95_MS) {
+      const slow = [...answers].sort((a, b) => b.attempt.durationMs - a.attempt.durationMs);
+      return {
+        ...warned(
+          `every answer came within ${options.responseTimeoutMs} ms, but the p95 is over ${SLOW_P95_MS / 1000} s (${figures}): under production load that gets close to the limit`,
+          show(slow),
+        ),
+        timing,
+      };
+    }
+    return {
+      ...passed(`every answer within the ${options.responseTimeoutMs} ms response timeout (${figures})`),
+      timing,
+    };
+  },
+};

@@ -1,0 +1,63 @@
+/** The `verify` command: flags to options, the console report, the report files, the exit code. */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { VerifyFlags } from '../cli/verify.js';
+import { InputError } from '../errors.js';
+import { resolveOptions } from './options.js';
+import { consoleProgress, formatHeader, formatSummary } from './report/console.js';
+import { verifyJson, verifyJunit, writeReport } from './report/files.js';
+import { runVerify } from './runner.js';
+
+type Write = (text: string) => void;
+
+/**
+ * Runs `verify` and answers the exit code: 0 no case failed, 1 a case failed. Bad usage throws an
+ * InputError, which the CLI prints and ends with 2.
+ */
+export async function runVerifyCommand(
+  flags: VerifyFlags,
+  write: Write = (t) => process.stdout.write(t),
+  terminal = Boolean(process.stdout.isTTY),
+): Promise<number> {
+  const options = await resolveOptions(
+    {
+      ...(flags.receiver === undefined ? {} : { receiver: flags.receiver }),
+      ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
+      ...(flags.caFile === undefined ? {} : { caFile: flags.caFile }),
+      ...(flags.allowHttp ? { allowHttp: true } : {}),
+      ...(flags.probe === undefined ? {} : { probe: flags.probe }),
+      ...(flags.only === undefined ? {} : { only: flags.only }),
+      ...integer('--response-timeout-ms', 'responseTimeoutMs', flags.responseTimeoutMs),
+      ...integer('--seed', 'seed', flags.seed),
+    },
+    'cli',
+  );
+  // Report folders are made before the run, so an unwritable path fails at once, not after it.
+  for (const [flag, file] of [
+    ['--junit', flags.junit],
+    ['--json', flags.json],
+  ] as const) {
+    if (file === undefined) continue;
+    await mkdir(dirname(file), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+      throw new InputError(
+        'report_unwritable',
+        `${flag} ${file}: cannot create its folder (${err.code ?? err.message}).`,
+      );
+    });
+  }
+  write(formatHeader(options));
+  const report = await runVerify(options, consoleProgress(write, terminal));
+  write(formatSummary(report));
+  if (flags.json) await writeReport('--json', flags.json, verifyJson(report));
+  if (flags.junit) await writeReport('--junit', flags.junit, verifyJunit(report));
+  return report.failed > 0 ? 1 : 0;
+}
+
+function integer(flag: string, key: string, value: string | undefined): Record<string, number> {
+  if (value === undefined) return {};
+  if (!/^\d+$/.test(value.trim()))
+    throw new InputError('verify_options_invalid', `${flag}: "${value}" is not a whole number.`, {
+      path: key,
+    });
+  return { [key]: Number(value) };
+}

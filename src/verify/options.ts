@@ -1,0 +1,197 @@
+/** What `verify` accepts (CLI flags, `verifyReceiver` options, `POST /__admin/verify`), checked once here. */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { TrustStore } from '../delivery/trust.js';
+import { formatPath, InputError } from '../errors.js';
+import { MAX_SEED } from '../generate/random.js';
+import { CASE_IDS, type CaseId, type VerifyListener } from './types.js';
+
+/** Spec "Limits": the provider waits 30 seconds for an answer. */
+export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
+/** Placeholders a `--probe` URL template may hold. */
+export const PROBE_PLACEHOLDERS = ['{BookingID}', '{BookingNumber}'] as const;
+
+/** The options as JSON (the admin route's body; the CLI builds the same object from its flags). */
+export const VerifyOptionsSchema = z.strictObject({
+  receiver: z.string().min(1, 'give the URL the provider posts notifications to'),
+  apiKey: z.string().trim().min(1, 'give the ApiKey your receiver expects as Bearer token'),
+  caFile: z.string().min(1).optional(),
+  caPem: z.string().min(1).optional(),
+  allowHttp: z.boolean().optional(),
+  probe: z.string().min(1).optional(),
+  only: z.union([z.string(), z.array(z.string())]).optional(),
+  responseTimeoutMs: z.number().int().min(1).max(600_000).optional(),
+  seed: z.number().int().min(0).max(MAX_SEED).optional(),
+});
+
+/** Options of `verifyReceiver` (docs/verify.md). */
+export type VerifyOptions = z.input<typeof VerifyOptionsSchema> & {
+  /** Called as each case starts and ends (progress). */
+  listener?: VerifyListener;
+};
+
+/** Options after checking: URLs parsed, CA certificates read, defaults applied. */
+export interface ResolvedOptions {
+  receiver: string;
+  apiKey: string;
+  allowHttp: boolean;
+  probe: string | undefined;
+  cases: ReadonlySet<CaseId>;
+  responseTimeoutMs: number;
+  seed: number;
+  /** PEM certificates trusted besides the system roots. */
+  caPems: string[];
+}
+
+/** How errors name an option: `--api-key` on the command line, `apiKey` in JSON. */
+export type OptionNaming = 'cli' | 'json';
+
+const FLAGS: Record<string, string> = {
+  receiver: '--receiver',
+  apiKey: '--api-key',
+  caFile: '--ca-file',
+  caPem: 'caPem',
+  allowHttp: '--allow-http',
+  probe: '--probe',
+  only: '--only',
+  responseTimeoutMs: '--response-timeout-ms',
+  seed: '--seed',
+};
+
+/** Checks the options and reads the CA file; every problem is an InputError saying what to fix. */
+export async function resolveOptions(
+  input: unknown,
+  naming: OptionNaming = 'json',
+): Promise<ResolvedOptions> {
+  const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
+  const parsed = VerifyOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0] ?? '');
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
+    const what = key ? name(key) : formatPath(issue.path);
+    throw new InputError(
+      'verify_options_invalid',
+      missing
+        ? `${what} is required: ${requiredHint(key)}.`
+        : `${what}: ${issue.message}${issue.code === 'unrecognized_keys' ? ` (accepted: ${Object.keys(FLAGS).join(', ')})` : ''}.`,
+      { path: formatPath(issue.path) },
+    );
+  }
+  const o = parsed.data;
+  const allowHttp = o.allowHttp ?? false;
+  const receiver = checkReceiver(o.receiver, allowHttp, name);
+  const probe = o.probe === undefined ? undefined : checkProbe(o.probe, name);
+  const caPems: string[] = [];
+  const trust = new TrustStore();
+  if (o.caFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(o.caFile, 'utf8');
+    } catch (err) {
+      throw new InputError(
+        'ca_file_unreadable',
+        `${name('caFile')} ${o.caFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the PEM file of the CA that signed your receiver's certificate.`,
+        { path: 'caFile' },
+      );
+    }
+    try {
+      trust.add(text, 'ca-file', `${name('caFile')} ${o.caFile}`);
+    } catch (err) {
+      if (err instanceof InputError) throw new InputError('ca_file_invalid', err.message, { path: 'caFile' });
+      throw err;
+    }
+  }
+  if (o.caPem !== undefined) trust.add(o.caPem, 'admin', name('caPem'));
+  caPems.push(...trust.pems());
+  return {
+    receiver,
+    apiKey: o.apiKey,
+    allowHttp,
+    probe,
+    cases: selectCases(o.only, name),
+    responseTimeoutMs: o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
+    seed: o.seed ?? Math.floor(Math.random() * MAX_SEED),
+    caPems,
+  };
+}
+
+function requiredHint(key: string): string {
+  if (key === 'receiver')
+    return 'the URL your receiver takes notifications at, e.g. https://receiver.example/reportbo';
+  if (key === 'apiKey') return 'the ApiKey your receiver expects in "Authorization: Bearer <ApiKey>"';
+  return 'see reportbo-emulator verify --help';
+}
+
+function checkReceiver(value: string, allowHttp: boolean, name: (k: string) => string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InputError(
+      'verify_receiver_invalid',
+      `${name('receiver')} "${value}" is not an absolute URL; expected e.g. https://receiver.example/reportbo.`,
+      { path: 'receiver' },
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new InputError(
+      'verify_receiver_invalid',
+      `${name('receiver')} "${value}": scheme "${url.protocol}" is not supported; use https://.`,
+      { path: 'receiver', accepted: ['https:'] },
+    );
+  }
+  if (url.protocol === 'http:' && !allowHttp) {
+    throw new InputError(
+      'http_not_allowed',
+      `${name('receiver')} "${value}" is plain http; the provider only delivers over HTTPS (TLS 1.2 or higher). ` +
+        `Use an https URL, or add ${name('allowHttp')} to check a local receiver (the tls case then warns).`,
+      { path: 'receiver', accepted: ['https:'] },
+    );
+  }
+  if (url.username || url.password) {
+    throw new InputError(
+      'verify_receiver_invalid',
+      `${name('receiver')}: user information in the URL is not supported; the ApiKey is sent as the Bearer token.`,
+      { path: 'receiver' },
+    );
+  }
+  return url.href;
+}
+
+function checkProbe(template: string, name: (k: string) => string): string {
+  if (!PROBE_PLACEHOLDERS.some((p) => template.includes(p))) {
+    throw new InputError(
+      'verify_probe_invalid',
+      `${name('probe')} "${template}" holds no placeholder; put {BookingID} or {BookingNumber} where the booking goes, e.g. https://receiver.example/bookings/{BookingID}.`,
+      { path: 'probe', accepted: [...PROBE_PLACEHOLDERS] },
+    );
+  }
+  const sample = template.replaceAll('{BookingID}', '1234567').replaceAll('{BookingNumber}', 'ABC123');
+  let url: URL | undefined;
+  try {
+    url = new URL(sample);
+  } catch {}
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new InputError(
+      'verify_probe_invalid',
+      `${name('probe')} "${template}" is not an absolute http(s) URL template; expected e.g. https://receiver.example/bookings/{BookingID}.`,
+      { path: 'probe' },
+    );
+  }
+  return template;
+}
+
+function selectCases(only: string | string[] | undefined, name: (k: string) => string): ReadonlySet<CaseId> {
+  if (only === undefined) return new Set(CASE_IDS);
+  const ids = (Array.isArray(only) ? only : only.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = ids.filter((id) => !(CASE_IDS as readonly string[]).includes(id));
+  if (ids.length === 0 || unknown.length > 0) {
+    throw new InputError(
+      'verify_unknown_case',
+      `${name('only')}: ${ids.length === 0 ? 'no case id given' : `unknown case id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `"${u}"`).join(', ')}`}; accepted: ${CASE_IDS.join(', ')}.`,
+      { path: 'only', accepted: CASE_IDS },
+    );
+  }
+  return new Set(ids as CaseId[]);
+}

@@ -1,0 +1,59 @@
+/** The console report: one line per case as it ends, details under failures, a summary line. */
+import type { ResolvedOptions } from '../options.js';
+import type { CaseResult, CaseStatus, VerifyListener, VerifyReport } from '../types.js';
+
+type Write = (text: string) => void;
+
+export const MARK: Record<CaseStatus, string> = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
+
+/** The first line: what is checked and how. */
+export function formatHeader(options: ResolvedOptions): string {
+  const n = options.cases.size;
+  return (
+    `reportbo-emulator verify ${options.receiver}\n` +
+    `  ${n} case${n === 1 ? '' : 's'}, response timeout ${options.responseTimeoutMs} ms, seed ${options.seed}` +
+    `${options.probe ? `, probe ${options.probe}` : ''}\n\n`
+  );
+}
+
+/** One case: its line, and for a failure what was sent, what came back, the rule and the fix. */
+export function formatCase(r: CaseResult): string {
+  const lines = [`  ${MARK[r.status]} ${r.id} — ${r.reason}`];
+  if (r.status === 'failed') {
+    for (const e of r.evidence) {
+      lines.push(`      sent:     ${e.sent}`);
+      lines.push(`      received: ${e.received}`);
+    }
+    lines.push(`      rule:     ${r.rule}`);
+    lines.push(`      fix:      ${r.fix}`);
+  } else if (r.status === 'warned') {
+    lines.push(`      fix:      ${r.fix}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The summary line. */
+export function formatSummary(report: VerifyReport): string {
+  const n = report.cases.length;
+  const verdict = report.failed > 0 ? 'FAILED' : 'OK';
+  return (
+    `\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
+    `${report.warned} warned, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)\n`
+  );
+}
+
+/**
+ * Progress while cases run: on a terminal the running case is shown and then replaced by its
+ * result line; in a log (no terminal) only the result lines are written, as each case ends.
+ */
+export function consoleProgress(write: Write, terminal: boolean): VerifyListener {
+  return {
+    caseStart(id, _title, index, total) {
+      if (terminal) write(`  … [${index}/${total}] ${id}`);
+    },
+    caseEnd(result) {
+      if (terminal) write('\r\x1b[K');
+      write(formatCase(result));
+    },
+  };
+}

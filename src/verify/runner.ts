@@ -1,0 +1,81 @@
+/** Runs the selected cases one after the other against one in-process emulator and builds the report. */
+import { toEmulatorError } from '../errors.js';
+import { CASES, type Outcome } from './cases/index.js';
+import { VerifyContext } from './context.js';
+import type { ResolvedOptions } from './options.js';
+import { Probe } from './probe.js';
+import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
+
+/** Runs the kit; never throws for what the receiver does (that is a failed case). */
+export async function runVerify(
+  options: ResolvedOptions,
+  listener: VerifyListener = {},
+): Promise<VerifyReport> {
+  const started = performance.now();
+  const selected = CASES.filter((c) => options.cases.has(c.id));
+  const ctx = await VerifyContext.create(options);
+  const probe = options.probe
+    ? new Probe(options.probe, options.apiKey, options.caPems, options.responseTimeoutMs)
+    : undefined;
+  const results: CaseResult[] = [];
+  let connectionFailure: string | undefined;
+  try {
+    for (const [i, def] of selected.entries()) {
+      listener.caseStart?.(def.id, def.title, i + 1, selected.length);
+      const t0 = performance.now();
+      let outcome: Outcome;
+      if (def.needsProbe && !probe) {
+        outcome = {
+          status: 'skipped',
+          reason:
+            'needs --probe <url-template>: a GET the receiver answers with the BookingStatus it recorded (see docs/verify.md)',
+        };
+      } else if (connectionFailure !== undefined) {
+        outcome = {
+          status: 'skipped',
+          reason: `not run: the connection to the receiver failed (see tls): ${connectionFailure}`,
+        };
+      } else {
+        try {
+          await ctx.beginCase(def.id);
+          outcome = await def.run({ ctx, options, probe });
+        } catch (err) {
+          outcome = {
+            status: 'failed',
+            reason: `the kit could not run this case: ${toEmulatorError(err).message}`,
+          };
+        }
+      }
+      if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = outcome.reason;
+      const result: CaseResult = {
+        id: def.id,
+        title: def.title,
+        status: outcome.status,
+        reason: outcome.reason,
+        evidence: outcome.evidence ?? [],
+        rule: def.rule,
+        fix: def.fix,
+        durationMs: Math.round(performance.now() - t0),
+        ...(outcome.timing ? { timing: outcome.timing } : {}),
+      };
+      results.push(result);
+      listener.caseEnd?.(result, i + 1, selected.length);
+    }
+  } finally {
+    ctx.finish();
+    await ctx.close();
+    await probe?.close();
+  }
+  const count = (s: CaseResult['status']) => results.filter((r) => r.status === s).length;
+  return {
+    receiver: options.receiver,
+    passed: count('passed'),
+    failed: count('failed'),
+    warned: count('warned'),
+    skipped: count('skipped'),
+    cases: results,
+    seed: options.seed,
+    responseTimeoutMs: options.responseTimeoutMs,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,88 @@
+/** The verify kit's public shapes: its options, one case's result and the whole report (docs/verify.md). */
+
+/** Case ids are public (other tools read them): never rename one, add new ones instead. */
+export const CASE_IDS = [
+  'tls',
+  'acknowledges-issue',
+  'acknowledges-every-status',
+  'rejects-wrong-api-key',
+  'rejects-missing-authorization',
+  'acknowledges-redelivery',
+  'handles-void-before-issue',
+  'accepts-minimal-body',
+  'accepts-maximal-body',
+  'survives-batch-burst',
+  'records-final-status',
+  'same-second-filename-collision',
+  'answers-within-timeout',
+] as const;
+export type CaseId = (typeof CASE_IDS)[number];
+
+/** One line per case: the report's titles and `verify --help` read this one table. */
+export const CASE_TITLES: Readonly<Record<CaseId, string>> = {
+  tls: 'serves HTTPS with TLS 1.2 or higher and a certificate valid for its host',
+  'acknowledges-issue': 'acknowledges a valid Issue with exactly 200',
+  'acknowledges-every-status':
+    'acknowledges Voided, Exchanged and Issued-Exch notifications with exactly 200',
+  'rejects-wrong-api-key': 'refuses a notification carrying another Bearer key',
+  'rejects-missing-authorization': 'refuses a notification without an Authorization header',
+  'acknowledges-redelivery': 'acknowledges a byte-identical redelivery with 200 again',
+  'handles-void-before-issue':
+    'acknowledges a Void that arrives before its Issue, and the late Issue after it',
+  'accepts-minimal-body': 'acknowledges a body with every optional member and field left out',
+  'accepts-maximal-body':
+    'acknowledges the largest body: 9 passengers, 8 segments, every optional member, non-ASCII names, long RawData',
+  'survives-batch-burst': 'acknowledges 50 notifications redelivered at once by one minute-55 batch',
+  'records-final-status':
+    'records the last status sent; duplicates and late redeliveries change nothing (--probe)',
+  'same-second-filename-collision':
+    'records Voided when an Issue and its Void share a Content-Disposition filename (--probe)',
+  'answers-within-timeout': 'answers every delivery of the run within the response timeout',
+};
+
+export type CaseStatus = 'passed' | 'failed' | 'warned' | 'skipped';
+
+/** One request the kit made and what came back, as a failure report shows it. */
+export interface Evidence {
+  /** What was sent, e.g. `POST https://… Issued BookingID 1234567, Authorization: Bearer <--api-key>`. */
+  sent: string;
+  /** What came back, e.g. `HTTP 202 after 4 ms, body "accepted"` or `no answer within 30000 ms`. */
+  received: string;
+}
+
+/** The outcome of one case. */
+export interface CaseResult {
+  id: CaseId;
+  title: string;
+  status: CaseStatus;
+  /** One line: why it passed, failed, warned or was skipped. */
+  reason: string;
+  evidence: Evidence[];
+  /** The rule of the specification the case checks (section and rule). */
+  rule: string;
+  /** What to change in the receiver when the case does not pass. */
+  fix: string;
+  durationMs: number;
+  /** answers-within-timeout: the answer times measured over the whole run. */
+  timing?: { answers: number; p50Ms: number; p95Ms: number; maxMs: number };
+}
+
+/** The report `--json` writes and `verifyReceiver` answers. */
+export interface VerifyReport {
+  receiver: string;
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+  cases: CaseResult[];
+  /** The seed of the generated bodies (give it back with --seed to send the same bookings). */
+  seed: number;
+  responseTimeoutMs: number;
+  durationMs: number;
+}
+
+/** Follows a run as it happens (the console reporter prints progress from it). */
+export interface VerifyListener {
+  caseStart?(id: CaseId, title: string, index: number, total: number): void;
+  caseEnd?(result: CaseResult, index: number, total: number): void;
+}

@@ -1,0 +1,162 @@
+/**
+ * Receivers for the verify kit's tests: a correct one (Bearer check, gunzip, state per booking with
+ * the newest UpdateDate winning, a probe at GET /bookings/<BookingID>) and the same receiver with
+ * exactly one mistake switched on. Real sockets, plain HTTP on loopback (the kit runs with allowHttp)
+ * unless TLS material is given.
+ */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
+
+/** One mistake a real receiver makes; each should fail exactly one verify case. */
+export type Mistake =
+  | 'answers-202'
+  | 'accepts-any-key'
+  | 'accepts-missing-authorization'
+  | 'conflict-on-duplicate'
+  | 'refuses-non-ascii'
+  | 'refuses-void-before-issue'
+  | 'hangs-when-unauthenticated'
+  | 'records-by-filename'
+  /** Not a failure: answers 503 to a Void of an unknown booking once, then accepts it (a warning). */
+  | 'defers-void-before-issue';
+
+export interface TestReceiver {
+  url: string;
+  /** Probe template for `--probe`. */
+  probe: string;
+  /** Requests received (POST and GET). */
+  count(): number;
+  close(): Promise<void>;
+}
+
+interface State {
+  BookingID: number;
+  BookingNumber: string;
+  BookingStatus: string;
+  UpdateDate: string;
+}
+
+const RANK: Record<string, number> = { Issued: 0, 'Issued-Exch': 1, Exchanged: 2, Voided: 2 };
+const open = new Set<TestReceiver>();
+
+afterEach(async () => {
+  const closing = [...open].map((r) => r.close());
+  open.clear();
+  await Promise.all(closing);
+});
+
+/** Starts a receiver for `apiKey` on 127.0.0.1:0, correct or with one `mistake`. */
+export async function verifyTestReceiver(
+  apiKey: string,
+  mistake?: Mistake,
+  tls?: { certPem: string; keyPem: string },
+): Promise<TestReceiver> {
+  const bookings = new Map<number, State>();
+  const byFilename = new Map<string, State>();
+  const seenBodies = new Set<string>();
+  const deferred = new Set<number>();
+  const sockets = new Set<Socket>();
+  let requests = 0;
+
+  const decide = (req: IncomingMessage, raw: Buffer): [number, string] | 'hang' => {
+    const path = req.url ?? '/';
+    const auth = req.headers.authorization;
+    const keyOk = auth === `Bearer ${apiKey}`;
+    if (req.method === 'GET') {
+      const m = /^\/bookings\/(\d+)$/.exec(path);
+      if (!m) return [404, 'no such route'];
+      const state =
+        mistake === 'records-by-filename'
+          ? [...byFilename.values()].filter((s) => s.BookingID === Number(m[1])).at(-1)
+          : bookings.get(Number(m[1]));
+      return state ? [200, JSON.stringify(state)] : [404, '{"error":"unknown booking"}'];
+    }
+    if (!keyOk) {
+      if (mistake === 'hangs-when-unauthenticated') return 'hang';
+      if (auth === undefined && mistake === 'accepts-missing-authorization') {
+        // falls through: takes the notification
+      } else if (auth !== undefined && mistake === 'accepts-any-key') {
+        // falls through
+      } else return [401, 'unknown or missing Bearer ApiKey'];
+    }
+    const text = gunzipSync(raw).toString('utf8');
+    const body = JSON.parse(text) as { Reservation: State };
+    const r = body.Reservation;
+    if (mistake === 'refuses-non-ascii' && /[^ -~\t\n\r]/.test(text)) return [422, 'names must be ASCII'];
+    if (mistake === 'refuses-void-before-issue' && r.BookingStatus === 'Voided' && !bookings.has(r.BookingID))
+      return [404, `unknown booking ${r.BookingID}`];
+    if (
+      mistake === 'defers-void-before-issue' &&
+      r.BookingStatus === 'Voided' &&
+      !bookings.has(r.BookingID)
+    ) {
+      if (!deferred.has(r.BookingID)) {
+        deferred.add(r.BookingID);
+        return [503, 'unknown booking: try again later'];
+      }
+    }
+    if (mistake === 'conflict-on-duplicate' && seenBodies.has(text)) return [409, 'duplicate'];
+    seenBodies.add(text);
+    const state = {
+      BookingID: r.BookingID,
+      BookingNumber: r.BookingNumber,
+      BookingStatus: r.BookingStatus,
+      UpdateDate: r.UpdateDate,
+    };
+    const filename = /filename=([^;]+)/.exec(String(req.headers['content-disposition']))?.[1] ?? '';
+    // The filename mistake: a second notification under a taken filename is taken for a duplicate.
+    if (!byFilename.has(filename)) byFilename.set(filename, state);
+    const current = bookings.get(r.BookingID);
+    const newer =
+      !current ||
+      Date.parse(state.UpdateDate) > Date.parse(current.UpdateDate) ||
+      (state.UpdateDate === current.UpdateDate &&
+        (RANK[state.BookingStatus] ?? 0) > (RANK[current.BookingStatus] ?? 0));
+    if (newer) bookings.set(r.BookingID, state);
+    return mistake === 'answers-202' ? [202, 'accepted'] : [200, 'OK'];
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    requests++;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let answer: [number, string] | 'hang';
+      try {
+        answer = decide(req, Buffer.concat(chunks));
+      } catch (err) {
+        answer = [400, (err as Error).message];
+      }
+      if (answer === 'hang') return;
+      res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
+    });
+  };
+  const server = tls
+    ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handle)
+    : createHttpServer(handle);
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  server.on('tlsClientError', () => {});
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const base = `${tls ? 'https' : 'http'}://${tls ? 'localhost' : '127.0.0.1'}:${port}`;
+  const receiver: TestReceiver = {
+    url: `${base}/reportbo`,
+    probe: `${base}/bookings/{BookingID}`,
+    count: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+  open.add(receiver);
+  return receiver;
+}

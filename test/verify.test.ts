@@ -1,0 +1,316 @@
+/**
+ * `verify`, the receiver conformance kit, against receivers built for it: a correct one passes every
+ * case; each receiver with one mistake fails the case that checks it, with the reason that names it.
+ * Real loopback sockets, real gzip, real TLS with a CA generated here.
+ */
+import { describe, expect, it } from 'vitest';
+import { type CaseId, type VerifyReport, verifyReceiver } from '../src/index.js';
+import { testCa, testCaFile, tlsReceiver } from './helpers/tls.js';
+import { type Mistake, verifyTestReceiver } from './helpers/verify-receivers.js';
+
+const KEY = 'verify-test-key';
+
+function byStatus(report: VerifyReport) {
+  const out: Record<'passed' | 'failed' | 'warned' | 'skipped', string[]> = {
+    passed: [],
+    failed: [],
+    warned: [],
+    skipped: [],
+  };
+  for (const c of report.cases) out[c.status].push(c.id);
+  return out;
+}
+
+const caseOf = (report: VerifyReport, id: CaseId) => report.cases.find((c) => c.id === id)!;
+
+/** Cases that judge whether a notification was answered exactly 200. */
+const ACKNOWLEDGING: CaseId[] = [
+  'acknowledges-issue',
+  'acknowledges-every-status',
+  'acknowledges-redelivery',
+  'handles-void-before-issue',
+  'accepts-minimal-body',
+  'accepts-maximal-body',
+  'survives-batch-burst',
+];
+
+describe('verify against a correct receiver', () => {
+  it('passes every case with --probe, warning only that plain http is not what production uses', async () => {
+    const r = await verifyTestReceiver(KEY);
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      probe: r.probe,
+      seed: 1,
+    });
+    expect(byStatus(report)).toEqual({
+      passed: report.cases.map((c) => c.id).filter((id) => id !== 'tls'),
+      failed: [],
+      warned: ['tls'],
+      skipped: [],
+    });
+    expect(report.cases).toHaveLength(13);
+    expect(report).toMatchObject({ receiver: r.url, passed: 12, failed: 0, warned: 1, skipped: 0, seed: 1 });
+    expect(caseOf(report, 'tls').reason).toMatch(/plain http:\/\/ accepted because of --allow-http/);
+    const timing = caseOf(report, 'answers-within-timeout');
+    expect(timing.timing!.answers).toBeGreaterThan(60);
+    expect(timing.reason).toMatch(/p50 \d+ ms, p95 \d+ ms/);
+    expect(caseOf(report, 'survives-batch-burst').reason).toMatch(
+      /all 50 redeliveries of the batch at \S+:55:00/,
+    );
+    expect(caseOf(report, 'same-second-filename-collision').reason).toMatch(
+      /recorded Voided although both notifications carried the filename \d{8}_\d{6}Z-\w+\.json/,
+    );
+  });
+
+  it('skips the two probe cases without --probe, with the reason', async () => {
+    const r = await verifyTestReceiver(KEY);
+    const report = await verifyReceiver({ receiver: r.url, apiKey: KEY, allowHttp: true, seed: 2 });
+    expect(byStatus(report).skipped).toEqual(['records-final-status', 'same-second-filename-collision']);
+    expect(report.failed).toBe(0);
+    expect(caseOf(report, 'records-final-status').reason).toMatch(/needs --probe/);
+  });
+
+  it('runs only the cases named by only, in run order', async () => {
+    const r = await verifyTestReceiver(KEY);
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      only: ['answers-within-timeout', 'acknowledges-issue'],
+    });
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+      ['acknowledges-issue', 'passed'],
+      ['answers-within-timeout', 'passed'],
+    ]);
+  });
+});
+
+/**
+ * Each mistake, the cases it must fail (the one that checks it first) and what that case's reason
+ * must say. Two mistakes necessarily fail more than their case: a receiver answering 202 leaves
+ * every notification unacknowledged, and one keyed by filename also loses the new reservation of
+ * an Exchange (same BookingNumber and UpdateDate, so the same filename as the old one).
+ */
+const MISTAKES: Array<[Mistake, CaseId[], RegExp]> = [
+  [
+    'answers-202',
+    ACKNOWLEDGING,
+    /the Issue: HTTP 202\. Only exactly 200 acknowledges: a 202 counts as a failed delivery, so the provider redelivers it in the next 4 hourly batches \(minute 55\) and then drops it/,
+  ],
+  ['accepts-any-key', ['rejects-wrong-api-key'], /answered 200 to a notification with another Bearer key/],
+  [
+    'accepts-missing-authorization',
+    ['rejects-missing-authorization'],
+    /answered 200 to a notification without any Authorization header/,
+  ],
+  [
+    'conflict-on-duplicate',
+    ['acknowledges-redelivery'],
+    /the redelivery of a notification it had already taken was answered HTTP 409/,
+  ],
+  ['refuses-non-ascii', ['accepts-maximal-body'], /the maximal body: HTTP 422/],
+  [
+    'refuses-void-before-issue',
+    ['handles-void-before-issue'],
+    /the Void was never acknowledged: all 5 attempts \(first and 4 redeliveries\) went unacknowledged, the first with HTTP 404/,
+  ],
+  [
+    'records-by-filename',
+    ['same-second-filename-collision', 'records-final-status'],
+    /the probe says Issued for booking \d+: the Void \(same filename/,
+  ],
+];
+
+describe.each(MISTAKES)('verify against a receiver with the mistake %s', (mistake, cases, reason) => {
+  it(`fails ${cases[0]} with the reason, and no case it does not check`, async () => {
+    const r = await verifyTestReceiver(KEY, mistake);
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      probe: r.probe,
+      seed: 3,
+    });
+    expect(byStatus(report).failed.sort()).toEqual([...cases].sort());
+    expect(byStatus(report).warned).toEqual(['tls']);
+    const failed = caseOf(report, cases[0]!);
+    expect(failed.reason).toMatch(reason);
+    expect(failed.evidence.length).toBeGreaterThan(0);
+    expect(failed.rule).toMatch(/spec "/);
+    expect(failed.fix.length).toBeGreaterThan(20);
+    if (mistake === 'records-by-filename') {
+      expect(caseOf(report, 'records-final-status').reason).toMatch(
+        /created by that Exchange: expected Issued-Exch, the probe says unknown \(404\)/,
+      );
+    }
+  });
+});
+
+describe('verify against a receiver that takes a Void before its Issue only on a retry', () => {
+  it('warns handles-void-before-issue, naming the redelivery that saved it', async () => {
+    const r = await verifyTestReceiver(KEY, 'defers-void-before-issue');
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      probe: r.probe,
+      seed: 5,
+    });
+    expect(byStatus(report).failed).toEqual([]);
+    expect(byStatus(report).warned).toEqual(['tls', 'handles-void-before-issue']);
+    expect(caseOf(report, 'handles-void-before-issue').reason).toMatch(
+      /^only redelivery 1 \(batch at \S+:55:00\.000Z\) saved the Void: it was first answered HTTP 503/,
+    );
+  });
+});
+
+describe('verify against a receiver that hangs past the response timeout', () => {
+  it('fails answers-within-timeout naming the late deliveries; refusing by not answering still counts as not 200', async () => {
+    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      responseTimeoutMs: 800,
+      seed: 4,
+    });
+    expect(byStatus(report).failed).toEqual(['answers-within-timeout']);
+    const timing = caseOf(report, 'answers-within-timeout');
+    expect(timing.reason).toMatch(
+      /^2 of \d+ deliveries got no answer within the 800 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
+    );
+    expect(timing.evidence.map((e) => e.received)).toEqual([
+      expect.stringMatching(/^timeout after \d+ ms/),
+      expect.stringMatching(/^timeout after \d+ ms/),
+    ]);
+    expect(caseOf(report, 'rejects-wrong-api-key')).toMatchObject({
+      status: 'passed',
+      reason: expect.stringMatching(/no answer within the response timeout/),
+    });
+  });
+});
+
+describe('verify against an HTTPS receiver', () => {
+  it('passes tls for a certificate valid for the host, signed by the CA given with caFile', async () => {
+    const r = await tlsReceiver('trusted');
+    const report = await verifyReceiver({
+      receiver: `https://localhost:${r.port}/reportbo`,
+      apiKey: KEY,
+      caFile: testCaFile(),
+      only: ['tls', 'acknowledges-issue'],
+    });
+    expect(byStatus(report).passed).toEqual(['tls', 'acknowledges-issue']);
+    expect(caseOf(report, 'tls').reason).toMatch(
+      /^TLSv1\.[23], certificate for .*DNS:localhost.* issued by reportbo-emulator e2e CA/,
+    );
+    // The CA as PEM text (the admin route's caPem) works the same.
+    const inline = await verifyReceiver({
+      receiver: `https://localhost:${r.port}/reportbo`,
+      apiKey: KEY,
+      caPem: testCa().certPem,
+      only: ['tls'],
+    });
+    expect(inline.cases[0]!.status).toBe('passed');
+  });
+
+  it('fails tls for a certificate made for another host, and skips the cases that could not reach it', async () => {
+    const r = await tlsReceiver('wrong-host');
+    const report = await verifyReceiver({
+      receiver: `https://localhost:${r.port}/reportbo`,
+      apiKey: KEY,
+      caFile: testCaFile(),
+    });
+    expect(byStatus(report).failed).toEqual(['tls']);
+    expect(byStatus(report).skipped).toHaveLength(12);
+    expect(caseOf(report, 'tls').reason).toMatch(/hostname mismatch.*ERR_TLS_CERT_ALTNAME_INVALID/);
+    expect(caseOf(report, 'acknowledges-issue').reason).toMatch(
+      /not run: the connection to the receiver failed \(see tls\)/,
+    );
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('fails the cases with the certificate cause when tls is not among them', async () => {
+    const r = await tlsReceiver('wrong-host');
+    const report = await verifyReceiver({
+      receiver: `https://localhost:${r.port}/reportbo`,
+      apiKey: KEY,
+      caFile: testCaFile(),
+      only: 'acknowledges-issue,rejects-wrong-api-key',
+    });
+    expect(byStatus(report).failed).toEqual(['acknowledges-issue', 'rejects-wrong-api-key']);
+    expect(caseOf(report, 'acknowledges-issue').reason).toMatch(/TLS: hostname mismatch/);
+    expect(caseOf(report, 'rejects-wrong-api-key').reason).toMatch(
+      /could not be judged: the notification did not reach the receiver/,
+    );
+  });
+});
+
+describe('verifyReceiver options', () => {
+  it('rejects bad options with an InputError that says what to fix', async () => {
+    await expect(verifyReceiver({ receiver: 'http://127.0.0.1:1/x', apiKey: KEY })).rejects.toMatchObject({
+      code: 'http_not_allowed',
+      message: expect.stringMatching(/allowHttp/),
+    });
+    await expect(
+      verifyReceiver({ receiver: 'https://x.example/', apiKey: KEY, only: 'nope' }),
+    ).rejects.toMatchObject({
+      code: 'verify_unknown_case',
+      message: expect.stringMatching(/unknown case id "nope"; accepted: tls, acknowledges-issue/),
+    });
+    await expect(
+      verifyReceiver({ receiver: 'https://x.example/', apiKey: KEY, probe: 'https://x.example/b' }),
+    ).rejects.toMatchObject({ code: 'verify_probe_invalid' });
+    await expect(verifyReceiver({ apiKey: KEY } as never)).rejects.toMatchObject({
+      code: 'verify_options_invalid',
+      message: expect.stringMatching(/^receiver is required/),
+    });
+  });
+});
+
+describe('POST /__admin/verify', () => {
+  it('answers the same report as --json, and 400 with the problem for bad options', async () => {
+    const { startServer } = await import('../src/server.js');
+    const running = await startServer({ port: 0, clock: 'manual', logLevel: 'silent' });
+    try {
+      const r = await verifyTestReceiver(KEY, 'accepts-any-key');
+      const res = await fetch(`${running.url}/__admin/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          receiver: r.url,
+          apiKey: KEY,
+          allowHttp: true,
+          only: ['acknowledges-issue', 'rejects-wrong-api-key'],
+          responseTimeoutMs: 5000,
+          seed: 9,
+        }),
+      });
+      expect(res.status).toBe(200);
+      const report = (await res.json()) as VerifyReport;
+      expect(report).toMatchObject({ receiver: r.url, passed: 1, failed: 1, warned: 0, skipped: 0, seed: 9 });
+      expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+        ['acknowledges-issue', 'passed'],
+        ['rejects-wrong-api-key', 'failed'],
+      ]);
+      // The kit runs its own emulator: this one saw no notification.
+      const listed = (await (await fetch(`${running.url}/__admin/notifications`)).json()) as {
+        notifications: unknown[];
+      };
+      expect(listed.notifications).toEqual([]);
+
+      const bad = await fetch(`${running.url}/__admin/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ receiver: r.url, apiKey: KEY }),
+      });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        error: { code: 'http_not_allowed', message: expect.stringMatching(/add allowHttp/) },
+      });
+    } finally {
+      await running.close();
+    }
+  });
+});
