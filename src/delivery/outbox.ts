@@ -51,7 +51,7 @@ export interface OutboxDeps {
 }
 
 /**
- * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` (DESIGN
+ * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled` (DESIGN
  * "Delivery rules"). First attempts start when a notification is created; redeliveries run in batches.
  */
 export class Outbox {
