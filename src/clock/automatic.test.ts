@@ -27,6 +27,28 @@ describe('real clock', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('records as skipped, with the reason, a minute 55 that passes while the previous batch still runs', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
+    const clock = new RealClock();
+    const ran: string[] = [];
+    const skipped: Array<{ at: string; reason: string }> = [];
+    clock.onBatch(async (at, skip) => {
+      if (skip) {
+        skipped.push({ at: at.toISOString(), reason: skip.reason });
+        return;
+      }
+      ran.push(at.toISOString());
+      // The first batch runs for 90 minutes (a hanging receiver, 100,000 pending notifications).
+      if (ran.length === 1) await new Promise((r) => setTimeout(r, 90 * 60_000));
+    });
+    clock.start();
+    await clock.scheduled;
+    await vi.advanceTimersByTimeAsync(2 * 3_600_000 + 5_000);
+    clock.stop();
+    expect(ran).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T12:55:00.000Z']);
+    expect(skipped).toEqual([{ at: '2026-04-27T11:55:00.000Z', reason: 'previous batch still running' }]);
+  });
+
   it('runs, once, a minute 55 that passed while node-cron was still loading', async () => {
     vi.useFakeTimers({ now: new Date('2026-04-27T10:54:59.900Z') });
     const clock = new RealClock();
