@@ -5,6 +5,12 @@ import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { OK_200, type RawScript, rawReceiver } from './helpers/raw-receiver.js';
 import { testCa, testCaFile } from './helpers/tls.js';
 
+/** A TLS server certificate for 127.0.0.1 signed by the test CA. */
+function tlsOptions() {
+  const { certPem, keyPem } = createServerCertificate({ ca: testCa(), hosts: ['127.0.0.1', 'localhost'] });
+  return { cert: certPem, key: keyPem };
+}
+
 /** Sends `count` Issue events one after another, each waited for, and answers their notifications. */
 async function deliverInTurn(emu: DeliveryHarness, url: string, count: number, gapMs = 0) {
   await emu.credential({ apiKey: 'k', url });
@@ -77,6 +83,20 @@ describe('reused keep-alive connections that the receiver closes', () => {
       expect(n.state).toBe('delivered');
     }
     expect(r.requests).toHaveLength(200);
+  }, 60_000);
+
+  it('delivers 50 of 50 at the first attempt over HTTPS when the receiver closes each reused connection', async () => {
+    const r = await rawReceiver(
+      {
+        arrived: ({ indexOnConnection }) => (indexOnConnection > 1 ? 'close' : undefined),
+        answer: (socket) => socket.write(OK_200),
+      },
+      tlsOptions(),
+    );
+    const emu = await deliveryEmulator({ caFile: testCaFile() });
+    const notifications = await deliverInTurn(emu, r.url, 50);
+    expect(notifications.filter((n) => n.state !== 'delivered' || n.attemptCount !== 1)).toEqual([]);
+    expect(r.requests).toHaveLength(50);
   }, 60_000);
 
   it('records a failure when the new connection of the retry fails too, naming both tries', async () => {
@@ -156,12 +176,7 @@ describe('interim responses', () => {
   });
 
   it('counts 100 Continue then 200 as delivered over HTTPS, connection after connection', async () => {
-    const r = await rawReceiver(
-      writes(['HTTP/1.1 100 Continue\r\n\r\n', OK_200]),
-      (({ certPem, keyPem }) => ({ cert: certPem, key: keyPem }))(
-        createServerCertificate({ ca: testCa(), hosts: ['127.0.0.1', 'localhost'] }),
-      ),
-    );
+    const r = await rawReceiver(writes(['HTTP/1.1 100 Continue\r\n\r\n', OK_200]), tlsOptions());
     const emu = await deliveryEmulator({ caFile: testCaFile() });
     await emu.credential({ apiKey: 'k', url: r.url });
     for (let i = 0; i < 3; i++) {
