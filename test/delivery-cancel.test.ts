@@ -48,7 +48,8 @@ describe('deleting a credential', () => {
 
   it('lets a running attempt finish, then cancels the notification if it was not delivered', async () => {
     const hanging = await receiver({ defaultBehaviour: behave.hang() });
-    const emu = await deliveryEmulator({ allowHttp: true, responseTimeoutMs: 500 });
+    // Long enough that the attempt is still running when the credential is deleted, even under load.
+    const emu = await deliveryEmulator({ allowHttp: true, responseTimeoutMs: 3_000 });
     await emu.credential({ id: 'c', apiKey: 'k', url: hanging.url });
     const result = await emu.event({ type: 'Issue' });
     await hanging.waitForRequests(1, 5_000);
@@ -105,7 +106,7 @@ describe('POST /__admin/redelivery/run that attempts nothing', () => {
 
   it('says that a notification with an attempt running is in flight', async () => {
     const hanging = await receiver({ defaultBehaviour: behave.hang() });
-    const emu = await deliveryEmulator({ allowHttp: true, responseTimeoutMs: 1_000 });
+    const emu = await deliveryEmulator({ allowHttp: true, responseTimeoutMs: 3_000 });
     await emu.credential({ apiKey: 'k', url: hanging.url });
     const result = await emu.event({ type: 'Issue' });
     await hanging.waitForRequests(1, 5_000);
