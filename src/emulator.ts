@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { type AuthService, createAuthService } from './auth/index.js';
-import { type Clock, createClock } from './clock/index.js';
+import { type Clock, createClock, timeoutSpanWarning } from './clock/index.js';
 import {
   OPTION_NAMES,
   resolveSettings,
@@ -113,6 +113,11 @@ export function createEmulator(
       ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
+  if (clock.mode === 'compressed') {
+    const hourMs = clock.describe().hourMs ?? settings.hourMs;
+    const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
+    if (warning) log.warn({ responseTimeoutMs: settings.responseTimeoutMs, hourMs }, warning);
+  }
 
   const resetters: Array<() => void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];
@@ -148,9 +153,10 @@ export function createEmulator(
     readiness.push(service.loadCaFile());
   }
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
-  clock.onBatch(async (at) => {
+  clock.onBatch(async (at, skip) => {
     await deliveryModule.load();
-    await deliveryService().outbox.runBatch(at);
+    if (skip) deliveryService().outbox.recordSkipped(at, skip.reason);
+    else await deliveryService().outbox.runBatch(at);
   });
   resetters.push(() => delivery?.reset()); // credentials are kept (DESIGN "Admin API": reset)
   stoppers.push(() => delivery?.close());

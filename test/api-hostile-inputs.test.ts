@@ -628,3 +628,115 @@ describe('hostile inputs', () => {
     expect(new Set(requests.map((r) => r.transactionCode))).toEqual(new Set(['1001']));
   });
 });
+
+/** Admin input that would make every delivery fail locally: refused where it enters, naming the field. */
+const HOSTILE_ADMIN: Array<{
+  name: string;
+  path: string;
+  body: unknown;
+  code: string;
+  field: string;
+  says: RegExp;
+}> = [
+  {
+    name: 'an ApiKey with CR/LF (header injection)',
+    path: '/__admin/credentials',
+    body: { apiKey: 'k\r\nX-Injected: 1', url: 'https://receiver.test/hook' },
+    code: 'invalid_credential',
+    field: 'apiKey',
+    says: /line break \(CR\) at position 2/,
+  },
+  {
+    name: 'an ApiKey with a lone LF',
+    path: '/__admin/credentials',
+    body: { apiKey: 'k\nk', url: 'https://receiver.test/hook' },
+    code: 'invalid_credential',
+    field: 'apiKey',
+    says: /line break \(LF\)/,
+  },
+  {
+    name: 'an ApiKey with a NUL',
+    path: '/__admin/credentials',
+    body: { apiKey: 'k\u0000k', url: 'https://receiver.test/hook' },
+    code: 'invalid_credential',
+    field: 'apiKey',
+    says: /control character U\+0000/,
+  },
+  {
+    name: 'an ApiKey outside Latin-1',
+    path: '/__admin/credentials',
+    body: { apiKey: 'clé-€', url: 'https://receiver.test/hook' },
+    code: 'invalid_credential',
+    field: 'apiKey',
+    says: /"€" \(U\+20AC\) at position 5, outside Latin-1/,
+  },
+  {
+    name: 'a BookingNumber override with CR/LF',
+    path: '/__admin/events',
+    body: { type: 'Issue', overrides: { Reservation: { BookingNumber: 'AB\r\nCD' } } },
+    code: 'override_unsendable',
+    field: 'overrides.Reservation.BookingNumber',
+    says: /line break \(CR\); it is part of the Content-Disposition filename/,
+  },
+  {
+    name: 'a BookingNumber override with a path separator',
+    path: '/__admin/events',
+    body: { type: 'Issue', overrides: { Reservation: { BookingNumber: '../etc' } } },
+    code: 'override_unsendable',
+    field: 'overrides.Reservation.BookingNumber',
+    says: /"\/" \(U\+002F\)/,
+  },
+  {
+    name: 'a BookingNumber override with a space and a quote',
+    path: '/__admin/events',
+    body: { type: 'Issue', overrides: { Reservation: { BookingNumber: 'AB "C' } } },
+    code: 'override_unsendable',
+    field: 'overrides.Reservation.BookingNumber',
+    says: /" " \(U\+0020\)/,
+  },
+];
+
+describe('hostile admin inputs', () => {
+  it('each get a 400 naming the field and the reason, store nothing, and the server keeps answering', async () => {
+    for (const h of HOSTILE_ADMIN) {
+      const ans = await rawRequest(`${api.url}${h.path}`, {
+        headers: JSON_H,
+        body: b(JSON.stringify(h.body)),
+      });
+      const error = (
+        JSON.parse(ans.text) as { error: { code: string; message: string; details: { path: string } } }
+      ).error;
+      expect(ans.status, h.name).toBe(400);
+      expect(error.code, h.name).toBe(h.code);
+      expect(error.details.path, h.name).toBe(h.field);
+      expect(error.message, h.name).toMatch(h.says);
+      const health = await fetch(`${api.url}/__admin/health`);
+      expect(health.status, `after ${h.name}`).toBe(200);
+    }
+    const credentials = (await (await fetch(`${api.url}/__admin/credentials`)).json()) as {
+      credentials: unknown[];
+    };
+    expect(credentials.credentials).toEqual([]);
+    const reservations = (await (await fetch(`${api.url}/__admin/reservations`)).json()) as {
+      reservations: unknown[];
+    };
+    expect(reservations.reservations).toEqual([]);
+  });
+
+  it('still takes Latin-1 ApiKeys and BookingNumbers of letters, digits, ".", "_" and "-"', async () => {
+    const added = await fetch(`${api.url}/__admin/credentials`, {
+      method: 'POST',
+      headers: JSON_H,
+      body: JSON.stringify({ id: 'latin1', apiKey: 'clé\tÿ~', url: 'https://receiver.test/hook' }),
+    });
+    expect(added.status).toBe(201);
+    await fetch(`${api.url}/__admin/credentials/latin1`, { method: 'DELETE' });
+    const event = await fetch(`${api.url}/__admin/events`, {
+      method: 'POST',
+      headers: JSON_H,
+      body: JSON.stringify({ type: 'Issue', overrides: { Reservation: { BookingNumber: 'AB-1_2.x' } } }),
+    });
+    expect(event.status).toBe(202);
+    await fetch(`${api.url}/__admin/reset`, { method: 'POST' });
+  });
+});

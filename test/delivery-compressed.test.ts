@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { BIN } from './helpers/cli.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -39,4 +41,71 @@ describe('redelivery on a compressed clock', () => {
     const real = Date.parse(n.attempts[4]!.startedAtWall) - Date.parse(n.attempts[0]!.startedAtWall);
     expect(real).toBeGreaterThan(4_000);
   }, 30_000);
+});
+
+describe('batches on a compressed clock with a hanging receiver', () => {
+  it('runs or records as skipped, with its reason, every batch instant (hourMs 500, timeout 2 s)', async () => {
+    const r = await receiver({ defaultBehaviour: behave.hang() });
+    const emu = await deliveryEmulator({
+      allowHttp: true,
+      clock: 'compressed',
+      hourMs: 500,
+      // 2 s real = 4 emulator hours: a batch waiting on the hanging receiver outlasts three instants.
+      responseTimeoutMs: 2_000,
+      clockStart: '2026-04-27T10:50:00Z',
+    });
+    await emu.credential({ apiKey: 'k', url: r.url });
+    await emu.event({ type: 'Issue' });
+    type Batch = { at: string; attempted: number; skipped?: boolean; reason?: string };
+    const batches = async () =>
+      (await emu.admin<{ batches: Batch[] }>('GET', '/redelivery/batches')).body.batches;
+    // Until a batch that attempted (and hung) was followed by skipped instants and a batch ran again.
+    await expect
+      .poll(
+        async () => {
+          const list = await batches();
+          const firstSkip = list.findIndex((b) => b.skipped);
+          return firstSkip > 0 && list.slice(firstSkip).some((b) => !b.skipped);
+        },
+        { timeout: 25_000, interval: 200 },
+      )
+      .toBe(true);
+    const list = await batches();
+    const instants = list.map((b) => Date.parse(b.at));
+    expect(list[0]!.at).toBe('2026-04-27T10:55:00.000Z');
+    // One entry per emulator hour, none missing, none doubled.
+    expect(instants).toEqual(instants.map((_, i) => instants[0]! + i * HOUR_MS));
+    const skipped = list.filter((b) => b.skipped);
+    expect(skipped.length).toBeGreaterThanOrEqual(1);
+    for (const s of skipped) {
+      expect(s.reason).toMatch(
+        /^previous batch still running: the batch of .* took \d+ real ms = .* of emulator time/,
+      );
+    }
+  }, 40_000);
+
+  it('warns at start when the response timeout spans more than a few emulator minutes', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--clock', 'compressed', '--hour-ms', '500'],
+      { stdio: 'pipe' },
+    );
+    let err = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          if (err.includes('listening on')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const warning = err.split('\n').find((l) => l.includes('response timeout'));
+    expect(warning).toMatch(/warn|"level":40/i);
+    expect(warning).toContain(
+      'the response timeout (30000 ms) is real time and does not scale with the compressed clock: at hourMs 500 it spans 60 h of emulator time',
+    );
+  });
 });

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
 import { deliveryEmulator, routingOverrides } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
@@ -144,5 +148,34 @@ describe('credentials and routing', () => {
         },
       ),
     ).rejects.toMatchObject({ code: 'http_not_allowed', details: { path: 'credentials[1].url' } });
+  });
+
+  it('refuses a preloaded ApiKey the Authorization header cannot carry, naming its index and field', async () => {
+    await expect(
+      deliveryEmulator({}, { credentials: [{ apiKey: 'k\r\nX-Injected: 1', url: 'https://r.example/h' }] }),
+    ).rejects.toMatchObject({ code: 'invalid_credential', details: { path: 'credentials[0].apiKey' } });
+  });
+
+  it('stops serve --config at a credential whose ApiKey is outside Latin-1, naming the file entry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reportbo-config-'));
+    const file = join(dir, 'emulator.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        credentials: [
+          { id: 'ok', apiKey: 'k', url: 'https://r.example/h' },
+          { apiKey: 'ключ', url: 'https://r.example/h' },
+        ],
+      }),
+    );
+    try {
+      const run = await runCli(['serve', '--port', '0', '--config', file]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('credentials[1].apiKey');
+      expect(run.stderr).toContain('"к" (U+043A) at position 1, outside Latin-1');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

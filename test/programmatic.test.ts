@@ -85,6 +85,12 @@ describe('startEmulator (package entry)', () => {
     expect(again.Token).toEqual(expect.any(String));
   });
 
+  it('refuses a credential whose ApiKey the Authorization header cannot carry, naming the field', async () => {
+    await expect(
+      startEmulator({ credentials: [{ apiKey: 'key\nX-Injected: 1', url: 'https://receiver.test/hook' }] }),
+    ).rejects.toMatchObject({ code: 'invalid_credential', details: { path: 'credentials[0].apiKey' } });
+  });
+
   it('rejects a wait that does not settle in time with code not_settled', async () => {
     const receiver = await tlsReceiver('trusted', { defaultBehaviour: behave.hang() });
     const emulator = await start({ responseTimeoutMs: 5_000 });

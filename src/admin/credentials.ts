@@ -4,12 +4,13 @@ import { readJsonBody } from './read-json.js';
 
 /** `GET/POST /__admin/credentials`, `DELETE /__admin/credentials/:id` (docs/admin-api.md "Credentials"). */
 export function credentialRoutes(emulator: Emulator): Hono {
-  const { credentials } = emulator.delivery;
+  const delivery = emulator.delivery;
+  const { credentials } = delivery;
   const app = new Hono();
   app.get('/credentials', (c) => c.json({ credentials: credentials.list() }));
   app.post('/credentials', async (c) => c.json(credentials.add(await readJsonBody(c)), 201));
   app.delete('/credentials/:id', (c) => {
-    credentials.remove(c.req.param('id'));
+    delivery.removeCredential(c.req.param('id'));
     return c.body(null, 204);
   });
   return app;

@@ -66,7 +66,8 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     method: 'delete',
     path: '/credentials/{id}',
     tag: 'delivery',
-    summary: 'delete a credential',
+    summary:
+      'delete a credential; its pending notifications are cancelled (state cancelled, cancelReason credential_deleted)',
     ok: { 204: null },
     errors: [404],
   },
@@ -174,14 +175,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     method: 'post',
     path: '/redelivery/run',
     tag: 'delivery',
-    summary: 'run a redelivery batch now, at the current emulator time',
+    summary:
+      'run a redelivery batch now, at the current emulator time; notAttempted says why pending notifications were left out',
     ok: { 200: 'BatchResult' },
   },
   {
     method: 'get',
     path: '/redelivery/batches',
     tag: 'delivery',
-    summary: 'batches run so far',
+    summary: 'batches run so far, and batch instants skipped with their reason',
     ok: { 200: null },
   },
   {

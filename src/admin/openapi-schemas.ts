@@ -9,7 +9,8 @@ import { VARIANTS } from '../auth/types.js';
 import { UserSchema, UserViewSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
-import { NOTIFICATION_STATES } from '../delivery/notification.js';
+import { CANCEL_REASONS, NOTIFICATION_STATES } from '../delivery/notification.js';
+import { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS } from '../delivery/outbox.js';
 import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
 import { EventInputSchema } from '../reservations/events.js';
 import { VerifyOptionsSchema } from '../verify/options.js';
@@ -56,6 +57,12 @@ export function componentSchemas(): Record<string, Json> {
     createdAt: instant,
     deliveredAt: nullable(instant),
     exhaustedAt: nullable(instant),
+    cancelledAt: nullable(instant),
+    cancelReason: {
+      oneOf: [{ enum: [...CANCEL_REASONS] }, { type: 'null' }],
+      description:
+        'why a cancelled notification is no longer redelivered: credential_deleted (its credential was deleted)',
+    },
     filename: {
       type: 'string',
       description: 'Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json',
@@ -214,7 +221,31 @@ export function componentSchemas(): Record<string, Json> {
       description: 'the decompressed notification body (spec "Resources"); docs/notification.schema.json',
     },
     BatchResult: obj(
-      { at: instant, attempted: int, delivered: int, failed: int, exhausted: int, skipped: int },
+      {
+        at: instant,
+        attempted: int,
+        delivered: int,
+        failed: int,
+        exhausted: int,
+        skipped: { type: 'boolean', description: 'the instant passed without a batch (see reason)' },
+        reason: {
+          type: 'string',
+          description: 'why the batch was skipped, e.g. previous batch still running',
+        },
+        notAttempted: obj({
+          count: int,
+          byReason: {
+            type: 'object',
+            propertyNames: { enum: [...NOT_ATTEMPTED_REASONS] },
+            additionalProperties: int,
+          },
+          notifications: {
+            type: 'array',
+            description: `the first ${NOT_ATTEMPTED_LIST_LIMIT} pending notifications left out, each with why`,
+            items: obj({ id: str, reason: { enum: [...NOT_ATTEMPTED_REASONS] }, message: str }),
+          },
+        }),
+      },
       ['at', 'attempted', 'delivered', 'failed', 'exhausted'],
     ),
     ClockState: obj(

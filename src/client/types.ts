@@ -10,15 +10,15 @@ export type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
 export type { AdvanceResult, ClockState } from '../clock/types.js';
 export type { EffectiveConfig } from '../config/effective.js';
 export type { BookingStatus } from '../contract/index.js';
-export type { NotificationState } from '../delivery/notification.js';
-export type { BatchResult } from '../delivery/outbox.js';
+export type { CancelReason, NotificationState } from '../delivery/notification.js';
+export type { BatchResult, NotAttempted, NotAttemptedReason } from '../delivery/outbox.js';
 export type { AttemptOutcome } from '../delivery/outcome.js';
 export type { TrustedCertificate } from '../delivery/trust.js';
 export type { EventType } from '../reservations/index.js';
 
 import type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
 import type { BookingStatus } from '../contract/index.js';
-import type { NotificationState } from '../delivery/notification.js';
+import type { CancelReason, NotificationState } from '../delivery/notification.js';
 import type { AttemptOutcome } from '../delivery/outcome.js';
 import type { EventType } from '../reservations/index.js';
 
@@ -107,6 +107,9 @@ export interface NotificationSummary extends NotificationRef {
   createdAt: string;
   deliveredAt: string | null;
   exhaustedAt: string | null;
+  /** Set when the state is `cancelled`: when, and why (`credential_deleted`). */
+  cancelledAt: string | null;
+  cancelReason: CancelReason | null;
   filename: string;
   attemptCount: number;
   warnings: string[];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CompressedClock } from './compressed.js';
+import { CompressedClock, timeoutSpanWarning } from './compressed.js';
 import { CRON_LOAD_DELAY_MS, RealClock } from './real.js';
 
 afterEach(() => {
@@ -25,6 +25,28 @@ describe('real clock', () => {
     clock.stop();
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(seen).toHaveLength(2);
+  });
+
+  it('records as skipped, with the reason, a minute 55 that passes while the previous batch still runs', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
+    const clock = new RealClock();
+    const ran: string[] = [];
+    const skipped: Array<{ at: string; reason: string }> = [];
+    clock.onBatch(async (at, skip) => {
+      if (skip) {
+        skipped.push({ at: at.toISOString(), reason: skip.reason });
+        return;
+      }
+      ran.push(at.toISOString());
+      // The first batch runs for 90 minutes (a hanging receiver, 100,000 pending notifications).
+      if (ran.length === 1) await new Promise((r) => setTimeout(r, 90 * 60_000));
+    });
+    clock.start();
+    await clock.scheduled;
+    await vi.advanceTimersByTimeAsync(2 * 3_600_000 + 5_000);
+    clock.stop();
+    expect(ran).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T12:55:00.000Z']);
+    expect(skipped).toEqual([{ at: '2026-04-27T11:55:00.000Z', reason: 'previous batch still running' }]);
   });
 
   it('runs, once, a minute 55 that passed while node-cron was still loading', async () => {
@@ -109,24 +131,47 @@ describe('compressed clock', () => {
     clock.stop();
   });
 
-  it('skips a batch instant that passed while the previous batch was still running, never doubling up', async () => {
+  it('skips a batch instant that passed while the previous batch was still running, never doubling up, and says so', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const clock = new CompressedClock(new Date('2026-04-27T10:50:00Z'), 1_000, undefined, () =>
       performance.now(),
     );
-    const seen: string[] = [];
-    clock.onBatch(async (at) => {
-      seen.push(at.toISOString());
+    const ran: string[] = [];
+    const skipped: Array<{ at: string; reason: string }> = [];
+    clock.onBatch(async (at, skip) => {
+      if (skip) {
+        skipped.push({ at: at.toISOString(), reason: skip.reason });
+        return;
+      }
+      ran.push(at.toISOString());
       // A batch lasting 2.5 emulator hours: the 11:55 and 12:55 instants pass meanwhile.
       await new Promise((r) => setTimeout(r, 2_500));
     });
     clock.start();
     await vi.advanceTimersByTimeAsync(6_000);
     clock.stop();
-    expect(seen[0]).toBe('2026-04-27T10:55:00.000Z');
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(seen).not.toContain('2026-04-27T11:55:00.000Z');
-    expect(seen).not.toContain('2026-04-27T12:55:00.000Z');
+    expect(ran[0]).toBe('2026-04-27T10:55:00.000Z');
+    expect(ran[1]).toBe('2026-04-27T13:55:00.000Z');
+    expect(new Set(ran).size).toBe(ran.length);
+    expect(skipped.slice(0, 2).map((s) => s.at)).toEqual([
+      '2026-04-27T11:55:00.000Z',
+      '2026-04-27T12:55:00.000Z',
+    ]);
+    expect(skipped[0]!.reason).toBe(
+      'previous batch still running: the batch of 2026-04-27T10:55:00.000Z took 2500 real ms = 2 h 30 min of emulator time (hourMs 1000); the response timeout is real time and does not scale with hourMs',
+    );
+    // Every instant up to the last one reached either ran or was recorded as skipped.
+    const all = [...ran, ...skipped.map((s) => s.at)].sort();
+    const hours = all.map((t) => Number(t.slice(11, 13)));
+    expect(hours).toEqual(Array.from({ length: hours.length }, (_, i) => 10 + i));
+  });
+
+  it('warns when the real-time response timeout spans more than 5 emulator minutes', () => {
+    expect(timeoutSpanWarning(30_000, 60_000)).toContain('spans 30 min of emulator time');
+    expect(timeoutSpanWarning(30_000, 500)).toContain('spans 60 h of emulator time');
+    expect(timeoutSpanWarning(30_000, 500)).toContain('the batches that pass meanwhile are skipped');
+    expect(timeoutSpanWarning(5_000, 60_000)).toBeUndefined();
+    expect(timeoutSpanWarning(30_000, 3_600_000)).toBeUndefined();
   });
 });
 

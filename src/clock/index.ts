@@ -3,9 +3,18 @@ import { ManualClock } from './manual.js';
 import { RealClock } from './real.js';
 import type { Clock, ClockMode } from './types.js';
 
+export { timeoutSpanWarning } from './compressed.js';
 export { parseDurationMs } from './duration.js';
 export { BATCH_MINUTE, batchesBetween, HOUR_MS, nextBatchAfter } from './schedule.js';
-export type { AdvanceResult, AdvanceTarget, BatchListener, Clock, ClockMode, ClockState } from './types.js';
+export type {
+  AdvanceResult,
+  AdvanceTarget,
+  BatchListener,
+  BatchSkip,
+  Clock,
+  ClockMode,
+  ClockState,
+} from './types.js';
 export { CLOCK_MODES } from './types.js';
 export { CompressedClock, ManualClock, RealClock };
 

@@ -77,6 +77,16 @@ export class RealClock extends AutomaticClock {
       },
       { timezone: 'Etc/UTC', noOverlap: true, name: 'reportbo-redelivery', unref: true },
     );
+    // Instants node-cron does not run are recorded as skipped, never dropped silently.
+    const skipped = (reason: string) => (ctx: { date: Date }) => {
+      const at = new Date(Math.floor(ctx.date.getTime() / 60_000) * 60_000);
+      void this.listeners.emit(at, this.onListenerError, { reason });
+    };
+    this.#task.on('execution:overlap', skipped('previous batch still running'));
+    this.#task.on(
+      'execution:missed',
+      skipped('the process was too busy to start it on time (node-cron missed the instant)'),
+    );
     // A minute 55 that passed while node-cron loaded is not in its schedule: run it now, once.
     const missed = nextBatchAfter(startedAt);
     if (missed <= schedulingAt) void this.listeners.emit(new Date(missed), this.onListenerError);

@@ -1,8 +1,16 @@
 export type ClockMode = 'real' | 'compressed' | 'manual';
 export const CLOCK_MODES: readonly ClockMode[] = ['real', 'compressed', 'manual'];
 
-/** Called at each redelivery batch instant with that instant (emulator time). */
-export type BatchListener = (at: Date) => Promise<void> | void;
+/** Why a batch instant passed without a batch (it is recorded, never dropped silently). */
+export interface BatchSkip {
+  reason: string;
+}
+
+/**
+ * Called at each redelivery batch instant with that instant (emulator time); with `skip` when the
+ * instant passed without running (e.g. the previous batch was still running), to be recorded.
+ */
+export type BatchListener = (at: Date, skip?: BatchSkip) => Promise<void> | void;
 
 /** Where a manual clock should go: forward by a duration, to an instant, or to the next batch. */
 export type AdvanceTarget = { byMs: number } | { to: Date } | { to: 'next-batch' };

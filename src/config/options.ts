@@ -41,7 +41,8 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     flag: '--hour-ms <ms>',
     env: ['REPORTBO_HOUR_MS'],
     kind: 'number',
-    description: 'compressed clock: real milliseconds per emulator hour (default 60000)',
+    description:
+      'compressed clock: real milliseconds per emulator hour (default 60000); the response timeout does not scale with it (a warning at start says when it spans more than 5 emulator minutes)',
   },
   {
     key: 'clockStart',
@@ -55,7 +56,8 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     flag: '--response-timeout-ms <ms>',
     env: ['REPORTBO_RESPONSE_TIMEOUT_MS'],
     kind: 'number',
-    description: 'how long a receiver has to answer a delivery, connect to last byte (default 30000)',
+    description:
+      'how long a receiver has to answer a delivery, connect to last byte (default 30000); real time, also with a compressed clock',
   },
   {
     key: 'seed',

@@ -1,32 +1,54 @@
 import type { Dispatcher } from 'undici';
-import { classifyError, type SendPhase, type SendResult, statusMessage } from './outcome.js';
+import type { ConnectionWatch, RequestOnConnection } from './connection-watch.js';
+import { classifyError, RESET_CODES, type SendPhase, type SendResult, statusMessage } from './outcome.js';
 import { asNodeError } from './undici-errors.js';
 
 /** Response bodies are read up to this many bytes and the rest discarded (DESIGN "Delivery rules"). */
 export const RESPONSE_BODY_CAP_BYTES = 4096;
+/**
+ * A response body longer than this is never complete for the emulator: it stops reading, closes the
+ * connection and records `invalid_response` (an endless body used to be drained until the deadline:
+ * 334 MB in 30 s on loopback). Receivers answer a few bytes; 64 KiB leaves room for any real page.
+ */
+export const RESPONSE_READ_LIMIT_BYTES = 64 * 1024;
+
+export interface AttemptHandlerOptions {
+  /** `host[:port]`, as messages name the receiver. */
+  target: string;
+  timeoutMs: number;
+  watch: ConnectionWatch;
+  resolve: (result: SendResult) => void;
+  /** Dispatches this handler again on a new connection (at most once per attempt). */
+  retryOnFreshConnection?: (handler: AttemptHandler) => void;
+}
 
 /**
  * Follows one POST through undici's dispatch callbacks and resolves its SendResult once: on a
  * complete response, on an error, or when the one deadline passes (connect, TLS, headers, body).
- * Redirects are never followed: nothing here dispatches again.
+ * Redirects are never followed. The one request sent again is a request whose reused keep-alive
+ * connection closed before any byte of its answer came back: the receiver never saw it, so it is
+ * retried once on a new connection, within the same deadline (docs/delivery.md "Reused connections").
  */
 export class AttemptHandler implements Dispatcher.DispatchHandler {
   readonly #started = performance.now();
   readonly #timer: NodeJS.Timeout;
+  readonly #o: AttemptHandlerOptions;
   #phase: SendPhase = 'connect';
   #statusCode: number | undefined;
   #location: string | undefined;
   #kept: Buffer[] = [];
   #keptBytes = 0;
+  #bodyBytes = 0;
+  #declaredLength: string | undefined;
   #controller: Dispatcher.DispatchController | undefined;
+  #request: RequestOnConnection | undefined;
+  /** Why the first try on a reused connection failed, once it was retried on a new one. */
+  #firstTry: string | undefined;
   #settled = false;
 
-  constructor(
-    private readonly target: string,
-    private readonly timeoutMs: number,
-    private readonly resolve: (result: SendResult) => void,
-  ) {
-    this.#timer = setTimeout(() => this.#timeout(), timeoutMs);
+  constructor(options: AttemptHandlerOptions) {
+    this.#o = options;
+    this.#timer = setTimeout(() => this.#timeout(), options.timeoutMs);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -38,34 +60,67 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     }
     this.#controller = controller;
     this.#phase = 'headers';
+    this.#request = undefined;
+    this.#o.watch.claimNextRequest((request) => {
+      this.#request = request;
+    });
   }
 
   onResponseStart(
-    _controller: Dispatcher.DispatchController,
+    controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
+    if (this.#settled) return;
     this.#phase = 'body';
     this.#statusCode = statusCode;
     const location = headers.location;
     this.#location = Array.isArray(location) ? location[0] : location;
+    const length = headers['content-length'];
+    if (typeof length === 'string') this.#declaredLength = length;
+    if (Array.isArray(length) && new Set(length.map((v) => v.trim())).size > 1) {
+      // RFC 9112 §6.3: differing Content-Length values make the message length unknowable.
+      this.#finish({
+        outcome: 'invalid_response',
+        statusCode,
+        message: `invalid HTTP response: ${length.length} different Content-Length headers (${length.join(', ')}) (status ${statusCode})`,
+      });
+      controller.abort(new Error('invalid response'));
+    }
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    // Past the cap the bytes are dropped at once: an endless body costs time, never memory.
-    if (this.#keptBytes >= RESPONSE_BODY_CAP_BYTES) return;
-    const part = chunk.subarray(0, RESPONSE_BODY_CAP_BYTES - this.#keptBytes);
-    this.#kept.push(part);
-    this.#keptBytes += part.length;
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    this.#bodyBytes += chunk.length;
+    if (this.#keptBytes < RESPONSE_BODY_CAP_BYTES) {
+      const part = chunk.subarray(0, RESPONSE_BODY_CAP_BYTES - this.#keptBytes);
+      this.#kept.push(part);
+      this.#keptBytes += part.length;
+    }
+    if (this.#bodyBytes > RESPONSE_READ_LIMIT_BYTES) {
+      this.#finish({
+        outcome: 'invalid_response',
+        statusCode: this.#statusCode,
+        message: `response body longer than ${RESPONSE_READ_LIMIT_BYTES} bytes (status ${this.#statusCode}): stopped reading and closed the connection; the first ${this.#keptBytes} bytes are kept`,
+        responseBody: this.#body(),
+      });
+      controller.abort(new Error('response body over the read limit'));
+    }
   }
 
   onResponseEnd(): void {
+    if (this.#settled) return;
     const code = this.#statusCode ?? 0;
+    const interim = this.#request?.use.interim ?? 0;
     const result: Omit<SendResult, 'durationMs'> = {
       outcome: 'http_status',
       statusCode: code,
-      message: statusMessage(code, code >= 300 && code < 400 ? this.#location : undefined),
-      responseBody: this.#keptBytes === 0 ? '' : Buffer.concat(this.#kept).toString('utf8'),
+      message:
+        statusMessage(code, code >= 300 && code < 400 ? this.#location : undefined) +
+        (interim > 0
+          ? `; ${interim} interim (1xx) response${interim === 1 ? '' : 's'} before it ignored`
+          : ''),
+      responseBody: this.#body(),
     };
     // With one request per connection undici waits one event-loop turn (a setImmediate queued
     // after this callback) before it marks the connection free. Resolving after that turn lets the
@@ -75,13 +130,83 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.#settled) return;
-    if ((err as NodeJS.ErrnoException).code === 'UND_ERR_INVALID_ARG') {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'UND_ERR_INVALID_ARG') {
       // A request undici refuses to build (e.g. a header value with a control character): the
       // node:http sender threw here, and the outbox recorded it as this.
       this.#finish({ outcome: 'invalid_response', message: `could not send: ${err.message}` });
       return;
     }
-    this.#finish(classifyError(asNodeError(err), this.#phase, this.target, this.#statusCode));
+    const nodeError = asNodeError(err);
+    const result = classifyError(nodeError, this.#phase, this.#o.target, this.#statusCode);
+    if (this.#neverReachedReceiver(nodeError.code)) {
+      this.#firstTry = result.message;
+      this.#phase = 'connect';
+      this.#controller = undefined;
+      this.#request = undefined;
+      const retry = this.#o.retryOnFreshConnection!;
+      // Dispatch after undici finished failing the first request.
+      queueMicrotask(() => retry(this));
+      return;
+    }
+    this.#finish(this.#labelled(code, result));
+  }
+
+  /**
+   * The first request on a reused connection that closed before any byte of its answer came back:
+   * the receiver closed an idle connection as the request was sent (no `Keep-Alive: timeout=` told
+   * the sender when), so the request never reached it.
+   */
+  #neverReachedReceiver(code: string | undefined): boolean {
+    const request = this.#request;
+    return (
+      this.#firstTry === undefined &&
+      this.#o.retryOnFreshConnection !== undefined &&
+      this.#phase === 'headers' &&
+      request !== undefined &&
+      request.index > 1 &&
+      request.use.requests === request.index &&
+      request.use.answerBytes === 0 &&
+      RESET_CODES.has(code ?? '')
+    );
+  }
+
+  /** A response cut short by a close (FIN) or with a wrong length is invalid; a reset stays a reset. */
+  #labelled(
+    code: string | undefined,
+    result: Omit<SendResult, 'durationMs'>,
+  ): Omit<SendResult, 'durationMs'> {
+    const status = this.#statusCode === undefined ? '' : ` (status ${this.#statusCode})`;
+    let labelled = result;
+    const promised =
+      this.#declaredLength === undefined ? '' : ` of the ${this.#declaredLength} its Content-Length promised`;
+    if (
+      this.#phase === 'body' &&
+      (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_SOCKET')
+    ) {
+      // Which of the two undici reports depends on when it reads the close; both are a body cut short.
+      labelled = {
+        ...result,
+        outcome: 'invalid_response',
+        message: `invalid HTTP response: the receiver closed the connection after ${this.#bodyBytes} body bytes${promised}, before the body was complete${status}`,
+      };
+    } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+      labelled = {
+        ...result,
+        outcome: 'invalid_response',
+        message:
+          'invalid HTTP response: its Content-Length does not match its body (two different Content-Length headers, or a body cut short)',
+      };
+    }
+    if (this.#firstTry === undefined) return labelled;
+    return {
+      ...labelled,
+      message: `${labelled.message} (on a new connection: the first try, on a reused connection, failed before any answer: ${this.#firstTry})`,
+    };
+  }
+
+  #body(): string {
+    return this.#keptBytes === 0 ? '' : Buffer.concat(this.#kept).toString('utf8');
   }
 
   #timeout(): void {
@@ -93,7 +218,7 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
           : `reading the response body (status ${this.#statusCode}, ${this.#keptBytes} bytes kept)`;
     this.#finish({
       outcome: 'timeout',
-      message: `no complete response within ${this.timeoutMs} ms (${where})`,
+      message: `no complete response within ${this.#o.timeoutMs} ms (${where})`,
       ...(this.#statusCode === undefined ? {} : { statusCode: this.#statusCode }),
     });
     // Destroys the connection; a request still waiting for one is aborted in onRequestStart.
@@ -106,7 +231,7 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     this.#settled = true;
     clearTimeout(this.#timer);
     const done = { ...result, durationMs: Math.round(performance.now() - this.#started) } as SendResult;
-    if (defer) defer(() => this.resolve(done));
-    else this.resolve(done);
+    if (defer) defer(() => this.#o.resolve(done));
+    else this.#o.resolve(done);
   }
 }

@@ -11,6 +11,8 @@ export { CredentialStore } from './credentials.js';
 export { Limiter } from './limiter.js';
 export {
   type Attempt,
+  CANCEL_REASONS,
+  type CancelReason,
   MAX_ATTEMPTS,
   MAX_REDELIVERIES,
   NOTIFICATION_STATES,
@@ -21,7 +23,15 @@ export {
   toDetail,
   toSummary,
 } from './notification.js';
-export { BATCH_HISTORY_LIMIT, type BatchResult, Outbox } from './outbox.js';
+export {
+  BATCH_HISTORY_LIMIT,
+  type BatchResult,
+  NOT_ATTEMPTED_LIST_LIMIT,
+  NOT_ATTEMPTED_REASONS,
+  type NotAttempted,
+  type NotAttemptedReason,
+  Outbox,
+} from './outbox.js';
 export { ATTEMPT_OUTCOMES, type AttemptOutcome, type SendResult } from './outcome.js';
 export { notificationFilename, prepareNotification, USER_AGENT } from './prepare.js';
 export { matches, route } from './routing.js';

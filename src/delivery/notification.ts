@@ -7,8 +7,16 @@ export const MAX_REDELIVERIES = 4;
 /** The first attempt plus every redelivery. */
 export const MAX_ATTEMPTS = 1 + MAX_REDELIVERIES;
 
-export const NOTIFICATION_STATES = ['pending', 'delivered', 'exhausted'] as const;
+/**
+ * `pending` → `delivered` | `exhausted` | `cancelled` (docs/delivery.md "States and redelivery"); the
+ * last three are final. `cancelled`: no longer redelivered, for the reason in `cancelReason`.
+ */
+export const NOTIFICATION_STATES = ['pending', 'delivered', 'exhausted', 'cancelled'] as const;
 export type NotificationState = (typeof NOTIFICATION_STATES)[number];
+
+/** Why a notification was cancelled: `credential_deleted`, its credential was deleted while it was pending. */
+export const CANCEL_REASONS = ['credential_deleted'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
 export interface Attempt {
@@ -45,6 +53,11 @@ export interface NotificationRecord {
   createdAt: string;
   deliveredAt: string | null;
   exhaustedAt: string | null;
+  /** Emulator time it was cancelled (state `cancelled`), else null. */
+  cancelledAt: string | null;
+  cancelReason: CancelReason | null;
+  /** Set while an attempt runs when the notification must be cancelled once it ends undelivered. */
+  cancelWhenSettled: CancelReason | undefined;
   filename: string;
   /** `Bearer <apiKey>` of the credential, one string shared by its notifications. */
   authorization: string;
@@ -72,6 +85,8 @@ export function toSummary(n: NotificationRecord) {
     createdAt: n.createdAt,
     deliveredAt: n.deliveredAt,
     exhaustedAt: n.exhaustedAt,
+    cancelledAt: n.cancelledAt,
+    cancelReason: n.cancelReason,
     filename: n.filename,
     attemptCount: n.attempts.length,
     inFlight: n.inFlight,

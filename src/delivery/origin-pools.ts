@@ -1,4 +1,5 @@
-import { Pool } from 'undici';
+import { Client, type Dispatcher, Pool } from 'undici';
+import type { ConnectionWatch } from './connection-watch.js';
 
 /** Connection options handed to undici's connector (net.connect / tls.connect options). */
 export interface ConnectOptions {
@@ -17,11 +18,17 @@ export interface ConnectOptions {
  */
 export class OriginPools {
   readonly #pools = new Map<string, Pool>();
+  /** One-off clients of retries on a fresh connection, until they close. */
+  readonly #fresh = new Set<Client>();
+  readonly #connector: ReturnType<ConnectionWatch['connector']>;
 
   constructor(
     private readonly maxConnections: number,
-    private readonly connect: ConnectOptions,
-  ) {}
+    connect: ConnectOptions,
+    watch: ConnectionWatch,
+  ) {
+    this.#connector = watch.connector(connect);
+  }
 
   /** The pool for `origin` (e.g. `https://receiver.test:8443`), made room for under the cap. */
   for(origin: string): Pool {
@@ -34,12 +41,34 @@ export class OriginPools {
         // end attempts earlier (headers/body: 300 s) or with other messages, so they are off.
         headersTimeout: 0,
         bodyTimeout: 0,
-        connect: this.connect,
+        connect: this.#connector,
       });
       this.#pools.set(origin, pool);
     }
     if (this.#pools.size > 1 && pool.stats.free === 0) this.#makeRoom(pool);
     return pool;
+  }
+
+  /**
+   * Dispatches one request on a new connection of its own, closed once the request finished: the
+   * retry of a request whose reused connection was closed under it (docs/delivery.md "Reused
+   * connections"). It may exceed the cap by one connection for that moment.
+   */
+  dispatchFresh(
+    origin: string,
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): void {
+    const client = new Client(origin, {
+      pipelining: 1,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      connect: this.#connector,
+    });
+    this.#fresh.add(client);
+    client.dispatch(options, handler);
+    // close() lets the request finish first, then closes the connection.
+    void client.close().finally(() => this.#fresh.delete(client));
   }
 
   /** Total open connections across origins (for tests and diagnostics). */
@@ -70,5 +99,7 @@ export class OriginPools {
   destroy(): void {
     for (const p of this.#pools.values()) void p.destroy();
     this.#pools.clear();
+    for (const c of this.#fresh) void c.destroy();
+    this.#fresh.clear();
   }
 }

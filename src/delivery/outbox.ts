@@ -3,7 +3,7 @@ import { type BookingStatus, type NotificationBody, packBody } from '../contract
 import type { Logger } from '../log.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
-import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from './notification.js';
+import { type Attempt, type CancelReason, MAX_ATTEMPTS, type NotificationRecord } from './notification.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
@@ -13,6 +13,21 @@ import { Interner, IsoStrings } from './shared-strings.js';
 /** How many batch results `batches()` remembers. */
 export const BATCH_HISTORY_LIMIT = 100;
 
+/** How many not-attempted notifications a batch result lists one by one (all are counted). */
+export const NOT_ATTEMPTED_LIST_LIMIT = 100;
+
+/** Why a batch did not attempt a pending notification (docs/delivery.md "States and redelivery"). */
+export const NOT_ATTEMPTED_REASONS = ['in_flight', 'failed_at_or_after_batch', 'credential_deleted'] as const;
+export type NotAttemptedReason = (typeof NOT_ATTEMPTED_REASONS)[number];
+
+/** The pending notifications a batch did not attempt, and why. */
+export interface NotAttempted {
+  count: number;
+  byReason: Partial<Record<NotAttemptedReason, number>>;
+  /** The first NOT_ATTEMPTED_LIST_LIMIT of them. */
+  notifications: Array<{ id: string; reason: NotAttemptedReason; message: string }>;
+}
+
 /** What one redelivery batch did (docs/admin-api.md "BatchResult"). */
 export interface BatchResult {
   at: string;
@@ -20,9 +35,11 @@ export interface BatchResult {
   delivered: number;
   failed: number;
   exhausted: number;
-  /** Present when the batch was skipped because another was still running. */
+  /** Present when the batch instant passed without a batch (e.g. the previous one still ran). */
   skipped?: boolean;
   reason?: string;
+  /** Present when pending notifications were left out of the batch. */
+  notAttempted?: NotAttempted;
 }
 
 export interface OutboxDeps {
@@ -34,7 +51,7 @@ export interface OutboxDeps {
 }
 
 /**
- * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` (DESIGN
+ * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled` (DESIGN
  * "Delivery rules"). First attempts start when a notification is created; redeliveries run in batches.
  */
 export class Outbox {
@@ -72,6 +89,9 @@ export class Outbox {
       createdAt: this.#clockIso.of(this.deps.clock.now()),
       deliveredAt: null,
       exhaustedAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+      cancelWhenSettled: undefined,
       filename: notificationFilename(body),
       authorization: authorizationOf(credential),
       gz: gz ?? packBody(body),
@@ -106,30 +126,23 @@ export class Outbox {
 
   /**
    * One redelivery batch at emulator instant `at`: every pending notification whose last attempt
-   * finished before `at` is attempted once (spec "Limits": batches at minute 55). A batch that starts
-   * while another runs is skipped and recorded, never queued, so batches neither overlap nor double up.
+   * finished before `at` is attempted once (spec "Limits": batches at minute 55); the others are listed
+   * with the reason. A batch that starts while another runs is skipped and recorded, never queued, so
+   * batches neither overlap nor double up.
    */
   async runBatch(at: Date): Promise<BatchResult> {
-    const atIso = at.toISOString();
-    if (this.#batchRunning) {
-      const skipped = {
-        at: atIso,
-        attempted: 0,
-        delivered: 0,
-        failed: 0,
-        exhausted: 0,
-        skipped: true,
-        reason: 'previous batch still running',
-      };
-      this.deps.log.warn(skipped, 'redelivery batch skipped');
-      return this.#remember(skipped);
-    }
+    if (this.#batchRunning) return this.recordSkipped(at, 'previous batch still running');
     this.#batchRunning = true;
     try {
+      const atIso = at.toISOString();
       const atMs = at.getTime();
-      const due = [...this.#pending].filter(
-        (n) => !n.inFlight && n.attempts.length > 0 && (n.lastFinishedMs ?? Number.POSITIVE_INFINITY) < atMs,
-      );
+      const due: NotificationRecord[] = [];
+      const left = new NotAttemptedList(atIso, this.deps.clock.nextBatchAt(at).toISOString());
+      for (const n of this.#pending) {
+        if (n.inFlight) left.add(n, n.cancelWhenSettled ? 'credential_deleted' : 'in_flight');
+        else if (n.attempts.length > 0 && (n.lastFinishedMs ?? Number.POSITIVE_INFINITY) < atMs) due.push(n);
+        else left.add(n, 'failed_at_or_after_batch');
+      }
       const results = await Promise.all(due.map((n) => this.#attempt(n, atIso)));
       const result: BatchResult = { at: atIso, attempted: due.length, delivered: 0, failed: 0, exhausted: 0 };
       for (const n of results) {
@@ -138,11 +151,56 @@ export class Outbox {
         else result.failed++;
         if (n.state === 'exhausted') result.exhausted++;
       }
-      if (due.length > 0) this.deps.log.info(result, 'redelivery batch finished');
+      if (left.count > 0) result.notAttempted = left.result();
+      if (due.length > 0 || left.count > 0) this.deps.log.info(result, 'redelivery batch finished');
       return this.#remember(result);
     } finally {
       this.#batchRunning = false;
     }
+  }
+
+  /** Records the batch instant `at` as skipped, with the reason, and logs it. */
+  recordSkipped(at: Date, reason: string): BatchResult {
+    const skipped: BatchResult = {
+      at: at.toISOString(),
+      attempted: 0,
+      delivered: 0,
+      failed: 0,
+      exhausted: 0,
+      skipped: true,
+      reason,
+    };
+    this.deps.log.warn(skipped, 'redelivery batch skipped');
+    return this.#remember(skipped);
+  }
+
+  /**
+   * Stops redelivering the pending notifications of a credential: each becomes `cancelled` with the
+   * reason and the time; one whose attempt is running is cancelled when that attempt ends undelivered.
+   * Answers how many were cancelled now.
+   */
+  cancelCredential(credentialId: string, reason: CancelReason): number {
+    const at = this.#clockIso.of(this.deps.clock.now());
+    let cancelled = 0;
+    for (const n of this.#pending) {
+      if (n.credentialId !== credentialId) continue;
+      if (n.inFlight) {
+        n.cancelWhenSettled = reason;
+        continue;
+      }
+      this.#cancel(n, reason, at);
+      cancelled++;
+    }
+    return cancelled;
+  }
+
+  #cancel(n: NotificationRecord, reason: CancelReason, at: string): void {
+    n.state = 'cancelled';
+    n.cancelledAt = at;
+    n.cancelReason = reason;
+    n.cancelWhenSettled = undefined;
+    this.#pending.delete(n);
+    this.deps.log.info({ id: n.id, credentialId: n.credentialId, reason }, 'notification cancelled');
   }
 
   /** Forgets every notification and batch; attempts still running finish unrecorded. */
@@ -175,6 +233,12 @@ export class Outbox {
     return this.#limiter.run(async () => {
       if (generation !== this.#generation) return undefined;
       const { clock, sender } = this.deps;
+      if (n.cancelWhenSettled) {
+        // Its credential was deleted while this attempt waited for its turn: it is never sent.
+        this.#cancel(n, n.cancelWhenSettled, this.#clockIso.of(clock.now()));
+        this.#settled(n);
+        return n;
+      }
       const startedAt = this.#clockIso.of(clock.now());
       const startedAtWall = this.#wallIso.of(new Date());
       const result = await sender
@@ -217,15 +281,63 @@ export class Outbox {
         n.exhaustedAt = attempt.finishedAt;
         this.#pending.delete(n);
         this.deps.log.info({ id: n.id, url: n.url }, `notification exhausted after ${MAX_ATTEMPTS} attempts`);
+      } else if (n.cancelWhenSettled) {
+        this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt);
       }
       this.deps.log.debug(
         { id: n.id, attempt: attempt.number, outcome: attempt.outcome, statusCode: attempt.statusCode },
         attempt.message,
       );
-      n.inFlight = false;
-      this.#inFlight.delete(n);
-      this.#waiters.changed();
+      this.#settled(n);
       return n;
     });
+  }
+
+  #settled(n: NotificationRecord): void {
+    n.inFlight = false;
+    this.#inFlight.delete(n);
+    this.#waiters.changed();
+  }
+}
+
+/** Collects the notifications a batch leaves out: counted all, listed up to the limit with a message. */
+class NotAttemptedList {
+  count = 0;
+  readonly #byReason: Partial<Record<NotAttemptedReason, number>> = {};
+  readonly #listed: NotAttempted['notifications'] = [];
+
+  constructor(
+    private readonly atIso: string,
+    private readonly nextBatchIso: string,
+  ) {}
+
+  add(n: NotificationRecord, reason: NotAttemptedReason): void {
+    this.count++;
+    this.#byReason[reason] = (this.#byReason[reason] ?? 0) + 1;
+    if (this.#listed.length < NOT_ATTEMPTED_LIST_LIMIT) {
+      this.#listed.push({ id: n.id, reason, message: this.#message(n, reason) });
+    }
+  }
+
+  #message(n: NotificationRecord, reason: NotAttemptedReason): string {
+    const last = n.attempts[n.attempts.length - 1];
+    switch (reason) {
+      case 'in_flight':
+        return last === undefined
+          ? 'its first attempt is queued or running; a notification is never sent twice at once'
+          : `attempt ${last.number + 1} is queued or running; a notification is never sent twice at once`;
+      case 'credential_deleted':
+        return 'its credential was deleted; it is cancelled when its running attempt ends undelivered';
+      case 'failed_at_or_after_batch':
+        return (
+          `its last attempt ended at ${last?.finishedAt ?? 'an unknown time'}, not before this batch's instant ${this.atIso}: ` +
+          `a batch retries attempts that ended before it (spec "Limits"); the next batch, ${this.nextBatchIso}, retries it ` +
+          '(manual clock: POST /__admin/clock/advance {"to":"next-batch"})'
+        );
+    }
+  }
+
+  result(): NotAttempted {
+    return { count: this.count, byReason: this.#byReason, notifications: this.#listed };
   }
 }

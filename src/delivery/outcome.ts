@@ -52,7 +52,7 @@ const TLS_CAUSES: Record<string, string> = {
 const PROTOCOL_VERSION = /protocol.version|unsupported.protocol|wrong.version|no.protocols|version.too.low/i;
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ETIMEDOUT']);
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+export const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 /** Maps a Node network/TLS/parser error to an attempt outcome with a message naming the cause. */
 export function classifyError(

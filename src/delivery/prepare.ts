@@ -27,6 +27,27 @@ export function notificationFilename(body: NotificationBody): string {
   ].join('');
 }
 
+/** The characters a BookingNumber may hold: it is part of the unquoted Content-Disposition filename. */
+export const FILENAME_ALPHABET = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * Why `bookingNumber` cannot be part of the Content-Disposition filename, or undefined when it can:
+ * the filename is an unquoted header parameter, so it must be a token, and a receiver saves it as a
+ * file name, so it holds letters, digits, ".", "_" and "-" only.
+ */
+export function bookingNumberProblem(bookingNumber: string): string | undefined {
+  if (FILENAME_ALPHABET.test(bookingNumber)) return undefined;
+  if (bookingNumber === '') return 'is empty; the filename <yyyyMMdd_HHmmssZ>-<BookingNumber>.json needs it';
+  const bad = [...bookingNumber].find((c) => !FILENAME_ALPHABET.test(c))!;
+  const shown =
+    bad === '\r'
+      ? 'a line break (CR)'
+      : bad === '\n'
+        ? 'a line break (LF)'
+        : `"${bad}" (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+  return `contains ${shown}; it is part of the Content-Disposition filename, which holds letters, digits, ".", "_" and "-" only`;
+}
+
 /** A request computed once per notification: every attempt sends these exact bytes and headers. */
 export interface PreparedNotification extends DeliveryRequest {
   filename: string;

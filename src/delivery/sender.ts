@@ -1,9 +1,10 @@
 import { rootCertificates } from 'node:tls';
-import { AttemptHandler, RESPONSE_BODY_CAP_BYTES } from './attempt-handler.js';
+import { AttemptHandler, RESPONSE_BODY_CAP_BYTES, RESPONSE_READ_LIMIT_BYTES } from './attempt-handler.js';
+import { ConnectionWatch } from './connection-watch.js';
 import { OriginPools } from './origin-pools.js';
 import type { SendResult } from './outcome.js';
 
-export { RESPONSE_BODY_CAP_BYTES };
+export { RESPONSE_BODY_CAP_BYTES, RESPONSE_READ_LIMIT_BYTES };
 /** Spec "Limits": TLS 1.2 or higher. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
 /** Parsed destination URLs kept (credentials are few; the bound only keeps a misuse from growing). */
@@ -50,10 +51,11 @@ export class HttpSender implements Sender {
   #https: OriginPools;
   readonly #options: HttpSenderOptions;
   readonly #targets = new Map<string, Target>();
+  readonly #watch = new ConnectionWatch();
 
   constructor(options: HttpSenderOptions) {
     this.#options = options;
-    this.#http = new OriginPools(options.maxSockets, { timeout: options.timeoutMs });
+    this.#http = new OriginPools(options.maxSockets, { timeout: options.timeoutMs }, this.#watch);
     this.#https = this.#httpsPools(options.extraCaPem ?? []);
   }
 
@@ -65,25 +67,32 @@ export class HttpSender implements Sender {
   }
 
   #httpsPools(extra: string[]): OriginPools {
-    return new OriginPools(this.#options.maxSockets, {
-      timeout: this.#options.timeoutMs,
-      ca: [...rootCertificates, ...extra],
-      minVersion: MIN_TLS_VERSION,
-      rejectUnauthorized: true,
-    });
+    return new OriginPools(
+      this.#options.maxSockets,
+      {
+        timeout: this.#options.timeoutMs,
+        ca: [...rootCertificates, ...extra],
+        minVersion: MIN_TLS_VERSION,
+        rejectUnauthorized: true,
+      },
+      this.#watch,
+    );
   }
 
   send(request: DeliveryRequest): Promise<SendResult> {
     return new Promise((resolve) => {
       const target = this.#target(request.url);
-      const handler = new AttemptHandler(target.host, this.#options.timeoutMs, resolve);
+      const options = { method: 'POST', path: target.path, headers: request.headers, body: request.body };
       const pools = target.https ? this.#https : this.#http;
-      pools
-        .for(target.origin)
-        .dispatch(
-          { method: 'POST', path: target.path, headers: request.headers, body: request.body },
-          handler,
-        );
+      const handler = new AttemptHandler({
+        target: target.host,
+        timeoutMs: this.#options.timeoutMs,
+        watch: this.#watch,
+        resolve,
+        // `reset: true` sends `Connection: close`: the retry's connection serves it alone.
+        retryOnFreshConnection: (h) => pools.dispatchFresh(target.origin, { ...options, reset: true }, h),
+      });
+      pools.for(target.origin).dispatch(options, handler);
     });
   }
 

@@ -141,6 +141,15 @@ export class DeliveryService {
     return { notifications, routedTo: count, message, warnings: [...warnings] };
   }
 
+  /**
+   * Deletes a credential; its pending notifications are no longer redelivered: each becomes
+   * `cancelled` with reason `credential_deleted` (docs/decisions.md "Issue 11: deleting a credential").
+   */
+  removeCredential(id: string): void {
+    this.credentials.remove(id);
+    this.outbox.cancelCredential(id, 'credential_deleted');
+  }
+
   /** Forgets notifications and batch history; credentials stay. */
   reset(): void {
     this.outbox.reset();

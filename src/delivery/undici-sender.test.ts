@@ -49,13 +49,15 @@ describe('HTTP sender on undici: failures keep the node:http outcomes and messag
     expect(result.message).toBe('connection reset before the response headers (ECONNRESET)');
   });
 
-  it('reports a body cut short by a close as reset after the headers, with the status', async () => {
+  it('reports a body cut short by a close as an invalid response, with the status', async () => {
     const url = await rawServer('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nshort', true);
     const s = new HttpSender({ timeoutMs: 2_000, maxSockets: 2 });
     const result = await s.send({ url, headers, body });
     s.close();
-    expect(result).toMatchObject({ outcome: 'reset', statusCode: 200 });
-    expect(result.message).toBe('connection reset after the response headers (status 200) (ECONNRESET)');
+    expect(result).toMatchObject({ outcome: 'invalid_response', statusCode: 200 });
+    expect(result.message).toBe(
+      'invalid HTTP response: the receiver closed the connection after 5 body bytes of the 100 its Content-Length promised, before the body was complete (status 200)',
+    );
   });
 
   it('sends only the spec headers plus host and connection', async () => {

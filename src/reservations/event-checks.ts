@@ -5,6 +5,7 @@ import {
   NotificationBodySchema,
   NotificationBodyStrictSchema,
 } from '../contract/index.js';
+import { bookingNumberProblem } from '../delivery/prepare.js';
 import { ConflictError, formatPath, InputError } from '../errors.js';
 import { applyOverrides } from '../generate/index.js';
 import { allowedEvents, type EventInput, EventInputSchema, LIFECYCLE_FIELDS, TRANSITIONS } from './events.js';
@@ -34,6 +35,8 @@ export function finishBody(
     applyOverrides(body, overrides),
     'The body after overrides',
   );
+  const problem = bookingNumberProblem(merged.Reservation.BookingNumber);
+  if (problem) throw unsendableBookingNumber(problem);
   const strict = NotificationBodyStrictSchema.safeParse(merged);
   if (!strict.success) {
     const paths = strict.error.issues
@@ -44,6 +47,14 @@ export function finishBody(
     warnings.push(`The overrides add members the spec does not define (${paths}); they are sent as given.`);
   }
   return merged;
+}
+
+/** The error for a BookingNumber override that cannot be sent in the Content-Disposition filename. */
+export function unsendableBookingNumber(
+  problem: string,
+  path = 'overrides.Reservation.BookingNumber',
+): InputError {
+  return new InputError('override_unsendable', `${path} ${problem}.`, { path });
 }
 
 /** Parses an event as the admin API and scenarios send it, naming the field that is wrong. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SettingsSchema } from '../../config/schema.js';
+import { ApiKeySchema } from '../../delivery/credential-schema.js';
 import { ApiVersion, Duration, Instant } from './common.js';
 
 const S = SettingsSchema.shape;
@@ -39,7 +40,7 @@ export const CredentialUrl = z
 
 export const CredentialSpec = z.strictObject({
   id: z.string().min(1).describe('credential id, referred to by expectations'),
-  apiKey: z.string().min(1).describe('sent as Authorization: Bearer <apiKey>'),
+  apiKey: ApiKeySchema.describe('sent as Authorization: Bearer <apiKey>'),
   url: CredentialUrl,
   filters: z
     .strictObject({

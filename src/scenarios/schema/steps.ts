@@ -1,9 +1,24 @@
 import { z } from 'zod';
+import { bookingNumberProblem } from '../../delivery/prepare.js';
 import { ApiVersion, AsName, BookingRef, BookingStatus, Duration, Instant } from './common.js';
 import { ExpectStep, LOGIN_VARIANTS, LoginExpect, WaitForStep } from './expect.js';
 
 const Overrides = z
   .record(z.string(), z.unknown())
+  .superRefine((overrides, ctx) => {
+    // Refused at load, not when the step runs: a BookingNumber the filename cannot carry (a
+    // `${name}` reference is checked when it is resolved, by the event itself).
+    const reservation = overrides.Reservation as Record<string, unknown> | undefined;
+    const number = reservation?.BookingNumber;
+    if (typeof number !== 'string' || number.includes('${')) return;
+    const problem = bookingNumberProblem(number);
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['Reservation', 'BookingNumber'],
+        message: `BookingNumber ${problem}`,
+      });
+  })
   .describe('deep partial notification body, e.g. {Reservation: {PCCBook: AAA1}, Product: {IdWeb: 1001}}');
 
 /**
