@@ -70,6 +70,26 @@ describe('reportbo-emulator certs', () => {
     expect(x509.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
   });
 
+  it('keeps all three files with --keep-existing, as a compose one-shot started again must, and replaces them without it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
+    dirs.push(dir);
+    const read = async () =>
+      Promise.all(['ca.pem', 'server.pem', 'server-key.pem'].map((f) => readFile(join(dir, f), 'utf8')));
+    expect((await cli(['certs', '--out', dir, '--keep-existing'])).code).toBe(0);
+    const first = await read();
+    const kept = await cli(['certs', '--out', dir, '--keep-existing']);
+    expect(kept.code).toBe(0);
+    expect(kept.out).toContain('kept');
+    expect(await read()).toEqual(first);
+    // A partial set is useless to a receiver: all three are written again.
+    await rm(join(dir, 'server-key.pem'));
+    expect((await cli(['certs', '--out', dir, '--keep-existing'])).code).toBe(0);
+    const rewritten = await read();
+    expect(rewritten[0]).not.toBe(first[0]);
+    expect((await cli(['certs', '--out', dir])).code).toBe(0);
+    expect((await read())[0]).not.toBe(rewritten[0]);
+  });
+
   it('refuses a host that is neither a DNS name nor an IP address with exit code 2 and no stack trace', async () => {
     const { code, err } = await cli([
       'certs',

@@ -1,4 +1,6 @@
+import { access } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 
@@ -11,7 +13,11 @@ interface CertsFlags {
   out: string;
   host?: string[];
   days: string;
+  keepExisting?: boolean;
 }
+
+/** What `certs` writes into `--out`. */
+const CERT_FILES = ['ca.pem', 'server.pem', 'server-key.pem'] as const;
 
 /** `certs`: writes a CA and a server certificate signed by it, for HTTPS receivers the emulator trusts. */
 export function registerCertsCommand(program: Command, setExit: (code: number) => void): void {
@@ -31,6 +37,11 @@ export function registerCertsCommand(program: Command, setExit: (code: number) =
       `DNS name or IP address the server certificate is valid for; repeat for several (default ${DEFAULT_CERT_HOSTS.join(', ')})`,
     )
     .option('--days <n>', 'validity of both certificates in days', '30')
+    .option(
+      '--keep-existing',
+      'leave ca.pem, server.pem and server-key.pem as they are when all three exist (a compose one-shot ' +
+        'that runs again must not replace the certificate a running receiver serves)',
+    )
     .action(async (flags: CertsFlags) => setExit(await runCerts(flags)));
 }
 
@@ -47,6 +58,12 @@ async function runCerts(flags: CertsFlags): Promise<number> {
   const days = Number(flags.days);
   if (!Number.isInteger(days) || days < 1 || days > 3650) {
     throw new InputError('invalid_option', `--days: "${flags.days}" is not a whole number from 1 to 3650.`);
+  }
+  if (flags.keepExisting && (await allExist(flags.out))) {
+    process.stdout.write(
+      `kept ${CERT_FILES.map((f) => join(flags.out, f)).join(', ')} (all three exist; --keep-existing)\n`,
+    );
+    return 0;
   }
   // Lazy: node-forge is only needed by this command.
   const { createCertificateAuthority, createServerCertificate, writeCertificateFiles } = await import(
@@ -71,4 +88,16 @@ async function runCerts(flags: CertsFlags): Promise<number> {
     ].join('\n'),
   );
   return 0;
+}
+
+async function allExist(dir: string): Promise<boolean> {
+  const found = await Promise.all(
+    CERT_FILES.map((f) =>
+      access(join(dir, f)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return found.every(Boolean);
 }
