@@ -115,16 +115,13 @@ describe('reportbo-emulator run', () => {
     ]);
   });
 
-  it('runs a full 5-attempt cycle on the manual clock in under 2 s of real time', async () => {
+  it('runs a full 5-attempt cycle on the manual clock', async () => {
+    // How fast it runs belongs in `npm run bench`, not in a test (issue 14): no duration is asserted.
     const json = `${tmp.dir}/exhausted.json`;
     const run = await runCli(['run', 'scenarios/06-exhausted.yaml', '--json', json]);
     expect(run.code).toBe(0);
-    const scenarioMs = JSON.parse(readFileSync(json, 'utf8')).scenarios[0].durationMs as number;
-    // Recorded for the report; the bound is generous so a busy CI machine does not flake.
-    console.info(
-      `06-exhausted: scenario ${Math.round(scenarioMs)} ms, whole CLI process ${Math.round(run.wallMs)} ms`,
-    );
-    expect(scenarioMs).toBeLessThan(2_000);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<{ name: string }> };
+    expect(report.scenarios.map((s) => s.name)).toEqual(['exhausted after 5 attempts']);
   });
 
   it('prints help for the run command naming --target, --junit and --json', async () => {
