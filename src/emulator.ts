@@ -74,6 +74,14 @@ export async function loadEmulatorServices(): Promise<void> {
   await Promise.all([reservationsModule.load(), deliveryModule.load()]);
 }
 
+/**
+ * Whether `createEmulator` builds the delivery engine at once (preloaded credentials or a CA file are
+ * checked at start); `startServer` then imports it first, so it is not required synchronously.
+ */
+export function needsDeliveryAtCreation(input: SettingsInput, preload: EmulatorPreload): boolean {
+  return (preload.credentials?.length ?? 0) > 0 || Boolean(input.caFile);
+}
+
 /** Builds an emulator from settings (validated here) and optional dependencies. */
 export function createEmulator(
   input: SettingsInput = {},
@@ -117,9 +125,8 @@ export function createEmulator(
       log,
       ...(deps.sender ? { sender: deps.sender } : {}),
     }));
-  if ((preload.credentials?.length ?? 0) > 0 || settings.caFile) {
+  if (needsDeliveryAtCreation(input, preload)) {
     // Checked at creation: a bad preloaded credential throws here, a bad CA file rejects `ready`.
-    // (The engine's modules are then required synchronously: the start needs them either way.)
     const service = deliveryService();
     for (const [i, cr] of (preload.credentials ?? []).entries())
       service.credentials.add(cr, `credentials[${i}]`);

@@ -2,7 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
-import { createEmulator, type Emulator, type EmulatorDeps, type EmulatorPreload } from './emulator.js';
+import {
+  createEmulator,
+  type Emulator,
+  type EmulatorDeps,
+  type EmulatorPreload,
+  loadEmulatorServices,
+  needsDeliveryAtCreation,
+} from './emulator.js';
 
 /** A listening emulator: its base URL, the instance behind it and a way to stop both. */
 export interface RunningEmulator {
@@ -19,6 +26,8 @@ export async function startServer(
   deps: EmulatorDeps = {},
   preload: EmulatorPreload = {},
 ): Promise<RunningEmulator> {
+  // Preloaded credentials and a CA file are checked by the delivery engine as the emulator is built.
+  if (needsDeliveryAtCreation(input, preload)) await loadEmulatorServices();
   const emulator = createEmulator(input, deps, preload);
   await emulator.ready;
   const app = createApp(emulator);
