@@ -1,10 +1,15 @@
-import { type ErrorHandler, Hono } from 'hono';
+import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
 import { healthRoutes } from './admin/health.js';
 import type { AdminOptions } from './admin/index.js';
 import { apiApp } from './api/index.js';
 import { type Emulator, loadEmulatorServices } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
-import { lazyMount } from './lazy-mount.js';
+import { lazyModule } from './lazy-module.js';
+
+const adminModule = lazyModule(
+  () => import('./admin/index.js'),
+  new URL('./admin/index.js', import.meta.url),
+);
 
 /**
  * Builds the HTTP app of an emulator: provider API and admin API on one port. No I/O here.
@@ -13,22 +18,29 @@ import { lazyMount } from './lazy-mount.js';
 export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
   const onError = errorHandler(emulator);
+  const notFound = notFoundHandler(emulator);
   // Health answers from start; the rest of the admin API (its schemas, the OpenAPI document, the
-  // reservation lifecycle with the generator and the contract) loads on its first request, which
-  // keeps ~60 modules off the path to the first GetAccessToken.
+  // reservation lifecycle with the generator and the contract, the delivery engine with undici)
+  // loads on its first request: ~70 ms off every cold start (docs/benchmarks-method.md).
   app.route('/__admin', healthRoutes(emulator));
-  app.use(
-    '/__admin/*',
-    lazyMount(async (unmatched) => {
-      const { adminApp, refuseWrongMethods } = await loadAdminApi();
-      const admin = new Hono().route('/__admin', adminApp(emulator, options));
-      // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
-      refuseWrongMethods(admin);
-      admin.notFound(unmatched);
-      admin.onError(onError);
-      return admin;
-    }),
-  );
+  let admin: Promise<Hono> | undefined;
+  app.use('/__admin/*', async (c) => {
+    admin ??= loadAdminApi().then(
+      ({ adminApp, refuseWrongMethods }) => {
+        const sub = new Hono().route('/__admin', adminApp(emulator, options));
+        // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
+        refuseWrongMethods(sub);
+        sub.notFound(notFound);
+        sub.onError(onError);
+        return sub;
+      },
+      (err: unknown) => {
+        admin = undefined; // a failed load is retried by the next request, not cached
+        throw err;
+      },
+    );
+    return (await admin).fetch(c.req.raw, c.env);
+  });
   // GetAccessToken under settings.basePath16 / basePath17, matched case-insensitively (src/api).
   app.route(
     '/',
@@ -40,16 +52,21 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
     }),
   );
 
-  app.notFound((c) => {
+  app.notFound(notFound);
+  app.onError(onError);
+  return app;
+}
+
+/** One answer for every unknown path, inside the admin API or not. */
+function notFoundHandler(emulator: Emulator): NotFoundHandler {
+  return (c) => {
     const err = new NotFoundError(
       'route_not_found',
       `No route for ${c.req.method} ${new URL(c.req.url).pathname}. The admin API lives under /__admin (see /__admin/health); ` +
         `GetAccessToken under ${emulator.settings.basePath16} and ${emulator.settings.basePath17}.`,
     );
     return c.json(err.toProblem(), 404);
-  });
-  app.onError(onError);
-  return app;
+  };
 }
 
 /**
@@ -57,7 +74,7 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
  * engine); its first request does this by itself, `startServer` may do it ahead.
  */
 export async function loadAdminApi(): Promise<typeof import('./admin/index.js')> {
-  const [admin] = await Promise.all([import('./admin/index.js'), loadEmulatorServices()]);
+  const [admin] = await Promise.all([adminModule.load(), loadEmulatorServices()]);
   return admin;
 }
 

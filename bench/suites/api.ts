@@ -1,17 +1,20 @@
 /**
- * GetAccessToken throughput per variant (autocannon, 50 connections, BENCH_API_DURATION_SEC s each,
- * default 10) and cold start of the real CLI to the first successful 1.7 JSON token
- * (BENCH_API_COLD_RUNS runs, default 5). Targets (issue 4): 1.7 JSON ≥ 20,000 req/s, SOAP ≥ 5,000
- * req/s, cold start ≤ 300 ms.
+ * GetAccessToken per variant: BENCH_API_CALLS calls (default 100,000) from the load generator in its
+ * own process (wrk) to a fresh emulator, req/s and the RSS they leave (target: ≤ 150 MiB after
+ * 100,000 calls, any variant); and cold start of the real CLI to the first successful 1.7 JSON token
+ * (BENCH_API_COLD_RUNS runs, default 5).
  */
 import { BENCH_USER } from '../lib/fixtures.js';
-import { type LoadRequest, runLoad } from '../lib/load.js';
+import { ensureLoadGenerator, type LoadRequest, type LoadResult } from '../lib/load.js';
 import { stopAll } from '../lib/proc.js';
+import { rssMiB } from '../lib/rss.js';
 import { startEmulator } from '../lib/servers.js';
-import { envNumber, fmt, median, table } from '../lib/stats.js';
+import { envNumber, fmt, median, table, verdictTable } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
 
 const CONNECTIONS = 50;
+/** Length of one load run; runs repeat until the wanted number of calls was answered. */
+const CHUNK_S = 5;
 const ACTION = 'http://tempuri.org/GetAccessToken';
 const { username: U, password: P } = BENCH_USER;
 const env = (v: '1.1' | '1.2', op: string) => {
@@ -30,7 +33,6 @@ interface Variant {
   path: string;
   headers: Record<string, string>;
   body: string;
-  target?: number;
   /** A success answer contains this. */
   ok: RegExp;
 }
@@ -41,7 +43,6 @@ const VARIANTS: Variant[] = [
     path: '/api/1.7/AuthService.json/GetAccessToken',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ Username: U, Password: P }),
-    target: 20_000,
     ok: /"Token":"[0-9a-f]{32}"/,
   },
   {
@@ -56,7 +57,6 @@ const VARIANTS: Variant[] = [
     path: '/api/1.7/AuthService.asmx',
     headers: S11,
     body: env('1.1', op17),
-    target: 5_000,
     ok: /<Token>[0-9a-f]{32}</,
   },
   {
@@ -64,7 +64,6 @@ const VARIANTS: Variant[] = [
     path: '/api/1.7/AuthService.asmx',
     headers: S12,
     body: env('1.2', op17),
-    target: 5_000,
     ok: /<Token>[0-9a-f]{32}</,
   },
   {
@@ -86,16 +85,16 @@ const VARIANTS: Variant[] = [
     path: '/api/1.6/FlightService.asmx',
     headers: S11,
     body: env('1.1', op16),
-    target: 5_000,
     ok: /<GetAccessTokenResult>[0-9a-f]{32}</,
   },
 ];
 
 const suite: BenchSuite = {
   name: 'api',
-  title: 'GetAccessToken: req/s per variant and cold start',
+  title: 'GetAccessToken: req/s and RSS per variant, and cold start',
   async run(log) {
-    const durationSec = envNumber('BENCH_API_DURATION_SEC', 10, 2);
+    const generator = ensureLoadGenerator(log);
+    const calls = envNumber('BENCH_API_CALLS', 100_000, 20_000);
     const coldRuns = envNumber('BENCH_API_COLD_RUNS', 5, 2);
     try {
       const cold: number[] = [];
@@ -105,10 +104,12 @@ const suite: BenchSuite = {
         log(`cold start ${i + 1}/${coldRuns}: ${fmt(s.coldStartMs, 1)} ms`);
         await s.stop();
       }
-      const server = await startEmulator({ args: ['--log-level', 'info'] });
       const rows: string[][] = [];
-      try {
-        for (const v of VARIANTS) {
+      const rssAfter: number[] = [];
+      for (const v of VARIANTS) {
+        // A fresh process per variant, so its RSS after the calls is that variant's alone.
+        const server = await startEmulator({ args: ['--log-level', 'info'] });
+        try {
           const req: LoadRequest = {
             url: `${server.url}${v.path}`,
             method: 'POST',
@@ -119,31 +120,69 @@ const suite: BenchSuite = {
           const text = await probe.text();
           if (probe.status !== 200 || !v.ok.test(text))
             throw new Error(`${v.name}: not a success answer: ${probe.status} ${text.slice(0, 200)}`);
-          const r = await runLoad(req, { connections: CONNECTIONS, durationSec });
+          const rssBefore = rssMiB(server.proc.pid) ?? 0;
+          // Runs of CHUNK_S seconds until `calls` answers arrived (wrk cannot stop at a count).
+          const runs: LoadResult[] = [];
+          let total = 0;
+          while (total < calls) {
+            const run = await generator.run(req, { connections: CONNECTIONS, durationSec: CHUNK_S });
+            if (run.total === 0) throw new Error(`${v.name}: no answer in ${CHUNK_S} s`);
+            runs.push(run);
+            total += run.total;
+          }
+          const r = {
+            total,
+            rps: median(runs.map((x) => x.rps)),
+            p50Ms: median(runs.map((x) => x.p50Ms)),
+            p99Ms: median(runs.map((x) => x.p99Ms)),
+            errors: runs.reduce((n, x) => n + x.errors, 0),
+            non2xx: runs.reduce((n, x) => n + x.non2xx, 0),
+            load1: runs[0]!.load1,
+          };
+          const rss = rssMiB(server.proc.pid) ?? 0;
+          rssAfter.push(rss);
           log(
-            `${v.name}: ${fmt(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}, non-2xx ${r.non2xx}`,
+            `${v.name}: ${fmt(r.total)} calls, ${fmt(r.rps)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}, non-2xx ${r.non2xx}, RSS ${fmt(rssBefore)} → ${fmt(rss)} MiB, load ${fmt(r.load1, 2)}`,
           );
-          const verdict =
-            v.target === undefined ? '' : r.rps >= v.target ? `≥ ${fmt(v.target)} ✔` : `< ${fmt(v.target)} ✘`;
           rows.push([
             v.name,
+            fmt(r.total),
             fmt(r.rps),
-            String(r.p50Ms),
-            String(r.p99Ms),
+            fmt(r.p50Ms, 2),
+            fmt(r.p99Ms, 2),
             String(r.errors + r.non2xx),
-            verdict,
+            `${fmt(rssBefore)} → **${fmt(rss)}** MiB`,
+            fmt(r.load1, 2),
           ]);
+        } finally {
+          await server.stop();
         }
-      } finally {
-        await server.stop();
       }
       const coldMedian = median(cold);
+      const worstRss = Math.max(...rssAfter);
       return [
-        `autocannon, ${CONNECTIONS} connections, ${durationSec} s per variant, against the built CLI (\`serve --config\` with one user). Each answer is a fresh token (journaled).`,
+        `Load generator: **${generator.label}** in its own process, ${CONNECTIONS} connections. Each variant gets a`,
+        `fresh emulator (the built CLI, \`serve --config\` with one user) and at least ${fmt(calls)} GetAccessToken calls`,
+        `(${CHUNK_S} s runs until that many were answered; req/s, p50 and p99 are medians of those runs);`,
+        'every answer is a fresh token (kept until it expires or the cap evicts it) and a journal entry.',
+        'RSS is read from /proc before and right after the calls (no forced GC).',
+        ...(generator.note ? ['', `**Note:** ${generator.note}`] : []),
         '',
-        table(['Variant', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target'], rows),
+        table(
+          ['Variant', 'calls', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS before → after', 'load avg'],
+          rows,
+        ),
         '',
-        `Cold start (spawn \`node bin/reportbo-emulator.js serve\` → first successful 1.7 JSON token), ${coldRuns} runs: median **${fmt(coldMedian, 1)} ms** (runs: ${cold.map((c) => fmt(c, 1)).join(', ')}) — target ≤ 300 ms ${coldMedian <= 300 ? '✔' : '✘'}.`,
+        verdictTable([
+          {
+            target: `RSS after ${fmt(100_000)} token calls (any variant) ≤ 150 MiB`,
+            figure: `worst ${fmt(worstRss)} MiB`,
+            met: calls >= 100_000 ? worstRss <= 150 : undefined,
+            ...(calls < 100_000 ? { note: `quick run with ${fmt(calls)} calls only` } : {}),
+          },
+        ]),
+        '',
+        `Cold start (spawn \`node bin/reportbo-emulator.js serve\` → first successful 1.7 JSON token), ${coldRuns} runs: median **${fmt(coldMedian, 1)} ms** (runs: ${cold.map((c) => fmt(c, 1)).join(', ')}).`,
       ].join('\n');
     } finally {
       await stopAll();

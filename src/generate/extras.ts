@@ -19,11 +19,15 @@ export function buildIncentives(rng: Rng, partner: boolean, paxTypes: readonly s
   const Commission: NotificationBody['Commission'] = { Pct: pct(rng, 0, 10) };
   if (partner) Commission.PartnerCDISC = pct(rng, 0, 3);
   const distinct = [...new Set(paxTypes)];
+  const overPct = pct(rng, 0, 5);
+  const overPaxType = distinct.length === 1 || rng.chance(0.6) ? 'ALL' : distinct.join('|');
+  // Members in the schema's order, which the contract's parse answers and the wire carries.
+  const overCalculation = rng.chance(0.7) ? rng.pick(['D', 'I'] as const) : undefined;
   const Over: NotificationBody['Over'] = {
-    OverPct: pct(rng, 0, 5),
-    OverPaxType: distinct.length === 1 || rng.chance(0.6) ? 'ALL' : distinct.join('|'),
+    OverPct: overPct,
+    ...(overCalculation !== undefined ? { OverCalculation: overCalculation } : {}),
+    OverPaxType: overPaxType,
   };
-  if (rng.chance(0.7)) Over.OverCalculation = rng.pick(['D', 'I'] as const);
   if (partner) Over.PartnerODISC = pct(rng, 0, 2);
   return { Commission, Over };
 }
@@ -33,14 +37,16 @@ export function buildFees(rng: Rng, currency: Currency, partner: boolean) {
   const money = (maxUsd: number) => (rng.chance(0.2) ? 0 : usdToMinor(rng.next() * maxUsd, currency));
   const contentFee = money(15);
   const apiFee = money(10);
+  // ContentCost is what the content costs the agency; it is not charged to the traveller.
+  const contentCost = rng.chance(0.5) ? toAmount(money(8), currency) : undefined;
+  // Members in the schema's order (ContentCost first).
   const ApiFees: NotificationBody['Fees']['ApiFees'] = {
     Application: 'ETK',
     Currency: currency.code,
+    ...(contentCost !== undefined ? { ContentCost: contentCost } : {}),
     ContentFee: toAmount(contentFee, currency),
     ApiFee: toAmount(apiFee, currency),
   };
-  // ContentCost is what the content costs the agency; it is not charged to the traveller.
-  if (rng.chance(0.5)) ApiFees.ContentCost = toAmount(money(8), currency);
   const PartnerFees: NotificationBody['Fees']['PartnerFees'] = {
     Application: 'ETK',
     Currency: currency.code,

@@ -104,10 +104,9 @@ export function buildTickets(rng: Rng, ctx: TicketContext): PricedTickets {
       const coupons = ctx.segments.slice(b * COUPONS_PER_TICKET, (b + 1) * COUPONS_PER_TICKET);
       const id = ticketId++;
       const subType = main ? 'MainTicket' : 'ConjTicket';
+      // Members in the schema's order: Type and SubType last (they select the union's branch).
       Ticket.push({
         TicketId: id,
-        Type: 'ETK',
-        SubType: subType,
         Number: number,
         PaxNumber: pax.PaxNumber,
         Currency: currency.code,
@@ -129,6 +128,8 @@ export function buildTickets(rng: Rng, ctx: TicketContext): PricedTickets {
           pccIssue: ctx.pccIssue,
           fop: ctx.fop,
         }),
+        Type: 'ETK',
+        SubType: subType,
       });
       const details = main ? lines.map((l) => ({ Code: l.code, Amount: toAmount(l.minor, currency) })) : [];
       Tax.push(ctx.withTaxDetails ? { TicketId: id, TaxDetails: details } : { TicketId: id });
@@ -147,8 +148,6 @@ export function buildTickets(rng: Rng, ctx: TicketContext): PricedTickets {
       emdByPax.set(pax.PaxNumber, (emdByPax.get(pax.PaxNumber) ?? 0) + total);
       Ticket.push({
         TicketId: ticketId++,
-        Type: 'EMD',
-        SubType: reason,
         Number: number,
         PaxNumber: pax.PaxNumber,
         Currency: currency.code,
@@ -168,6 +167,8 @@ export function buildTickets(rng: Rng, ctx: TicketContext): PricedTickets {
           pccIssue: ctx.pccIssue,
           fop: ctx.fop,
         }),
+        Type: 'EMD',
+        SubType: reason,
       });
     }
   }

@@ -4,7 +4,7 @@
  * marks the old body Exchanged and builds a re-priced Issued-Exch body for the new BookingID.
  */
 import type { BookingStatus, NotificationBody } from '../contract/index.js';
-import { orderMembers, priceBooking } from './booking.js';
+import { orderMembers, orderReservation, priceBooking } from './booking.js';
 import { shiftSegments } from './itinerary.js';
 import { Rng } from './random.js';
 import { AIRLINES_BY_CODE, type Airline, CURRENCIES, type Currency } from './reference/index.js';
@@ -14,7 +14,7 @@ function withReservation(
   body: NotificationBody,
   patch: Partial<NotificationBody['Reservation']>,
 ): NotificationBody {
-  return { ...body, Reservation: { ...body.Reservation, ...patch } };
+  return { ...body, Reservation: orderReservation({ ...body.Reservation, ...patch }) };
 }
 
 /** The same booking with a new status, notified at `atMs` (UpdateDate = event time). */
