@@ -131,6 +131,26 @@ describe('compressed clock', () => {
     clock.stop();
   });
 
+  it('never runs a batch before its emulator instant when the timer fires a fraction of a real millisecond early', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // 1 real ms = 1 emulator s; the real time the clock reads lags the timers by 0.5 ms, as a timer
+    // counting whole milliseconds can.
+    let real = 0;
+    const clock = new CompressedClock(new Date('2026-04-27T10:54:00Z'), 3_600, undefined, () => real);
+    const seen: Array<{ at: string; now: string }> = [];
+    clock.onBatch((at) => {
+      seen.push({ at: at.toISOString(), now: clock.now().toISOString() });
+    });
+    clock.start();
+    real = 59.5;
+    await vi.advanceTimersByTimeAsync(60); // the timer of 10:55 fires at 10:54:59.5 emulator time
+    expect(seen).toEqual([]);
+    real = 60;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(seen).toEqual([{ at: '2026-04-27T10:55:00.000Z', now: '2026-04-27T10:55:00.000Z' }]);
+    clock.stop();
+  });
+
   it('skips a batch instant that passed while the previous batch was still running, never doubling up, and says so', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const clock = new CompressedClock(new Date('2026-04-27T10:50:00Z'), 1_000, undefined, () =>

@@ -50,10 +50,16 @@ export class CompressedClock extends AutomaticClock {
 
   /** Arms the timer of the first batch instant after `afterMs` (at once when that is already past). */
   #schedule(afterMs: number): void {
+    this.#arm(nextBatchAfter(afterMs));
+  }
+
+  #arm(at: number): void {
     if (!this.#running) return;
-    const at = nextBatchAfter(afterMs);
     const delayReal = Math.max(0, ((at - this.now().getTime()) * this.hourMs) / HOUR_MS);
     this.#timer = setTimeout(async () => {
+      // Timers count whole real milliseconds and may fire a fraction early, which is seconds of
+      // emulator time: a batch never runs before its instant.
+      if (this.now().getTime() < at) return this.#arm(at);
       const startedReal = this.realNowMs();
       await this.listeners.emit(new Date(at), this.onListenerError);
       this.#schedule(await this.#skipPassed(at, this.realNowMs() - startedReal));
