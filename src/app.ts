@@ -6,10 +6,7 @@ import { type Emulator, loadEmulatorServices } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
 import { lazyModule } from './lazy-module.js';
 
-const adminModule = lazyModule(
-  () => import('./admin/index.js'),
-  new URL('./admin/index.js', import.meta.url),
-);
+const adminModule = lazyModule('the admin API', () => import('./admin/index.js'), 'loadAdminApi()');
 
 /**
  * Builds the HTTP app of an emulator: provider API and admin API on one port. No I/O here.

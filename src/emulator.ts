@@ -59,7 +59,10 @@ export interface Emulator {
    * when credentials are preloaded or a CA file is set (both are checked at start), else on first use.
    */
   readonly delivery: DeliveryService;
-  /** Resolves once everything the server answers with is ready (e.g. WSDLs parsed). */
+  /**
+   * Resolves once everything the server answers with is ready (e.g. WSDLs parsed, preloaded
+   * credentials and the CA file checked); rejects with the first problem.
+   */
   readonly ready: Promise<void>;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
   reset(): void;
@@ -69,29 +72,21 @@ export interface Emulator {
 
 // Loaded on first use, not at start-up: together with what they import (the generator, the
 // notification contract, the HTTP sender) they are ~40 modules that health and GetAccessToken never use.
+const LOADER = 'loadEmulatorServices()';
 const reservationsModule = lazyModule(
+  'The reservation store',
   () => import('./reservations/index.js'),
-  new URL('./reservations/index.js', import.meta.url),
+  LOADER,
 );
-const deliveryModule = lazyModule(
-  () => import('./delivery/index.js'),
-  new URL('./delivery/index.js', import.meta.url),
-);
+const deliveryModule = lazyModule('The delivery engine', () => import('./delivery/index.js'), LOADER);
 
 /**
- * Imports what start-up skipped (the reservation lifecycle and the delivery engine), so that their
- * first use does not load them synchronously; the admin API awaits it before its first request.
+ * Imports what start-up skipped (the reservation lifecycle and the delivery engine); the admin API
+ * awaits it before its first request, and so must code that uses `emulator.reservations` or
+ * `emulator.delivery` outside it.
  */
 export async function loadEmulatorServices(): Promise<void> {
   await Promise.all([reservationsModule.load(), deliveryModule.load()]);
-}
-
-/**
- * Whether `createEmulator` builds the delivery engine at once (preloaded credentials or a CA file are
- * checked at start); `startServer` then imports it first, so it is not required synchronously.
- */
-export function needsDeliveryAtCreation(input: SettingsInput, preload: EmulatorPreload): boolean {
-  return (preload.credentials?.length ?? 0) > 0 || (preload.trust?.length ?? 0) > 0 || Boolean(input.caFile);
 }
 
 /** Builds an emulator from settings (validated here) and optional dependencies. */
@@ -144,13 +139,19 @@ export function createEmulator(
       names,
       ...(deps.sender ? { sender: deps.sender } : {}),
     }));
-  if (needsDeliveryAtCreation(input, preload)) {
-    // Checked at creation: a bad preloaded credential throws here, a bad CA file rejects `ready`.
-    const service = deliveryService();
-    for (const [i, cr] of (preload.credentials ?? []).entries())
-      service.credentials.add(cr, `credentials[${i}]`);
-    for (const pem of preload.trust ?? []) service.trust(pem, 'scenario', "the scenario receivers' CA");
-    readiness.push(service.loadCaFile());
+  // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
+  // CA file rejects `ready` (startServer awaits it before listening). Without them the services wait
+  // for their first use.
+  if ((preload.credentials?.length ?? 0) > 0 || (preload.trust?.length ?? 0) > 0 || settings.caFile) {
+    readiness.push(
+      loadEmulatorServices().then(() => {
+        const service = deliveryService();
+        for (const [i, cr] of (preload.credentials ?? []).entries())
+          service.credentials.add(cr, `credentials[${i}]`);
+        for (const pem of preload.trust ?? []) service.trust(pem, 'scenario', "the scenario receivers' CA");
+        return service.loadCaFile();
+      }),
+    );
   }
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
   clock.onBatch(async (at, skip) => {

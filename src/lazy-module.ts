@@ -1,38 +1,30 @@
 /**
  * A module loaded on first use instead of at start-up: the one mechanism that keeps the admin API
  * (`app.ts`) and the reservation and delivery services (`emulator.ts`) off the path to the first
- * GetAccessToken. Request handlers `await load()`; code that must stay synchronous (a getter of the
- * public `Emulator` interface, building the emulator with preloaded credentials) calls `get()`,
- * which falls back to `require` of the ES module (synchronous since Node 20.19, which this package
- * needs).
+ * GetAccessToken. Request handlers `await load()`; synchronous code (a getter of the public
+ * `Emulator` interface) calls `get()`, which answers the loaded module or says which `load()` to
+ * await first. There is no synchronous fallback: one way in, one error if it was skipped.
  *
  * What it buys (issue 14; import time on top of `dist/server.js`, medians of 8 fresh processes on
  * the 2-core bench machine): the delivery engine (undici) ~45 ms, the reservation lifecycle (the
  * generator, the contract schema) ~18 ms, the admin routes beyond those ~6 ms — ~70 ms of a cold
  * start of ~250 ms. The admin routes alone would not pass the 10 ms bar, but they import the
- * delivery engine, so they stay behind the same lazy load. Removed: a second mechanism (a lazily
- * built sub-app that passed unmatched requests on through a WeakSet); cold start unchanged (263.6
- * before, 263.3 ms after: medians of 30 alternating runs). `needsDeliveryAtCreation` stays: it is
- * not a speed-up (start needs the engine either way) but makes `startServer` import it before
- * building an emulator with preloaded credentials, so the synchronous `require` is only the
- * fallback of plain `createEmulator` on the built package (it cannot load the TypeScript sources
- * tests run).
+ * delivery engine, so they stay behind the same lazy load.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { InternalError } from './errors.js';
 
 export interface LazyModule<T> {
   /** Imports the module once; every call answers the same promise. */
   load(): Promise<T>;
-  /** The module now: the one `load()` brought, or a synchronous require of `url`. */
+  /** The module `load()` brought; throws, naming `loader`, when it has not been awaited yet. */
   get(): T;
 }
 
 /**
  * `importer` must be a literal `() => import('./x.js')` (so bundlers and vitest see the edge);
- * `url` names the same module for the synchronous path.
+ * `loader` names, for the error of a `get()` too early, the function that loads it.
  */
-export function lazyModule<T>(importer: () => Promise<T>, url: URL): LazyModule<T> {
+export function lazyModule<T>(name: string, importer: () => Promise<T>, loader: string): LazyModule<T> {
   let loaded: T | undefined;
   let loading: Promise<T> | undefined;
   return {
@@ -44,7 +36,12 @@ export function lazyModule<T>(importer: () => Promise<T>, url: URL): LazyModule<
       return loading;
     },
     get() {
-      loaded ??= createRequire(url)(fileURLToPath(url)) as T;
+      if (loaded === undefined) {
+        throw new InternalError(
+          `${name} is loaded on first use and was used before it loaded: await ${loader} first.`,
+          { module: name },
+        );
+      }
       return loaded;
     },
   };

@@ -3,14 +3,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { AdminOptions } from './admin/index.js';
 import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
-import {
-  createEmulator,
-  type Emulator,
-  type EmulatorDeps,
-  type EmulatorPreload,
-  loadEmulatorServices,
-  needsDeliveryAtCreation,
-} from './emulator.js';
+import { createEmulator, type Emulator, type EmulatorDeps, type EmulatorPreload } from './emulator.js';
 import { ConflictError, EmulatorError } from './errors.js';
 
 /** A listening emulator: its base URL, the instance behind it and a way to stop both. */
@@ -32,8 +25,6 @@ export async function startServer(
   preload: EmulatorPreload = {},
   app: AdminOptions = {},
 ): Promise<RunningEmulator> {
-  // Preloaded credentials and a CA file are checked by the delivery engine as the emulator is built.
-  if (needsDeliveryAtCreation(input, preload)) await loadEmulatorServices();
   const emulator = createEmulator(input, deps, preload);
   await emulator.ready;
   const http = createApp(emulator, app);

@@ -60,6 +60,7 @@ const DEFERRED = [
   ['the reservation lifecycle', /\/dist\/reservations\//],
   ['the delivery engine', /\/dist\/delivery\//],
   ['the generator', /\/dist\/generate\//],
+  ['faker', /\/node_modules\/@faker-js\//],
   ['the notification contract', /\/dist\/contract\//],
   ['the scenario machinery', /\/dist\/scenarios\//],
   ['the verify kit', /\/dist\/verify\//],
@@ -123,22 +124,38 @@ describe('serve start-up', () => {
     expect((await fetch(`${url}/__admin/health`)).status).toBe(200);
   });
 
-  it('builds the reservation store and the delivery engine synchronously on first use, outside a server', () => {
-    // Plain Node on the built package: the getters load their modules with a synchronous require.
+  it('outside a server, uses the reservation store and the delivery engine once loadEmulatorServices() was awaited, and says so before', () => {
+    // Plain Node on the built package, through the package entry as a user would.
     const script = `
-      const { createEmulator } = await import(${JSON.stringify(`${ROOT}dist/emulator.js`)});
+      const { createEmulator, loadEmulatorServices } = await import(${JSON.stringify(`${ROOT}dist/index.js`)});
       const emulator = createEmulator({ clock: 'manual', logLevel: 'silent', seed: 3 });
+      let early;
+      try {
+        emulator.reservations;
+      } catch (err) {
+        early = { code: err.code, message: err.message };
+      }
+      await loadEmulatorServices();
       const issued = emulator.reservations.apply({ type: 'Issue' });
       const routed = emulator.delivery.dispatch(issued.emit);
       let refused;
       try {
-        createEmulator({ logLevel: 'silent' }, {}, { credentials: [{ apiKey: 'k', url: 'http://x.example/' }] });
+        await createEmulator({ logLevel: 'silent' }, {}, { credentials: [{ apiKey: 'k', url: 'http://x.example/' }] }).ready;
       } catch (err) {
         refused = err.code;
       }
-      console.log(JSON.stringify({ status: issued.reservations[0].status, routedTo: routed.routedTo, refused }));
+      console.log(JSON.stringify({ early, status: issued.reservations[0].status, routedTo: routed.routedTo, refused }));
     `;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ status: 'Issued', routedTo: 0, refused: 'http_not_allowed' });
+    expect(JSON.parse(out)).toEqual({
+      early: {
+        code: 'internal_error',
+        message:
+          'The reservation store is loaded on first use and was used before it loaded: await loadEmulatorServices() first.',
+      },
+      status: 'Issued',
+      routedTo: 0,
+      refused: 'http_not_allowed',
+    });
   });
 });
