@@ -9,6 +9,8 @@ import { lazyMount } from './lazy-mount.js';
 export function createApp(emulator: Emulator): Hono {
   const app = new Hono();
   const onError = errorHandler(emulator);
+  // A browser opened on the emulator lands on the dashboard (it loads with the admin API, below).
+  for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
   // Health answers from start; the rest of the admin API (its schemas, the OpenAPI document, the
   // reservation lifecycle with the generator and the contract) loads on its first request, which
   // keeps ~60 modules off the path to the first GetAccessToken.

@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { ActivityBus } from './activity/bus.js';
+import { logActivity } from './activity/log-lines.js';
 import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock } from './clock/index.js';
 import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
@@ -34,6 +36,11 @@ export interface Emulator {
   readonly seed: number;
   readonly clock: Clock;
   readonly log: Logger;
+  /**
+   * What happens, as it happens: events, notifications and attempts, batches, GetAccessToken calls,
+   * admin changes. The info log and the live stream (`GET /__admin/stream`) listen to it.
+   */
+  readonly activity: ActivityBus;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
   /**
@@ -89,8 +96,6 @@ export function createEmulator(
   preload: EmulatorPreload = {},
 ): Emulator {
   const settings = resolveSettings(input as Record<string, unknown>);
-  const log =
-    deps.logger ?? (settings.logLevel === 'silent' ? silentLogger() : createLogger(settings.logLevel));
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
   const clock =
     deps.clock ??
@@ -100,12 +105,23 @@ export function createEmulator(
       ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
+  const log =
+    deps.logger ??
+    (settings.logLevel === 'silent'
+      ? silentLogger()
+      : createLogger(settings.logLevel, { format: settings.logFormat, now: () => clock.now() }));
+  const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
+  logActivity(activity, log);
 
   const resetters: Array<() => void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];
   const readiness: Array<Promise<void>> = [];
 
-  const auth = createAuthService({ clock, ...(settings.seed !== undefined ? { seed: settings.seed } : {}) });
+  const auth = createAuthService({
+    clock,
+    activity,
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+  });
   for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
   resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
 
@@ -123,6 +139,7 @@ export function createEmulator(
     (delivery ??= new (deliveryModule.get().DeliveryService)(settings, {
       clock,
       log,
+      activity,
       ...(deps.sender ? { sender: deps.sender } : {}),
     }));
   if (needsDeliveryAtCreation(input, preload)) {
@@ -145,6 +162,7 @@ export function createEmulator(
     seed,
     clock,
     log,
+    activity,
     auth,
     get reservations() {
       return reservationStore();

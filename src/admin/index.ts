@@ -12,8 +12,10 @@ import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
 import { scenarioRoutes } from './scenarios.js';
+import { streamRoutes } from './stream.js';
 import { tokenRoutes } from './tokens.js';
 import { trustRoutes } from './trust.js';
+import { uiRoutes } from './ui.js';
 import { userRoutes } from './users.js';
 
 /** The admin API, mounted under `/__admin`. */
@@ -34,5 +36,7 @@ export function adminApp(emulator: Emulator): Hono {
   app.route('/', faultRoutes(emulator));
   app.route('/', scenarioRoutes(emulator));
   app.route('/', openApiRoutes());
+  app.route('/', streamRoutes(emulator));
+  app.route('/', uiRoutes());
   return app;
 }

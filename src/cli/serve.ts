@@ -85,7 +85,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
   });
   log.info(
     { url: running.url, clock: clock.mode, seed, api16: settings.basePath16, api17: settings.basePath17 },
-    `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health)`,
+    `reportbo-emulator listening on ${running.url} (dashboard: ${running.url}/__admin/ui, clock ${clock.mode}, seed ${seed})`,
   );
   return stopped;
 }

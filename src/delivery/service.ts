@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ActivityBus } from '../activity/index.js';
 import type { Clock } from '../clock/index.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
@@ -21,6 +22,8 @@ export interface DeliveryDeps {
   log: Logger;
   /** Defaults to an HttpSender built from the settings. */
   sender?: Sender;
+  /** Told of notifications, attempts and batches. */
+  activity?: ActivityBus;
 }
 
 /** A notification reference as the events answer lists it. */
@@ -63,6 +66,7 @@ export class DeliveryService {
       sender: this.#sender,
       log: deps.log,
       concurrency: settings.deliveryConcurrency,
+      ...(deps.activity ? { activity: deps.activity } : {}),
     });
   }
 

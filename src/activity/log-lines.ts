@@ -1,0 +1,106 @@
+import type { Logger } from '../log.js';
+import type { ActivityBus } from './bus.js';
+import type { Activity } from './types.js';
+
+/** A log line of one activity: the fields of its JSON line and its message. */
+export interface ActivityLine {
+  fields: Record<string, unknown>;
+  msg: string;
+}
+
+/**
+ * Writes one info line per activity (event, attempt, batch, GetAccessToken call, admin change,
+ * clock move). Subscribes only when info is enabled, so a quieter level costs the hot paths nothing.
+ */
+export function logActivity(bus: ActivityBus, log: Logger): () => void {
+  if (!log.isLevelEnabled('info')) return () => {};
+  return bus.subscribe((activity) => {
+    const line = activityLine(activity);
+    if (line) log.info(line.fields, line.msg);
+  });
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The line of one activity, e.g. `n-000001 attempt 1/5 → 200 in 12 ms https://…/reportbo`; none for
+ * a created notification (the event's line names it, its attempt's line follows).
+ */
+export function activityLine(a: Activity): ActivityLine | undefined {
+  switch (a.kind) {
+    case 'event': {
+      const showStatus = a.reservations.length > 1 || a.event === 'Redeliver';
+      const what = a.reservations
+        .map((r) => `${r.bookingNumber} BookingID ${r.bookingId}${showStatus ? ` (${r.status})` : ''}`)
+        .join(', ');
+      const count = a.notifications.length;
+      const extra = count === a.routedTo ? '' : ` (${plural(count, 'notification')})`;
+      return {
+        fields: { kind: 'event', event: a.event, bookingIds: a.reservations.map((r) => r.bookingId) },
+        msg: `${a.event} ${what} → ${plural(a.routedTo, 'credential')}${extra}`,
+      };
+    }
+    case 'notification_created':
+      return undefined;
+    case 'attempt': {
+      const { notification: n, attempt: t } = a;
+      const ok = t.outcome === 'http_status' && t.statusCode === 200;
+      const result = t.outcome === 'http_status' ? String(t.statusCode) : t.outcome;
+      const trigger = t.trigger === 'first' ? '' : t.trigger === 'batch' ? ' (batch)' : ' (retry now)';
+      const tail = ok ? '' : ` [${n.state}] ${t.message}`;
+      return {
+        fields: {
+          kind: 'attempt',
+          id: n.id,
+          attempt: t.number,
+          trigger: t.trigger,
+          outcome: t.outcome,
+          statusCode: t.statusCode,
+          durationMs: t.durationMs,
+          url: n.url,
+          state: n.state,
+          ok,
+        },
+        msg: `${n.id} attempt ${t.number}/5${trigger} → ${result} in ${t.durationMs} ms ${n.url}${tail}`,
+      };
+    }
+    case 'batch': {
+      const b = a.batch;
+      return {
+        fields: { kind: 'batch', ...b },
+        msg: `redelivery batch at ${b.at}: ${b.attempted} attempted, ${b.delivered} delivered, ${b.failed} failed, ${b.exhausted} exhausted`,
+      };
+    }
+    case 'clock':
+      return {
+        fields: { kind: 'clock', from: a.from, to: a.to, batches: a.batches.length },
+        msg: `clock moved ${a.from} → ${a.to}, ${a.batches.length} batch${a.batches.length === 1 ? '' : 'es'} run`,
+      };
+    case 'token': {
+      const e = a.entry;
+      const result = e.fault
+        ? `fault ${e.fault.kind} (${e.fault.id})`
+        : e.outcome === 'ok'
+          ? 'ok'
+          : `${e.transactionCode ?? ''} ${e.outcome}`.trim();
+      return {
+        fields: {
+          kind: 'token',
+          version: e.version,
+          variant: e.variant,
+          username: e.username,
+          outcome: e.outcome,
+          transactionCode: e.transactionCode,
+          httpStatus: e.httpStatus,
+          ok: e.outcome === 'ok' && !e.fault,
+        },
+        msg: `GetAccessToken ${e.version} ${e.variant} ${e.username ?? '(no user)'} → ${result} (HTTP ${e.httpStatus})`,
+      };
+    }
+    case 'admin':
+      return {
+        fields: { kind: 'admin', change: a.change, subject: a.subject },
+        msg: `${a.change.replace('_', ' ')} ${a.subject}${a.detail ? ` ${a.detail}` : ''}`.trim(),
+      };
+  }
+}
