@@ -24,7 +24,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The line of one activity, e.g. `n-000001 attempt 1/5 → 200 in 12 ms https://…/reportbo`; none for
- * a created notification (the event's line names it, its attempt's line follows).
+ * a created notification (the event's line names it, its attempt's line follows) or an empty batch.
  */
 export function activityLine(a: Activity): ActivityLine | undefined {
   switch (a.kind) {
@@ -66,6 +66,9 @@ export function activityLine(a: Activity): ActivityLine | undefined {
     }
     case 'batch': {
       const b = a.batch;
+      // A batch with nothing due is no news (a compressed clock runs one every hourMs); the clock
+      // move that crossed it says how many ran.
+      if (b.attempted === 0) return undefined;
       return {
         fields: { kind: 'batch', ...b },
         msg: `redelivery batch at ${b.at}: ${b.attempted} attempted, ${b.delivered} delivered, ${b.failed} failed, ${b.exhausted} exhausted`,
@@ -100,7 +103,7 @@ export function activityLine(a: Activity): ActivityLine | undefined {
     case 'admin':
       return {
         fields: { kind: 'admin', change: a.change, subject: a.subject },
-        msg: `${a.change.replace('_', ' ')} ${a.subject}${a.detail ? ` ${a.detail}` : ''}`.trim(),
+        msg: [a.change.replace('_', ' '), a.subject, a.detail].filter(Boolean).join(' '),
       };
   }
 }

@@ -7,7 +7,7 @@ export function resetRoutes(emulator: Emulator): Hono {
   const app = new Hono();
   app.post('/reset', (c) => {
     emulator.reset();
-    announce(emulator, 'reset', '', 'reservations, notifications, tokens, journal and faults forgotten');
+    announce(emulator, 'reset', 'reservations, notifications, tokens, journal and faults forgotten');
     return c.json({ status: 'reset' });
   });
   return app;
