@@ -37,6 +37,8 @@ const state = {
   filters: { state: '', credential: '', booking: '' },
   selected: null,
   detail: null,
+  // What the reader chose in the forms: the page is redrawn on every live update and keeps them.
+  choice: { triggerBooking: '', redeliverStatus: '' },
   busy: false,
 };
 
@@ -339,6 +341,7 @@ function renderNotifications() {
             onclick: () => {
               state.selected = n.id;
               state.detail = null;
+              state.choice.redeliverStatus = '';
               load('detail');
             },
           },
@@ -424,6 +427,9 @@ function renderTrigger() {
     .reverse()
     .map((r) => [String(r.bookingId), `${r.bookingNumber} · ${r.bookingId} · ${r.status}`]);
   const chosen = () => Number(document.getElementById('trigger-booking').value);
+  const current = options.some(([v]) => v === state.choice.triggerBooking)
+    ? state.choice.triggerBooking
+    : options[0]?.[0];
   const emit = (type, bookingId) =>
     act(
       (r) =>
@@ -448,7 +454,16 @@ function renderTrigger() {
     h('span', { class: 'sep' }),
     h('label', { for: 'trigger-booking' }, 'Booking'),
     options.length
-      ? select({ id: 'trigger-booking' }, options, options[0][0])
+      ? select(
+          {
+            id: 'trigger-booking',
+            onchange: (e) => {
+              state.choice.triggerBooking = e.target.value;
+            },
+          },
+          options,
+          current,
+        )
       : h('select', { id: 'trigger-booking', disabled: true }, h('option', null, 'no Issued booking yet')),
     h(
       'button',
@@ -530,9 +545,14 @@ function renderDetail() {
         h('span', { class: 'sep' }),
         h('label', { for: 'redeliver-status' }, 'Manual redelivery as'),
         select(
-          { id: 'redeliver-status' },
+          {
+            id: 'redeliver-status',
+            onchange: (e) => {
+              state.choice.redeliverStatus = e.target.value;
+            },
+          },
           statuses.map((s) => [s, s]),
-          d.bookingStatus,
+          state.choice.redeliverStatus || d.bookingStatus,
         ),
         h(
           'button',
