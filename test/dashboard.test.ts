@@ -61,22 +61,30 @@ async function open(emu: DeliveryHarness): Promise<Page> {
   await page.waitForSelector('#live.on');
   // Set once: were the page reloaded, this would be gone.
   await page.evaluate(() => {
-    (window as unknown as { loadedOnce: boolean }).loadedOnce = true;
+    (globalThis as unknown as { loadedOnce: boolean }).loadedOnce = true;
   });
   page.on('close', () => expect(errors).toEqual([]));
   return page;
 }
 
 const notLoadedAgain = (page: Page) =>
-  page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce === true);
+  page.evaluate(() => (globalThis as unknown as { loadedOnce?: boolean }).loadedOnce === true);
 
 const row = (page: Page, id: string) => page.locator(`#notification-table tr[data-id="${id}"]`);
 const cell = (page: Page, id: string, n: number) => row(page, id).locator(`td:nth-child(${n})`);
 
-/** Waits until `locator`'s text matches. */
+/** What the page functions below use of the browser (the tests are typed without the DOM library). */
+interface BrowserGlobals {
+  document: { querySelector(selector: string): { textContent: string | null } | null };
+}
+
+/** Waits until the text of the element `selector` matches `pattern`. */
 async function waitText(page: Page, selector: string, pattern: RegExp): Promise<string> {
   await page.waitForFunction(
-    ([sel, source]) => new RegExp(source!).test(document.querySelector(sel!)?.textContent ?? ''),
+    ([sel, source]) =>
+      new RegExp(source!).test(
+        (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
+      ),
     [selector, pattern.source] as const,
   );
   return (await page.locator(selector).textContent()) ?? '';

@@ -3,15 +3,17 @@ import type { Attempt, NotificationSummary } from '../delivery/notification.js';
 import type { BatchResult } from '../delivery/outbox.js';
 
 /** What an admin change was (docs/admin-api.md "Live stream"). */
-export type AdminChange =
-  | 'credential_added'
-  | 'credential_removed'
-  | 'user_added'
-  | 'user_removed'
-  | 'ca_trusted'
-  | 'reset'
-  | 'fault_added'
-  | 'faults_removed';
+export const ADMIN_CHANGES = [
+  'credential_added',
+  'credential_removed',
+  'user_added',
+  'user_removed',
+  'ca_trusted',
+  'reset',
+  'fault_added',
+  'faults_removed',
+] as const;
+export type AdminChange = (typeof ADMIN_CHANGES)[number];
 
 /**
  * Everything the live stream (`GET /__admin/stream`) and the info log report, one member per kind.
