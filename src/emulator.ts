@@ -6,7 +6,7 @@ import { type Clock, createClock } from './clock/index.js';
 import { resolveSettings, type Settings, type SettingsInput } from './config/index.js';
 import type { DeliveryService, Sender } from './delivery/index.js';
 import { lazyModule } from './lazy-module.js';
-import { createLogger, type Logger, silentLogger } from './log.js';
+import { createLogger, createLogOutput, type Logger, silentLogger } from './log.js';
 import type { ReservationStore } from './reservations/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
@@ -105,13 +105,14 @@ export function createEmulator(
       ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
-  const log =
-    deps.logger ??
-    (settings.logLevel === 'silent'
-      ? silentLogger()
-      : createLogger(settings.logLevel, { format: settings.logFormat, now: () => clock.now() }));
+  const now = () => clock.now();
+  const output =
+    deps.logger || settings.logLevel === 'silent'
+      ? undefined
+      : createLogOutput({ format: settings.logFormat, now });
+  const log = deps.logger ?? (output ? createLogger(settings.logLevel, { output, now }) : silentLogger());
   const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
-  logActivity(activity, log);
+  logActivity(activity, log, output);
 
   const resetters: Array<() => void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];

@@ -1,6 +1,6 @@
-import { writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
+import { LineBuffer } from './log-buffer.js';
 
 /** The logger every component receives; a pino instance writing to stderr. */
 export type Logger = pino.Logger;
@@ -9,15 +9,28 @@ export const LOG_FORMATS = ['pretty', 'json'] as const;
 /** `json`: one JSON object a line (docker logs, CI); `pretty`: aligned columns for a person. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export interface LoggerOptions {
-  /** Default: `pretty` when stderr is a terminal, else `json`. */
+export interface LogOutputOptions {
+  /** Default: `pretty` when the fd (stderr) is a terminal, else `json`. */
   format?: LogFormat | undefined;
-  /** Emulator time, stamped on every line as `emulatorTime` (beside pino's wall-clock `time`). */
+  /** Emulator time, stamped on every line as `emulatorTime` (beside the wall-clock `time`). */
   now?: () => Date;
   /** Where lines go (default 2, stderr, so stdout stays free for command output). */
   fd?: number;
-  /** Pretty format only; default: stderr is a terminal and NO_COLOR is unset. */
+  /** Pretty format only; default: the fd is a terminal and NO_COLOR is unset. */
   color?: boolean;
+}
+
+/**
+ * Where the log goes, in one format: pino writes through `stream`; the activity log (one line per
+ * GetAccessToken call, attempt, event…) writes through `info`, which builds the same line without
+ * pino's generic serialization (measured in docs/decisions.md "Issue 13").
+ */
+export interface LogOutput {
+  readonly format: LogFormat;
+  /** pino's destination: takes pino's JSON lines, writes them as JSON or pretty. */
+  readonly stream: { write(line: string): void };
+  /** Writes one info line: `fields` (JSON values; undefined ones are left out) and a message. */
+  info(fields: Readonly<Record<string, unknown>>, msg: string): void;
 }
 
 /** The format used when none is given: pretty for a person at a terminal, JSON for machines. */
@@ -25,27 +38,79 @@ export function defaultLogFormat(fd = 2): LogFormat {
   return isatty(fd) ? 'pretty' : 'json';
 }
 
-/** A logger writing lines to stderr, JSON or pretty, each with the emulator time. */
-export function createLogger(level: LogLevel = 'info', options: LoggerOptions = {}): Logger {
+const NAME = 'reportbo-emulator';
+
+/** A log output on a file descriptor (stderr by default). */
+export function createLogOutput(options: LogOutputOptions = {}): LogOutput {
   const fd = options.fd ?? 2;
   const format = options.format ?? defaultLogFormat(fd);
-  const { now } = options;
-  const settings: pino.LoggerOptions = {
-    level,
-    base: { name: 'reportbo-emulator' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    // pino calls the mixin only for lines at an enabled level.
-    ...(now ? { mixin: () => ({ emulatorTime: now().toISOString() }) } : {}),
-  };
-  if (format === 'json') return pino(settings, pino.destination({ fd, sync: true }));
+  const out = new LineBuffer(fd);
+  const wallIso = isoCache();
+  const emulatorIso = isoCache();
+  const now = options.now;
+  if (format === 'json') {
+    return {
+      format,
+      stream: out,
+      info(fields, msg) {
+        let line = `{"level":30,"time":"${wallIso(Date.now())}","name":"${NAME}"`;
+        if (now) line += `,"emulatorTime":"${emulatorIso(now().getTime())}"`;
+        for (const key in fields) {
+          const v = fields[key];
+          if (v === undefined) continue;
+          line += `,"${key}":${typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v)}`;
+        }
+        out.write(`${line},"msg":${JSON.stringify(msg)}}\n`);
+      },
+    };
+  }
   const color = options.color ?? (isatty(fd) && !process.env.NO_COLOR);
-  // Pretty lines are for a terminal, read by a person: parsing pino's JSON line back is cheap enough.
-  return pino(settings, { write: (line: string) => writeSync(fd, prettyLine(line, color)) });
+  return {
+    format,
+    // pino's own lines (start, errors) are few: parsing each back for the pretty format is cheap enough.
+    stream: { write: (line: string) => out.write(prettyLine(line, color)) },
+    info(fields, msg) {
+      const at = now ? emulatorIso(now().getTime()) : wallIso(Date.now());
+      out.write(prettyRecord({ emulatorTime: at, level: 30, kind: fields.kind, msg, ok: fields.ok }, color));
+    },
+  };
+}
+
+/** A logger writing lines to stderr (or `output`), JSON or pretty, each with the emulator time. */
+export function createLogger(
+  level: LogLevel = 'info',
+  options: LogOutputOptions & { output?: LogOutput } = {},
+): Logger {
+  const output = options.output ?? createLogOutput(options);
+  const { now } = options;
+  return pino(
+    {
+      level,
+      base: { name: NAME },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // pino calls the mixin only for lines at an enabled level.
+      ...(now ? { mixin: () => ({ emulatorTime: now().toISOString() }) } : {}),
+    },
+    output.stream,
+  );
 }
 
 /** A logger that writes nothing (tests, embedded use). */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
+}
+
+/** ISO text of an epoch-ms instant, reusing the last string while the millisecond repeats. */
+function isoCache(): (ms: number) => string {
+  let lastMs = Number.NaN;
+  let last = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      last = new Date(ms).toISOString();
+    }
+    return last;
+  };
 }
 
 const LEVELS: Record<number, [label: string, color: string]> = {
@@ -58,18 +123,21 @@ const LEVELS: Record<number, [label: string, color: string]> = {
 };
 const KIND_WIDTH = 7; // "attempt", the longest kind
 
-/**
- * One pino JSON line as `2026-04-27 10:00:00  INFO  attempt  n-000001 attempt 1/5 → 200 in 12 ms …`:
- * emulator time (UTC), level, kind (event, attempt, batch, token, admin, clock; blank for others),
- * message; an error's message follows. Columns are aligned; colour only when `color`.
- */
+/** One pino JSON line in the pretty format (see prettyRecord); a line that is not JSON passes as is. */
 export function prettyLine(json: string, color: boolean): string {
-  let rec: Record<string, unknown>;
   try {
-    rec = JSON.parse(json) as Record<string, unknown>;
+    return prettyRecord(JSON.parse(json) as Record<string, unknown>, color);
   } catch {
     return json;
   }
+}
+
+/**
+ * `2026-04-27 10:00:00  INFO   attempt  n-000001 attempt 1/5 → 200 in 12 ms …`: emulator time (UTC),
+ * level, kind (event, attempt, batch, token, admin, clock; blank for others), message; an error's
+ * message follows. Columns are aligned; colour only when `color` (green success, red failure).
+ */
+export function prettyRecord(rec: Record<string, unknown>, color: boolean): string {
   const paint = (code: string, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
   const at = String(rec.emulatorTime ?? rec.time ?? '')
     .replace('T', ' ')

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger, LogOutput } from '../log.js';
 import type { ActivityBus } from './bus.js';
 import type { Activity } from './types.js';
 
@@ -10,13 +10,18 @@ export interface ActivityLine {
 
 /**
  * Writes one info line per activity (event, attempt, batch, GetAccessToken call, admin change,
- * clock move). Subscribes only when info is enabled, so a quieter level costs the hot paths nothing.
+ * clock move). Subscribes only when `log` has info enabled, so a quieter level costs the hot paths
+ * nothing. The lines go to `output` when the emulator made its logger on one (its fast path), else
+ * through `log` (a logger given by the embedder).
  */
-export function logActivity(bus: ActivityBus, log: Logger): () => void {
+export function logActivity(bus: ActivityBus, log: Logger, output?: LogOutput): () => void {
   if (!log.isLevelEnabled('info')) return () => {};
+  const write = output
+    ? (line: ActivityLine) => output.info(line.fields, line.msg)
+    : (line: ActivityLine) => log.info(line.fields, line.msg);
   return bus.subscribe((activity) => {
     const line = activityLine(activity);
-    if (line) log.info(line.fields, line.msg);
+    if (line) write(line);
   });
 }
 
