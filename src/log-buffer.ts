@@ -2,16 +2,22 @@ import { writeSync } from 'node:fs';
 
 /** Past this many buffered characters a line buffer writes at once instead of at the end of the turn. */
 const MAX_BUFFERED_CHARS = 64 * 1024;
+/** Longest a line waits in the buffer: far below what a person reading the log notices. */
+const FLUSH_DELAY_MS = 10;
 const buffers = new Set<LineBuffer>();
 let exitHook = false;
 
 /**
- * Log lines written during one event-loop turn leave in one `write(2)`, at the end of the turn (or
- * sooner past 64 KiB), still synchronously and in order; whatever is left goes out on exit. With one
- * info line per GetAccessToken call, one syscall per line cost 7 µs of a ~60 µs request on the 2-core
- * bench machine (1.7 JSON throughput −26% at `--log-level info`); coalesced, the line costs its
- * serialization (~3 µs). See docs/decisions.md "Issue 13".
+ * Log lines written within 10 ms leave in one `write(2)` (sooner past 64 KiB), still synchronously
+ * and in order; whatever is left goes out on exit (and `flushLogs`, before a fatal message). With one
+ * info line per GetAccessToken call, a `write(2)` per line cost ~7 µs of a ~45 µs request on the
+ * loaded 2-core machine (1.7 JSON −20-26 % at `--log-level info`). See docs/decisions.md "Issue 13".
  */
+/** Writes every buffered log line now (before a message written to stderr directly). */
+export function flushLogs(): void {
+  for (const b of buffers) b.flush();
+}
+
 export class LineBuffer {
   #text = '';
   #scheduled = false;
@@ -21,9 +27,7 @@ export class LineBuffer {
     buffers.add(this);
     if (!exitHook) {
       exitHook = true;
-      process.once('exit', () => {
-        for (const b of buffers) b.flush();
-      });
+      process.once('exit', flushLogs);
     }
   }
 
@@ -32,7 +36,7 @@ export class LineBuffer {
     if (this.#text.length >= MAX_BUFFERED_CHARS) this.flush();
     else if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(this.#flushSoon).unref();
+      setTimeout(this.#flushSoon, FLUSH_DELAY_MS).unref();
     }
   }
 
