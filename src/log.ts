@@ -41,8 +41,8 @@ export function defaultLogFormat(fd = 2): LogFormat {
 }
 
 const NAME = 'reportbo-emulator';
-const NON_ASCII = /[^\x00-\x7f]/;
-const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII_ALL = /[\u0080-\uffff]/g;
 const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
