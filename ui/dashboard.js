@@ -103,7 +103,8 @@ const loaders = {
     state.journal = (await api('/requests')).requests.slice(-MAX_JOURNAL);
   },
   async statuses() {
-    // The accepted statuses of manual redelivery, as the admin API documents them.
+    // The accepted statuses of manual redelivery, as the admin API documents them (they never change).
+    if (state.bookingStatuses.length) return;
     const doc = await api('/openapi.json');
     state.bookingStatuses = doc.components.schemas.RedeliverInput.properties.status.enum;
   },
