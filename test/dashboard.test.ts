@@ -75,7 +75,10 @@ const cell = (page: Page, id: string, n: number) => row(page, id).locator(`td:nt
 
 /** What the page functions below use of the browser (the tests are typed without the DOM library). */
 interface BrowserGlobals {
-  document: { querySelector(selector: string): { textContent: string | null } | null };
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    querySelectorAll(selector: string): { length: number };
+  };
 }
 
 /** Waits until the text of the element `selector` matches `pattern`. */
@@ -214,6 +217,60 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await waitText(page, '#status', new RegExp(`^${id}: attempt 2/5 → 200 \\(delivered\\)$`));
     expect((await emu.notification(id)).attempts.map((a) => a.trigger)).toEqual(['first', 'manual']);
     expect(await page.locator('#retry-now').isDisabled()).toBe(true); // delivered: nothing to retry
+  });
+
+  it('filters the list by state, credential and booking, and keeps the filters as rows arrive', async () => {
+    const good = await receiver();
+    const bad = await receiver({ defaultBehaviour: behave.status(500) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'good', apiKey: 'k', url: good.url });
+    await emu.credential({ id: 'bad', apiKey: 'k', url: bad.url });
+    const page = await open(emu);
+    const first = await emu.event({ type: 'Issue' });
+    await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const ids = async () =>
+      page
+        .locator('#notification-table tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    await page.waitForSelector('#notification-table tr[data-id="n-000004"]');
+    expect(await ids()).toEqual(['n-000004', 'n-000003', 'n-000002', 'n-000001']); // newest first
+
+    await page.selectOption('#filter-state', 'pending');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 2,
+    );
+    const pending = await ids();
+    expect(pending).toHaveLength(2);
+    for (const id of pending) expect(await cell(page, id!, 4).textContent()).toBe('bad');
+
+    await page.selectOption('#filter-state', '');
+    await page.selectOption('#filter-credential', 'good');
+    await page.fill('#filter-booking', first.reservations[0]!.bookingNumber.toLowerCase());
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 1,
+    );
+    const [only] = await ids();
+    expect(await cell(page, only!, 2).textContent()).toBe(first.reservations[0]!.bookingNumber);
+    expect(await cell(page, only!, 4).textContent()).toBe('good');
+
+    // A new matching notification appears under the same filters, without a reload.
+    await emu.admin('POST', `/reservations/${first.reservations[0]!.bookingId}/redeliver`, {
+      status: 'Issued',
+    });
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 2,
+    );
+    expect(await page.locator('#filter-booking').inputValue()).toBe(
+      first.reservations[0]!.bookingNumber.toLowerCase(),
+    );
+    expect(await notLoadedAgain(page)).toBe(true);
   });
 
   it('lists credentials with their filters and warnings, users, and GetAccessToken calls as they happen', async () => {
