@@ -79,6 +79,7 @@ interface BrowserGlobals {
     querySelector(selector: string): { textContent: string | null } | null;
     querySelectorAll(selector: string): { length: number };
   };
+  requestAnimationFrame(callback: (time: number) => void): number;
 }
 
 /** Waits until the text of the element `selector` matches `pattern`. */
@@ -217,6 +218,46 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await waitText(page, '#status', new RegExp(`^${id}: attempt 2/5 → 200 \\(delivered\\)$`));
     expect((await emu.notification(id)).attempts.map((a) => a.trigger)).toEqual(['first', 'manual']);
     expect(await page.locator('#retry-now').isDisabled()).toBe(true); // delivered: nothing to retry
+  });
+
+  it('keeps what the stream said when a list read meanwhile arrives later with an older view', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    const page = await browser.newPage();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The page reads the list when the stream says hello; that read is held until the stream has
+    // delivered the notification, then answered as a read taken during its first attempt would be.
+    await page.route('**/__admin/notifications', async (route) => {
+      await released;
+      const response = await route.fetch();
+      const body = (await response.json()) as { notifications: Array<Record<string, unknown>> };
+      const older = body.notifications.map((n) => ({
+        ...n,
+        state: 'pending',
+        attemptCount: 0,
+        inFlight: true,
+        lastAttempt: null,
+      }));
+      await route.fulfill({ response, json: { notifications: older } });
+    });
+    await page.goto(`${emu.url}/__admin/ui`);
+    await page.waitForSelector('#live.on');
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(5)`, /^delivered$/);
+    const listed = page.waitForResponse('**/__admin/notifications');
+    release();
+    await (await listed).finished();
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => (globalThis as unknown as BrowserGlobals).requestAnimationFrame(resolve)),
+    );
+    expect(await cell(page, id, 5).textContent()).toBe('delivered');
+    expect(await cell(page, id, 6).textContent()).toBe('1/5');
+    await page.close();
   });
 
   it('filters the list by state, credential and booking, and keeps the filters as rows arrive', async () => {

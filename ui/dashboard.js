@@ -87,8 +87,9 @@ const loaders = {
     state.clockReadAt = Date.now();
   },
   async notifications() {
+    // The stream keeps delivering while this list is read: merge, never overwrite newer rows.
     const { notifications } = await api('/notifications');
-    state.notifications = new Map(notifications.map((n) => [n.id, n]));
+    for (const n of notifications) upsert(n);
   },
   async reservations() {
     state.reservations = (await api('/reservations')).reservations;
@@ -109,7 +110,10 @@ const loaders = {
     state.bookingStatuses = doc.components.schemas.RedeliverInput.properties.status.enum;
   },
   async detail() {
-    state.detail = state.selected ? await api(`/notifications/${state.selected}`).catch(() => null) : null;
+    // Answers may arrive out of order: only the last request's answer is shown.
+    const ticket = ++detailRequests;
+    const detail = state.selected ? await api(`/notifications/${state.selected}`).catch(() => null) : null;
+    if (ticket === detailRequests) state.detail = detail;
   },
 };
 
@@ -123,6 +127,17 @@ async function load(...names) {
 }
 
 const loadAll = () => load(...Object.keys(loaders));
+let detailRequests = 0;
+
+/**
+ * Keeps the newest view of a notification, whether it came from the stream or from a list read
+ * meanwhile: more attempts is newer; with as many, the one no longer in flight is.
+ */
+function upsert(n) {
+  const known = state.notifications.get(n.id);
+  if (!known || n.attemptCount > known.attemptCount || (n.attemptCount === known.attemptCount && !n.inFlight))
+    state.notifications.set(n.id, n);
+}
 
 // Reservations change with every event; under a burst of events read them once.
 let reservationsTimer;
@@ -143,15 +158,16 @@ function listen() {
   // Sent first on every (re)connection: read everything, so nothing missed while away is lost.
   on('hello', () => {
     state.connected = true;
+    state.notifications.clear(); // a reset may have happened while disconnected
     loadAll();
   });
   source.onerror = () => {
     state.connected = false;
     render();
   };
-  on('notification_created', ({ notification }) => state.notifications.set(notification.id, notification));
+  on('notification_created', ({ notification }) => upsert(notification));
   on('attempt', ({ notification }) => {
-    state.notifications.set(notification.id, notification);
+    upsert(notification);
     if (notification.id === state.selected) load('detail');
   });
   on('event', reloadReservationsSoon);
@@ -164,6 +180,7 @@ function listen() {
   on('admin', ({ change }) => {
     if (change === 'reset') {
       state.selected = null;
+      state.notifications.clear();
       loadAll();
     } else if (change.startsWith('credential')) load('credentials');
     else if (change.startsWith('user')) load('users');
