@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { adminApp } from '../src/admin/index.js';
+import { MAX_QUEUED } from '../src/admin/stream.js';
+import { createEmulator } from '../src/emulator.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -185,5 +188,27 @@ describe('POST /__admin/notifications/:id/retry (retry now)', () => {
     const answer = await emu.admin<{ error: { code: string } }>('POST', '/notifications/n-999999/retry');
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('notification_not_found');
+  });
+});
+
+describe('a client that falls behind', () => {
+  it('gets at most MAX_QUEUED events held for it, then a resync event telling it to read the lists again', async () => {
+    const emulator = createEmulator({ logLevel: 'silent', clock: 'manual' });
+    const res = await adminApp(emulator).request('/stream');
+    // Nobody reads yet: the stream holds the first write, and everything published now waits.
+    await expect.poll(() => emulator.activity.listenerCount).toBe(1);
+    for (let i = 0; i < MAX_QUEUED + 100; i++)
+      emulator.activity.publish({ kind: 'admin', change: 'user_added', subject: `u${i}` });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('event: resync')) text += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(events[0]).toBe('hello');
+    expect(events.filter((e) => e === 'admin')).toHaveLength(MAX_QUEUED);
+    expect(events.at(-1)).toBe('resync');
+    expect(text).toContain('"subject":"u0"');
+    expect(text).not.toContain(`"subject":"u${MAX_QUEUED}"`);
   });
 });
