@@ -128,7 +128,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     expect(await page.locator('#body > details > details').first().getAttribute('open')).toBeNull();
   });
 
-  it('triggers an Issue and then a Void from the page, both reaching the receiver', async () => {
+  it('triggers an Issue, a Void and an Exchange from the page, each reaching the receiver', async () => {
     const r = await receiver();
     const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
     await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
@@ -141,8 +141,31 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await page.waitForSelector(`#trigger-booking option[value="${issued.bookingId}"]`, { state: 'attached' });
     await page.click('#trigger-void');
     await waitText(page, '#notification-table tr[data-id="n-000002"] td:nth-child(3)', /^Voided$/);
+    // A Voided booking is no longer offered; a new Issue is, and its Exchange notifies both bookings.
+    await page.click('#trigger-issue');
+    await page.waitForSelector('#notification-table tr[data-id="n-000003"]');
+    await page.waitForFunction(
+      (voided) =>
+        (globalThis as unknown as BrowserGlobals).document.querySelector(
+          `#trigger-booking option[value="${voided}"]`,
+        ) === null &&
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#trigger-booking option')
+          .length === 1,
+      issued.bookingId,
+    );
+    await page.click('#trigger-exchange');
+    await waitText(
+      page,
+      '#notification-table tr[data-id="n-000005"] td:nth-child(3)',
+      /^(Exchanged|Issued-Exch)$/,
+    );
+    const statuses = [
+      await cell(page, 'n-000004', 3).textContent(),
+      await cell(page, 'n-000005', 3).textContent(),
+    ];
+    expect(statuses.sort()).toEqual(['Exchanged', 'Issued-Exch']);
     await emu.settle();
-    expect(r.requests).toHaveLength(2);
+    expect(r.requests).toHaveLength(5);
     expect(await notLoadedAgain(page)).toBe(true);
   });
 
