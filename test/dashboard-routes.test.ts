@@ -43,7 +43,10 @@ describe('the dashboard over HTTP', () => {
     const res = await fetch(`${emu.url}/__admin/ui/secret.txt`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({
-      error: { code: 'ui_file_not_found', details: { accepted: ['dashboard.js', 'dashboard.css'] } },
+      error: {
+        code: 'ui_file_not_found',
+        details: { accepted: expect.arrayContaining(['dashboard.js', 'dashboard.css']) },
+      },
     });
   });
 });

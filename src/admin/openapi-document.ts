@@ -294,7 +294,7 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/ui/{file}',
     tag: 'live',
-    summary: "the dashboard's script and style: dashboard.js, dashboard.css",
+    summary: "the dashboard's script modules and style (dashboard.js, dashboard.css, …)",
     ok: { 200: null },
     errors: [404],
     media: 'text/plain',

@@ -4,8 +4,13 @@ import { NotFoundError } from '../errors.js';
 
 /** The dashboard's files, shipped in the package's `ui/` folder (no build step, no CDN). */
 const UI_DIR = new URL('../../ui/', import.meta.url);
+const JS = 'text/javascript; charset=utf-8';
 const ASSETS: Record<string, string> = {
-  'dashboard.js': 'text/javascript; charset=utf-8',
+  'dashboard.js': JS,
+  'state.js': JS,
+  'dom.js': JS,
+  'notifications.js': JS,
+  'tables.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
 };
 // Everything the page loads comes from this origin: it works offline and nothing leaks out.
