@@ -16,6 +16,8 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const app = new Hono();
   const onError = errorHandler(emulator);
   const notFound = notFoundHandler(emulator);
+  // A browser opened on the emulator lands on the dashboard (it loads with the admin API, below).
+  for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
   // Health answers from start; the rest of the admin API (its schemas, the OpenAPI document, the
   // reservation lifecycle with the generator and the contract, the delivery engine with undici)
   // loads on its first request: ~70 ms off every cold start (docs/benchmarks-method.md).

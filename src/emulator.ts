@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { ActivityBus } from './activity/bus.js';
+import { logActivity } from './activity/log-lines.js';
 import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock, timeoutSpanWarning } from './clock/index.js';
 import {
@@ -10,7 +12,7 @@ import {
 } from './config/index.js';
 import type { DeliveryService, Sender } from './delivery/index.js';
 import { lazyModule } from './lazy-module.js';
-import { createLogger, type Logger, silentLogger } from './log.js';
+import { createLogger, createLogOutput, type Logger, silentLogger } from './log.js';
 import type { ReservationStore } from './reservations/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
@@ -46,6 +48,11 @@ export interface Emulator {
   readonly log: Logger;
   /** How messages name a setting to this emulator's user (a flag, a scenario key, an option). */
   readonly names: SettingNames;
+  /**
+   * What happens, as it happens: events, notifications and attempts, batches, GetAccessToken calls,
+   * admin changes. The info log and the live stream (`GET /__admin/stream`) listen to it.
+   */
+  readonly activity: ActivityBus;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
   /**
@@ -97,8 +104,6 @@ export function createEmulator(
 ): Emulator {
   const names = deps.settingNames ?? OPTION_NAMES;
   const settings = resolveSettings(input as Record<string, unknown>, names);
-  const log =
-    deps.logger ?? (settings.logLevel === 'silent' ? silentLogger() : createLogger(settings.logLevel));
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
   const clock =
     deps.clock ??
@@ -108,6 +113,14 @@ export function createEmulator(
       ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
+  const now = () => clock.now();
+  const output =
+    deps.logger || settings.logLevel === 'silent'
+      ? undefined
+      : createLogOutput({ format: settings.logFormat, now });
+  const log = deps.logger ?? (output ? createLogger(settings.logLevel, { output, now }) : silentLogger());
+  const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
+  logActivity(activity, log, output);
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
@@ -118,7 +131,11 @@ export function createEmulator(
   const stoppers: Array<() => Promise<void> | void> = [];
   const readiness: Array<Promise<void>> = [];
 
-  const auth = createAuthService({ clock, ...(settings.seed !== undefined ? { seed: settings.seed } : {}) });
+  const auth = createAuthService({
+    clock,
+    activity,
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+  });
   for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
   resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
 
@@ -137,6 +154,7 @@ export function createEmulator(
       clock,
       log,
       names,
+      activity,
       ...(deps.sender ? { sender: deps.sender } : {}),
     }));
   // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
@@ -168,6 +186,7 @@ export function createEmulator(
     clock,
     log,
     names,
+    activity,
     auth,
     get reservations() {
       return reservationStore();

@@ -97,6 +97,15 @@ describe('GET /__admin/openapi.json', () => {
           method: method.toUpperCase(),
           ...(op.requestBody ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
         });
+        if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+          // The live stream never ends: its first event is enough, then hang up.
+          const reader = res.body!.getReader();
+          const first = new TextDecoder().decode((await reader.read()).value);
+          await reader.cancel();
+          expect(first, `${method.toUpperCase()} ${path}`).toMatch(/^event: hello\n/);
+          expect(Object.keys(op.responses as Json)).toContain(String(res.status));
+          continue;
+        }
         const text = await res.text();
         expect(text, `${method.toUpperCase()} ${path}`).not.toContain('route_not_found');
         // The status it answered is one the document lists for this operation.
@@ -146,5 +155,43 @@ describe('GET /__admin/openapi.json', () => {
       }),
     ).toEqual([]);
     expect(violations('CredentialInput', { url: 'https://r.example/hook' })).not.toEqual([]);
+  });
+
+  it('describes retry now and the live stream: an attempt with its trigger, and every activity kind', async () => {
+    const emulator = createEmulator({ logLevel: 'silent', clock: 'manual', allowHttp: true });
+    const seen: unknown[] = [];
+    emulator.activity.subscribe((a) => seen.push(JSON.parse(JSON.stringify(a))));
+    const app = adminApp(emulator);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await app.request(path, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as Json };
+    };
+    await call('POST', '/credentials', { id: 'c', apiKey: 'k', url: 'http://127.0.0.1:9/refused' });
+    const event = await call('POST', '/events', { type: 'Issue' });
+    const id = (event.body.notifications as Array<{ id: string }>)[0]!.id;
+    await emulator.delivery.outbox.waitSettled({}, 10_000);
+    const retried = await call('POST', `/notifications/${id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(violations('RetryResult', retried.body)).toEqual([]);
+    expect(violations('NotificationList', (await call('GET', '/notifications')).body)).toEqual([]);
+    expect(violations('Notification', (await call('GET', `/notifications/${id}`)).body)).toEqual([]);
+    await call('POST', '/clock/advance', { to: 'next-batch' });
+    await call('POST', '/reset');
+    const kinds = new Set(seen.map((a) => (a as { kind: string }).kind));
+    expect([...kinds].sort()).toEqual([
+      'admin',
+      'attempt',
+      'batch',
+      'clock',
+      'event',
+      'notification_created',
+    ]);
+    for (const a of seen) expect(violations('Activity', a), JSON.stringify(a)).toEqual([]);
+    await emulator.stop();
   });
 });

@@ -52,6 +52,9 @@ describe('the npm package', () => {
       'package/dist/main.js',
       'package/docs/notification.schema.json',
       'package/scenarios/01-issue-happy-path.yaml',
+      'package/ui/index.html',
+      'package/ui/dashboard.js',
+      'package/ui/dashboard.css',
     ])
       expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(src|test|docker|bench)\//.test(f))).toEqual([]);
@@ -127,20 +130,30 @@ describe('the npm package', () => {
     for (const command of ['serve', 'run', 'certs', 'generate', 'schema']) expect(stdout).toContain(command);
   });
 
-  it('lets a script import startEmulator, start on port 0, get health 200 and stop', async () => {
+  it('lets a script import startEmulator, start on port 0, get health 200 and the dashboard, and stop', async () => {
     await writeFile(
       join(project, 'smoke.mjs'),
       [
         "import { startEmulator } from 'reportbo-emulator';",
         'const emulator = await startEmulator({ port: 0 });',
         "const res = await fetch(emulator.url + '/__admin/health');",
-        'console.log(JSON.stringify({ port: emulator.port, status: res.status, body: await res.json() }));',
+        "const ui = await fetch(emulator.url + '/__admin/ui');",
+        "const script = await fetch(emulator.url + '/__admin/ui/dashboard.js');",
+        'console.log(JSON.stringify({ port: emulator.port, status: res.status, body: await res.json(),',
+        '  ui: [ui.status, (await ui.text()).includes("dashboard.js"), script.status, script.headers.get("content-type")] }));',
         'await emulator.stop();',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, ['smoke.mjs'], { cwd: project, timeout: 30_000 });
-    const result = JSON.parse(stdout) as { port: number; status: number; body: { status: string } };
+    const result = JSON.parse(stdout) as {
+      port: number;
+      status: number;
+      body: { status: string };
+      ui: unknown[];
+    };
     expect(result.port).toBeGreaterThan(0);
+    // The dashboard ships in the package: page and script served from the installed files.
+    expect(result.ui).toEqual([200, true, 200, 'text/javascript; charset=utf-8']);
     expect(result.status).toBe(200);
     expect(result.body.status).toBe('ok');
   });

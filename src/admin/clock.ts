@@ -23,7 +23,10 @@ export function clockRoutes(emulator: Emulator): Hono {
         { accepted: ['by', 'to'] },
       );
     }
-    return c.json(await emulator.clock.advance(toTarget(parsed.data)));
+    const moved = await emulator.clock.advance(toTarget(parsed.data));
+    const { activity } = emulator;
+    if (activity.active) activity.publish({ kind: 'clock', ...moved });
+    return c.json(moved);
   });
   return app;
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
+import { announceEvent } from './announce.js';
 import { eventResult } from './event-result.js';
 import { readJsonBody } from './read-json.js';
 
@@ -11,7 +12,9 @@ export function eventRoutes(emulator: Emulator): Hono {
   const app = new Hono();
   app.post('/events', async (c) => {
     const lifecycle = emulator.reservations.apply((await readJsonBody(c)) as never);
-    return c.json(eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit)), 202);
+    const result = eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit));
+    announceEvent(emulator, result);
+    return c.json(result, 202);
   });
   return app;
 }

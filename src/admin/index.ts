@@ -13,8 +13,10 @@ import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
 import { type ScenarioRunner, scenarioRoutes } from './scenarios.js';
+import { streamRoutes } from './stream.js';
 import { tokenRoutes } from './tokens.js';
 import { trustRoutes } from './trust.js';
+import { uiRoutes } from './ui.js';
 import { userRoutes } from './users.js';
 import { verifyRoutes } from './verify.js';
 
@@ -46,5 +48,7 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', scenarioRoutes(options.runScenario));
   app.route('/', verifyRoutes());
   app.route('/', openApiRoutes());
+  app.route('/', streamRoutes(emulator));
+  app.route('/', uiRoutes());
   return app;
 }

@@ -54,6 +54,11 @@ export function notificationRoutes(emulator: Emulator): Hono {
     const notifications = outbox.list(filter).map(toSummary);
     return c.json(settled === undefined ? { notifications } : { settled, notifications });
   });
+  // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
+  app.post('/notifications/:id/retry', async (c) => {
+    const n = await outbox.retryNow(c.req.param('id'));
+    return c.json({ attempt: n.attempts.at(-1), notification: toSummary(n) });
+  });
   app.get('/notifications/:id', (c) => {
     const n = outbox.get(c.req.param('id'));
     if (!n)

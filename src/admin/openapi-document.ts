@@ -19,6 +19,8 @@ interface Operation {
   ok: Record<number, string | null>;
   /** Error statuses this operation answers with a Problem. */
   errors?: number[];
+  /** Media type of the success answer when it is not JSON (the dashboard, the live stream). */
+  media?: string;
 }
 
 const stateQuery = {
@@ -173,6 +175,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'post',
+    path: '/notifications/{id}/retry',
+    tag: 'delivery',
+    summary:
+      'retry now: one attempt of a pending notification at once, outside the batch schedule (trigger "manual"); it counts toward the 5 attempts; answers when the attempt ended',
+    ok: { 200: 'RetryResult' },
+    errors: [404, 409],
+  },
+  {
+    method: 'post',
     path: '/redelivery/run',
     tag: 'delivery',
     summary:
@@ -291,6 +302,32 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     errors: [404],
   },
   {
+    method: 'get',
+    path: '/stream',
+    tag: 'live',
+    summary:
+      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, attempt, batch, clock, token, admin; resync when some were dropped',
+    ok: { 200: 'Activity' },
+    media: 'text/event-stream',
+  },
+  {
+    method: 'get',
+    path: '/ui',
+    tag: 'live',
+    summary: 'the live dashboard (HTML; / and /__admin redirect here)',
+    ok: { 200: null },
+    media: 'text/html',
+  },
+  {
+    method: 'get',
+    path: '/ui/{file}',
+    tag: 'live',
+    summary: "the dashboard's script modules and style (dashboard.js, dashboard.css, …)",
+    ok: { 200: null },
+    errors: [404],
+    media: 'text/plain',
+  },
+  {
     method: 'post',
     path: '/scenarios/run',
     tag: 'scenarios',
@@ -332,6 +369,13 @@ function answer(op: Operation, status: number, component: string | null): Json {
     return { description: 'reset', ...json({ type: 'object', properties: { status: { const: 'reset' } } }) };
   if (op.path === '/openapi.json')
     return { description: 'OpenAPI 3.1 document', ...json({ type: 'object' }) };
+  if (op.media === 'text/event-stream') {
+    return {
+      description: "an endless stream; each event's data is one Activity as JSON",
+      content: { [op.media]: { schema: { type: 'string' }, itemSchema: ref(component ?? 'Activity') } },
+    };
+  }
+  if (op.media) return { description: 'OK', content: { [op.media]: { schema: { type: 'string' } } } };
   return component
     ? { description: status < 300 ? 'OK' : 'not ready', ...json(ref(component)) }
     : { description: 'no content' };
@@ -389,6 +433,7 @@ export function buildOpenApiDocument(version: string): Json {
       { name: 'getaccesstoken', description: 'users, tokens, request journal, fault injection' },
       { name: 'scenarios', description: 'the scenario preloaded with serve --scenario' },
       { name: 'verify', description: 'the receiver conformance kit' },
+      { name: 'live', description: 'the live stream and the dashboard built on it' },
     ],
     paths,
     components: { schemas: componentSchemas() },

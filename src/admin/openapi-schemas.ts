@@ -4,12 +4,13 @@
  * written here after docs/admin-api.md.
  */
 import { z } from 'zod';
+import { ADMIN_CHANGES } from '../activity/types.js';
 import { FaultSchema } from '../auth/faults.js';
 import { VARIANTS } from '../auth/types.js';
 import { UserSchema, UserViewSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
-import { CANCEL_REASONS, NOTIFICATION_STATES } from '../delivery/notification.js';
+import { ATTEMPT_TRIGGERS, CANCEL_REASONS, NOTIFICATION_STATES } from '../delivery/notification.js';
 import { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS } from '../delivery/outbox.js';
 import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
 import { EventInputSchema } from '../reservations/events.js';
@@ -194,15 +195,64 @@ export function componentSchemas(): Record<string, Json> {
         number: int,
         startedAt: instant,
         startedAtWall: { type: 'string', format: 'date-time', description: 'wall-clock time' },
+        finishedAt: instant,
         durationMs: int,
+        trigger: {
+          enum: [...ATTEMPT_TRIGGERS],
+          description: 'first: the event; batch: a redelivery batch (see batchAt); manual: retry now',
+        },
+        batchAt: { ...instant, description: 'the batch instant, for batch attempts' },
         outcome: { enum: OUTCOMES },
         statusCode: nullable(int),
         message: str,
         responseBody: { type: 'string', description: 'first 4 KiB of the answer' },
       },
-      ['number', 'startedAt', 'durationMs', 'outcome', 'message'],
+      ['number', 'startedAt', 'durationMs', 'trigger', 'outcome', 'message'],
     ),
-    NotificationSummary: obj({ ...summaryProps, attemptCount: int }),
+    NotificationSummary: obj({
+      ...summaryProps,
+      attemptCount: int,
+      inFlight: { type: 'boolean', description: 'an attempt is queued or running' },
+      lastAttempt: nullable(ref('Attempt')),
+    }),
+    RetryResult: obj({ attempt: ref('Attempt'), notification: ref('NotificationSummary') }),
+    Activity: {
+      description:
+        'the data of one live-stream event (GET /stream); the SSE event name is its kind. Times are emulator time.',
+      oneOf: [
+        obj({
+          kind: { const: 'event' },
+          event: { type: 'string', description: 'Issue, Void, Exchange or Redeliver' },
+          at: instant,
+          reservations: { type: 'array', items: obj({ bookingId: int, bookingNumber: str, status: str }) },
+          notifications: { type: 'array', items: str },
+          routedTo: int,
+        }),
+        obj({ kind: { const: 'notification_created' }, notification: ref('NotificationSummary') }),
+        obj({
+          kind: { const: 'attempt' },
+          notification: ref('NotificationSummary'),
+          attempt: ref('Attempt'),
+        }),
+        obj({ kind: { const: 'batch' }, batch: ref('BatchResult') }),
+        obj({
+          kind: { const: 'clock' },
+          from: instant,
+          to: instant,
+          batches: { type: 'array', items: instant },
+        }),
+        obj({ kind: { const: 'token' }, entry: ref('JournalEntry') }),
+        obj(
+          {
+            kind: { const: 'admin' },
+            change: { enum: [...ADMIN_CHANGES] },
+            subject: str,
+            detail: str,
+          },
+          ['kind', 'change', 'subject'],
+        ),
+      ],
+    },
     Notification: obj({
       ...summaryProps,
       headers: { type: 'object', additionalProperties: str, description: 'exactly as sent on every attempt' },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BOOKING_STATUSES } from '../contract/index.js';
 import type { Emulator } from '../emulator.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { announceEvent } from './announce.js';
 import { eventResult } from './event-result.js';
 import { intParam, readJsonBody } from './read-json.js';
 
@@ -35,7 +36,9 @@ export function reservationRoutes(emulator: Emulator): Hono {
       );
     }
     const lifecycle = emulator.reservations.redeliver(bookingId, parsed.data.status);
-    return c.json(eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit)), 202);
+    const result = eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit));
+    announceEvent(emulator, result);
+    return c.json(result, 202);
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
+import { announce } from './announce.js';
 
 /** A CA file is a few KiB; anything far larger is not one. */
 const MAX_TRUST_BODY_BYTES = 256 * 1024;
@@ -24,6 +25,7 @@ export function trustRoutes(emulator: Emulator): Hono {
     }
     const pem = pemFrom(text, c.req.header('content-type') ?? '');
     const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
+    for (const cert of added) announce(emulator, 'ca_trusted', cert.subject);
     return c.json({ added, certificates: delivery.trustStore.list() }, 201);
   });
   // `run --target` removes the CA it added, so a target is left trusting what it trusted before.

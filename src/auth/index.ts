@@ -1,3 +1,4 @@
+import type { ActivityBus } from '../activity/index.js';
 import type { Clock } from '../clock/index.js';
 import { FaultStore } from './faults.js';
 import { getAccessToken, type TokenRequest } from './get-access-token.js';
@@ -31,6 +32,8 @@ export interface AuthDeps {
   clock: Clock;
   /** Seed for tokens and fault fractions; without one, tokens come from crypto randomness. */
   seed?: number;
+  /** Hears of every GetAccessToken call (journal entry). */
+  activity?: ActivityBus;
 }
 
 /** Builds the auth service; users may be added afterwards (admin API, preload). */
@@ -39,7 +42,7 @@ export function createAuthService(deps: AuthDeps): AuthService {
   const newSource = () => (seed === undefined ? cryptoTokenSource() : seededTokenSource(seed));
   const users = new UserStore();
   const tokens = new TokenStore(deps.clock, newSource);
-  const journal = new Journal();
+  const journal = new Journal(undefined, deps.activity);
   const faults = new FaultStore(seededUnit(seed ?? Date.now()));
   return {
     users,

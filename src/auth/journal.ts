@@ -1,3 +1,4 @@
+import type { ActivityBus } from '../activity/index.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { ApiVersion, AuthOutcome, Variant } from './types.js';
 
@@ -31,15 +32,20 @@ export class Journal {
   readonly #entries: RingBuffer<JournalEntry>;
   #seq = 0;
 
-  /** `maxEntries` is for tests; the emulator keeps MAX_JOURNAL_ENTRIES. */
-  constructor(maxEntries = MAX_JOURNAL_ENTRIES) {
+  readonly #activity: ActivityBus | undefined;
+
+  /** `maxEntries` is for tests; the emulator keeps MAX_JOURNAL_ENTRIES. `activity` hears of every entry. */
+  constructor(maxEntries = MAX_JOURNAL_ENTRIES, activity?: ActivityBus) {
     this.#entries = new RingBuffer(maxEntries);
+    this.#activity = activity;
   }
 
   /** Appends an entry, giving it an id; the oldest entry is dropped once the journal is full. */
   record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
     const full = { id: `r-${String(++this.#seq).padStart(6, '0')}`, ...entry };
     this.#entries.push(full);
+    // The token hot path: with nobody listening (no stream, log above info) this is one read.
+    if (this.#activity?.active) this.#activity.publish({ kind: 'token', entry: full });
     return full;
   }
 

@@ -118,7 +118,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     await scenario?.close();
     throw err;
   }
-  const { settings, seed, log } = running.emulator;
+  const { settings, seed, clock, log } = running.emulator;
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
@@ -137,7 +137,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
   // The same settings GET /__admin/config answers, so a CI log shows what the run used.
   log.info(
     { url: running.url, config: effectiveConfig(settings, seed, trusted) },
-    `reportbo-emulator listening on ${running.url} (admin: ${running.url}/__admin/health, settings: ${running.url}/__admin/config)`,
+    `reportbo-emulator listening on ${running.url} (dashboard: ${running.url}/__admin/ui, settings: ${running.url}/__admin/config, clock ${clock.mode}, seed ${seed})`,
   );
   return stopped;
 }

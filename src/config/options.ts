@@ -158,4 +158,12 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     kind: 'string',
     description: 'silent | error | warn | info | debug (default info)',
   },
+  {
+    key: 'logFormat',
+    flag: '--log-format <format>',
+    env: ['REPORTBO_LOG_FORMAT'],
+    kind: 'string',
+    description:
+      'pretty (aligned, coloured on a terminal) | json (one object a line) (default: pretty when stderr is a terminal, else json)',
+  },
 ];

@@ -34,6 +34,8 @@ export const SettingsSchema = z.object({
     .regex(/^\/[^?#]*$/, 'expected a path starting with /')
     .default('/api/1.7'),
   logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** Absent: pretty when stderr is a terminal, JSON otherwise (decided where the logger is made). */
+  logFormat: z.enum(['pretty', 'json']).optional(),
   /** File paths only the process shell reads. */
   config: z.string().optional(),
   scenario: z.string().optional(),

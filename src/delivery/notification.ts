@@ -18,6 +18,13 @@ export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 export const CANCEL_REASONS = ['credential_deleted'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
+/**
+ * What started an attempt: the event itself (`first`), a redelivery batch (`batch`), or the admin
+ * API's retry now (`manual`, outside the batch schedule; it counts toward the 5 attempts).
+ */
+export const ATTEMPT_TRIGGERS = ['first', 'batch', 'manual'] as const;
+export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
+
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
 export interface Attempt {
   /** 1 for the first attempt, 2-5 for redeliveries. */
@@ -29,7 +36,9 @@ export interface Attempt {
   /** Emulator time when it ended; a batch only retries attempts that ended before its instant. */
   finishedAt: string;
   durationMs: number;
-  /** The batch instant for redeliveries; absent for the first attempt. */
+  /** What started it. */
+  trigger: AttemptTrigger;
+  /** The batch instant for batch redeliveries; absent otherwise. */
   batchAt?: string;
   outcome: AttemptOutcome;
   statusCode?: number;
@@ -91,12 +100,14 @@ export function toSummary(n: NotificationRecord) {
     attemptCount: n.attempts.length,
     inFlight: n.inFlight,
     warnings: n.warnings,
+    /** The latest attempt (a reference, not a copy), null before the first one ended. */
+    lastAttempt: n.attempts.at(-1) ?? null,
   };
 }
 
 /** The admin API's full view: summary plus headers, the body (decompressed) and every attempt. */
 export function toDetail(n: NotificationRecord) {
-  const { attemptCount: _count, ...summary } = toSummary(n);
+  const { attemptCount: _count, lastAttempt: _last, ...summary } = toSummary(n);
   return {
     ...summary,
     headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),

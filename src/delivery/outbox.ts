@@ -1,9 +1,18 @@
+import type { ActivityBus } from '../activity/index.js';
 import type { Clock } from '../clock/index.js';
 import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
-import { type Attempt, type CancelReason, MAX_ATTEMPTS, type NotificationRecord } from './notification.js';
+import {
+  type Attempt,
+  type AttemptTrigger,
+  type CancelReason,
+  MAX_ATTEMPTS,
+  type NotificationRecord,
+  toSummary,
+} from './notification.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
@@ -48,6 +57,8 @@ export interface OutboxDeps {
   log: Logger;
   /** At most this many attempts run at once (settings.deliveryConcurrency). */
   concurrency: number;
+  /** Told of each notification created, attempt made and batch run (the live stream, the info log). */
+  activity?: ActivityBus;
 }
 
 /**
@@ -102,8 +113,37 @@ export class Outbox {
     };
     this.#byId.set(record.id, record);
     this.#pending.add(record);
-    void this.#attempt(record);
+    void this.#attempt(record, 'first'); // marks it in flight at once; the attempt runs in the background
+    const { activity } = this.deps;
+    if (activity?.active) activity.publish({ kind: 'notification_created', notification: toSummary(record) });
     return record;
+  }
+
+  /**
+   * Retry now: one attempt of a pending notification at once, outside the batch schedule, recorded
+   * with trigger `manual`. It counts toward the 5 attempts (the emulator never sends a notification
+   * more often than the provider would); delivered, exhausted or in-flight notifications are refused.
+   */
+  async retryNow(id: string): Promise<NotificationRecord> {
+    const n = this.#byId.get(id);
+    if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${id}".`);
+    if (n.state !== 'pending') {
+      throw new ConflictError(
+        'notification_not_pending',
+        `Notification ${id} is ${n.state}: only a pending notification can be retried. For a new notification of the same reservation use POST /__admin/reservations/${n.bookingId}/redeliver.`,
+        { accepted: ['pending'] },
+      );
+    }
+    if (n.inFlight) {
+      throw new ConflictError(
+        'attempt_in_flight',
+        `Notification ${id} has an attempt queued or running; retry once it finished (GET /__admin/notifications?wait=settled).`,
+      );
+    }
+    const done = await this.#attempt(n, 'manual');
+    if (!done)
+      throw new NotFoundError('notification_not_found', `Notification ${id} was reset while it was retried.`);
+    return done;
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -143,7 +183,7 @@ export class Outbox {
         else if (n.attempts.length > 0 && (n.lastFinishedMs ?? Number.POSITIVE_INFINITY) < atMs) due.push(n);
         else left.add(n, 'failed_at_or_after_batch');
       }
-      const results = await Promise.all(due.map((n) => this.#attempt(n, atIso)));
+      const results = await Promise.all(due.map((n) => this.#attempt(n, 'batch', atIso)));
       const result: BatchResult = { at: atIso, attempted: due.length, delivered: 0, failed: 0, exhausted: 0 };
       for (const n of results) {
         if (!n) continue;
@@ -152,7 +192,9 @@ export class Outbox {
         if (n.state === 'exhausted') result.exhausted++;
       }
       if (left.count > 0) result.notAttempted = left.result();
-      if (due.length > 0 || left.count > 0) this.deps.log.info(result, 'redelivery batch finished');
+      // The info log (non-empty batches) and the live stream (every batch) listen here.
+      const { activity } = this.deps;
+      if (activity?.active) activity.publish({ kind: 'batch', batch: result });
       return this.#remember(result);
     } finally {
       this.#batchRunning = false;
@@ -171,6 +213,8 @@ export class Outbox {
       reason,
     };
     this.deps.log.warn(skipped, 'redelivery batch skipped');
+    const { activity } = this.deps;
+    if (activity?.active) activity.publish({ kind: 'batch', batch: skipped });
     return this.#remember(skipped);
   }
 
@@ -226,7 +270,11 @@ export class Outbox {
   }
 
   /** Queues one attempt; resolves with the record once it finished (undefined after a reset). */
-  async #attempt(n: NotificationRecord, batchAt?: string): Promise<NotificationRecord | undefined> {
+  async #attempt(
+    n: NotificationRecord,
+    trigger: AttemptTrigger,
+    batchAt?: string,
+  ): Promise<NotificationRecord | undefined> {
     const generation = this.#generation;
     n.inFlight = true;
     this.#inFlight.add(n);
@@ -261,6 +309,7 @@ export class Outbox {
         startedAtWall,
         finishedAt: this.#clockIso.of(finished),
         durationMs: result.durationMs,
+        trigger,
         batchAt,
         outcome: result.outcome,
         statusCode: result.statusCode,
@@ -280,15 +329,13 @@ export class Outbox {
         n.state = 'exhausted';
         n.exhaustedAt = attempt.finishedAt;
         this.#pending.delete(n);
-        this.deps.log.info({ id: n.id, url: n.url }, `notification exhausted after ${MAX_ATTEMPTS} attempts`);
       } else if (n.cancelWhenSettled) {
         this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt);
       }
-      this.deps.log.debug(
-        { id: n.id, attempt: attempt.number, outcome: attempt.outcome, statusCode: attempt.statusCode },
-        attempt.message,
-      );
       this.#settled(n);
+      // The info log and the live stream both listen here (one line per attempt, state included).
+      const { activity } = this.deps;
+      if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
       return n;
     });
   }

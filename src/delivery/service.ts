@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ActivityBus } from '../activity/index.js';
 import type { Clock } from '../clock/index.js';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
@@ -24,6 +25,8 @@ export interface DeliveryDeps {
   sender?: Sender;
   /** How messages name the settings `caFile` and `allowHttp` (default: as options). */
   names?: SettingNames;
+  /** Told of notifications, attempts and batches. */
+  activity?: ActivityBus;
 }
 
 /** A notification reference as the events answer lists it. */
@@ -68,6 +71,7 @@ export class DeliveryService {
       sender: this.#sender,
       log: deps.log,
       concurrency: settings.deliveryConcurrency,
+      ...(deps.activity ? { activity: deps.activity } : {}),
     });
   }
 

@@ -1,0 +1,9 @@
+/** What happened in the emulator, published to the live stream and the info log. */
+export { ActivityBus } from './bus.js';
+export {
+  type Activity,
+  type ActivityKind,
+  type ActivityListener,
+  ADMIN_CHANGES,
+  type AdminChange,
+} from './types.js';

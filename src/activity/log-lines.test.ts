@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../auth/journal.js';
+import type { Attempt, NotificationSummary } from '../delivery/notification.js';
+import { prettyLine } from '../log.js';
+import { activityLine, tokenJson } from './log-lines.js';
+
+const summary = (over: Partial<NotificationSummary> = {}): NotificationSummary => ({
+  id: 'n-000001',
+  credentialId: 'main',
+  bookingId: 9646598,
+  bookingNumber: '4EDZPM',
+  bookingStatus: 'Issued',
+  state: 'delivered',
+  url: 'https://localhost:8443/reportbo',
+  createdAt: '2026-04-27T10:00:00.000Z',
+  deliveredAt: null,
+  exhaustedAt: null,
+  cancelledAt: null,
+  cancelReason: null,
+  filename: '20260427_100000Z-4EDZPM.json',
+  attemptCount: 1,
+  inFlight: false,
+  warnings: [],
+  lastAttempt: null,
+  ...over,
+});
+const attempt = (over: Partial<Attempt> = {}): Attempt => ({
+  number: 1,
+  startedAt: '2026-04-27T10:00:00.000Z',
+  startedAtWall: '2026-11-22T12:00:00.000Z',
+  finishedAt: '2026-04-27T10:00:00.000Z',
+  durationMs: 12,
+  trigger: 'first',
+  outcome: 'http_status',
+  statusCode: 200,
+  message: 'receiver answered 200 (acknowledged)',
+  ...over,
+});
+
+describe('activity log lines', () => {
+  it('an event names its type, bookings and how many credentials it reached', () => {
+    const line = activityLine({
+      kind: 'event',
+      event: 'Issue',
+      at: '2026-04-27T10:00:00Z',
+      reservations: [{ bookingId: 9646598, bookingNumber: '4EDZPM', status: 'Issued' }],
+      notifications: ['n-000001', 'n-000002'],
+      routedTo: 2,
+    });
+    expect(line?.msg).toBe('Issue 4EDZPM BookingID 9646598 → 2 credentials');
+  });
+
+  it('an Exchange names both reservations with their statuses', () => {
+    const line = activityLine({
+      kind: 'event',
+      event: 'Exchange',
+      at: '2026-04-27T10:00:00Z',
+      reservations: [
+        { bookingId: 1, bookingNumber: 'AAAAAA', status: 'Exchanged' },
+        { bookingId: 2, bookingNumber: 'BBBBBB', status: 'Issued-Exch' },
+      ],
+      notifications: ['n-000001', 'n-000002'],
+      routedTo: 1,
+    });
+    expect(line?.msg).toBe(
+      'Exchange AAAAAA BookingID 1 (Exchanged), BBBBBB BookingID 2 (Issued-Exch) → 1 credential (2 notifications)',
+    );
+  });
+
+  it('a delivered attempt reads like a request log; a failure adds its state and message', () => {
+    expect(activityLine({ kind: 'attempt', notification: summary(), attempt: attempt() })?.msg).toBe(
+      'n-000001 attempt 1/5 → 200 in 12 ms https://localhost:8443/reportbo',
+    );
+    const failed = activityLine({
+      kind: 'attempt',
+      notification: summary({ state: 'exhausted' }),
+      attempt: attempt({
+        number: 5,
+        trigger: 'batch',
+        statusCode: 401,
+        durationMs: 3,
+        message: 'receiver answered 401; only 200 acknowledges',
+      }),
+    });
+    expect(failed?.msg).toBe(
+      'n-000001 attempt 5/5 (batch) → 401 in 3 ms https://localhost:8443/reportbo [exhausted] receiver answered 401; only 200 acknowledges',
+    );
+    expect(failed?.fields).toMatchObject({ kind: 'attempt', ok: false, statusCode: 401, state: 'exhausted' });
+    const timeout = activityLine({
+      kind: 'attempt',
+      notification: summary({ state: 'pending' }),
+      attempt: attempt({
+        trigger: 'manual',
+        outcome: 'timeout',
+        statusCode: undefined,
+        message: 'no answer',
+      }),
+    });
+    expect(timeout?.msg).toMatch(
+      /^n-000001 attempt 1\/5 \(retry now\) → timeout in 12 ms .* \[pending\] no answer$/,
+    );
+  });
+
+  it('a batch, a clock move, a GetAccessToken call and an admin change each have their line', () => {
+    expect(
+      activityLine({
+        kind: 'batch',
+        batch: { at: '2026-04-27T10:55:00.000Z', attempted: 3, delivered: 1, failed: 2, exhausted: 1 },
+      })?.msg,
+    ).toBe('redelivery batch at 2026-04-27T10:55:00.000Z: 3 attempted, 1 delivered, 2 failed, 1 exhausted');
+    expect(activityLine({ kind: 'clock', from: 'A', to: 'B', batches: ['x', 'y'] })?.msg).toBe(
+      'clock moved A → B, 2 batches run',
+    );
+    const entry: JournalEntry = {
+      id: 'r-000001',
+      at: '2026-04-27T10:00:00Z',
+      version: '1.7',
+      variant: 'soap12',
+      path: '/api/1.7/AuthService.asmx',
+      username: 'alice',
+      outcome: 'invalid_credentials',
+      transactionCode: '1200',
+      httpStatus: 200,
+      warnings: [],
+    };
+    expect(activityLine({ kind: 'token', entry })?.msg).toBe(
+      'GetAccessToken 1.7 soap12 alice → 1200 invalid_credentials (HTTP 200)',
+    );
+    expect(
+      activityLine({ kind: 'token', entry: { ...entry, fault: { id: 'f-1', kind: 'http_500' } } })?.msg,
+    ).toBe('GetAccessToken 1.7 soap12 alice → fault http_500 (f-1) (HTTP 200)');
+    expect(activityLine({ kind: 'admin', change: 'credential_removed', subject: 'main' })?.msg).toBe(
+      'credential removed main',
+    );
+    expect(activityLine({ kind: 'notification_created', notification: summary() })).toBeUndefined();
+    const empty = { at: '2026-04-27T11:55:00.000Z', attempted: 0, delivered: 0, failed: 0, exhausted: 0 };
+    expect(activityLine({ kind: 'batch', batch: empty })).toBeUndefined();
+  });
+});
+
+describe('the pretty format', () => {
+  const json = JSON.stringify({
+    level: 30,
+    time: '2026-11-22T12:00:00.000Z',
+    emulatorTime: '2026-04-27T10:55:00.000Z',
+    kind: 'batch',
+    msg: 'redelivery batch at …',
+  });
+
+  it('shows emulator time, level, kind and message in aligned columns, without colour by default', () => {
+    expect(prettyLine(json, false)).toBe('2026-04-27 10:55:00  INFO   batch    redelivery batch at …\n');
+    const other = prettyLine(
+      JSON.stringify({ level: 40, emulatorTime: '2026-04-27T10:55:00.000Z', msg: 'x' }),
+      false,
+    );
+    expect(other.indexOf('x')).toBe(prettyLine(json, false).indexOf('redelivery'));
+  });
+
+  it('colours with ANSI codes only when asked (a terminal), green for success and red for failure', () => {
+    const ok = prettyLine(
+      JSON.stringify({ level: 30, emulatorTime: 'T', kind: 'attempt', msg: 'm', ok: true }),
+      true,
+    );
+    expect(ok).toContain('\u001b[32mm\u001b[0m');
+    const failed = prettyLine(JSON.stringify({ level: 30, kind: 'attempt', msg: 'm', ok: false }), true);
+    expect(failed).toContain('\u001b[31mm\u001b[0m');
+    expect(prettyLine(json, false)).not.toContain('\u001b[');
+  });
+});
+
+describe('the JSON line of a GetAccessToken call', () => {
+  it('has the members and message of the generic line, the username escaped', () => {
+    const entry: JournalEntry = {
+      id: 'r-000001',
+      at: '2026-04-27T10:00:00Z',
+      version: '1.6',
+      variant: 'xml',
+      path: '/api/1.6/FlightService.xml/GetAccessToken',
+      username: 'a "quoted" üser\\',
+      outcome: 'ok',
+      transactionCode: null,
+      httpStatus: 200,
+      warnings: [],
+    };
+    const variants: JournalEntry[] = [
+      entry,
+      { ...entry, username: null, outcome: 'invalid_credentials', transactionCode: '1200' },
+      { ...entry, fault: { id: 'f-1', kind: 'http_500' }, httpStatus: 500 },
+    ];
+    for (const e of variants) {
+      const line = activityLine({ kind: 'token', entry: e })!;
+      expect(JSON.parse(`{${tokenJson(e)}}`)).toEqual({ ...line.fields, msg: line.msg });
+    }
+  });
+});

@@ -1,0 +1,39 @@
+import type { JournalEntry } from '../auth/journal.js';
+import type { Attempt, NotificationSummary } from '../delivery/notification.js';
+import type { BatchResult } from '../delivery/outbox.js';
+
+/** What an admin change was (docs/admin-api.md "Live stream"). */
+export const ADMIN_CHANGES = [
+  'credential_added',
+  'credential_removed',
+  'user_added',
+  'user_removed',
+  'ca_trusted',
+  'reset',
+  'fault_added',
+  'faults_removed',
+] as const;
+export type AdminChange = (typeof ADMIN_CHANGES)[number];
+
+/**
+ * Everything the live stream (`GET /__admin/stream`) and the info log report, one member per kind.
+ * Times are emulator time.
+ */
+export type Activity =
+  | {
+      kind: 'event';
+      event: string;
+      at: string;
+      reservations: ReadonlyArray<{ bookingId: number; bookingNumber: string; status: string }>;
+      notifications: readonly string[];
+      routedTo: number;
+    }
+  | { kind: 'notification_created'; notification: NotificationSummary }
+  | { kind: 'attempt'; notification: NotificationSummary; attempt: Attempt }
+  | { kind: 'batch'; batch: BatchResult }
+  | { kind: 'clock'; from: string; to: string; batches: readonly string[] }
+  | { kind: 'token'; entry: JournalEntry }
+  | { kind: 'admin'; change: AdminChange; subject: string; detail?: string };
+
+export type ActivityKind = Activity['kind'];
+export type ActivityListener = (activity: Activity) => void;

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { NotFoundError } from '../errors.js';
+
+/** The dashboard's files, shipped in the package's `ui/` folder (no build step, no CDN). */
+const UI_DIR = new URL('../../ui/', import.meta.url);
+const JS = 'text/javascript; charset=utf-8';
+const ASSETS: Record<string, string> = {
+  'dashboard.js': JS,
+  'state.js': JS,
+  'dom.js': JS,
+  'notifications.js': JS,
+  'tables.js': JS,
+  'dashboard.css': 'text/css; charset=utf-8',
+};
+// Everything the page loads comes from this origin: it works offline and nothing leaks out.
+const CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'";
+
+/**
+ * `GET /__admin/ui` (the live dashboard) and `GET /__admin/ui/:file` (its script and style). The page
+ * reads and changes the emulator only through the admin API, so it can do nothing curl cannot.
+ */
+export function uiRoutes(): Hono {
+  const cache = new Map<string, Promise<string>>();
+  const file = (name: string) => {
+    let text = cache.get(name);
+    if (!text) {
+      text = readFile(new URL(name, UI_DIR), 'utf8');
+      text.catch(() => cache.delete(name)); // a failed read is retried, not cached
+      cache.set(name, text);
+    }
+    return text;
+  };
+  const app = new Hono();
+  app.get('/ui', async (c) =>
+    c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
+  );
+  app.get('/ui/:file', async (c) => {
+    const name = c.req.param('file');
+    const type = ASSETS[name];
+    if (!type)
+      throw new NotFoundError('ui_file_not_found', `The dashboard has no file "${name}"; open /__admin/ui.`, {
+        accepted: Object.keys(ASSETS),
+      });
+    return c.body(await file(name), 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' });
+  });
+  return app;
+}

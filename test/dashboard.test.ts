@@ -1,0 +1,408 @@
+/**
+ * The dashboard in a real browser: Debian's chromium driven by playwright-core (never a browser
+ * download). Events come both from the page's buttons and from the admin API, and the test reads
+ * what the page shows. Without /usr/bin/chromium the tests are skipped with how to install it.
+ * `UPDATE_SCREENSHOT=1` rewrites docs/dashboard.png (the README's picture) from the last test.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
+import { behave, receiver } from './helpers/receiver.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+const missing = `${CHROMIUM} not found. Install it with: apt-get install -y chromium`;
+// .ci/run sets REPORTBO_BROWSER_TESTS=required: there a missing browser fails instead of skipping.
+if (!haveChromium && process.env.REPORTBO_BROWSER_TESTS === 'required')
+  throw new Error(`dashboard browser tests required: ${missing}`);
+if (!haveChromium) console.warn(`dashboard browser tests skipped: ${missing}`);
+const SCREENSHOT = new URL('../docs/dashboard.png', import.meta.url).pathname;
+
+let profile: string;
+let browser: BrowserContext;
+/** Script errors and console errors of the pages a test opened: each test ends without any. */
+const pageErrors: string[] = [];
+// Runs before the emulators close (vitest runs after-hooks last-registered first): a page left open
+// would log its stream's end and its reconnection attempts.
+afterEach(async () => {
+  await Promise.all(browser?.pages().map((p) => p.close()) ?? []);
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  profile = await mkdtemp(join(tmpdir(), 'reportbo-chromium-'));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1400, height: 900 },
+    timezoneId: 'UTC',
+    locale: 'en-US',
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+function watch(page: Page): void {
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+}
+
+/** Opens the dashboard (through the `/` redirect) and waits until its live stream is connected. */
+async function open(emu: DeliveryHarness): Promise<Page> {
+  const page = await browser.newPage();
+  watch(page);
+  await page.goto(`${emu.url}/`);
+  expect(new URL(page.url()).pathname).toBe('/__admin/ui');
+  await page.waitForSelector('#live.on');
+  // Set once: were the page reloaded, this would be gone.
+  await page.evaluate(() => {
+    (globalThis as unknown as { loadedOnce: boolean }).loadedOnce = true;
+  });
+  return page;
+}
+
+const notLoadedAgain = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { loadedOnce?: boolean }).loadedOnce === true);
+
+const row = (page: Page, id: string) => page.locator(`#notification-table tr[data-id="${id}"]`);
+const cell = (page: Page, id: string, n: number) => row(page, id).locator(`td:nth-child(${n})`);
+
+/** What the page functions below use of the browser (the tests are typed without the DOM library). */
+interface BrowserGlobals {
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    querySelectorAll(selector: string): { length: number };
+  };
+  requestAnimationFrame(callback: (time: number) => void): number;
+}
+
+/** Waits until the text of the element `selector` matches `pattern`. */
+async function waitText(page: Page, selector: string, pattern: RegExp): Promise<string> {
+  await page.waitForFunction(
+    ([sel, source]) =>
+      new RegExp(source!).test(
+        (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
+      ),
+    [selector, pattern.source] as const,
+  );
+  return (await page.locator(selector).textContent()) ?? '';
+}
+
+describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
+  it('shows a notification triggered through the admin API without a reload, with its attempts, headers and decoded body', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    const page = await open(emu);
+    await emu.credential({ id: 'main', apiKey: 'k-main', url: r.url });
+    const result = await emu.event({ type: 'Issue' });
+    const id = result.notifications[0]!.id;
+    const bookingNumber = result.reservations[0]!.bookingNumber;
+
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(5)`, /delivered/);
+    expect(await cell(page, id, 2).textContent()).toBe(bookingNumber);
+    expect(await cell(page, id, 3).textContent()).toBe('Issued');
+    expect(await cell(page, id, 4).textContent()).toBe('main');
+    expect(await cell(page, id, 6).textContent()).toBe('1/5');
+    expect(await cell(page, id, 7).textContent()).toBe('200');
+    expect(await cell(page, id, 9).textContent()).toBe(`20260427_100000Z-${bookingNumber}.json`);
+    expect(await notLoadedAgain(page)).toBe(true);
+
+    await row(page, id).click();
+    await page.waitForSelector(`#detail[data-id="${id}"] #attempts li`);
+    const attempts = page.locator('#attempts li');
+    expect(await attempts.count()).toBe(1);
+    expect(await attempts.first().textContent()).toMatch(/#1 200 in \d+ ms · first attempt/);
+    expect(await attempts.first().textContent()).toContain('emulator 2026-04-27 10:00:00');
+    expect(await page.locator('#detail .headers').textContent()).toContain('Bearer k-main');
+    const body = (await page.locator('#body').textContent()) ?? '';
+    expect(body).toContain(`"BookingNumber": "${bookingNumber}"`);
+    expect(body).toContain('"BookingStatus": "Issued"');
+    // Collapsible: the body's top-level objects are <details> the reader can close.
+    await page.locator('#body > details > details > summary').first().click();
+    expect(await page.locator('#body > details > details').first().getAttribute('open')).toBeNull();
+  });
+
+  it('triggers an Issue, a Void and an Exchange from the page, each reaching the receiver', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    const page = await open(emu);
+    await page.click('#trigger-issue');
+    await page.waitForSelector('#notification-table tr[data-id="n-000001"]');
+    await waitText(page, '#status', /^Issue: \w{6} \(Issued\), routed to 1 credential$/);
+    const issued = (await emu.admin<{ reservations: Array<{ bookingId: number }> }>('GET', '/reservations'))
+      .body.reservations[0]!;
+    await page.waitForSelector(`#trigger-booking option[value="${issued.bookingId}"]`, { state: 'attached' });
+    await page.click('#trigger-void');
+    await waitText(page, '#notification-table tr[data-id="n-000002"] td:nth-child(3)', /^Voided$/);
+    // A Voided booking is no longer offered; a new Issue is, and its Exchange notifies both bookings.
+    await page.click('#trigger-issue');
+    await page.waitForSelector('#notification-table tr[data-id="n-000003"]');
+    await page.waitForFunction(
+      (voided) =>
+        (globalThis as unknown as BrowserGlobals).document.querySelector(
+          `#trigger-booking option[value="${voided}"]`,
+        ) === null &&
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#trigger-booking option')
+          .length === 1,
+      issued.bookingId,
+    );
+    await page.click('#trigger-exchange');
+    await waitText(
+      page,
+      '#notification-table tr[data-id="n-000005"] td:nth-child(3)',
+      /^(Exchanged|Issued-Exch)$/,
+    );
+    const statuses = [
+      await cell(page, 'n-000004', 3).textContent(),
+      await cell(page, 'n-000005', 3).textContent(),
+    ];
+    expect(statuses.sort()).toEqual(['Exchanged', 'Issued-Exch']);
+    await emu.settle();
+    expect(r.requests).toHaveLength(5);
+    expect(await notLoadedAgain(page)).toBe(true);
+  });
+
+  it('creates a new notification with a manual redelivery from the page, with the status chosen', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    const page = await open(emu);
+    const { notifications } = await emu.event({ type: 'Issue' });
+    await row(page, notifications[0]!.id).click();
+    await page.waitForSelector('#detail #redeliver-status option[value="Voided"]', { state: 'attached' });
+    await page.selectOption('#redeliver-status', 'Voided');
+    // A live update redraws the page meanwhile; the chosen status must survive it.
+    await emu.event({ type: 'Issue' });
+    await page.waitForSelector('#notification-table tr[data-id="n-000002"]');
+    expect(await page.locator('#redeliver-status').inputValue()).toBe('Voided');
+    await page.click('#redeliver');
+    await waitText(page, '#notification-table tr[data-id="n-000003"] td:nth-child(3)', /^Voided$/);
+    await waitText(page, '#status', /^Redelivery of \w{6}: n-000003/);
+    const listed = await emu.admin<{
+      notifications: Array<{ id: string; bookingStatus: string; bookingNumber: string }>;
+    }>('GET', '/notifications');
+    expect(listed.body.notifications.map((n) => [n.id, n.bookingStatus])).toEqual([
+      ['n-000001', 'Issued'],
+      ['n-000002', 'Issued'],
+      ['n-000003', 'Voided'],
+    ]);
+    expect(listed.body.notifications[2]!.bookingNumber).toBe(listed.body.notifications[0]!.bookingNumber);
+  });
+
+  it('runs the redelivery batch with the clock button, and the pending notification turns delivered', async () => {
+    const r = await receiver();
+    r.enqueue(behave.status(503));
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    const page = await open(emu);
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(7)`, /^503$/);
+    expect(await cell(page, id, 5).textContent()).toBe('pending');
+    expect(await cell(page, id, 8).textContent()).toBe('10:55:00');
+    expect(await page.locator('#clock-now').textContent()).toBe('2026-04-27 10:00:00 UTC');
+
+    await page.click('#advance-batch');
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(5)`, /^delivered$/);
+    expect(await cell(page, id, 6).textContent()).toBe('2/5');
+    await waitText(page, '#clock-now', /^2026-04-27 10:55:00 UTC$/);
+    expect(await page.locator('#clock-next').textContent()).toBe('2026-04-27 11:55:00');
+    const n = await emu.notification(id);
+    expect(n.attempts.map((a) => [a.trigger, a.batchAt])).toEqual([
+      ['first', undefined],
+      ['batch', '2026-04-27T10:55:00.000Z'],
+    ]);
+
+    await page.click('#advance-hour');
+    await waitText(page, '#clock-now', /^2026-04-27 11:55:00 UTC$/);
+  });
+
+  it('records an attempt with retry now, shown on the timeline as such', async () => {
+    const r = await receiver();
+    r.enqueue(behave.status(500));
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    const page = await open(emu);
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    await row(page, id).click();
+    await page.waitForSelector('#retry-now:not([disabled])');
+    await page.click('#retry-now');
+    await page.waitForSelector('#attempts li[data-number="2"]');
+    expect(await page.locator('#attempts li[data-number="2"]').textContent()).toMatch(
+      /#2 200 in \d+ ms · retry now/,
+    );
+    await waitText(page, '#status', new RegExp(`^${id}: attempt 2/5 → 200 \\(delivered\\)$`));
+    expect((await emu.notification(id)).attempts.map((a) => a.trigger)).toEqual(['first', 'manual']);
+    expect(await page.locator('#retry-now').isDisabled()).toBe(true); // delivered: nothing to retry
+  });
+
+  it('keeps what the stream said when a list read meanwhile arrives later with an older view', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    const page = await browser.newPage();
+    watch(page);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The page reads the list when the stream says hello; that read is held until the stream has
+    // delivered the notification, then answered as a read taken during its first attempt would be.
+    await page.route('**/__admin/notifications', async (route) => {
+      await released;
+      const response = await route.fetch();
+      const body = (await response.json()) as { notifications: Array<Record<string, unknown>> };
+      const older = body.notifications.map((n) => ({
+        ...n,
+        state: 'pending',
+        attemptCount: 0,
+        inFlight: true,
+        lastAttempt: null,
+      }));
+      await route.fulfill({ response, json: { notifications: older } });
+    });
+    await page.goto(`${emu.url}/__admin/ui`);
+    await page.waitForSelector('#live.on');
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(5)`, /^delivered$/);
+    const listed = page.waitForResponse('**/__admin/notifications');
+    release();
+    await (await listed).finished();
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => (globalThis as unknown as BrowserGlobals).requestAnimationFrame(resolve)),
+    );
+    expect(await cell(page, id, 5).textContent()).toBe('delivered');
+    expect(await cell(page, id, 6).textContent()).toBe('1/5');
+  });
+
+  it('filters the list by state, credential and booking, and keeps the filters as rows arrive', async () => {
+    const good = await receiver();
+    const bad = await receiver({ defaultBehaviour: behave.status(500) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'good', apiKey: 'k', url: good.url });
+    await emu.credential({ id: 'bad', apiKey: 'k', url: bad.url });
+    const page = await open(emu);
+    const first = await emu.event({ type: 'Issue' });
+    await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const ids = async () =>
+      page
+        .locator('#notification-table tbody tr')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    await page.waitForSelector('#notification-table tr[data-id="n-000004"]');
+    expect(await ids()).toEqual(['n-000004', 'n-000003', 'n-000002', 'n-000001']); // newest first
+
+    await page.selectOption('#filter-state', 'pending');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 2,
+    );
+    const pending = await ids();
+    expect(pending).toHaveLength(2);
+    for (const id of pending) expect(await cell(page, id!, 4).textContent()).toBe('bad');
+
+    await page.selectOption('#filter-state', '');
+    await page.selectOption('#filter-credential', 'good');
+    await page.fill('#filter-booking', first.reservations[0]!.bookingNumber.toLowerCase());
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 1,
+    );
+    const [only] = await ids();
+    expect(await cell(page, only!, 2).textContent()).toBe(first.reservations[0]!.bookingNumber);
+    expect(await cell(page, only!, 4).textContent()).toBe('good');
+
+    // A new matching notification appears under the same filters, without a reload.
+    await emu.admin('POST', `/reservations/${first.reservations[0]!.bookingId}/redeliver`, {
+      status: 'Issued',
+    });
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 2,
+    );
+    expect(await page.locator('#filter-booking').inputValue()).toBe(
+      first.reservations[0]!.bookingNumber.toLowerCase(),
+    );
+    expect(await notLoadedAgain(page)).toBe(true);
+  });
+
+  it('lists credentials with their filters and warnings, users, and GetAccessToken calls as they happen', async () => {
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({
+      id: 'pcc-only',
+      apiKey: 'k',
+      url: 'http://127.0.0.1:9/x',
+      filters: { pcc: ['AAA1'], idWeb: [7] },
+    });
+    await emu.admin('POST', '/users', {
+      username: 'alice',
+      password: 'secret',
+      idWeb: 1001,
+      webDescription: 'Agency',
+      versions: ['1.7'],
+    });
+    const page = await open(emu);
+    await page.click('#tab-setup');
+    await waitText(page, '#credential-table tr[data-id="pcc-only"]', /PCC AAA1 and IdWeb 7/);
+    expect(await page.locator('#credential-table tr[data-id="pcc-only"]').textContent()).toContain(
+      'plain http destination accepted',
+    );
+    expect(await page.locator('#user-table').textContent()).toContain('alice');
+
+    await page.click('#tab-journal');
+    await fetch(`${emu.url}/api/1.7/AuthService.json/GetAccessToken`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'alice', Password: 'wrong' }),
+    });
+    const entry = await waitText(page, '#journal-table tr[data-id="r-000001"]', /alice/);
+    expect(entry).toContain('1.7');
+    expect(entry).toContain('json');
+    expect(entry).toContain('1200');
+    expect(await notLoadedAgain(page)).toBe(true);
+  });
+
+  it('draws the README screenshot: two credentials, a delivered and a retried notification, its attempts', async () => {
+    const good = await receiver();
+    const wrong = await receiver({ defaultBehaviour: behave.status(401, 'unknown ApiKey') });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k-main', url: good.url });
+    await emu.credential({ id: 'wrong-key', apiKey: 'k-old', url: wrong.url, filters: { pcc: ['WRONG1'] } });
+    const issued = await emu.event({ type: 'Issue' });
+    await emu.event({ type: 'Issue', overrides: { Reservation: { PCCBook: 'WRONG1' } } });
+    await emu.event({ type: 'Exchange', bookingId: issued.reservations[0]!.bookingId });
+    await emu.settle();
+    await emu.advance({ to: 'next-batch' });
+    const page = await open(emu);
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await row(page, 'n-000003').click();
+    await page.waitForSelector('#attempts li[data-number="2"]');
+    const png = await page.screenshot({ fullPage: false });
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    if (process.env.UPDATE_SCREENSHOT === '1') await writeFile(SCREENSHOT, png);
+  });
+});

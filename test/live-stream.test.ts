@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { adminApp } from '../src/admin/index.js';
+import { MAX_QUEUED } from '../src/admin/stream.js';
+import { createEmulator } from '../src/emulator.js';
+import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
+import { behave, receiver } from './helpers/receiver.js';
+
+interface StreamEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Reads `GET /__admin/stream` as a browser's EventSource would: `event:` and `data:` lines, blank-line separated. */
+async function openStream(emu: DeliveryHarness) {
+  const controller = new AbortController();
+  const res = await fetch(`${emu.url}/__admin/stream`, { signal: controller.signal });
+  const events: StreamEvent[] = [];
+  const waiters: Array<() => void> = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
+          if (event) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+          for (const w of waiters.splice(0)) w();
+          end = buffer.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // aborted by the test
+    }
+  })();
+  /** Resolves once an event matching `pred` arrived (already or later). */
+  const next = (pred: (e: StreamEvent) => boolean): Promise<StreamEvent> =>
+    new Promise((resolve) => {
+      const check = () => {
+        const found = events.find(pred);
+        if (found) resolve(found);
+        else waiters.push(check);
+      };
+      check();
+    });
+  return { res, events, next, close: () => controller.abort() };
+}
+
+describe('GET /__admin/stream (Server-Sent Events)', () => {
+  it('says hello with the clock, then streams admin changes, the event, the notification and its attempt', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true });
+    const stream = await openStream(emu);
+    expect(stream.res.status).toBe(200);
+    expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const hello = await stream.next((e) => e.event === 'hello');
+    expect(hello.data).toMatchObject({ clock: { mode: 'manual', now: '2026-04-27T10:00:00.000Z' } });
+
+    await emu.credential({ id: 'live', apiKey: 'k', url: r.url });
+    const result = await emu.event({ type: 'Issue' });
+    const id = result.notifications[0]!.id;
+
+    const admin = await stream.next((e) => e.event === 'admin');
+    expect(admin.data).toMatchObject({ kind: 'admin', change: 'credential_added', subject: 'live' });
+    const created = await stream.next((e) => e.event === 'notification_created');
+    expect(created.data).toMatchObject({ notification: { id, credentialId: 'live', state: 'pending' } });
+    const event = await stream.next((e) => e.event === 'event');
+    expect(event.data).toMatchObject({
+      event: 'Issue',
+      notifications: [id],
+      routedTo: 1,
+      reservations: [{ bookingId: result.reservations[0]!.bookingId, status: 'Issued' }],
+    });
+    const attempt = await stream.next((e) => e.event === 'attempt');
+    expect(attempt.data).toMatchObject({
+      notification: { id, state: 'delivered', attemptCount: 1, lastAttempt: { statusCode: 200 } },
+      attempt: { number: 1, trigger: 'first', outcome: 'http_status', statusCode: 200 },
+    });
+    stream.close();
+  });
+
+  it('streams the batch a clock move runs, the clock move itself and each GetAccessToken call', async () => {
+    const r = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await deliveryEmulator({ allowHttp: true });
+    await emu.credential({ apiKey: 'k', url: r.url });
+    await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const stream = await openStream(emu);
+    await stream.next((e) => e.event === 'hello');
+    await emu.advance({ to: 'next-batch' });
+    const batch = await stream.next((e) => e.event === 'batch');
+    expect(batch.data).toMatchObject({
+      batch: { at: '2026-04-27T10:55:00.000Z', attempted: 1, delivered: 0, failed: 1, exhausted: 0 },
+    });
+    const clock = await stream.next((e) => e.event === 'clock');
+    expect(clock.data).toMatchObject({
+      from: '2026-04-27T10:00:00.000Z',
+      to: '2026-04-27T10:55:00.000Z',
+      batches: ['2026-04-27T10:55:00.000Z'],
+    });
+    const token = await fetch(`${emu.url}/api/1.7/AuthService.json/GetAccessToken`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'nobody', Password: 'x' }),
+    });
+    expect(token.status).toBe(200);
+    const call = await stream.next((e) => e.event === 'token');
+    expect(call.data).toMatchObject({
+      entry: { version: '1.7', variant: 'json', username: 'nobody', transactionCode: '1200' },
+    });
+    stream.close();
+  });
+
+  it('stops listening when the client goes away: nothing is kept for it', async () => {
+    const emu = await deliveryEmulator();
+    const { activity } = emu.server.emulator;
+    expect(activity.listenerCount).toBe(0);
+    const stream = await openStream(emu);
+    await stream.next((e) => e.event === 'hello');
+    expect(activity.listenerCount).toBe(1);
+    stream.close();
+    // The server notices the closed connection on its own schedule: wait for it, not for a time.
+    await expect.poll(() => activity.listenerCount, { timeout: 10_000 }).toBe(0);
+  });
+});
+
+describe('POST /__admin/notifications/:id/retry (retry now)', () => {
+  it('makes one attempt at once, outside the batch schedule, recorded with trigger "manual"', async () => {
+    const r = await receiver();
+    r.enqueue(behave.status(500));
+    const emu = await deliveryEmulator({ allowHttp: true });
+    await emu.credential({ apiKey: 'k', url: r.url });
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    const retried = await emu.admin<{
+      attempt: { number: number; trigger: string; statusCode: number; startedAt: string };
+      notification: { state: string; attemptCount: number };
+    }>('POST', `/notifications/${id}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.attempt).toMatchObject({
+      number: 2,
+      trigger: 'manual',
+      statusCode: 200,
+      startedAt: '2026-04-27T10:00:00.000Z', // the clock did not move: no batch ran
+    });
+    expect(retried.body.notification).toMatchObject({ state: 'delivered', attemptCount: 2 });
+    const n = await emu.notification(id);
+    expect(n.attempts.map((a) => [a.trigger, a.batchAt])).toEqual([
+      ['first', undefined],
+      ['manual', undefined],
+    ]);
+    expect(r.requests).toHaveLength(2);
+  });
+
+  it('counts toward the 5 attempts: the fifth failure exhausts the notification, and a sixth is refused', async () => {
+    const r = await receiver({ defaultBehaviour: behave.status(500) });
+    const emu = await deliveryEmulator({ allowHttp: true });
+    await emu.credential({ apiKey: 'k', url: r.url });
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    for (let i = 2; i <= 5; i++) {
+      const retried = await emu.admin<{ attempt: { number: number } }>('POST', `/notifications/${id}/retry`);
+      expect(retried.status).toBe(200);
+      expect(retried.body.attempt.number).toBe(i);
+    }
+    const n = await emu.notification(id);
+    expect(n.state).toBe('exhausted');
+    const refused = await emu.admin<{ error: { code: string; message: string } }>(
+      'POST',
+      `/notifications/${id}/retry`,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('notification_not_pending');
+    expect(refused.body.error.message).toContain(`/reservations/${n.bookingId}/redeliver`);
+    expect(r.requests).toHaveLength(5);
+  });
+
+  it('answers 404 for an unknown notification', async () => {
+    const emu = await deliveryEmulator();
+    const answer = await emu.admin<{ error: { code: string } }>('POST', '/notifications/n-999999/retry');
+    expect(answer.status).toBe(404);
+    expect(answer.body.error.code).toBe('notification_not_found');
+  });
+});
+
+describe('a client that falls behind', () => {
+  it('gets at most MAX_QUEUED events held for it, then a resync event telling it to read the lists again', async () => {
+    const emulator = createEmulator({ logLevel: 'silent', clock: 'manual' });
+    const res = await adminApp(emulator).request('/stream');
+    // Nobody reads yet: the stream holds the first write, and everything published now waits.
+    await expect.poll(() => emulator.activity.listenerCount).toBe(1);
+    for (let i = 0; i < MAX_QUEUED + 100; i++)
+      emulator.activity.publish({ kind: 'admin', change: 'user_added', subject: `u${i}` });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('event: resync')) text += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    expect(events[0]).toBe('hello');
+    expect(events.filter((e) => e === 'admin')).toHaveLength(MAX_QUEUED);
+    expect(events.at(-1)).toBe('resync');
+    expect(text).toContain('"subject":"u0"');
+    expect(text).not.toContain(`"subject":"u${MAX_QUEUED}"`);
+  });
+});
