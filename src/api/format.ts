@@ -3,6 +3,7 @@ import type { ApiVersion, AuthResult } from '../auth/index.js';
 /** Target namespace of both services and their XML answers (ASP.NET's default; docs/decisions.md). */
 export const TEMPURI_NS = 'http://tempuri.org/';
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 // Characters XML 1.0 cannot carry at all, even escaped.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
