@@ -1,7 +1,15 @@
 import { MustUnderstandError, malformed } from './api-error.js';
 import { TEMPURI_NS, XSD_NS, XSI_NS } from './format.js';
 import { SOAP11_NS, SOAP12_NS, type SoapVersion } from './render-soap.js';
-import { childElements, localName, parseXml, type XmlNode } from './xml-parse.js';
+import {
+  childElements,
+  literal,
+  localName,
+  PLAIN_TEXT,
+  parseXml,
+  UTF8_DECLARATION,
+  type XmlNode,
+} from './xml-parse.js';
 
 /** Namespace prefix → URI in scope at an element ('' is the default namespace). */
 type Scope = ReadonlyMap<string, string>;
@@ -39,10 +47,6 @@ export async function parseEnvelope(text: string, soap: SoapVersion): Promise<So
   return simpleCall(text, soap) ?? envelopeCall(await parseXml(text), soap);
 }
 
-/** Element text the quick reading takes: printable ASCII without `<`, `>` and `&` (no entities). */
-const PLAIN_TEXT = "([!-%'-;=?-~]+)";
-const literal = (s: string) => s.replace(/[.?]/g, '\\$&');
-
 /**
  * A GetAccessToken call as SDKs write it, compact and with credentials in plain ASCII: an optional
  * UTF-8 declaration, `soap:Envelope` declaring the version's namespace (and, as ASP.NET's proxies
@@ -50,7 +54,7 @@ const literal = (s: string) => s.replace(/[.?]/g, '\\$&');
  * `request` or the 1.6 `username`/`password` parameters.
  */
 function simpleCallPattern(soapNs: string): RegExp {
-  const declaration = literal('<?xml version="1.0" encoding="utf-8"?>');
+  const declaration = literal(UTF8_DECLARATION);
   const schemas = literal(` xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}"`);
   const request = `<request><Username>${PLAIN_TEXT}</Username><Password>${PLAIN_TEXT}</Password></request>`;
   const params = `<username>${PLAIN_TEXT}</username><password>${PLAIN_TEXT}</password>`;
