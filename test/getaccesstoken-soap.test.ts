@@ -94,6 +94,41 @@ describe.each(['1.1', '1.2'] as const)('node-soap clients over SOAP %s', (v) => 
   });
 });
 
+describe('the compact SOAP 1.1 envelope a .NET proxy writes on the wire (read without the XML parser)', () => {
+  const compact = (username: string, password: string) =>
+    '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ' +
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">' +
+    `<soap:Body>${op17(username, password)}</soap:Body></soap:Envelope>`;
+
+  it('answers as the indented envelope does: a token, 1201, 1200, and the journal names the user', async () => {
+    for (const [username, password, user] of [
+      ['new17', 'pw17', USERS.new17],
+      ['old16', 'pw16', USERS.old16],
+      ['new17', 'wrong', null],
+    ] as const) {
+      const quick = await postEnvelope(AUTH(), '1.1', compact(username, password));
+      const full = await postEnvelope(AUTH(), '1.1', envelope('1.1', op17(username, password)));
+      expectApiHeaders(quick, '1.7', user);
+      const [a, b] = [await result(quick, '1.1'), await result(full, '1.1')];
+      if (a.Token !== undefined) {
+        expect(a.Token).toMatch(TOKEN);
+        expect({ ...a, Token: 'T' }).toEqual({ ...b, Token: 'T' });
+      } else expect(a).toEqual(b);
+    }
+    const journal = (await (await fetch(`${api.url}/__admin/requests?variant=soap11`)).json()) as {
+      requests: Array<{ username: string | null }>;
+    };
+    expect(journal.requests.slice(-6).map((e) => e.username)).toEqual([
+      'new17',
+      'new17',
+      'old16',
+      'old16',
+      'new17',
+      'new17',
+    ]);
+  });
+});
+
 describe.each(['1.1', '1.2'] as const)('raw ASP.NET-style envelopes over SOAP %s', (v) => {
   it('1.6: a token string in GetAccessTokenResult for good credentials', async () => {
     const res = await postEnvelope(FLIGHT(), v, envelope(v, op16('alice', ' 00123 ')));

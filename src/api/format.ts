@@ -3,6 +3,7 @@ import type { ApiVersion, AuthResult } from '../auth/index.js';
 /** Target namespace of both services and their XML answers (ASP.NET's default; docs/decisions.md). */
 export const TEMPURI_NS = 'http://tempuri.org/';
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 // Characters XML 1.0 cannot carry at all, even escaped.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
@@ -67,4 +68,16 @@ export function apiHeaders(
     headers['X-API-User-WebDescription'] = headerValue(result.user.webDescription);
   }
   return headers;
+}
+
+/**
+ * `headers` and a Content-Type, as a new object. Copied key by key: an object spread
+ * (`{ ...headers, 'Content-Type': type }`) took ~0.5 µs per answer on this machine, the for-in
+ * copy ~0.06 µs (node 20; ~2% of the CPU of a 1.7 JSON GetAccessToken, issue 14).
+ */
+export function withContentType(headers: Record<string, string>, type: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name] = headers[name] as string;
+  out['Content-Type'] = type;
+  return out;
 }

@@ -1,5 +1,5 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
-import { formatInstant, result16String } from './format.js';
+import { formatInstant, result16String, withContentType } from './format.js';
 
 /** 1.6 answers `text/json` (spec "Endpoints 3", Responses). */
 export const JSON16_CONTENT_TYPE = 'text/json; charset=utf-8';
@@ -27,5 +27,5 @@ export function renderJson(
   const body =
     version === '1.6' ? JSON.stringify(result16String(result)) : JSON.stringify(responseObject(result));
   const type = version === '1.6' ? JSON16_CONTENT_TYPE : JSON17_CONTENT_TYPE;
-  return new Response(body, { status, headers: { ...headers, 'Content-Type': type } });
+  return new Response(body, { status, headers: withContentType(headers, type) });
 }

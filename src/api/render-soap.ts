@@ -1,5 +1,5 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
-import { escapeXml, result16String, TEMPURI_NS } from './format.js';
+import { escapeXml, result16String, TEMPURI_NS, withContentType } from './format.js';
 import { responseElements } from './render-xml.js';
 
 export type SoapVersion = '1.1' | '1.2';
@@ -53,7 +53,7 @@ export function renderSoap(
   const body = `<GetAccessTokenResponse xmlns="${TEMPURI_NS}"><GetAccessTokenResult>${inner}</GetAccessTokenResult></GetAccessTokenResponse>`;
   return new Response(envelope(soap, body), {
     status: 200,
-    headers: { ...headers, 'Content-Type': contentType(soap) },
+    headers: withContentType(headers, contentType(soap)),
   });
 }
 
@@ -83,6 +83,6 @@ export function renderSoapFault(
   const header = soap === '1.2' && options.notUnderstood ? notUnderstoodHeader(options.notUnderstood) : '';
   return new Response(envelope(soap, fault, header), {
     status: options.status ?? SOAP_FAULT_STATUS,
-    headers: { ...headers, 'Content-Type': contentType(soap) },
+    headers: withContentType(headers, contentType(soap)),
   });
 }

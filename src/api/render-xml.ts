@@ -1,5 +1,5 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
-import { escapeXml, result16String, TEMPURI_NS, XSI_NS } from './format.js';
+import { escapeXml, result16String, TEMPURI_NS, withContentType, XSI_NS } from './format.js';
 import { responseObject } from './render-json.js';
 
 export const XML_CONTENT_TYPE = 'application/xml; charset=utf-8';
@@ -30,5 +30,5 @@ export function renderXml(
     version === '1.6'
       ? `${DECLARATION}<string xmlns="${SERIALIZATION_NS}">${escapeXml(result16String(result))}</string>`
       : `${DECLARATION}<GetAccessTokenResponse xmlns="${TEMPURI_NS}" xmlns:i="${XSI_NS}">${responseElements(result, 'i')}</GetAccessTokenResponse>`;
-  return new Response(body, { status, headers: { ...headers, 'Content-Type': XML_CONTENT_TYPE } });
+  return new Response(body, { status, headers: withContentType(headers, XML_CONTENT_TYPE) });
 }

@@ -42,6 +42,15 @@ function loadXml(): Promise<Xml> {
 const DTD = /<!DOCTYPE|<!ENTITY/i;
 
 /**
+ * For the quick readings of the documents SDKs send (simpleCall, simpleRequest): element text in
+ * printable ASCII without `<`, `>` and `&`, which every XML parser reads as it is (no entities).
+ */
+export const PLAIN_TEXT = "([!-%'-;=?-~]+)";
+export const UTF8_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+/** `s` as a regular expression matching it literally (the names and URIs used here need no more). */
+export const literal = (s: string) => s.replace(/[.?]/g, '\\$&');
+
+/**
  * Parses untrusted XML: refuses DTDs and entity declarations (billion laughs, SYSTEM entities),
  * ill-formed documents and deep nesting, with a message naming the problem. Never throws anything
  * but an ApiRequestError (as a rejected promise).

@@ -4,7 +4,16 @@ import { ApiRequestError, malformed } from './api-error.js';
 import { mediaType, readBodyText } from './body.js';
 import { pascalNames, pickCredentials } from './fields.js';
 import { queryCredentials } from './query.js';
-import { childElements, leafText, localName, parseXml, type XmlNode } from './xml-parse.js';
+import {
+  childElements,
+  leafText,
+  literal,
+  localName,
+  PLAIN_TEXT,
+  parseXml,
+  UTF8_DECLARATION,
+  type XmlNode,
+} from './xml-parse.js';
 
 const ROOT = 'GetAccessTokenRequest';
 
@@ -28,6 +37,20 @@ export function credentialsFromElement(
     pascalNames(acceptLowercase),
     warnings,
   );
+}
+
+const SIMPLE_REQUEST = new RegExp(
+  `^(?:${literal(UTF8_DECLARATION)})?<${ROOT}><Username>${PLAIN_TEXT}</Username><Password>${PLAIN_TEXT}</Password></${ROOT}>$`,
+);
+
+/**
+ * `<GetAccessTokenRequest>` holding plain-ASCII Username and Password and nothing else, read with one
+ * regular expression as parseXml would read it (a property test checks it), else undefined. Like
+ * simpleCall for SOAP: validating and parsing took ~17 µs of the ~46 µs of server CPU a 1.7 XML call cost.
+ */
+export function simpleRequest(text: string): Record<string, XmlNode> | undefined {
+  const m = SIMPLE_REQUEST.exec(text);
+  return m ? { [ROOT]: { Username: m[1] as string, Password: m[2] as string } } : undefined;
 }
 
 /**
@@ -56,7 +79,7 @@ export async function xmlTokenRequest(
       );
     }
   }
-  const doc = await parseXml(text);
+  const doc = simpleRequest(text) ?? (await parseXml(text));
   const roots = childElements(doc);
   const [rootName, root] = roots[0] ?? [];
   if (roots.length !== 1 || rootName === undefined || root === undefined || Array.isArray(root)) {
