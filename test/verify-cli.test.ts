@@ -47,6 +47,16 @@ afterAll(async () => {
 
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as VerifyReport;
 
+/**
+ * Whether answers-within-timeout warned, checked against its own figures: it warns exactly when the
+ * p95 of the run's answers passed 5 s, which a loaded machine can make happen to a correct receiver.
+ */
+function timingWarned(report: VerifyReport): boolean {
+  const timing = report.cases.find((c) => c.id === 'answers-within-timeout')!;
+  expect(timing.status === 'warned').toBe(timing.timing!.p95Ms > 5_000);
+  return timing.status === 'warned';
+}
+
 describe('verify against the sample receiver', () => {
   it('passes every case with --probe {BookingID}, exit 0, and writes JSON and JUnit reports into new folders', async () => {
     const json = join(dir, 'reports/nested/verify.json');
@@ -68,19 +78,28 @@ describe('verify against the sample receiver', () => {
     ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const report = await readJson(json);
-    expect(report.cases.map((c) => [c.id, c.status])).toEqual(report.cases.map((c) => [c.id, 'passed']));
+    // A loaded machine may push the p95 past the warning line; the case must then say so (a warning
+    // keeps exit 0). Every other case passes.
+    const slow = timingWarned(report);
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual(
+      report.cases.map((c) => [c.id, c.id === 'answers-within-timeout' && slow ? 'warned' : 'passed']),
+    );
     expect(report).toMatchObject({
       receiver: `${base}/reportbo`,
-      passed: 13,
+      passed: slow ? 12 : 13,
       failed: 0,
-      warned: 0,
+      warned: slow ? 1 : 0,
       skipped: 0,
     });
     for (const c of report.cases) {
-      expect(run.stdout).toContain(`  ✓ ${c.id} — ${c.reason}\n`);
+      expect(run.stdout).toContain(`  ${c.status === 'warned' ? '!' : '✓'} ${c.id} — ${c.reason}\n`);
       expect(Object.keys(c)).toEqual(expect.arrayContaining(['id', 'title', 'status', 'reason', 'evidence']));
     }
-    expect(run.stdout).toMatch(/\nOK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)\n$/);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\nOK: 13 cases: ${slow ? 12 : 13} passed, 0 failed, ${slow ? 1 : 0} warned, 0 skipped \\(\\d+\\.\\d s\\)\\n$`,
+      ),
+    );
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(
       /<testsuites name="reportbo-emulator verify" tests="13" failures="0" errors="0" skipped="0"/,
@@ -114,11 +133,26 @@ describe('verify against the sample receiver', () => {
   });
 
   it('skips the probe cases without --probe (– lines) and still exits 0', async () => {
-    const run = await runCli(['verify', '--receiver', `${base}/reportbo`, '--api-key', KEY, '--ca-file', ca]);
+    const json = join(dir, 'no-probe.json');
+    const run = await runCli([
+      'verify',
+      '--receiver',
+      `${base}/reportbo`,
+      '--api-key',
+      KEY,
+      '--ca-file',
+      ca,
+      '--json',
+      json,
+    ]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/ {2}– records-final-status — needs --probe <url-template>/);
     expect(run.stdout).toMatch(/ {2}– same-second-filename-collision — needs --probe/);
-    expect(run.stdout).toMatch(/OK: 13 cases: 11 passed, 0 failed, 0 warned, 2 skipped/);
+    const report = await readJson(json);
+    const slow = timingWarned(report);
+    expect(run.stdout).toMatch(
+      `OK: 13 cases: ${slow ? 10 : 11} passed, 0 failed, ${slow ? 1 : 0} warned, 2 skipped`,
+    );
   });
 });
 

@@ -34,6 +34,13 @@ const ACKNOWLEDGING: CaseId[] = [
   'survives-batch-burst',
 ];
 
+/** Whether answers-within-timeout warned; it must warn exactly when its own p95 passed 5 s. */
+function timingWarned(report: VerifyReport): boolean {
+  const timing = caseOf(report, 'answers-within-timeout');
+  expect(timing.status === 'warned').toBe(timing.timing!.p95Ms > 5_000);
+  return timing.status === 'warned';
+}
+
 describe('verify against a correct receiver', () => {
   it('passes every case with --probe, warning only that plain http is not what production uses', async () => {
     const r = await verifyTestReceiver(KEY);
@@ -44,14 +51,24 @@ describe('verify against a correct receiver', () => {
       probe: r.probe,
       seed: 1,
     });
+    // A loaded machine may push the p95 past the 5 s warning line; the case then says so.
+    const slow = timingWarned(report);
+    const warned = slow ? ['tls', 'answers-within-timeout'] : ['tls'];
     expect(byStatus(report)).toEqual({
-      passed: report.cases.map((c) => c.id).filter((id) => id !== 'tls'),
+      passed: report.cases.map((c) => c.id).filter((id) => !warned.includes(id)),
       failed: [],
-      warned: ['tls'],
+      warned: report.cases.map((c) => c.id).filter((id) => warned.includes(id)),
       skipped: [],
     });
     expect(report.cases).toHaveLength(13);
-    expect(report).toMatchObject({ receiver: r.url, passed: 12, failed: 0, warned: 1, skipped: 0, seed: 1 });
+    expect(report).toMatchObject({
+      receiver: r.url,
+      passed: 13 - warned.length,
+      failed: 0,
+      warned: warned.length,
+      skipped: 0,
+      seed: 1,
+    });
     expect(caseOf(report, 'tls').reason).toMatch(/plain http:\/\/ accepted because of --allow-http/);
     const timing = caseOf(report, 'answers-within-timeout');
     expect(timing.timing!.answers).toBeGreaterThan(60);
@@ -82,7 +99,7 @@ describe('verify against a correct receiver', () => {
     });
     expect(report.cases.map((c) => [c.id, c.status])).toEqual([
       ['acknowledges-issue', 'passed'],
-      ['answers-within-timeout', 'passed'],
+      ['answers-within-timeout', timingWarned(report) ? 'warned' : 'passed'],
     ]);
   });
 });
