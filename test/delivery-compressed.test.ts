@@ -13,8 +13,9 @@ describe('redelivery on a compressed clock', () => {
       allowHttp: true,
       clock: 'compressed',
       hourMs: 2_000,
-      // 25 emulator minutes (~830 ms real) before the first batch: room for the first requests.
-      clockStart: '2026-04-27T10:30:00Z',
+      // 55 emulator minutes (~1.8 s real) before the first batch: the first attempt must have ended
+      // before it (830 ms were too few on a loaded machine).
+      clockStart: '2026-04-27T10:00:00Z',
     });
     await emu.credential({ apiKey: 'k', url: r.url });
     const result = await emu.event({ type: 'Issue' });

@@ -183,14 +183,24 @@ export class Outbox {
         else if (n.attempts.length > 0 && (n.lastFinishedMs ?? Number.POSITIVE_INFINITY) < atMs) due.push(n);
         else left.add(n, 'failed_at_or_after_batch');
       }
-      const results = await Promise.all(due.map((n) => this.#attempt(n, 'batch', atIso)));
       const result: BatchResult = { at: atIso, attempted: due.length, delivered: 0, failed: 0, exhausted: 0 };
-      for (const n of results) {
-        if (!n) continue;
-        if (n.state === 'delivered') result.delivered++;
-        else result.failed++;
-        if (n.state === 'exhausted') result.exhausted++;
-      }
+      const generation = this.#generation;
+      // Every due notification is in flight from now (waiters and the admin API see it queued), but
+      // only `concurrency` runners walk the list: queueing all of them in the limiter at once held
+      // a closure and a few promises per notification for the whole batch (100,000 due, CLI: 4.0 s
+      // of CPU and a 493 MiB peak RSS, against 3.3 s and 430 MiB with runners).
+      for (const n of due) this.#markInFlight(n);
+      let next = 0;
+      const runner = async (): Promise<void> => {
+        while (next < due.length && generation === this.#generation) {
+          const n = due[next++]!;
+          if (!(await this.#limiter.run(() => this.#send(n, generation, 'batch', atIso)))) continue;
+          if (n.state === 'delivered') result.delivered++;
+          else result.failed++;
+          if (n.state === 'exhausted') result.exhausted++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.deps.concurrency, due.length) }, runner));
       if (left.count > 0) result.notAttempted = left.result();
       // The info log (non-empty batches) and the live stream (every batch) listen here.
       const { activity } = this.deps;
@@ -270,74 +280,85 @@ export class Outbox {
   }
 
   /** Queues one attempt; resolves with the record once it finished (undefined after a reset). */
-  async #attempt(
+  #attempt(n: NotificationRecord, trigger: AttemptTrigger): Promise<NotificationRecord | undefined> {
+    const generation = this.#generation;
+    this.#markInFlight(n);
+    return this.#limiter.run(() => this.#send(n, generation, trigger));
+  }
+
+  #markInFlight(n: NotificationRecord): void {
+    n.inFlight = true;
+    this.#inFlight.add(n);
+  }
+
+  /**
+   * Sends one attempt of `n`, marked in flight, once the limiter gave it a slot; resolves with the
+   * record once it finished (undefined after a reset: `generation` is the outbox's when it was queued).
+   */
+  async #send(
     n: NotificationRecord,
+    generation: number,
     trigger: AttemptTrigger,
     batchAt?: string,
   ): Promise<NotificationRecord | undefined> {
-    const generation = this.#generation;
-    n.inFlight = true;
-    this.#inFlight.add(n);
-    return this.#limiter.run(async () => {
-      if (generation !== this.#generation) return undefined;
-      const { clock, sender } = this.deps;
-      if (n.cancelWhenSettled) {
-        // Its credential was deleted while this attempt waited for its turn: it is never sent.
-        this.#cancel(n, n.cancelWhenSettled, this.#clockIso.of(clock.now()));
-        this.#settled(n);
-        return n;
-      }
-      const startedAt = this.#clockIso.of(clock.now());
-      const startedAtWall = this.#wallIso.of(new Date());
-      const result = await sender
-        .send({ url: n.url, headers: deliveryHeaders(n.authorization, n.filename, n.gz.length), body: n.gz })
-        // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
-        .catch(
-          (err: unknown): SendResult => ({
-            outcome: 'invalid_response',
-            message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
-            durationMs: 0,
-          }),
-        );
-      if (generation !== this.#generation) return undefined;
-      const finished = clock.now();
-      // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
-      // for all attempts, all members in-object, none in an extra property array.
-      const attempt: Attempt = {
-        number: n.attempts.length + 1,
-        startedAt,
-        startedAtWall,
-        finishedAt: this.#clockIso.of(finished),
-        durationMs: result.durationMs,
-        trigger,
-        batchAt,
-        outcome: result.outcome,
-        statusCode: result.statusCode,
-        message: this.#texts.of(result.message),
-        responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
-      };
-      // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
-      // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
-      n.attempts = n.attempts.concat([attempt]);
-      n.lastFinishedMs = finished.getTime();
-      // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
-      if (result.outcome === 'http_status' && result.statusCode === 200) {
-        n.state = 'delivered';
-        n.deliveredAt = attempt.finishedAt;
-        this.#pending.delete(n);
-      } else if (n.attempts.length >= MAX_ATTEMPTS) {
-        n.state = 'exhausted';
-        n.exhaustedAt = attempt.finishedAt;
-        this.#pending.delete(n);
-      } else if (n.cancelWhenSettled) {
-        this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt);
-      }
+    if (generation !== this.#generation) return undefined;
+    const { clock, sender } = this.deps;
+    if (n.cancelWhenSettled) {
+      // Its credential was deleted while this attempt waited for its turn: it is never sent.
+      this.#cancel(n, n.cancelWhenSettled, this.#clockIso.of(clock.now()));
       this.#settled(n);
-      // The info log and the live stream both listen here (one line per attempt, state included).
-      const { activity } = this.deps;
-      if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
       return n;
-    });
+    }
+    const startedAt = this.#clockIso.of(clock.now());
+    const startedAtWall = this.#wallIso.of(new Date());
+    const result = await sender
+      .send({ url: n.url, headers: deliveryHeaders(n.authorization, n.filename, n.gz.length), body: n.gz })
+      // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
+      .catch(
+        (err: unknown): SendResult => ({
+          outcome: 'invalid_response',
+          message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
+          durationMs: 0,
+        }),
+      );
+    if (generation !== this.#generation) return undefined;
+    const finished = clock.now();
+    // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
+    // for all attempts, all members in-object, none in an extra property array.
+    const attempt: Attempt = {
+      number: n.attempts.length + 1,
+      startedAt,
+      startedAtWall,
+      finishedAt: this.#clockIso.of(finished),
+      durationMs: result.durationMs,
+      trigger,
+      batchAt,
+      outcome: result.outcome,
+      statusCode: result.statusCode,
+      message: this.#texts.of(result.message),
+      responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
+    };
+    // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
+    // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
+    n.attempts = n.attempts.concat([attempt]);
+    n.lastFinishedMs = finished.getTime();
+    // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
+    if (result.outcome === 'http_status' && result.statusCode === 200) {
+      n.state = 'delivered';
+      n.deliveredAt = attempt.finishedAt;
+      this.#pending.delete(n);
+    } else if (n.attempts.length >= MAX_ATTEMPTS) {
+      n.state = 'exhausted';
+      n.exhaustedAt = attempt.finishedAt;
+      this.#pending.delete(n);
+    } else if (n.cancelWhenSettled) {
+      this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt);
+    }
+    this.#settled(n);
+    // The info log and the live stream both listen here (one line per attempt, state included).
+    const { activity } = this.deps;
+    if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
+    return n;
   }
 
   #settled(n: NotificationRecord): void {
