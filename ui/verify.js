@@ -10,7 +10,7 @@ const MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
 const KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 'skipped' };
 
 /** What the reader typed (kept across the redraws live updates cause), the run and its report. */
-export const verify = {
+const verify = {
   form: { receiver: '', apiKey: '', caPem: '', allowHttp: false, probe: '', responseTimeoutMs: '' },
   only: new Set(), // case ids chosen; none = every case
   running: false,
@@ -44,6 +44,13 @@ async function run() {
     verify.running = false;
     render();
   }
+}
+
+/** The tab's count: running, or what the last report found. */
+export function verifyCount() {
+  if (verify.running) return '…';
+  if (!verify.report) return '';
+  return verify.report.failed ? `${verify.report.failed} failed` : 'passed';
 }
 
 export function renderVerify() {
