@@ -152,7 +152,7 @@ function renderForm() {
         field(
           'verify-receiver',
           'Receiver URL',
-          textInput('verify-receiver', 'receiver', { placeholder: 'https://receiver.example/reportbo' }),
+          textInput('verify-receiver', 'receiver', { placeholder: 'https://localhost:8443/reportbo' }),
         ),
         field(
           'verify-api-key',
@@ -163,7 +163,7 @@ function renderForm() {
           'verify-probe',
           'Probe URL template (optional)',
           textInput('verify-probe', 'probe', {
-            placeholder: 'https://receiver.example/bookings/{BookingID}',
+            placeholder: 'https://localhost:8443/bookings/{BookingID}',
           }),
           'Enables records-final-status and same-second-filename-collision.',
         ),
