@@ -10,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServerCertificate } from '../src/certs/index.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
+import { testCa } from './helpers/tls.js';
+import { verifyTestReceiver } from './helpers/verify-receivers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -384,6 +387,188 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     expect(entry).toContain('json');
     expect(entry).toContain('1200');
     expect(await notLoadedAgain(page)).toBe(true);
+  });
+
+  it('shows a cancelled notification (its credential deleted) live, filtered by state, with no retry', async () => {
+    const r = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'gone', apiKey: 'k', url: r.url });
+    const page = await open(emu);
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(5)`, /^pending$/);
+    await row(page, id).click();
+    await page.waitForSelector('#retry-now:not([disabled])');
+
+    expect((await emu.admin('DELETE', '/credentials/gone')).status).toBe(204);
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(5)`, /^cancelled$/);
+    expect(await cell(page, id, 5).locator('.pill.cancelled').count()).toBe(1);
+    const note = await waitText(page, '#detail #cancelled', /Cancelled at/);
+    expect(note).toBe(
+      'Cancelled at 2026-04-27 10:00:00: its credential was deleted (credential_deleted); it is not redelivered.',
+    );
+    expect(await page.locator('#detail .title .pill.cancelled').textContent()).toBe('cancelled');
+    expect(await page.locator('#retry-now').isDisabled()).toBe(true); // the API answers 409 for it
+
+    await page.selectOption('#filter-state', 'cancelled');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
+          .length === 1,
+    );
+    await page.selectOption('#filter-state', 'pending');
+    await waitText(page, '#notifications .empty', /No notification matches these filters/);
+    expect(await notLoadedAgain(page)).toBe(true);
+  });
+
+  it('runs the receiver conformance kit from its page against a correct HTTPS receiver: every case passes', async () => {
+    const emu = await deliveryEmulator({ seed: 42 });
+    const tls = createServerCertificate({ ca: testCa(), hosts: ['localhost', '127.0.0.1'] });
+    const r = await verifyTestReceiver('conformance-key', undefined, tls);
+    const page = await open(emu);
+    await page.click('#tab-verify');
+    await page.waitForSelector('#verify-case-survives-batch-burst', { state: 'attached' });
+    await page.fill('#verify-receiver', r.url);
+    await page.fill('#verify-api-key', 'conformance-key');
+    await page.fill('#verify-ca-pem', testCa().certPem);
+    await page.fill('#verify-probe', r.probe);
+    // The run is held until the page has shown that it is running.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent: Record<string, unknown> | undefined;
+    await page.route('**/__admin/verify', async (route) => {
+      sent = route.request().postDataJSON() as Record<string, unknown>;
+      await released;
+      await route.continue();
+    });
+    await page.click('#verify-run');
+    await page.waitForSelector('#verify-run[disabled]');
+    await waitText(page, '#verify-run', /^Running…$/);
+    await waitText(
+      page,
+      '#verify-running',
+      /Running the conformance kit against https:\/\/localhost:\d+\/reportbo/,
+    );
+    expect(sent).toEqual({
+      receiver: r.url,
+      apiKey: 'conformance-key',
+      // A textarea's value has \n line ends (the PEM is made with \r\n).
+      caPem: testCa().certPem.replaceAll('\r\n', '\n'),
+      probe: r.probe,
+    });
+    release();
+
+    const summary = await waitText(page, '#verify-summary', /^OK: /);
+    expect(summary).toMatch(/^OK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
+    await page.waitForSelector('#verify-run:not([disabled])');
+    const rows = await page
+      .locator('#verify-cases tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-status')]));
+    expect(rows).toHaveLength(13);
+    expect(rows.map(([, status]) => status)).toEqual(Array(13).fill('passed'));
+    expect(rows.map(([caseId]) => caseId)).toContain('same-second-filename-collision');
+    expect(await page.locator('#verify-cases tr[data-id="tls"] td').first().textContent()).toBe('✓ passed');
+    expect(await page.locator('#verify-cases tr[data-id="tls"] .pill.ok').count()).toBe(1);
+    expect(await page.locator('#verify-cases tr[data-id="tls"]').textContent()).toMatch(
+      /TLSv1\.[23], certificate for .*localhost/,
+    );
+    expect(await page.locator('#verify-cases details').count()).toBe(0); // nothing to explain
+    expect(await page.locator('#verify-report h2').textContent()).toContain(`· ${r.url} ·`);
+    // The kit ran its own emulator: this one saw nothing.
+    expect(
+      (await emu.admin<{ notifications: unknown[] }>('GET', '/notifications')).body.notifications,
+    ).toEqual([]);
+    expect(await notLoadedAgain(page)).toBe(true);
+  });
+
+  it('shows a failed conformance case with its evidence, rule and fix, and keeps it open across live updates', async () => {
+    const emu = await deliveryEmulator({ seed: 42 });
+    const r = await verifyTestReceiver('conformance-key', 'answers-202');
+    const page = await open(emu);
+    await page.goto(`${emu.url}/__admin/ui#verify`);
+    await page.waitForSelector('#live.on');
+    await page.waitForSelector('#verify-case-acknowledges-issue', { state: 'attached' });
+    await page.fill('#verify-receiver', r.url);
+    await page.fill('#verify-api-key', 'conformance-key');
+    await page.check('#verify-allow-http');
+    await page.check('#verify-case-tls');
+    await page.check('#verify-case-acknowledges-issue');
+    await page.fill('#verify-timeout', '5000');
+    await page.click('#verify-run');
+
+    const summary = await waitText(page, '#verify-summary', /^FAILED: /);
+    expect(summary).toMatch(/^FAILED: 2 cases: 0 passed, 1 failed, 1 warned, 0 skipped/);
+    expect(await page.locator('#verify-report h2').textContent()).toContain('response timeout 5000 ms');
+    const failed = page.locator('#verify-cases tr[data-id="acknowledges-issue"]');
+    expect(await failed.getAttribute('data-status')).toBe('failed');
+    expect(await failed.locator('td').first().textContent()).toBe('✗ failed');
+    expect(await failed.locator('.pill.failed').count()).toBe(1);
+    expect(await failed.locator('td.reason').textContent()).toMatch(
+      /^the Issue: HTTP 202\. Only exactly 200/,
+    );
+    const warned = page.locator('#verify-cases tr[data-id="tls"]');
+    expect(await warned.locator('td').first().textContent()).toBe('! warned');
+    expect(await warned.locator('.pill.pending').count()).toBe(1);
+
+    const evidence = failed.locator('details.evidence');
+    expect(await evidence.getAttribute('open')).toBeNull();
+    await evidence.locator('summary').click();
+    await page.waitForSelector('#verify-cases tr[data-id="acknowledges-issue"] details.evidence[open]');
+    const lines = await evidence
+      .locator('.line')
+      .evaluateAll((ls) => ls.map((l) => [l.children[0]!.textContent, l.children[1]!.textContent]));
+    expect(lines.map(([label]) => label)).toEqual(['sent', 'received', 'rule', 'fix']);
+    const text = Object.fromEntries(lines);
+    expect(text.sent).toMatch(
+      new RegExp(
+        `^POST ${r.url}: Issued BookingID \\d+ \\(filename \\d{8}_\\d{6}Z-\\w{6}\\.json, \\d+ bytes gzip\\), Authorization: Bearer <your ApiKey>$`,
+      ),
+    );
+    expect(text.received).toMatch(/^HTTP 202 after \d+ ms, body "accepted"$/);
+    expect(text.rule).toMatch(/^spec "Endpoints 1" rule 2/);
+    expect(text.fix).toMatch(/^Answer exactly 200/);
+    // A warning explains itself too (its rule and fix; it has no evidence).
+    expect(await warned.locator('details.evidence summary').textContent()).toMatch(/rule and fix$/i);
+
+    // A live update redraws the page: the opened evidence and the form stay as they were.
+    await emu.admin('POST', '/users', { username: 'later', password: 'p', idWeb: 1, webDescription: 'x' });
+    await page.click('#tab-setup');
+    await waitText(page, '#user-table', /later/);
+    await page.click('#tab-verify');
+    await page.waitForSelector('#verify-cases tr[data-id="acknowledges-issue"] details.evidence[open]');
+    expect(await page.locator('#verify-receiver').inputValue()).toBe(r.url);
+    expect(await page.locator('#verify-allow-http').isChecked()).toBe(true);
+    expect(await page.locator('#verify-case-acknowledges-issue').isChecked()).toBe(true);
+    expect(await page.locator('#verify-case-answers-within-timeout').isChecked()).toBe(false);
+  });
+
+  it('shows the problem the admin API answers (400) for a bad receiver URL, and for plain http without the checkbox', async () => {
+    const emu = await deliveryEmulator({ seed: 42 });
+    const page = await open(emu);
+    await page.click('#tab-verify');
+    await page.waitForSelector('#verify-form');
+    await page.fill('#verify-receiver', 'receiver.example/reportbo');
+    await page.fill('#verify-api-key', 'k');
+    const answered = page.waitForResponse('**/__admin/verify');
+    await page.click('#verify-run');
+    expect((await answered).status()).toBe(400);
+    const message = await waitText(page, '#verify-error', /absolute URL/);
+    expect(message).toBe(
+      'receiver "receiver.example/reportbo" is not an absolute URL; expected e.g. https://receiver.example/reportbo.',
+    );
+    expect(await page.locator('#verify-report').count()).toBe(0);
+    await page.waitForSelector('#verify-run:not([disabled])');
+
+    // Plain http without the checkbox: the API's own advice, naming the checkbox's member.
+    await page.fill('#verify-receiver', 'http://127.0.0.1:9/reportbo');
+    await page.click('#verify-run');
+    await waitText(page, '#verify-error', /plain http.*add allowHttp/);
+    // Chromium logs each 4xx answer of fetch as a console error: these two were the point of the test.
+    await expect.poll(() => pageErrors.length, { timeout: 10_000 }).toBe(2);
+    const logged = pageErrors.splice(0);
+    for (const line of logged) expect(line).toMatch(/status of 400 \(Bad Request\)/);
   });
 
   it('draws the README screenshot: two credentials, a delivered and a retried notification, its attempts', async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { activityLine } from '../src/activity/log-lines.js';
 import { adminApp } from '../src/admin/index.js';
 import { MAX_QUEUED } from '../src/admin/stream.js';
 import { createEmulator } from '../src/emulator.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
+import { testCa } from './helpers/tls.js';
 
 interface StreamEvent {
   event: string;
@@ -116,6 +118,32 @@ describe('GET /__admin/stream (Server-Sent Events)', () => {
     expect(call.data).toMatchObject({
       entry: { version: '1.7', variant: 'json', username: 'nobody', transactionCode: '1200' },
     });
+    stream.close();
+  });
+
+  it('streams ca_trusted when a CA is trusted and ca_untrusted when DELETE /trust/:fingerprint removes it', async () => {
+    const emu = await deliveryEmulator();
+    const stream = await openStream(emu);
+    await stream.next((e) => e.event === 'hello');
+    const added = await emu.admin<{ added: Array<{ subject: string; fingerprint256: string }> }>(
+      'POST',
+      '/trust',
+      { pem: testCa().certPem },
+    );
+    expect(added.status).toBe(201);
+    const { subject, fingerprint256 } = added.body.added[0]!;
+    const trusted = await stream.next((e) => e.event === 'admin' && e.data.change === 'ca_trusted');
+    expect(trusted.data).toEqual({ kind: 'admin', change: 'ca_trusted', subject });
+    expect((await emu.admin('DELETE', `/trust/${fingerprint256}`)).status).toBe(204);
+    const untrusted = await stream.next((e) => e.event === 'admin' && e.data.change === 'ca_untrusted');
+    expect(untrusted.data).toEqual({ kind: 'admin', change: 'ca_untrusted', subject });
+    // The info log's line for it (the same line the pretty and JSON formats print).
+    expect(activityLine(untrusted.data as never)?.msg).toBe(`ca untrusted ${subject}`);
+    // An unknown fingerprint removes nothing and announces nothing.
+    expect((await emu.admin('DELETE', `/trust/${fingerprint256}`)).status).toBe(404);
+    await emu.admin('POST', '/users', { username: 'after', password: 'p', idWeb: 1, webDescription: 'x' });
+    await stream.next((e) => e.event === 'admin' && e.data.change === 'user_added');
+    expect(stream.events.filter((e) => e.data.change === 'ca_untrusted')).toHaveLength(1);
     stream.close();
   });
 

@@ -18,8 +18,9 @@ import {
   upsert,
 } from './state.js';
 import { renderJournal, renderSetup } from './tables.js';
+import { renderVerify, verifyCount } from './verify.js';
 
-// Sections of the page, in the order of the tabs. The receiver conformance page (verify) goes here.
+// Sections of the page, in the order of the tabs.
 const SECTIONS = [
   {
     id: 'notifications',
@@ -33,6 +34,12 @@ const SECTIONS = [
     label: 'GetAccessToken journal',
     count: () => state.journal.length,
     render: renderJournal,
+  },
+  {
+    id: 'verify',
+    label: 'Receiver conformance',
+    count: verifyCount,
+    render: renderVerify,
   },
 ];
 
@@ -72,6 +79,9 @@ function listen() {
       state.selected = null;
       state.notifications.clear();
       loadAll();
+    } else if (change === 'credential_removed') {
+      // Its pending notifications were cancelled: read them (and the one shown) again.
+      load('credentials', 'notifications', 'detail');
     } else if (change.startsWith('credential')) load('credentials');
     else if (change.startsWith('user')) load('users');
   });
@@ -111,7 +121,8 @@ function draw() {
     const el = document.getElementById(focused);
     if (el && el !== document.activeElement) {
       el.focus();
-      if (caret !== undefined && el.setSelectionRange) el.setSelectionRange(caret, caret);
+      // Checkboxes and the like have no caret (selectionStart null; setSelectionRange would throw).
+      if (typeof caret === 'number' && el.setSelectionRange) el.setSelectionRange(caret, caret);
     }
   }
 }

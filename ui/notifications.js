@@ -117,6 +117,7 @@ export function renderNotifications() {
           ['pending', 'pending'],
           ['delivered', 'delivered'],
           ['exhausted', 'exhausted'],
+          ['cancelled', 'cancelled'],
         ],
         state.filters.state,
       ),
@@ -299,6 +300,13 @@ function renderDetail() {
           'Redeliver',
         ),
       ),
+      d.state === 'cancelled'
+        ? h(
+            'div',
+            { class: 'cancelled-note', id: 'cancelled' },
+            `Cancelled at ${fullTime(d.cancelledAt)}: ${cancelText(d.cancelReason)}; it is not redelivered.`,
+          )
+        : null,
       d.warnings.length
         ? h(
             'ul',
@@ -309,7 +317,13 @@ function renderDetail() {
       h('h3', null, `Attempts (${d.attempts.length}/${MAX_ATTEMPTS})`),
       d.attempts.length
         ? h('ol', { class: 'timeline', id: 'attempts' }, d.attempts.map(renderAttempt))
-        : h('div', { class: 'muted' }, 'The first attempt is under way.'),
+        : h(
+            'div',
+            { class: 'muted' },
+            d.state === 'cancelled'
+              ? 'No attempt: cancelled before its first attempt was sent.'
+              : 'The first attempt is under way.',
+          ),
       d.state === 'pending' && state.clock
         ? h('div', { class: 'muted' }, `Next redelivery batch: ${fullTime(state.clock.nextBatchAt)}`)
         : null,
@@ -327,6 +341,10 @@ function renderDetail() {
       h('div', { class: 'json', id: 'body' }, jsonTree(d.body, null, 0)),
     ),
   );
+}
+
+function cancelText(reason) {
+  return reason === 'credential_deleted' ? 'its credential was deleted (credential_deleted)' : String(reason);
 }
 
 function renderAttempt(a) {

@@ -15,6 +15,7 @@ export const state = {
   users: [],
   journal: [], // oldest first
   bookingStatuses: [],
+  caseIds: [], // the conformance kit's case ids, in run order
   filters: { state: '', credential: '', booking: '' },
   selected: null,
   detail: null,
@@ -85,10 +86,12 @@ const loaders = {
     state.journal = (await api('/requests')).requests.slice(-MAX_JOURNAL);
   },
   async statuses() {
-    // The accepted statuses of manual redelivery, as the admin API documents them (they never change).
+    // The accepted statuses of manual redelivery and the conformance kit's case ids, as the admin API
+    // documents them (they never change).
     if (state.bookingStatuses.length) return;
-    const doc = await api('/openapi.json');
-    state.bookingStatuses = doc.components.schemas.RedeliverInput.properties.status.enum;
+    const { schemas } = (await api('/openapi.json')).components;
+    state.bookingStatuses = schemas.RedeliverInput.properties.status.enum;
+    state.caseIds = schemas.VerifyCase.properties.id.enum;
   },
   async detail() {
     // Answers may arrive out of order: only the last request's answer is shown.

@@ -9,6 +9,7 @@ export const ADMIN_CHANGES = [
   'user_added',
   'user_removed',
   'ca_trusted',
+  'ca_untrusted',
   'reset',
   'fault_added',
   'faults_removed',

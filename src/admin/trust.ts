@@ -31,13 +31,15 @@ export function trustRoutes(emulator: Emulator): Hono {
   // `run --target` removes the CA it added, so a target is left trusting what it trusted before.
   app.delete('/trust/:fingerprint', (c) => {
     const fingerprint = c.req.param('fingerprint');
-    if (!delivery.untrust(fingerprint)) {
+    const removed = delivery.untrust(fingerprint);
+    if (!removed) {
       const known = delivery.trustStore.list().map((t) => t.fingerprint256);
       throw new NotFoundError(
         'certificate_not_trusted',
         `No trusted certificate has the SHA-256 fingerprint ${fingerprint}. Trusted: ${known.length ? known.join(', ') : '(none)'}.`,
       );
     }
+    announce(emulator, 'ca_untrusted', removed.subject);
     return c.body(null, 204);
   });
   return app;

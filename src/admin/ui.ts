@@ -11,6 +11,7 @@ const ASSETS: Record<string, string> = {
   'dom.js': JS,
   'notifications.js': JS,
   'tables.js': JS,
+  'verify.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
 };
 // Everything the page loads comes from this origin: it works offline and nothing leaks out.

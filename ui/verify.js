@@ -1,0 +1,308 @@
+// The receiver conformance view: a form for POST /__admin/verify (the CLI's `verify`, docs/verify.md)
+// and the report it answers. The kit runs in its own in-process emulator: this emulator's
+// credentials, notifications and clock are untouched.
+
+import { h, pill } from './dom.js';
+import { post, render, state } from './state.js';
+
+/** The CLI's marks (src/verify/report/console.ts), coloured like the notification states. */
+const MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
+const KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 'skipped' };
+
+/** What the reader typed (kept across the redraws live updates cause), the run and its report. */
+const verify = {
+  form: { receiver: '', apiKey: '', caPem: '', allowHttp: false, probe: '', responseTimeoutMs: '' },
+  only: new Set(), // case ids chosen; none = every case
+  running: false,
+  report: null,
+  error: null,
+  open: new Set(), // cases whose evidence the reader opened
+};
+
+/** The JSON body of POST /__admin/verify: optional members only when given; the server checks it all. */
+function requestBody() {
+  const f = verify.form;
+  const body = { receiver: f.receiver.trim(), apiKey: f.apiKey };
+  if (f.caPem.trim()) body.caPem = f.caPem;
+  if (f.allowHttp) body.allowHttp = true;
+  if (f.probe.trim()) body.probe = f.probe.trim();
+  if (verify.only.size) body.only = state.caseIds.filter((id) => verify.only.has(id));
+  if (f.responseTimeoutMs.trim()) body.responseTimeoutMs = Number(f.responseTimeoutMs.trim());
+  return body;
+}
+
+async function run() {
+  verify.running = true;
+  verify.error = null;
+  render();
+  try {
+    verify.report = await post('/verify', requestBody());
+    verify.open.clear();
+  } catch (err) {
+    verify.error = err.message;
+  } finally {
+    verify.running = false;
+    render();
+  }
+}
+
+/** The tab's count: running, or what the last report found. */
+export function verifyCount() {
+  if (verify.running) return '…';
+  if (!verify.report) return '';
+  return verify.report.failed ? `${verify.report.failed} failed` : 'passed';
+}
+
+export function renderVerify() {
+  return h(
+    'section',
+    { id: 'verify' },
+    renderForm(),
+    verify.error
+      ? h('div', { class: 'verify-error', id: 'verify-error', role: 'alert' }, verify.error)
+      : null,
+    verify.running
+      ? h(
+          'div',
+          { class: 'panel running', id: 'verify-running' },
+          h('span', { class: 'spinner' }),
+          `Running the conformance kit against ${verify.form.receiver.trim()}… `,
+          h(
+            'span',
+            { class: 'muted' },
+            'This takes seconds; a delivery the receiver does not answer waits the response timeout.',
+          ),
+        )
+      : null,
+    verify.report ? renderReport(verify.report) : null,
+  );
+}
+
+function field(id, label, input, hint) {
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    input,
+    hint ? h('div', { class: 'hint muted' }, hint) : null,
+  );
+}
+
+function textInput(id, key, props) {
+  return h('input', {
+    id,
+    value: verify.form[key],
+    spellcheck: 'false',
+    autocomplete: 'off',
+    oninput: (e) => {
+      verify.form[key] = e.target.value;
+    },
+    ...props,
+  });
+}
+
+function renderForm() {
+  const f = verify.form;
+  const ids = state.caseIds;
+  const cases = h(
+    'div',
+    { class: 'cases', id: 'verify-cases-choice' },
+    ids.map((id) =>
+      h(
+        'label',
+        { class: 'check mono' },
+        h('input', {
+          type: 'checkbox',
+          id: `verify-case-${id}`,
+          value: id,
+          checked: verify.only.has(id),
+          onchange: (e) => {
+            if (e.target.checked) verify.only.add(id);
+            else verify.only.delete(id);
+            render();
+          },
+        }),
+        id,
+      ),
+    ),
+  );
+  return h(
+    'form',
+    {
+      class: 'panel verify-form',
+      id: 'verify-form',
+      onsubmit: (e) => {
+        e.preventDefault();
+        if (!verify.running) run();
+      },
+    },
+    h('h2', null, 'Receiver conformance ', h('span', { class: 'muted' }, '· POST /__admin/verify')),
+    h(
+      'div',
+      { class: 'body' },
+      h(
+        'p',
+        { class: 'muted intro' },
+        'Sends real notifications to your receiver, as the provider would, and says case by case whether it handles them ' +
+          '(docs/verify.md). The kit runs its own emulator: nothing here changes.',
+      ),
+      h(
+        'div',
+        { class: 'fields' },
+        field(
+          'verify-receiver',
+          'Receiver URL',
+          textInput('verify-receiver', 'receiver', { placeholder: 'https://localhost:8443/reportbo' }),
+        ),
+        field(
+          'verify-api-key',
+          'ApiKey',
+          textInput('verify-api-key', 'apiKey', { placeholder: 'sent as Authorization: Bearer <ApiKey>' }),
+        ),
+        field(
+          'verify-probe',
+          'Probe URL template (optional)',
+          textInput('verify-probe', 'probe', {
+            placeholder: 'https://localhost:8443/bookings/{BookingID}',
+          }),
+          'Enables records-final-status and same-second-filename-collision.',
+        ),
+        field(
+          'verify-timeout',
+          'Response timeout, ms (optional)',
+          textInput('verify-timeout', 'responseTimeoutMs', { placeholder: '30000', inputmode: 'numeric' }),
+        ),
+        field(
+          'verify-ca-pem',
+          'CA certificate, PEM (optional)',
+          h('textarea', {
+            id: 'verify-ca-pem',
+            rows: 4,
+            spellcheck: 'false',
+            placeholder: '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----',
+            value: f.caPem,
+            oninput: (e) => {
+              f.caPem = e.target.value;
+            },
+          }),
+          'Trusted for the receiver’s certificate besides the system roots.',
+        ),
+        h(
+          'div',
+          { class: 'field' },
+          h('span', { class: 'label' }, 'Cases'),
+          cases,
+          h(
+            'div',
+            { class: 'hint muted' },
+            verify.only.size
+              ? `${verify.only.size} of ${ids.length} chosen`
+              : `none chosen: all ${ids.length}`,
+          ),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'label',
+          { class: 'check' },
+          h('input', {
+            type: 'checkbox',
+            id: 'verify-allow-http',
+            checked: f.allowHttp,
+            onchange: (e) => {
+              f.allowHttp = e.target.checked;
+            },
+          }),
+          'Allow http:// (a local receiver; the tls case then warns)',
+        ),
+        h('span', { class: 'sep' }),
+        h(
+          'button',
+          { type: 'submit', class: 'primary', id: 'verify-run', disabled: verify.running },
+          verify.running ? 'Running…' : 'Run',
+        ),
+      ),
+    ),
+  );
+}
+
+function summaryText(r) {
+  const n = r.cases.length;
+  return (
+    `${r.failed > 0 ? 'FAILED' : 'OK'}: ${n} case${n === 1 ? '' : 's'}: ${r.passed} passed, ${r.failed} failed, ` +
+    `${r.warned} warned, ${r.skipped} skipped (${(r.durationMs / 1000).toFixed(1)} s)`
+  );
+}
+
+function renderReport(r) {
+  return h(
+    'div',
+    { class: 'panel', id: 'verify-report' },
+    h(
+      'h2',
+      null,
+      h('span', { id: 'verify-summary', class: r.failed > 0 ? 'fail-text' : 'ok-text' }, summaryText(r)),
+      h(
+        'span',
+        { class: 'muted report-meta' },
+        ` · ${r.receiver} · response timeout ${r.responseTimeoutMs} ms · seed ${r.seed}`,
+      ),
+    ),
+    h(
+      'table',
+      { id: 'verify-cases' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['', 'Case', 'Title', 'Reason'].map((t) => h('th', null, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        r.cases.map((c) =>
+          h(
+            'tr',
+            { 'data-id': c.id, 'data-status': c.status },
+            h('td', { class: 'mark' }, pill(MARK[c.status] ?? c.status, KIND[c.status] ?? ''), ' ', c.status),
+            h('td', { class: 'mono' }, c.id),
+            h('td', { class: 'wrap' }, c.title),
+            h(
+              'td',
+              { class: 'wrap reason' },
+              c.reason,
+              c.status === 'failed' || c.status === 'warned' ? renderEvidence(c) : null,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderEvidence(c) {
+  const line = (label, text) =>
+    h('div', { class: 'line' }, h('span', { class: 'label' }, label), h('span', null, text));
+  return h(
+    'details',
+    {
+      class: 'evidence',
+      open: verify.open.has(c.id),
+      ontoggle: (e) => {
+        if (e.target.open) verify.open.add(c.id);
+        else verify.open.delete(c.id);
+      },
+    },
+    h('summary', null, c.evidence.length ? `Evidence (${c.evidence.length}), rule and fix` : 'Rule and fix'),
+    c.evidence.map((e) =>
+      h('div', { class: 'exchange' }, line('sent', e.sent), line('received', e.received)),
+    ),
+    line('rule', c.rule),
+    line('fix', c.fix),
+  );
+}
