@@ -90,19 +90,24 @@ async function emulatorRun(emu: Server, receiver: Receiver, seconds: number): Pr
   // being counted: wait until every notification the emulator made is settled, then count them all.
   await waitSettled(emu.url);
   const cpu1 = cpuTimeMs(emu.proc.pid);
-  const made = (await json<{ notifications: unknown[] }>(`${emu.url}/__admin/notifications`)).notifications.length;
+  const made = (await json<{ notifications: unknown[] }>(`${emu.url}/__admin/notifications`)).notifications
+    .length;
   const done = await receiver.wait(made, 60_000);
   if (!done.reached) throw new Error(`emulator: only ${done.count} of ${made} notifications arrived`);
   const events = Math.round(load.rps * seconds);
   if (load.errors > 0 || load.non2xx > 0) {
-    throw new Error(`events: ${load.errors} socket errors and ${load.non2xx} non-2xx answers from /__admin/events`);
+    throw new Error(
+      `events: ${load.errors} socket errors and ${load.non2xx} non-2xx answers from /__admin/events`,
+    );
   }
   return {
     rate: done.count / ((done.last - t0) / 1000),
     events,
     delivered: done.count,
     cpuUsPerEvent:
-      cpu0 !== undefined && cpu1 !== undefined && done.count > 0 ? ((cpu1 - cpu0) * 1000) / done.count : undefined,
+      cpu0 !== undefined && cpu1 !== undefined && done.count > 0
+        ? ((cpu1 - cpu0) * 1000) / done.count
+        : undefined,
     eventP50Ms: load.p50Ms,
     eventP99Ms: load.p99Ms,
     load1: load.load1,
@@ -196,9 +201,7 @@ const suite: BenchSuite = {
           return run.rate;
         }
         const rate =
-          t.key === 'batch'
-              ? await batchRun(emu, receiver, count)
-              : await undiciRun(receiver, bodies, count);
+          t.key === 'batch' ? await batchRun(emu, receiver, count) : await undiciRun(receiver, bodies, count);
         log(`round ${round + 1} ${t.key}: ${fmt(rate)} notifications/s`);
         return rate;
       });
