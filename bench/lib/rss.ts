@@ -35,3 +35,19 @@ export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
     },
   };
 }
+
+/**
+ * CPU time (user + system) a process has used so far, in milliseconds, from /proc/<pid>/stat
+ * (utime and stime, in clock ticks of 1/100 s on Linux); undefined when unavailable.
+ */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at ") ": state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of proc(5)
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
