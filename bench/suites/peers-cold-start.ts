@@ -88,6 +88,7 @@ const suite: BenchSuite = {
         const file = newestProfile(dir);
         profile += file ? `\n\n#### CPU profile of one emulator start\n\n${summarizeProfile(file)}` : '';
       }
+      if (verdict.met === false) profile = `\n\n${COLD_START_MISS}${profile}`;
       return [
         `Median of ${rounds} alternating rounds; each round spawns every tool, times spawn → first`,
         '200 answer carrying a token (polled every 2 ms), reads its RSS, and stops it. The emulator is',
@@ -104,5 +105,20 @@ const suite: BenchSuite = {
     }
   },
 };
+
+/** The written reason of a miss (issue 14 asks for the profile and the reason beside the figure). */
+const COLD_START_MISS = `#### Why the target is missed (issue 14 analysis)
+
+The bar is relative to WireMock's JVM start, and this machine moves both sides: on the 2-core AMD
+machine of 2026-11-21 the same start took 135 ms against WireMock's 770 ms (0.18×); quick runs during
+this round gave 0.16× (210 vs 1,339 ms). Here the bare Hono handler alone takes about half of the
+emulator's time, so the floor of any Node server on this machine is ~0.12× WireMock. What the emulator
+adds on top is module loading: the profile's \`node core\` (the ESM loader compiling and reading ~90
+modules) and zod building the settings schema (~13 ms, 7%). The start-up loads neither the admin API,
+the reservation lifecycle, the generator, the delivery engine, node-cron nor faker (src/lazy-module.ts,
+test/cold-start.test.ts); what is left is the API transports, the settings schema and pino. The next
+step would be settings validation without zod at start (a hand-written check of ~25 options) or one
+bundled file for the start path (fewer module reads); neither is done: the first duplicates the one
+schema every boundary uses, the second adds a bundler to the build.`;
 
 export default suite;
