@@ -56,6 +56,8 @@ beforeAll(async () => {
     timezoneId: 'UTC',
     locale: 'en-US',
   });
+  // The persistent context opens a blank page of its own; each test opens and closes its pages.
+  await Promise.all(browser.pages().map((p) => p.close()));
 });
 afterAll(async () => {
   await browser?.close();

@@ -132,7 +132,7 @@ export function reloadReservationsSoon() {
 
 // Redraws are coalesced to one per animation frame; the entry module says how to draw.
 let draw = () => {};
-let frame = 0;
+let drawPending = false;
 
 /** Sets the function that draws the page. */
 export function setDraw(fn) {
@@ -141,9 +141,15 @@ export function setDraw(fn) {
 
 /** Asks for a redraw (at most one per frame). */
 export function render() {
-  if (frame) return;
-  frame = requestAnimationFrame(() => {
-    frame = 0;
+  if (drawPending) return;
+  drawPending = true;
+  const run = () => {
+    if (!drawPending) return;
+    drawPending = false;
     draw();
-  });
+  };
+  requestAnimationFrame(run);
+  // A page the browser counts as hidden (a background tab) gets no animation frames: the timer
+  // draws it anyway, whichever comes first.
+  setTimeout(run, 100);
 }
