@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anyText, plain, printableAscii } from '../../test/helpers/xml-arbitraries.js';
 import { ApiRequestError } from './api-error.js';
 import { envelopeCall, parseEnvelope, simpleCall } from './soap-envelope.js';
 import { parseXml } from './xml-parse.js';
@@ -48,30 +49,6 @@ const shapes = fc.record({
   schemas: fc.boolean(),
   op: fc.constantFrom('1.6' as const, '1.7' as const),
 });
-const printableAscii = fc.string({
-  unit: fc.integer({ min: 0x20, max: 0x7e }).map((cp) => String.fromCharCode(cp)),
-});
-const anyText = fc.string({
-  unit: fc.constantFrom(
-    'a',
-    '0',
-    ' ',
-    '&',
-    '<',
-    '>',
-    ';',
-    '"',
-    "'",
-    ']',
-    '\r',
-    '\t',
-    'é',
-    '&amp;',
-    '&#65;',
-    '&nbsp;',
-  ),
-});
-const plain = (s: string) => /^[!-~]+$/.test(s) && !/[<>&]/.test(s);
 
 describe('simpleCall (the quick reading of a compact envelope)', () => {
   it('reads the ASP.NET envelope of a 1.7 call, with and without an XML declaration', () => {

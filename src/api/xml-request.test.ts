@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anyText, plain, printableAscii } from '../../test/helpers/xml-arbitraries.js';
 import { parseXml } from './xml-parse.js';
 import { simpleRequest } from './xml-request.js';
 
@@ -13,31 +14,6 @@ function request(username: string, password: string, declaration = true): string
 async function fullReading(text: string): Promise<unknown> {
   return parseXml(text).catch((err: unknown) => err);
 }
-
-const printableAscii = fc.string({
-  unit: fc.integer({ min: 0x20, max: 0x7e }).map((cp) => String.fromCharCode(cp)),
-});
-const anyText = fc.string({
-  unit: fc.constantFrom(
-    'a',
-    '0',
-    ' ',
-    '&',
-    '<',
-    '>',
-    ';',
-    '"',
-    "'",
-    ']',
-    '\r',
-    '\t',
-    'é',
-    '&amp;',
-    '&#65;',
-    '&nbsp;',
-  ),
-});
-const plain = (s: string) => /^[!-~]+$/.test(s) && !/[<>&]/.test(s);
 
 describe('simpleRequest (the quick reading of a GetAccessTokenRequest)', () => {
   it('answers exactly what parseXml answers, for every credential in printable ASCII', async () => {
