@@ -1,15 +1,15 @@
 import { Hono } from 'hono';
-import { NOTIFICATION_STATES, type NotificationFilter, toDetail, toSummary } from '../delivery/index.js';
+import { toDetail, toSummary } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
-import { intParam } from './read-json.js';
+import { notificationQuery } from './notification-query.js';
 
 /** How long `wait=settled` waits by default, and at most. */
 export const SETTLE_WAIT_DEFAULT_MS = 10_000;
 export const SETTLE_WAIT_MAX_MS = 300_000;
 
 /**
- * `GET /__admin/notifications[?state&credentialId&bookingId&wait=settled&timeoutMs]` and
+ * `GET /__admin/notifications[?state&credentialId&bookingId&bookingStatus&statusClass&attempts&q&wait=settled&timeoutMs]` and
  * `GET /__admin/notifications/:id`. `wait=settled` holds the answer until no matching notification
  * has an attempt queued or running, so clients need no polling loop.
  */
@@ -18,18 +18,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
   const app = new Hono();
   app.get('/notifications', async (c) => {
     const q = c.req.query();
-    const filter: NotificationFilter = {};
-    if (q.state !== undefined) {
-      if (!(NOTIFICATION_STATES as readonly string[]).includes(q.state)) {
-        throw new InputError('invalid_query', `state: "${q.state}" is not a notification state.`, {
-          path: 'state',
-          accepted: NOTIFICATION_STATES,
-        });
-      }
-      filter.state = q.state;
-    }
-    if (q.credentialId !== undefined) filter.credentialId = q.credentialId;
-    if (q.bookingId !== undefined) filter.bookingId = intParam(q.bookingId, 'bookingId');
+    const { filter, matches, extra } = notificationQuery(q);
     let settled: boolean | undefined;
     if (q.wait !== undefined) {
       if (q.wait !== 'settled') {
@@ -51,7 +40,8 @@ export function notificationRoutes(emulator: Emulator): Hono {
       const { state: _state, ...waitFilter } = filter;
       settled = await outbox.waitSettled(waitFilter, timeoutMs);
     }
-    const notifications = outbox.list(filter).map(toSummary);
+    const listed = outbox.list(filter);
+    const notifications = (extra ? listed.filter(matches) : listed).map(toSummary);
     return c.json(settled === undefined ? { notifications } : { settled, notifications });
   });
   // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.

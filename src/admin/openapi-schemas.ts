@@ -206,6 +206,11 @@ export function componentSchemas(): Record<string, Json> {
         statusCode: nullable(int),
         message: str,
         responseBody: { type: 'string', description: 'first 4 KiB of the answer' },
+        responseHeaders: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'the answer\'s headers (lower-case names, repeated ones joined by ", "), up to 4 KiB',
+        },
       },
       ['number', 'startedAt', 'durationMs', 'trigger', 'outcome', 'message'],
     ),

@@ -99,6 +99,7 @@ export interface Attempt {
   statusCode?: number | null;
   message: string;
   responseBody?: string;
+  responseHeaders?: Record<string, string>;
 }
 export interface NotificationSummary extends NotificationRef {
   bookingNumber: string;

@@ -43,7 +43,10 @@ export interface Attempt {
   outcome: AttemptOutcome;
   statusCode?: number;
   message: string;
+  /** The first 4 KiB of the response body. */
   responseBody?: string;
+  /** The response headers (lower-case names), up to 4 KiB; absent when no status line came back. */
+  responseHeaders?: Record<string, string>;
 }
 
 /**

@@ -17,7 +17,7 @@ import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
 import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
-import { Interner, IsoStrings } from './shared-strings.js';
+import { Interner, IsoStrings, SharedRecords } from './shared-strings.js';
 
 /** How many batch results `batches()` remembers. */
 export const BATCH_HISTORY_LIMIT = 100;
@@ -76,6 +76,7 @@ export class Outbox {
   readonly #clockIso = new IsoStrings();
   readonly #wallIso = new IsoStrings();
   readonly #texts = new Interner();
+  readonly #headers = new SharedRecords();
   #seq = 0;
   #generation = 0;
   #batchRunning = false;
@@ -265,6 +266,7 @@ export class Outbox {
     this.#inFlight.clear();
     this.#history.length = 0;
     this.#texts.clear();
+    this.#headers.clear();
     this.#seq = 0;
     this.#waiters.changed();
   }
@@ -337,6 +339,8 @@ export class Outbox {
       statusCode: result.statusCode,
       message: this.#texts.of(result.message),
       responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
+      responseHeaders:
+        result.responseHeaders === undefined ? undefined : this.#headers.of(result.responseHeaders),
     };
     // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
