@@ -65,6 +65,17 @@ export function inspectorRoutes(emulator: Emulator): Hono {
     });
   });
 
+  // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
+  app.get('/notifications/:id/body.gz', (c) => {
+    const n = delivery.outbox.get(c.req.param('id'));
+    if (!n)
+      throw new NotFoundError('notification_not_found', `No notification with id "${c.req.param('id')}".`);
+    return c.body(new Uint8Array(n.gz), 200, {
+      'Content-Type': 'application/gzip',
+      'Content-Disposition': `attachment; filename=${n.filename}.gz`,
+    });
+  });
+
   app.get('/delivery-stats', (c) => {
     const nextBatchAt = emulator.clock.describe().nextBatchAt;
     const byId = new Map<string, ReturnType<typeof emptyStats>>();

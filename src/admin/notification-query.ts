@@ -11,7 +11,8 @@ export type StatusClass = (typeof STATUS_CLASSES)[number];
 /**
  * The filters of `GET /__admin/notifications` and its export, read from the query string: `state`,
  * `credentialId`, `bookingId` (the outbox's own), and `bookingStatus`, `statusClass`, `attempts`
- * (exact count), `q` (text inside the decoded body, the id, BookingNumber or filename; any case).
+ * (exact count), `booking` (part of a BookingNumber or BookingID, as the dashboard's box), `q` (text
+ * inside the decoded body, the id, BookingNumber or filename; any case).
  */
 export interface NotificationQuery {
   filter: NotificationFilter;
@@ -76,10 +77,12 @@ export function notificationQuery(q: Record<string, string>): NotificationQuery 
     }
   }
   const needle = q.q?.trim().toLowerCase() || undefined;
+  const booking = q.booking?.trim().toUpperCase() || undefined;
   const matches = (n: NotificationRecord): boolean =>
     (status === undefined || n.bookingStatus === status) &&
     (statusClass === undefined || statusClassOf(n) === statusClass) &&
     (attempts === undefined || n.attempts.length === attempts) &&
+    (booking === undefined || n.bookingNumber.includes(booking) || String(n.bookingId).includes(booking)) &&
     (needle === undefined || textMatches(n, needle));
   return {
     filter,
