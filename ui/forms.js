@@ -26,9 +26,13 @@ export function field(formId, form, key, label, props = {}, hint = '') {
   const id = `${formId}-${key}`;
   const tag = props.rows ? 'textarea' : 'input';
   const checkbox = props.type === 'checkbox';
+  // The API names the field as a path, maybe under its object (`user.idWeb`, `filters.pcc[0]`).
+  const p = form.errorPath;
   const invalid =
-    form.errorPath !== '' &&
-    (form.errorPath === key || form.errorPath.startsWith(`${key}.`) || form.errorPath.startsWith(`${key}[`));
+    p !== '' &&
+    [p, ...p.split('.').slice(1)].some(
+      (tail) => tail === key || tail.startsWith(`${key}.`) || tail.startsWith(`${key}[`),
+    );
   return h(
     'div',
     { class: checkbox ? 'field check' : 'field' },

@@ -180,7 +180,7 @@ function credentialsPanel() {
         field('credential', form, 'apiKey', 'ApiKey', {
           placeholder: 'sent as Authorization: Bearer <ApiKey>',
         }),
-        field('credential', form, 'url', 'URL', { placeholder: 'https://receiver.example/reportbo' }),
+        field('credential', form, 'url', 'URL', { placeholder: 'https://localhost:8443/reportbo' }),
         field('credential', form, 'pcc', 'PCC filter', { placeholder: 'AAA1, BBB2 (empty: every PCC)' }),
         field('credential', form, 'idWeb', 'IdWeb filter', {
           placeholder: '1001, 1002 (empty: every IdWeb)',
