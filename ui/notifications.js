@@ -7,6 +7,9 @@ import { act, download, load, loadSoon, MAX_ATTEMPTS, MAX_ROWS, post, render, st
 
 /** @typedef {import('./state.js').Summary} Summary */
 
+/** Bookings offered for a Void or an Exchange, newest first (others: the admin API, by BookingID). */
+const MAX_TRIGGER_OPTIONS = 50;
+
 /** The status class of a notification's last attempt, as `statusClass` of the admin API names it. @param {Summary} n */
 function statusClass(n) {
   const last = n.lastAttempt;
@@ -178,7 +181,7 @@ export function renderNotifications() {
   );
   const list = h(
     'div',
-    { class: 'panel' },
+    { class: 'panel', id: 'notification-list' },
     h(
       'h2',
       null,
@@ -328,8 +331,10 @@ function emptyListHint() {
 
 function renderTrigger() {
   const transitions = state.reservations.filter((r) => r.status === 'Issued' || r.status === 'Issued-Exch');
+  // The newest ones only: thousands of <option>s redrawn on every update would slow the whole page.
   /** @type {Array<[string, string]>} */
-  const options = [...transitions]
+  const options = transitions
+    .slice(-MAX_TRIGGER_OPTIONS)
     .reverse()
     .map((r) => [String(r.bookingId), `${r.bookingNumber} · ${r.bookingId} · ${r.status}`]);
   const chosen = () =>

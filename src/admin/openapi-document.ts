@@ -1,10 +1,12 @@
 /** The OpenAPI 3.1 document of the admin API (docs/admin-api.md), served at `GET /__admin/openapi.json`. */
 import { API_VERSIONS, VARIANTS } from '../auth/types.js';
+import { BOOKING_STATUSES } from '../contract/index.js';
 import { NOTIFICATION_STATES } from '../delivery/notification.js';
+import { STATUS_CLASSES } from './notification-query.js';
 import { componentSchemas } from './openapi-schemas.js';
 
 type Json = Record<string, unknown>;
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'delete';
 
 interface Operation {
   method: Method;
@@ -28,6 +30,27 @@ const stateQuery = {
   schema: { enum: [...NOTIFICATION_STATES] },
   description: 'only this state',
 };
+
+/** The inspector's filters of `GET /notifications` and its export (src/admin/notification-query.ts). */
+const findQuery = [
+  { name: 'bookingStatus', schema: { enum: [...BOOKING_STATUSES] }, description: 'only this BookingStatus' },
+  {
+    name: 'statusClass',
+    schema: { enum: [...STATUS_CLASSES] },
+    description: 'the last attempt: its status class, network (no status line) or none (no attempt)',
+  },
+  {
+    name: 'attempts',
+    schema: { type: 'integer', minimum: 0, maximum: 5 },
+    description: 'exactly this many attempts',
+  },
+  { name: 'booking', schema: { type: 'string' }, description: 'part of a BookingNumber or BookingID' },
+  {
+    name: 'q',
+    schema: { type: 'string' },
+    description: 'text inside the decoded body (a passenger, a BookingNumber…), the id or filename; any case',
+  },
+];
 
 /** Every admin route. A test checks this list against the routes the app really serves. */
 export const ADMIN_OPERATIONS: readonly Operation[] = [
@@ -63,6 +86,16 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     body: 'CredentialInput',
     ok: { 201: 'Credential' },
     errors: [400, 409],
+  },
+  {
+    method: 'put',
+    path: '/credentials/{id}',
+    tag: 'delivery',
+    summary:
+      'replace a credential (validated as POST; the id cannot change); notifications already made keep their URL and ApiKey',
+    body: 'CredentialInput',
+    ok: { 200: 'Credential' },
+    errors: [400, 404],
   },
   {
     method: 'delete',
@@ -141,6 +174,7 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
       stateQuery,
       { name: 'credentialId', schema: { type: 'string' }, description: 'only this credential' },
       { name: 'bookingId', schema: { type: 'integer' }, description: 'only this reservation' },
+      ...findQuery,
       {
         name: 'wait',
         schema: { enum: ['settled'] },
@@ -162,6 +196,40 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     summary: 'one notification with headers, body and attempts',
     ok: { 200: 'Notification' },
     errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/notifications/export',
+    tag: 'delivery',
+    summary:
+      'the filtered notifications as HAR 1.2 (one entry per attempt, as sent, with the answers) or NDJSON (one full notification a line, with its gzip body in base64)',
+    query: [
+      { name: 'format', schema: { enum: ['har', 'ndjson'], default: 'har' }, description: 'har or ndjson' },
+      stateQuery,
+      { name: 'credentialId', schema: { type: 'string' }, description: 'only this credential' },
+      { name: 'bookingId', schema: { type: 'integer' }, description: 'only this reservation' },
+      ...findQuery,
+    ],
+    ok: { 200: null },
+    errors: [400],
+    media: 'application/json',
+  },
+  {
+    method: 'get',
+    path: '/notifications/{id}/body.gz',
+    tag: 'delivery',
+    summary: 'the body exactly as sent (gzip), for curl --data-binary @file',
+    ok: { 200: null },
+    errors: [404],
+    media: 'application/gzip',
+  },
+  {
+    method: 'get',
+    path: '/delivery-stats',
+    tag: 'delivery',
+    summary:
+      'per credential: notifications by state, attempts, success rate, last failure and the next batch (when one is pending)',
+    ok: { 200: null },
   },
   {
     method: 'post',
@@ -230,6 +298,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
     errors: [400, 409],
   },
   {
+    method: 'put',
+    path: '/users/{username}',
+    tag: 'getaccesstoken',
+    summary: 'replace a user (validated as POST; the username cannot change); issued tokens stay valid',
+    body: 'UserInput',
+    ok: { 200: 'User' },
+    errors: [400, 404],
+  },
+  {
     method: 'delete',
     path: '/users/{username}',
     tag: 'getaccesstoken',
@@ -269,6 +346,15 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
       { name: 'outcome', schema: { type: 'string' }, description: 'only this outcome, e.g. success' },
     ],
     ok: { 200: null },
+  },
+  {
+    method: 'get',
+    path: '/requests/{id}',
+    tag: 'getaccesstoken',
+    summary:
+      'one journaled call with `exchange`: its request and response as sent and received (headers; bodies up to 4 KiB)',
+    ok: { 200: null },
+    errors: [404],
   },
   {
     method: 'get',
