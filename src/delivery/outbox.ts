@@ -62,8 +62,9 @@ export interface OutboxDeps {
 }
 
 /**
- * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled` (DESIGN
- * "Delivery rules"). First attempts start when a notification is created; redeliveries run in batches.
+ * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
+ * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
+ * run in batches.
  */
 export class Outbox {
   readonly #byId = new Map<string, NotificationRecord>();
@@ -342,7 +343,8 @@ export class Outbox {
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
     n.attempts = n.attempts.concat([attempt]);
     n.lastFinishedMs = finished.getTime();
-    // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
+    // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
+    // acknowledges.
     if (result.outcome === 'http_status' && result.statusCode === 200) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;

@@ -147,7 +147,7 @@ export class DeliveryService {
 
   /**
    * Deletes a credential; its pending notifications are no longer redelivered: each becomes
-   * `cancelled` with reason `credential_deleted` (docs/decisions.md "Issue 11: deleting a credential").
+   * `cancelled` with reason `credential_deleted` (decision 0030).
    */
   removeCredential(id: string): void {
     this.credentials.remove(id);

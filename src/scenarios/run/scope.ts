@@ -2,7 +2,7 @@
  * What of an emulator a scenario run may look at, and how the scenario's credential ids map to the
  * emulator's. An in-process run owns its emulator: everything, ids as written. A `--target` run
  * shares a running emulator, so it names its credentials apart and looks only at what it made
- * (docs/decisions.md, issue 10 "run --target").
+ * (decision 0026).
  */
 export interface RunScope {
   /** The emulator's id of a scenario credential. */
