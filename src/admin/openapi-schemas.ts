@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ADMIN_CHANGES } from '../activity/types.js';
 import { FaultSchema } from '../auth/faults.js';
+import { OutageInputSchema } from '../delivery/outages.js';
 import { VARIANTS } from '../auth/types.js';
 import { UserSchema, UserViewSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
@@ -170,6 +171,25 @@ export function componentSchemas(): Record<string, Json> {
         obj({ id: str, remaining: nullable(int), matched: int }, ['id', 'remaining', 'matched']),
       ],
     },
+    OutageInput: {
+      ...fromZod(OutageInputSchema),
+      description: 'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
+    },
+    Outage: obj(
+      {
+        id: str,
+        credentialId: nullable(str),
+        attempts: nullable(int),
+        remaining: nullable(int),
+        from: nullable(instant),
+        until: nullable(instant),
+        note: nullable(str),
+        createdAt: instant,
+        failedAttempts: int,
+        status: { enum: ['scheduled', 'active', 'ended'] },
+      },
+      ['id', 'credentialId', 'attempts', 'remaining', 'from', 'until', 'note', 'createdAt', 'failedAttempts', 'status'],
+    ),
     EventInput: { ...fromZod(EventInputSchema), description: 'bookingId is required for Void and Exchange' },
     EventResult: obj({
       event: { type: 'string', description: `${EVENT_TYPES.join(', ')} or Redelivery` },
