@@ -33,7 +33,10 @@ function readTable(): Row[] {
     .split('\n')
     .filter((line) => /^\| h:\d\d /.test(line))
     .map((line) => {
-      const [event, attempts, lost, shortest] = line.split('|').slice(1, 5).map((c) => c.trim()) as [string, string, string, string];
+      const [event, attempts, lost, shortest] = line
+        .split('|')
+        .slice(1, 5)
+        .map((c) => c.trim()) as [string, string, string, string];
       const d = /^(\d+) h (\d+) min$/.exec(shortest);
       if (!d) throw new Error(`not an "N h M min" cell: "${shortest}"`);
       return {
@@ -67,7 +70,10 @@ describe('docs/delivery.md: how long a receiver can be down, checked on the engi
       await emu.credential({ id: 'saved', apiKey: 'k2', url: `${r.url}/saved` });
       if (row.eventMinute > 0) await emu.advance({ to: event });
       // Down from the event through the last batch (until is exclusive) vs. back exactly at it.
-      const covering = await emu.admin('POST', '/outages', { credentialId: 'lost', until: new Date(Date.parse(lastBatch) + 1).toISOString() });
+      const covering = await emu.admin('POST', '/outages', {
+        credentialId: 'lost',
+        until: new Date(Date.parse(lastBatch) + 1).toISOString(),
+      });
       const ending = await emu.admin('POST', '/outages', { credentialId: 'saved', until: lastBatch });
       expect([covering.status, ending.status]).toEqual([201, 201]);
       const result = await emu.event({ type: 'Issue' });

@@ -38,7 +38,9 @@ describe('simulated outages (POST /__admin/outages)', () => {
     expect(first.state).toBe('pending');
     expect(first.attempts).toHaveLength(1);
     expect(first.attempts[0]).toMatchObject({ outcome: 'simulated_outage', outageId: 'o-1', number: 1 });
-    expect(first.attempts[0]!.message).toMatch(/simulated outage o-1 .*credential mine.*not sent.*not contacted/);
+    expect(first.attempts[0]!.message).toMatch(
+      /simulated outage o-1 .*credential mine.*not sent.*not contacted/,
+    );
     expect(mine.requests).toHaveLength(0);
     // The other credential's receiver is untouched by the outage.
     expect((await emu.notification(toOther!)).state).toBe('delivered');
@@ -53,7 +55,9 @@ describe('simulated outages (POST /__admin/outages)', () => {
     ]);
     expect(mine.requests).toHaveLength(1);
     const listed = await emu.admin<{ outages: OutageView[] }>('GET', '/outages');
-    expect(listed.body.outages).toEqual([expect.objectContaining({ id: 'o-1', remaining: 0, failedAttempts: 1, status: 'ended' })]);
+    expect(listed.body.outages).toEqual([
+      expect.objectContaining({ id: 'o-1', remaining: 0, failedAttempts: 1, status: 'ended' }),
+    ]);
   });
 
   it('fails every attempt that starts inside a window of emulator time, for every credential', async () => {
@@ -62,7 +66,11 @@ describe('simulated outages (POST /__admin/outages)', () => {
     await emu.credential({ apiKey: 'k', url: r.url });
     // 10:00 → 12:00: the first attempt and the 10:55 and 11:55 batches fall inside; 12:55 does not.
     const o = await outage(emu, { for: 'PT2H', note: 'deploy' });
-    expect(o).toMatchObject({ credentialId: null, from: '2026-04-27T10:00:00.000Z', until: '2026-04-27T12:00:00.000Z' });
+    expect(o).toMatchObject({
+      credentialId: null,
+      from: '2026-04-27T10:00:00.000Z',
+      until: '2026-04-27T12:00:00.000Z',
+    });
     const event = await emu.event({ type: 'Issue' });
     await emu.settle();
     await emu.advance({ by: 'PT3H' });
@@ -76,7 +84,10 @@ describe('simulated outages (POST /__admin/outages)', () => {
     expect(n.attempts[0]!.message).toContain('"deploy"');
     expect(n.state).toBe('delivered');
     expect(r.requests).toHaveLength(1);
-    expect((await emu.admin<OutageView>('GET', '/outages/o-1')).body).toMatchObject({ failedAttempts: 3, status: 'ended' });
+    expect((await emu.admin<OutageView>('GET', '/outages/o-1')).body).toMatchObject({
+      failedAttempts: 3,
+      status: 'ended',
+    });
   });
 
   it('exhausts a notification whose five attempts all fall in an open-ended outage, and DELETE ends one early', async () => {
@@ -108,7 +119,11 @@ describe('simulated outages (POST /__admin/outages)', () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ attempts: 2, for: 'PT1H' }, 'invalid_outage', /either attempts .* or a window/],
       [{ until: '2026-04-27T11:00:00Z', for: 'PT1H' }, 'invalid_outage', /either until or for/],
-      [{ from: '2026-04-27T12:00:00Z', until: '2026-04-27T11:00:00Z' }, 'invalid_outage', /must end after it begins/],
+      [
+        { from: '2026-04-27T12:00:00Z', until: '2026-04-27T11:00:00Z' },
+        'invalid_outage',
+        /must end after it begins/,
+      ],
       [{ attempts: 0 }, 'invalid_outage', /attempts/],
       [{ for: 'soon' }, 'invalid_duration', /not a duration/],
       [{ credentialId: 'c2' }, 'unknown_credential', /no credential "c2" \(known: c1\)/],
@@ -161,9 +176,14 @@ steps:
       ),
       {},
     );
-    const failed = result.steps.flatMap((s) => [...s.expectations.filter((e) => !e.passed), ...(s.error ? [s.error] : [])]);
+    const failed = result.steps.flatMap((s) => [
+      ...s.expectations.filter((e) => !e.passed),
+      ...(s.error ? [s.error] : []),
+    ]);
     expect(failed, JSON.stringify(failed)).toEqual([]);
-    expect(result.steps[0]!.detail).toMatch(/^o-1: mine, 2026-04-27T10:00:00.000Z → 2026-04-27T10:30:00.000Z/);
+    expect(result.steps[0]!.detail).toMatch(
+      /^o-1: mine, 2026-04-27T10:00:00.000Z → 2026-04-27T10:30:00.000Z/,
+    );
     // The receiver saw exactly one request: the batch's, with the credential's key.
     expect(own.requests).toHaveLength(1);
     expect(own.requests[0]!.headers.authorization).toBe('Bearer my-key');
@@ -176,7 +196,11 @@ credentials:
 steps:
   - outage: ${step}
 `;
-    expect(() => parseScenario(text('{ credential: theirs }'), 'bad.yaml')).toThrow(/no credential "theirs"; declared: mine/);
-    expect(() => parseScenario(text('{ attempts: 2, for: PT1H }'), 'bad.yaml')).toThrow(/either attempts or a window/);
+    expect(() => parseScenario(text('{ credential: theirs }'), 'bad.yaml')).toThrow(
+      /no credential "theirs"; declared: mine/,
+    );
+    expect(() => parseScenario(text('{ attempts: 2, for: PT1H }'), 'bad.yaml')).toThrow(
+      /either attempts or a window/,
+    );
   });
 });

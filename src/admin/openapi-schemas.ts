@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { ADMIN_CHANGES } from '../activity/types.js';
 import { FaultSchema } from '../auth/faults.js';
-import { OutageInputSchema } from '../delivery/outages.js';
 import { VARIANTS } from '../auth/types.js';
 import { UserSchema, UserViewSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
 import { ATTEMPT_TRIGGERS, CANCEL_REASONS, NOTIFICATION_STATES } from '../delivery/notification.js';
+import { OutageInputSchema } from '../delivery/outages.js';
 import { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS } from '../delivery/outbox.js';
 import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
 import { EventInputSchema } from '../reservations/events.js';
@@ -173,7 +173,8 @@ export function componentSchemas(): Record<string, Json> {
     },
     OutageInput: {
       ...fromZod(OutageInputSchema),
-      description: 'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
+      description:
+        'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
     },
     Outage: obj(
       {
@@ -188,7 +189,18 @@ export function componentSchemas(): Record<string, Json> {
         failedAttempts: int,
         status: { enum: ['scheduled', 'active', 'ended'] },
       },
-      ['id', 'credentialId', 'attempts', 'remaining', 'from', 'until', 'note', 'createdAt', 'failedAttempts', 'status'],
+      [
+        'id',
+        'credentialId',
+        'attempts',
+        'remaining',
+        'from',
+        'until',
+        'note',
+        'createdAt',
+        'failedAttempts',
+        'status',
+      ],
     ),
     EventInput: { ...fromZod(EventInputSchema), description: 'bookingId is required for Void and Exchange' },
     EventResult: obj({

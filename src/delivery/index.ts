@@ -24,6 +24,13 @@ export {
   toSummary,
 } from './notification.js';
 export {
+  MAX_OUTAGE_ATTEMPTS,
+  type Outage,
+  type OutageInput,
+  OutageInputSchema,
+  OutageStore,
+} from './outages.js';
+export {
   BATCH_HISTORY_LIMIT,
   type BatchResult,
   NOT_ATTEMPTED_LIST_LIMIT,
@@ -32,7 +39,6 @@ export {
   type NotAttemptedReason,
   Outbox,
 } from './outbox.js';
-export { MAX_OUTAGE_ATTEMPTS, type Outage, type OutageInput, OutageInputSchema, OutageStore } from './outages.js';
 export { ATTEMPT_OUTCOMES, type AttemptOutcome, type SendResult } from './outcome.js';
 export { notificationFilename, prepareNotification, USER_AGENT } from './prepare.js';
 export { matches, route } from './routing.js';

@@ -16,7 +16,11 @@ const Instant = z.string().refine((s) => /(?:Z|[+-]\d\d:?\d\d)$/i.test(s) && !Nu
  */
 export const OutageInputSchema = z
   .strictObject({
-    credentialId: z.string().min(1).optional().describe('the credential whose attempts fail; every credential when omitted'),
+    credentialId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('the credential whose attempts fail; every credential when omitted'),
     attempts: z
       .number()
       .int()

@@ -13,9 +13,9 @@ import {
   type NotificationRecord,
   toSummary,
 } from './notification.js';
+import { type OutageStore, outageMessage } from './outages.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
-import { type OutageStore, outageMessage } from './outages.js';
 import type { Sender } from './sender.js';
 import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
 import { Interner, IsoStrings } from './shared-strings.js';
@@ -319,15 +319,19 @@ export class Outbox {
     const result: SendResult = outage
       ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
       : await sender
-      .send({ url: n.url, headers: deliveryHeaders(n.authorization, n.filename, n.gz.length), body: n.gz })
-      // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
-      .catch(
-        (err: unknown): SendResult => ({
-          outcome: 'invalid_response',
-          message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
-          durationMs: 0,
-        }),
-      );
+          .send({
+            url: n.url,
+            headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
+            body: n.gz,
+          })
+          // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
+          .catch(
+            (err: unknown): SendResult => ({
+              outcome: 'invalid_response',
+              message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
+              durationMs: 0,
+            }),
+          );
     if (generation !== this.#generation) return undefined;
     const finished = clock.now();
     // One literal with every member (absent ones undefined, which JSON leaves out): one object shape

@@ -83,12 +83,18 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
     const { credential, ...window } = step.outage;
     const { scope } = ctx.env;
     // On a shared emulator an outage of "every credential" covers the run's own credentials only.
-    const targets = credential !== undefined ? [scope.credentialId(credential)] : (scope.ownCredentialIds ?? [undefined]);
+    const targets =
+      credential !== undefined ? [scope.credentialId(credential)] : (scope.ownCredentialIds ?? [undefined]);
     const added = [];
     for (const credentialId of targets)
-      added.push(await client.addOutage({ ...window, ...(credentialId === undefined ? {} : { credentialId }) }));
+      added.push(
+        await client.addOutage({ ...window, ...(credentialId === undefined ? {} : { credentialId }) }),
+      );
     const o = added[0]!;
-    const extent = o.attempts !== null ? `next ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}` : `${o.from} → ${o.until ?? 'end of run'}`;
+    const extent =
+      o.attempts !== null
+        ? `next ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`
+        : `${o.from} → ${o.until ?? 'end of run'}`;
     return none(`${added.map((a) => a.id).join(', ')}: ${credential ?? 'every credential'}, ${extent}`);
   }
   if ('runBatch' in step) {
