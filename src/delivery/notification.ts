@@ -44,6 +44,8 @@ export interface Attempt {
   statusCode?: number;
   message: string;
   responseBody?: string;
+  /** The outage (POST /__admin/outages) that failed it without sending; absent otherwise. */
+  outageId?: string;
 }
 
 /**

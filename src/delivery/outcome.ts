@@ -7,6 +7,8 @@ export const ATTEMPT_OUTCOMES = [
   'tls_error',
   'reset',
   'invalid_response',
+  // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
+  'simulated_outage',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
