@@ -1,6 +1,6 @@
 /**
  * The map inside the repository holds: every `spec "X"`, `product rule "X"` (and legacy `DESIGN "X"`)
- * cited in src/ and ui/ has an anchor in docs/spec-rules.md, every `decision NNNN` cited in src/,
+ * cited in src/, ui/, test/, bench/ and docker/ has an anchor in docs/spec-rules.md, every `decision NNNN` cited in src/,
  * ui/, test/, README.md and docs/ has its record in docs/decisions/, no comment in src/ or ui/ cites
  * an issue number, and every relative link of README.md and docs/ (files and anchors) resolves.
  */
@@ -95,8 +95,16 @@ function citationsIn(text: string, file: string): Citation[] {
   return out;
 }
 
-const CODE = [...filesUnder('src', ['.ts']), ...filesUnder('ui', ['.js', '.html'])];
 const DOCS = ['README.md', ...filesUnder('docs', ['.md'])];
+const CODE = [...filesUnder('src', ['.ts']), ...filesUnder('ui', ['.js', '.html'])];
+/** Where citations are checked: the code, and the tests, bench and docker files that cite the spec too. */
+const CITING = [
+  ...CODE,
+  ...filesUnder('test', ['.ts']).filter((f) => f !== SELF),
+  ...filesUnder('bench', ['.ts', '.mjs']),
+  ...filesUnder('docker', ['.js', '.mjs']),
+  ...DOCS.filter((f) => f !== SPEC_RULES),
+];
 
 describe('citations in the code resolve inside the repository', () => {
   const rules = anchorsOf(read(SPEC_RULES));
@@ -152,8 +160,8 @@ describe('citations in the code resolve inside the repository', () => {
     expect(headings.filter((h) => !rules.ids.has(slug(h)))).toEqual([]);
   });
 
-  it('resolves every spec "X", product rule "X" and DESIGN "X" cited in src/ and ui/ to an anchor of docs/spec-rules.md', () => {
-    const broken = CODE.flatMap((f) => citationsIn(read(f), f))
+  it('resolves every spec "X", product rule "X" and DESIGN "X" cited in src/, ui/, test/, bench/, docker/ and the docs to an anchor of docs/spec-rules.md', () => {
+    const broken = CITING.flatMap((f) => citationsIn(read(f), f))
       .filter((c) => !rules.ids.has(slug(c.name)))
       .map(
         (c) =>
