@@ -9,6 +9,7 @@ import { healthRoutes } from './health.js';
 import { inspectorRoutes } from './inspector.js';
 import { notificationRoutes } from './notifications.js';
 import { openApiRoutes } from './openapi.js';
+import { outageRoutes } from './outages.js';
 import { redeliveryRoutes } from './redelivery.js';
 import { announceRefused } from './refused.js';
 import { requestRoutes } from './requests.js';
@@ -49,6 +50,7 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', tokenRoutes(emulator));
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
+  app.route('/', outageRoutes(emulator));
   app.route('/', scenarioRoutes(options.runScenario));
   app.route('/', verifyRoutes());
   app.route('/', openApiRoutes());
