@@ -104,6 +104,6 @@ export function jsonTree(value, key, depth) {
  * @typedef {{
  *   number: number, startedAt: string, startedAtWall: string, finishedAt: string, durationMs: number,
  *   trigger: 'first' | 'batch' | 'manual', batchAt?: string, outcome: string, statusCode?: number | null,
- *   message: string, responseBody?: string, responseHeaders?: Record<string, string>
+ *   message: string, responseBody?: string, responseHeaders?: Record<string, string>, outageId?: string
  * }} Attempt
  */

@@ -264,6 +264,7 @@ export function componentSchemas(): Record<string, Json> {
           reservations: { type: 'array', items: obj({ bookingId: int, bookingNumber: str, status: str }) },
           notifications: { type: 'array', items: str },
           routedTo: int,
+          credentials: { type: 'array', items: str, description: 'ids of the credentials it was routed to' },
         }),
         obj({ kind: { const: 'notification_created' }, notification: ref('NotificationSummary') }),
         obj({
@@ -288,6 +289,14 @@ export function componentSchemas(): Record<string, Json> {
           },
           ['kind', 'change', 'subject'],
         ),
+        obj({
+          kind: { const: 'refused' },
+          method: str,
+          path: str,
+          status: { ...int, description: 'the 4xx the admin call was answered' },
+          code: { ...str, description: 'the problem code' },
+          message: { ...str, description: 'the problem message' },
+        }),
       ],
     },
     Notification: obj({

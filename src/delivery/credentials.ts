@@ -52,7 +52,7 @@ export class CredentialStore {
   /**
    * Replaces credential `id` with `input` (validated as `add` does; an `id` in the body must be the
    * same), keeping its place in the routing order. Notifications already made keep the URL and
-   * ApiKey they were made with (DESIGN "Core concepts": headers never change across attempts).
+   * ApiKey they were made with (product rule "Core concepts": headers never change across attempts).
    */
   replace(id: string, input: unknown): Credential {
     if (!this.#byId.has(id)) throw unknownCredential(id, this.list());
