@@ -284,7 +284,7 @@ describe.skipIf(!haveChromium)('the delivery inspector in chromium', () => {
     expect(request).toContain('x-sdk: test-sdk/1.0');
     expect(await page.locator('#journal-request pre.http-body').textContent()).toBe(body);
     expect(await page.locator('#journal-response pre.http').textContent()).toMatch(/^HTTP 200\n/);
-    expect(await page.locator('#journal-response pre.http').textContent()).toContain('x-api-user-idweb: 7');
+    expect(await page.locator('#journal-response pre.http').textContent()).toMatch(/^X-API-User-IDWeb: 7$/im);
     expect(await page.locator('#journal-response pre.http-body').textContent()).toBe(answer);
   });
 

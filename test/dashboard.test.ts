@@ -585,9 +585,12 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await emu.settle();
     await emu.advance({ to: 'next-batch' });
     const page = await open(emu);
-    await page.setViewportSize({ width: 1600, height: 1000 });
+    await page.setViewportSize({ width: 1600, height: 1100 });
     await row(page, 'n-000003').click();
     await page.waitForSelector('#attempts li[data-number="2"]');
+    // The inspector: the receiver's first answer opened, what changed shown under the second.
+    await page.click('#attempts li[data-number="1"] details.answer summary');
+    await page.waitForSelector('#attempts li[data-number="1"] details.answer[open]');
     const png = await page.screenshot({ fullPage: false });
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     if (process.env.UPDATE_SCREENSHOT === '1') await writeFile(SCREENSHOT, png);

@@ -54,7 +54,9 @@ export function renderAttempt(a, before, gzipBytes) {
     ),
     h('div', { class: 'when' }, `emulator ${fullTime(a.startedAt)} · wall ${fullTime(a.startedAtWall)}`),
     h('div', null, a.message),
-    a.outageId ? h('div', { class: 'muted outage' }, `Failed by outage ${a.outageId} without being sent.`) : null,
+    a.outageId
+      ? h('div', { class: 'muted outage' }, `Failed by outage ${a.outageId} without being sent.`)
+      : null,
     before
       ? h(
           'div',

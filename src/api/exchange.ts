@@ -19,7 +19,8 @@ interface ExchangeParts {
   requestBody: Buffer | undefined;
   requestBytes: number;
   status: number;
-  responseHeaders: Headers;
+  /** The headers the renderer gave the answer (a plain record, no copy), or the Response's. */
+  responseHeaders: Readonly<Record<string, string>> | Headers;
   responseBody: string | undefined;
 }
 
@@ -46,7 +47,7 @@ export interface JournalExchange {
 }
 
 const requestBodies = new WeakMap<Context, Buffer>();
-const responseBodies = new WeakMap<Response, string>();
+const responseBodies = new WeakMap<Response, { body: string; headers: Readonly<Record<string, string>> }>();
 const entries = new WeakMap<Context, JournalEntry>();
 const exchanges = new WeakMap<JournalEntry, ExchangeParts>();
 
@@ -64,9 +65,12 @@ export function noteJournalEntry(c: Context, entry: JournalEntry): void {
 }
 
 /** A text Response whose body the journal can show later without reading the stream. */
-export function textResponse(body: string, init: ResponseInit): Response {
+export function textResponse(
+  body: string,
+  init: ResponseInit & { headers: Record<string, string> },
+): Response {
   const res = new Response(body, init);
-  responseBodies.set(res, body);
+  responseBodies.set(res, { body, headers: init.headers });
   return res;
 }
 
@@ -75,16 +79,23 @@ export function keepExchange(c: Context, res: Response): void {
   const entry = entries.get(c);
   if (!entry) return;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const requestBody = requestBodies.get(c);
+  const rendered = responseBodies.get(res);
   exchanges.set(entry, {
     method: c.req.method,
-    target: incoming?.url ?? new URL(c.req.url).pathname + new URL(c.req.url).search,
+    target: incoming?.url ?? pathAndQuery(c.req.url),
     requestHeaders: incoming?.rawHeaders ?? c.req.raw.headers,
-    requestBody: requestBodies.get(c),
-    requestBytes: Number(c.req.header('content-length') ?? requestBodies.get(c)?.length ?? 0),
+    requestBody,
+    requestBytes: Number(c.req.header('content-length') ?? requestBody?.length ?? 0),
     status: res.status,
-    responseHeaders: res.headers,
-    responseBody: responseBodies.get(res),
+    responseHeaders: rendered?.headers ?? res.headers,
+    responseBody: rendered?.body,
   });
+}
+
+function pathAndQuery(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start < 0 ? '/' : url.slice(start);
 }
 
 function capped(text: string): { body: string; truncated: boolean } {
@@ -93,11 +104,22 @@ function capped(text: string): { body: string; truncated: boolean } {
   return { body: bytes.subarray(0, EXCHANGE_BODY_CAP_BYTES).toString('utf8'), truncated: true };
 }
 
-function pairs(headers: readonly string[] | Headers): Array<[string, string]> {
+function pairs(
+  headers: readonly string[] | Headers | Readonly<Record<string, string>>,
+): Array<[string, string]> {
   if (headers instanceof Headers) return [...headers];
+  if (!Array.isArray(headers)) return Object.entries(headers);
   const out: Array<[string, string]> = [];
   for (let i = 0; i + 1 < headers.length; i += 2) out.push([headers[i]!, headers[i + 1]!]);
   return out;
+}
+
+/** The answer's headers; the server adds Content-Length (and Date, Connection), which a renderer never sets. */
+function responseHeaders(p: ExchangeParts): Array<[string, string]> {
+  const headers = pairs(p.responseHeaders);
+  if (p.responseBody !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-length'))
+    headers.push(['Content-Length', String(Buffer.byteLength(p.responseBody))]);
+  return headers;
 }
 
 function requestText(raw: Buffer | undefined, headers: Array<[string, string]>): string {
@@ -134,6 +156,6 @@ export function exchangeOf(entry: JournalEntry): JournalExchange | undefined {
       bodyBytes: p.requestBytes,
       truncated: request.truncated,
     },
-    response: { status: p.status, headers: [...p.responseHeaders], ...response },
+    response: { status: p.status, headers: responseHeaders(p), ...response },
   };
 }
