@@ -5,7 +5,7 @@
 
 import { fullTime, h, select, shortTime } from './dom.js';
 import { confirmButton, field, formError, formState, listOf, submit } from './forms.js';
-import { act, api, load, send, state } from './state.js';
+import { act, load, send, state } from './state.js';
 
 /** @typedef {import('./state.js').Credential} Credential */
 /** @typedef {import('./state.js').User} User */
@@ -86,7 +86,7 @@ function credentialsPanel() {
         ),
         confirmButton(`delete-credential-${c.id}`, 'Delete', () =>
           act(`Credential ${c.id} deleted; its pending notifications are cancelled`, () =>
-            api(`/credentials/${encodeURIComponent(c.id)}`, { method: 'DELETE' }),
+            send('DELETE', `/credentials/${encodeURIComponent(c.id)}`),
           ),
         ),
       ),
@@ -293,7 +293,7 @@ function usersPanel() {
                     ),
                     confirmButton(`delete-user-${u.username}`, 'Delete', () =>
                       act(`User ${u.username} deleted`, () =>
-                        api(`/users/${encodeURIComponent(u.username)}`, { method: 'DELETE' }),
+                        send('DELETE', `/users/${encodeURIComponent(u.username)}`),
                       ),
                     ),
                   ),
@@ -408,7 +408,7 @@ function trustPanel() {
                   { class: 'row-actions' },
                   confirmButton(`untrust-${t.fingerprint256.replaceAll(':', '')}`, 'Remove', () =>
                     act(`No longer trusted: ${t.subject}`, () =>
-                      api(`/trust/${encodeURIComponent(t.fingerprint256)}`, { method: 'DELETE' }),
+                      send('DELETE', `/trust/${encodeURIComponent(t.fingerprint256)}`),
                     ),
                   ),
                 ),
@@ -532,7 +532,7 @@ function faultsPanel() {
                       id: `remove-fault-${f.id}`,
                       onclick: () =>
                         act(`Fault ${f.id} removed`, () =>
-                          api(`/faults/${encodeURIComponent(f.id)}`, { method: 'DELETE' }),
+                          send('DELETE', `/faults/${encodeURIComponent(f.id)}`),
                         ),
                     },
                     'Remove',
@@ -604,7 +604,7 @@ function faultsPanel() {
               {
                 type: 'button',
                 id: 'remove-all-faults',
-                onclick: () => act('Every fault removed', () => api('/faults', { method: 'DELETE' })),
+                onclick: () => act('Every fault removed', () => send('DELETE', '/faults')),
               },
               'Remove all',
             )

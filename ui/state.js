@@ -101,12 +101,22 @@ export class ApiError extends Error {
 }
 
 /**
+ * Every request of the page to the admin API goes through here (one place to add what every call
+ * needs, such as an admin token).
+ * @param {string} path
+ * @param {RequestInit} [init]
+ */
+export function adminFetch(path, init) {
+  return fetch(ADMIN + path, init);
+}
+
+/**
  * @param {string} path
  * @param {RequestInit} [init]
  * @returns {Promise<any>}
  */
 export async function api(path, init) {
-  const res = await fetch(ADMIN + path, init);
+  const res = await adminFetch(path, init);
   const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok)
     throw new ApiError(
@@ -131,7 +141,7 @@ export const post = (path, body) => send('POST', path, body);
 
 /** A file answered by the admin API, saved under the name it gives. @param {string} path */
 export async function download(path) {
-  const res = await fetch(ADMIN + path);
+  const res = await adminFetch(path);
   if (!res.ok) {
     const body = await res.json().catch(() => null);
     throw new ApiError(
