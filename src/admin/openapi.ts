@@ -9,7 +9,7 @@ export function openApiRoutes(): Hono {
   let document: Promise<Record<string, unknown>> | undefined;
   const app = new Hono();
   app.get('/openapi.json', async (c) => {
-    document ??= import('./openapi-document.js').then(({ buildOpenApiDocument }) =>
+    document ??= import('./contract/openapi.js').then(({ buildOpenApiDocument }) =>
       buildOpenApiDocument(packageVersion()),
     );
     return c.json(await document);
