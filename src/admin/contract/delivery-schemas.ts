@@ -40,7 +40,7 @@ export const EventInputComponent = component(
   EventInputSchema.describe('bookingId is required for Void and Exchange'),
   'input',
 );
-const NotificationRefSchema = z.object({
+export const NotificationRefSchema = z.object({
   id: str,
   credentialId: str,
   bookingId: int,
@@ -64,17 +64,23 @@ const reservationSummaryShape = {
   bookingId: int,
   bookingNumber: str,
   status: bookingStatus,
-  updatedAt: instant.optional(),
+  updatedAt: instant.describe('UpdateDate of the last notification body (emulator time)'),
   exchangedTo: int.optional(),
   exchangedFrom: int.optional(),
 };
 export const ReservationSummarySchema = component('ReservationSummary', z.object(reservationSummaryShape));
+export const HistoryEntrySchema = z.object({
+  at: instant,
+  event: z.enum([...EVENT_TYPES, 'Redeliver']),
+  status: bookingStatus,
+  warning: str.optional(),
+});
 export const ReservationSchema = component(
   'Reservation',
   z.object({
     ...reservationSummaryShape,
     body: NotificationBodyComponent,
-    history: z.array(z.looseObject({})).optional(),
+    history: z.array(HistoryEntrySchema),
   }),
 );
 export const RedeliverInputSchema = component(
@@ -190,7 +196,11 @@ export const ActivitySchema = component(
         routedTo: int,
       }),
       z.object({ kind: z.literal('notification_created'), notification: NotificationSummarySchema }),
-      z.object({ kind: z.literal('attempt'), notification: NotificationSummarySchema, attempt: AttemptSchema }),
+      z.object({
+        kind: z.literal('attempt'),
+        notification: NotificationSummarySchema,
+        attempt: AttemptSchema,
+      }),
       z.object({ kind: z.literal('batch'), batch: BatchResultSchema }),
       z.object({ kind: z.literal('clock'), from: instant, to: instant, batches: z.array(instant) }),
       z.object({ kind: z.literal('token'), entry: JournalEntrySchema }),

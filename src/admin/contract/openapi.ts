@@ -25,7 +25,8 @@ function convert(named: Map<z.ZodType, string>, side: SchemaSide): Record<string
     override: ({ zodSchema, jsonSchema }) => tidy(zodSchema, jsonSchema as Json),
   });
   const out: Record<string, Json> = {};
-  for (const [id, { $schema: _dialect, $id: _id, ...rest }] of Object.entries(schemas)) out[id] = rest as Json;
+  for (const [id, { $schema: _dialect, $id: _id, ...rest }] of Object.entries(schemas))
+    out[id] = rest as Json;
   return out;
 }
 
@@ -106,7 +107,12 @@ function operation(
 ): Json {
   const params = [...r.path.matchAll(/:(\w+)/g)].map(([, param]) => {
     const declared = r.params?.shape[param!] as z.ZodType | undefined;
-    return { name: param, in: 'path', required: true, schema: declared ? inline(declared) : { type: 'string' } };
+    return {
+      name: param,
+      in: 'path',
+      required: true,
+      schema: declared ? inline(declared) : { type: 'string' },
+    };
   });
   const query = Object.entries((r.query?.shape ?? {}) as Record<string, z.ZodType>).map(([key, schema]) => ({
     name: key,

@@ -51,6 +51,7 @@ export type PathParams<P extends string> = P extends `${string}:${infer Name}/${
 
 /** What a route answers on success: its answer schema's output, or `void` without a JSON body. */
 export type Answer<R extends RouteDeclaration> = {
+  // biome-ignore lint/suspicious/noConfusingVoidType: it is a return type (a handler or call that answers nothing)
   [S in keyof R['responses']]: R['responses'][S] extends z.ZodType ? z.output<R['responses'][S]> : void;
 }[keyof R['responses']];
 

@@ -154,10 +154,7 @@ export const AdvanceInputSchema = component(
   'AdvanceInput',
   z.union([
     z.strictObject({
-      by: z.union([
-        z.string().meta({ examples: ['PT1H', '30m'] }),
-        z.number().describe('ms'),
-      ]),
+      by: z.union([z.string().meta({ examples: ['PT1H', '30m'] }), z.number().describe('ms')]),
     }),
     z.strictObject({ to: z.string().meta({ examples: ['2026-04-27T11:00:00Z', 'next-batch'] }) }),
   ]),
