@@ -12,11 +12,12 @@ export type Handler<K extends OperationName> = (
 ) => Sent<Answer<AdminRoutes[K]>> | Response | Promise<Sent<Answer<AdminRoutes[K]>> | Response>;
 
 /** An answer as a handler may hand it over: the services keep their lists read-only. */
-type Sent<T> = T extends ReadonlyArray<infer U>
-  ? ReadonlyArray<Sent<U>>
-  : T extends object
-    ? { readonly [P in keyof T]: Sent<T[P]> }
-    : T;
+type Sent<T> =
+  T extends ReadonlyArray<infer U>
+    ? ReadonlyArray<Sent<U>>
+    : T extends object
+      ? { readonly [P in keyof T]: Sent<T[P]> }
+      : T;
 
 /** Handlers by operation name (the keys of ADMIN_ROUTES). */
 export type Handlers<K extends OperationName> = { [P in K]: Handler<P> };
