@@ -171,12 +171,16 @@ export const AdvanceResultSchema = component(
   }),
 );
 
+/** An object whose members the scenario runner owns (typed there, not here). */
+const anObject = (description: string) =>
+  z.custom<object>((v) => typeof v === 'object').meta({ type: 'object', description });
+
 export const ScenarioRunResultSchema = component(
   'ScenarioRunResult',
   z.object({
     status: str.describe('passed, failed or error'),
-    summary: z.looseObject({}).describe('counts of scenarios and expectations'),
-    result: z.looseObject({}).describe('every step and expectation, as run --json writes them'),
+    summary: anObject('counts of scenarios and expectations'),
+    result: anObject('every step and expectation, as run --json writes them'),
   }),
 );
 
