@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import { FaultSchema } from '../../auth/faults.js';
-import { VARIANTS } from '../../auth/types.js';
+import { AUTH_OUTCOMES, VARIANTS } from '../../auth/types.js';
 import { UserSchema, UserViewSchema } from '../../auth/users.js';
+import { TRUST_SOURCES } from '../../delivery/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
 import { CASE_IDS } from '../../verify/types.js';
 import { API_VERSION, CLOCK_MODE, component, instant, int, str } from './fields.js';
@@ -66,7 +67,7 @@ export const TrustedCertificateSchema = component(
     validFrom: instant,
     validTo: instant,
     ca: z.boolean().describe('whether it may sign others; a self-signed leaf can be trusted as itself'),
-    source: z.enum(['ca-file', 'admin', 'scenario']),
+    source: z.enum(TRUST_SOURCES),
   }),
 );
 export const TrustListSchema = component(
@@ -107,16 +108,7 @@ export const JournalEntrySchema = component(
     variant: z.enum(VARIANTS),
     path: str,
     username: str.nullable(),
-    outcome: z.enum([
-      'ok',
-      'invalid_credentials',
-      'version_not_authorized',
-      'missing_fields',
-      'malformed_request',
-      'payload_too_large',
-      'unsupported_media_type',
-      'fault',
-    ]),
+    outcome: z.enum(AUTH_OUTCOMES),
     transactionCode: str.nullable(),
     httpStatus: int,
     warnings: z.array(str),
