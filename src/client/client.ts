@@ -199,6 +199,28 @@ export class AdminClient implements ClientMethods {
     await this.call('deleteFault', { params: { id } });
   }
 
+  /** Adds a simulated outage: the next N attempts, or a window of emulator time, fail without a send. */
+  addOutage(input: T.OutageInput) {
+    return this.call('addOutage', { body: input });
+  }
+  /** Lists outages with their status and the attempts they failed. */
+  async listOutages() {
+    return (await this.call('listOutages')).outages;
+  }
+  /** One outage. */
+  getOutage(id: string) {
+    return this.call('getOutage', { params: { id } });
+  }
+  /** Removes every outage, or only the one with this id. */
+  async clearOutages(id?: string) {
+    if (id === undefined) await this.call('clearOutages');
+    else await this.deleteOutage(id);
+  }
+  /** Removes one outage. */
+  async deleteOutage(id: string) {
+    await this.call('deleteOutage', { params: { id } });
+  }
+
   /** Runs the steps of the scenario the server was started with (`serve --scenario`). */
   runScenario() {
     return this.call('runScenario', {}, { timeoutMs: 10 * 60_000 });

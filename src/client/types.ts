@@ -53,6 +53,8 @@ export type RetryResult = z.output<typeof D.RetryResultSchema>;
 export type BatchResult = z.output<typeof D.BatchResultSchema>;
 export type NotAttempted = NonNullable<BatchResult['notAttempted']>;
 export type Activity = z.output<typeof D.ActivitySchema>;
+export type OutageInput = z.input<typeof D.OutageInputComponent>;
+export type Outage = z.output<typeof D.OutageSchema>;
 
 export type ScenarioRunResult = z.output<typeof S.ScenarioRunResultSchema>;
 export type VerifyInput = z.input<typeof S.VerifyInputSchema>;

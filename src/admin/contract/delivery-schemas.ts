@@ -7,6 +7,7 @@ import { ADMIN_CHANGES } from '../../activity/types.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../../contract/index.js';
 import { CredentialInputSchema } from '../../delivery/credential-schema.js';
 import { ATTEMPT_TRIGGERS, CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
+import { OUTAGE_STATUSES, OutageInputSchema } from '../../delivery/outages.js';
 import { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS } from '../../delivery/outbox.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
 import { EventInputSchema } from '../../reservations/events.js';
@@ -105,6 +106,7 @@ export const AttemptSchema = component(
     statusCode: int.optional(),
     message: str,
     responseBody: str.optional().describe('first 4 KiB of the answer'),
+    outageId: str.optional().describe('the outage (POST /outages) that failed it without sending'),
   }),
 );
 
@@ -214,4 +216,29 @@ export const ActivitySchema = component(
     .describe(
       'the data of one live-stream event (GET /stream); the SSE event name is its kind. Times are emulator time.',
     ),
+);
+
+export const OutageInputComponent = component(
+  'OutageInput',
+  OutageInputSchema.describe(
+    'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
+  ),
+  'input',
+);
+export const OutageSchema = component(
+  'Outage',
+  z.object({
+    id: str,
+    credentialId: str.nullable().describe('the credential it applies to, or null for every credential'),
+    attempts: int.nullable().describe('count mode: how many attempts it fails in all; null in window mode'),
+    remaining: int.nullable().describe('count mode: attempts it still fails; null in window mode'),
+    from: instant.nullable().describe('window mode: first instant it applies; null in count mode'),
+    until: instant
+      .nullable()
+      .describe('window mode: the instant it stops applying (exclusive), or null: until deleted'),
+    note: str.nullable(),
+    createdAt: instant,
+    failedAttempts: int.describe('attempts it failed so far'),
+    status: z.enum(OUTAGE_STATUSES).describe('scheduled (window not begun), active, or ended'),
+  }),
 );

@@ -21,6 +21,8 @@ import {
   NotificationListSchema,
   NotificationQuerySchema,
   NotificationSchema,
+  OutageInputComponent,
+  OutageSchema,
   RedeliverInputSchema,
   ReservationSchema,
   ReservationSummarySchema,
@@ -217,6 +219,48 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'batches run so far, and batch instants skipped with their reason',
     responses: { 200: listOf('batches', BatchResultSchema) },
+  }),
+
+  // delivery: simulated outages
+  listOutages: route({
+    method: 'get',
+    path: '/outages',
+    tag: 'delivery',
+    summary: 'simulated outages of the receiver, with their status and the attempts they failed',
+    responses: { 200: listOf('outages', OutageSchema) },
+  }),
+  addOutage: route({
+    method: 'post',
+    path: '/outages',
+    tag: 'delivery',
+    summary:
+      'fail the next N attempts, or every attempt in a window of emulator time, as simulated_outage (the receiver is never contacted)',
+    body: OutageInputComponent,
+    responses: { 201: OutageSchema },
+    errors: [400],
+  }),
+  clearOutages: route({
+    method: 'delete',
+    path: '/outages',
+    tag: 'delivery',
+    summary: 'remove every outage',
+    responses: { 204: null },
+  }),
+  getOutage: route({
+    method: 'get',
+    path: '/outages/:id',
+    tag: 'delivery',
+    summary: 'one outage',
+    responses: { 200: OutageSchema },
+    errors: [404],
+  }),
+  deleteOutage: route({
+    method: 'delete',
+    path: '/outages/:id',
+    tag: 'delivery',
+    summary: 'remove one outage',
+    responses: { 204: null },
+    errors: [404],
   }),
 
   // clock
