@@ -7,7 +7,7 @@ import { ADMIN_ROUTES, type AdminRoutes, type OperationName } from './contract/r
  * Answers one admin operation: the value of its declared answer (rendered as JSON with the route's
  * success status, or an empty 204), or a Response when it answers otherwise (a stream, a page, a 503).
  */
-export type Handler<K extends OperationName> = (
+type Handler<K extends OperationName> = (
   c: Context<Env, AdminRoutes[K]['path']>,
 ) => Sent<Answer<AdminRoutes[K]>> | Response | Promise<Sent<Answer<AdminRoutes[K]>> | Response>;
 

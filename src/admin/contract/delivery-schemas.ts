@@ -29,7 +29,7 @@ export const CredentialSchema = component(
   }),
 );
 
-export const NotificationBodyComponent = component(
+const NotificationBodyComponent = component(
   'NotificationBody',
   NotificationBodySchema.describe(
     'the decompressed notification body (spec "Resources"); docs/notification.schema.json',

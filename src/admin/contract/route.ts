@@ -43,7 +43,7 @@ export interface RouteDeclaration {
 export const route = <const R extends RouteDeclaration>(declaration: R): R => declaration;
 
 /** `'/reservations/:bookingId/redeliver'` → `'bookingId'`. */
-export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | PathParams<`/${Rest}`>
   : P extends `${string}:${infer Name}`
     ? Name

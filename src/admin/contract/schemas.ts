@@ -13,7 +13,8 @@ import { VerifyOptionsSchema } from '../../verify/options.js';
 import { CASE_IDS } from '../../verify/types.js';
 import { API_VERSION, CLOCK_MODE, component, instant, int, str } from './fields.js';
 
-export const ProblemSchema = component(
+// Every error answer (`errors`, `default` of each operation in the document): named, never returned by a handler.
+component(
   'Problem',
   z.object({
     error: z.object({
