@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import { exchangeOf } from '../api/index.js';
 import { userView } from '../auth/users.js';
-import type { NotificationRecord } from '../delivery/index.js';
+import type { AttemptOutcome, NotificationRecord } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
 import { announce } from './announce.js';
 import { harLog, ndjsonLines } from './har.js';
+import { mount } from './mount.js';
 import { notificationQuery } from './notification-query.js';
 import { readJsonBody } from './read-json.js';
 
@@ -18,97 +19,87 @@ const EXPORT_FORMATS = ['har', 'ndjson'] as const;
  */
 export function inspectorRoutes(emulator: Emulator): Hono {
   const { delivery } = emulator;
-  const app = new Hono();
-
-  app.put('/credentials/:id', async (c) => {
-    const changed = delivery.credentials.replace(c.req.param('id'), await readJsonBody(c));
-    announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
-    return c.json(changed);
-  });
-
-  app.put('/users/:username', async (c) => {
-    const changed = emulator.auth.users.replace(c.req.param('username'), await readJsonBody(c));
-    announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
-    return c.json(userView(changed));
-  });
-
-  // Registered before `/notifications/:id`, which would take "export" for an id.
-  app.get('/notifications/export', (c) => {
-    const { format = 'har', ...rest } = c.req.query();
-    if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
-      throw new InputError(
-        'invalid_query',
-        `format: "${format}" is not one of ${EXPORT_FORMATS.join(', ')}.`,
-        {
-          path: 'format',
-          accepted: EXPORT_FORMATS,
-        },
-      );
-    }
-    const { filter, matches } = notificationQuery(rest);
-    const records = delivery.outbox.list(filter).filter(matches);
-    const stamp = emulator.clock
-      .now()
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d+Z$/, 'Z');
-    const disposition = (ext: string) => `attachment; filename=reportbo-notifications-${stamp}.${ext}`;
-    if (format === 'har') {
-      return c.body(JSON.stringify(harLog(records), null, 1), 200, {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Content-Disposition': disposition('har'),
-      });
-    }
-    return c.body([...ndjsonLines(records)].join(''), 200, {
-      'Content-Type': 'application/x-ndjson; charset=utf-8',
-      'Content-Disposition': disposition('ndjson'),
-    });
-  });
-
-  // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
-  app.get('/notifications/:id/body.gz', (c) => {
-    const n = delivery.outbox.get(c.req.param('id'));
-    if (!n)
-      throw new NotFoundError('notification_not_found', `No notification with id "${c.req.param('id')}".`);
-    return c.body(new Uint8Array(n.gz), 200, {
-      'Content-Type': 'application/gzip',
-      'Content-Disposition': `attachment; filename=${n.filename}.gz`,
-    });
-  });
-
-  app.get('/delivery-stats', (c) => {
-    const nextBatchAt = emulator.clock.describe().nextBatchAt;
-    const byId = new Map<string, ReturnType<typeof emptyStats>>();
-    for (const credential of delivery.credentials.list())
-      byId.set(credential.id, emptyStats(credential.id, true));
-    for (const n of delivery.outbox.list()) {
-      let s = byId.get(n.credentialId);
-      if (!s) {
-        s = emptyStats(n.credentialId, false);
-        byId.set(n.credentialId, s);
+  return mount(new Hono(), {
+    updateCredential: async (c) => {
+      const changed = delivery.credentials.replace(c.req.param('id'), await readJsonBody(c));
+      announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
+      return changed;
+    },
+    updateUser: async (c) => {
+      const changed = emulator.auth.users.replace(c.req.param('username'), await readJsonBody(c));
+      announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
+      return userView(changed);
+    },
+    exportNotifications: (c) => {
+      const { format = 'har', ...rest } = c.req.query();
+      if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
+        throw new InputError(
+          'invalid_query',
+          `format: "${format}" is not one of ${EXPORT_FORMATS.join(', ')}.`,
+          { path: 'format', accepted: EXPORT_FORMATS },
+        );
       }
-      count(s, n);
-    }
-    const credentials = [...byId.values()].map((s) => ({
-      ...s,
-      successRate: s.attempts === 0 ? null : s.successfulAttempts / s.attempts,
-      nextBatchAt: s.pending > 0 ? nextBatchAt : null,
-    }));
-    return c.json({ credentials });
+      const { filter, matches } = notificationQuery(rest);
+      const records = delivery.outbox.list(filter).filter(matches);
+      const stamp = emulator.clock
+        .now()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+      const disposition = (ext: string) => `attachment; filename=reportbo-notifications-${stamp}.${ext}`;
+      if (format === 'har') {
+        return c.body(JSON.stringify(harLog(records), null, 1), 200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Disposition': disposition('har'),
+        });
+      }
+      return c.body([...ndjsonLines(records)].join(''), 200, {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Content-Disposition': disposition('ndjson'),
+      });
+    },
+    // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
+    getNotificationBody: (c) => {
+      const n = delivery.outbox.get(c.req.param('id'));
+      if (!n)
+        throw new NotFoundError('notification_not_found', `No notification with id "${c.req.param('id')}".`);
+      return c.body(new Uint8Array(n.gz), 200, {
+        'Content-Type': 'application/gzip',
+        'Content-Disposition': `attachment; filename=${n.filename}.gz`,
+      });
+    },
+    deliveryStats: () => {
+      const nextBatchAt = emulator.clock.describe().nextBatchAt;
+      const byId = new Map<string, ReturnType<typeof emptyStats>>();
+      for (const credential of delivery.credentials.list())
+        byId.set(credential.id, emptyStats(credential.id, true));
+      for (const n of delivery.outbox.list()) {
+        let s = byId.get(n.credentialId);
+        if (!s) {
+          s = emptyStats(n.credentialId, false);
+          byId.set(n.credentialId, s);
+        }
+        count(s, n);
+      }
+      const credentials = [...byId.values()].map((s) => ({
+        ...s,
+        successRate: s.attempts === 0 ? null : s.successfulAttempts / s.attempts,
+        nextBatchAt: s.pending > 0 ? nextBatchAt : null,
+      }));
+      return { credentials };
+    },
+    getRequest: (c) => {
+      const id = c.req.param('id');
+      const entry = emulator.auth.journal.list().find((e) => e.id === id);
+      if (!entry) {
+        throw new NotFoundError(
+          'request_not_found',
+          `No GetAccessToken call "${id}" in the journal (it keeps the last 10,000; reset clears it).`,
+        );
+      }
+      return { ...entry, exchange: exchangeOf(entry) ?? null };
+    },
   });
-
-  app.get('/requests/:id', (c) => {
-    const id = c.req.param('id');
-    const entry = emulator.auth.journal.list().find((e) => e.id === id);
-    if (!entry) {
-      throw new NotFoundError(
-        'request_not_found',
-        `No GetAccessToken call "${id}" in the journal (it keeps the last 10,000; reset clears it).`,
-      );
-    }
-    return c.json({ ...entry, exchange: exchangeOf(entry) ?? null });
-  });
-  return app;
 }
 
 function emptyStats(credentialId: string, configured: boolean) {
@@ -127,7 +118,7 @@ function emptyStats(credentialId: string, configured: boolean) {
       notificationId: string;
       attempt: number;
       at: string;
-      outcome: string;
+      outcome: AttemptOutcome;
       statusCode: number | null;
       message: string;
     },

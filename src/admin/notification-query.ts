@@ -2,10 +2,9 @@ import { gunzipSync } from 'node:zlib';
 import { BOOKING_STATUSES } from '../contract/index.js';
 import { NOTIFICATION_STATES, type NotificationFilter, type NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
+import { STATUS_CLASSES } from './contract/delivery-schemas.js';
 import { intParam } from './read-json.js';
 
-/** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
-export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'none'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /**
