@@ -122,7 +122,7 @@ describe('serve --log-format pretty', () => {
     // A refused admin call: one line with its status, code and the problem's own message.
     const reason = refused.body.error as { code: string; message: string };
     const refusedLine = find(
-      String.raw`refused  admin call refused: POST /__admin/credentials → 400 ${reason.code}: .*`,
+      `refused  admin call refused: POST /__admin/credentials → 400 ${reason.code}: .*`,
     );
     expect(refusedLine.endsWith(reason.message)).toBe(true);
     expect(lines.filter((l) => l.includes('admin call refused'))).toHaveLength(1);
