@@ -6,6 +6,8 @@ export interface AdminClientOptions {
   fetch?: typeof fetch;
   /** Per-request limit in ms for ordinary calls (default 30000); waits add their own timeout. */
   timeoutMs?: number;
+  /** The emulator's admin token (`--admin-token`), sent as `Authorization: Bearer <token>` on every call. */
+  adminToken?: string;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -19,11 +21,13 @@ export class AdminClient {
   readonly baseUrl: string;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
+  readonly #authorization: Record<string, string>;
 
   constructor(baseUrl: string, options: AdminClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#authorization = options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {};
   }
 
   /** `GET /health`; resolves with `starting` (not an error) while the emulator warms up. */
@@ -173,7 +177,10 @@ export class AdminClient {
     try {
       res = await this.#fetch(url, {
         method,
-        headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: {
+          ...this.#authorization,
+          ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
         signal: AbortSignal.timeout(opts.timeoutMs ?? this.#timeoutMs),
       });

@@ -3,10 +3,11 @@ import type { Settings } from './schema.js';
 /**
  * The settings an emulator runs with, as `GET /__admin/config` answers them and the start log line
  * lists them. No secrets: ApiKeys and passwords live in credentials and users, never here; the CA
- * file is named by its path and counted, never shown.
+ * file is named by its path and counted, never shown; the admin token only as set or not.
  */
 export interface EffectiveConfig {
   responseTimeoutMs: number;
+  shutdownGraceMs: number;
   allowHttp: boolean;
   clock: { mode: Settings['clock']; hourMs: number | null };
   deliveryConcurrency: number;
@@ -19,12 +20,17 @@ export interface EffectiveConfig {
   exchangeNotifies: Settings['exchangeNotifies'];
   seed: number;
   logLevel: Settings['logLevel'];
+  /** Host names the admin API answers to besides the built-in ones (docs/admin-api.md "Security"). */
+  allowedHosts: string[];
+  /** Whether the admin API requires a token; the token itself is never shown. */
+  adminToken: boolean;
 }
 
 /** The effective configuration of a running emulator (`seed` is the one in use, given or chosen). */
 export function effectiveConfig(settings: Settings, seed: number, trustedCaCount: number): EffectiveConfig {
   return {
     responseTimeoutMs: settings.responseTimeoutMs,
+    shutdownGraceMs: settings.shutdownGraceMs,
     allowHttp: settings.allowHttp,
     // hourMs only means something on the compressed clock.
     clock: { mode: settings.clock, hourMs: settings.clock === 'compressed' ? settings.hourMs : null },
@@ -37,5 +43,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     exchangeNotifies: settings.exchangeNotifies,
     seed,
     logLevel: settings.logLevel,
+    allowedHosts: settings.allowedHosts,
+    adminToken: settings.adminToken !== undefined,
   };
 }
