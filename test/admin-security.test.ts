@@ -16,7 +16,10 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json(): { error?: { code: string; message: string; details?: Record<string, unknown> } } & Record<string, unknown>;
+  json(): { error?: { code: string; message: string; details?: Record<string, unknown> } } & Record<
+    string,
+    unknown
+  >;
 }
 
 /** One request with exactly these headers (node:http: fetch may not set Host), read to the end or to `stopAfterHeaders`. */
@@ -65,7 +68,13 @@ describe('without a token: what a web page could send is refused', () => {
   afterAll(() => emu.close());
 
   it('refuses a text/plain write (415) and changes nothing; the same body as JSON is accepted', async () => {
-    const refused = await raw(emu.url, 'POST', '/__admin/credentials', { 'content-type': 'text/plain' }, credential('a'));
+    const refused = await raw(
+      emu.url,
+      'POST',
+      '/__admin/credentials',
+      { 'content-type': 'text/plain' },
+      credential('a'),
+    );
     expect(refused.status).toBe(415);
     expect(refused.json().error).toMatchObject({
       code: 'admin_content_type_refused',
@@ -105,7 +114,13 @@ describe('without a token: what a web page could send is refused', () => {
       'application/x-pem-file',
       'application/pem-certificate-chain',
     ]);
-    const ok = await raw(emu.url, 'POST', '/__admin/trust', { 'content-type': 'application/x-pem-file' }, pem);
+    const ok = await raw(
+      emu.url,
+      'POST',
+      '/__admin/trust',
+      { 'content-type': 'application/x-pem-file' },
+      pem,
+    );
     expect(ok.status).toBe(201);
   });
 
@@ -131,7 +146,13 @@ describe('without a token: what a web page could send is refused', () => {
     expect(otherPort.status).toBe(403);
     const sandboxed = await raw(emu.url, 'POST', '/__admin/reset', { origin: 'null' });
     expect(sandboxed.status).toBe(403);
-    const own = await raw(emu.url, 'POST', '/__admin/credentials', { ...JSON_TYPE, origin: emu.url }, credential('b'));
+    const own = await raw(
+      emu.url,
+      'POST',
+      '/__admin/credentials',
+      { ...JSON_TYPE, origin: emu.url },
+      credential('b'),
+    );
     expect(own.status).toBe(201);
     // The dashboard served under a listed name (a proxy) is the emulator's own page too.
     const listed = await raw(emu.url, 'POST', '/__admin/reset', { origin: 'https://emulator.ci.example' });
@@ -196,18 +217,33 @@ describe('with a token', () => {
     const missing = await raw(emu.url, 'GET', '/__admin/notifications');
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="reportbo-emulator admin API"');
-    expect(missing.json().error).toMatchObject({ code: 'admin_token_missing', details: { setting: 'adminToken' } });
+    expect(missing.json().error).toMatchObject({
+      code: 'admin_token_missing',
+      details: { setting: 'adminToken' },
+    });
     expect(missing.json().error!.message).toContain('option adminToken');
     const wrong = await raw(emu.url, 'POST', '/__admin/reset', bearer('not-the-token'));
     expect(wrong.status).toBe(401);
     expect(wrong.json().error!.code).toBe('admin_token_wrong');
     const writeWithout = await raw(emu.url, 'POST', '/__admin/credentials', JSON_TYPE, credential('c'));
     expect(writeWithout.status).toBe(401);
-    expect((await raw(emu.url, 'GET', '/__admin/credentials', bearer(TOKEN))).json()).toEqual({ credentials: [] });
+    expect((await raw(emu.url, 'GET', '/__admin/credentials', bearer(TOKEN))).json()).toEqual({
+      credentials: [],
+    });
   });
 
   it('answers with the token; health and the dashboard page and files answer without it', async () => {
-    expect((await raw(emu.url, 'POST', '/__admin/credentials', { ...JSON_TYPE, ...bearer(TOKEN) }, credential('c'))).status).toBe(201);
+    expect(
+      (
+        await raw(
+          emu.url,
+          'POST',
+          '/__admin/credentials',
+          { ...JSON_TYPE, ...bearer(TOKEN) },
+          credential('c'),
+        )
+      ).status,
+    ).toBe(201);
     expect((await raw(emu.url, 'GET', '/__admin/health')).status).toBe(200);
     expect((await raw(emu.url, 'GET', '/__admin/ui')).status).toBe(200);
     expect((await raw(emu.url, 'GET', '/__admin/ui/admin-token.js')).status).toBe(200);
@@ -243,14 +279,20 @@ describe('with a token', () => {
 
 describe('serve names the settings the way they were given', () => {
   it('names REPORTBO_ADMIN_TOKEN and --allowed-hosts in the refusals', async () => {
-    const serve = start(process.execPath, [BIN, 'serve', '--port', '0', '--allowed-hosts', 'a.example, b.example'], {
-      REPORTBO_ADMIN_TOKEN: 'env-token-123',
-      REPORTBO_LOG_FORMAT: 'json',
-    });
+    const serve = start(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--allowed-hosts', 'a.example, b.example'],
+      {
+        REPORTBO_ADMIN_TOKEN: 'env-token-123',
+        REPORTBO_LOG_FORMAT: 'json',
+      },
+    );
     const url = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
     const port = new URL(url).port;
     const missing = await raw(url, 'GET', '/__admin/config');
-    expect(missing.json().error!.message).toContain('the token set with environment variable REPORTBO_ADMIN_TOKEN');
+    expect(missing.json().error!.message).toContain(
+      'the token set with environment variable REPORTBO_ADMIN_TOKEN',
+    );
     const host = await raw(url, 'GET', '/__admin/config', { host: `c.example:${port}` });
     expect(host.json().error!.message).toContain('start serve with --allowed-hosts c.example');
     const config = await raw(url, 'GET', '/__admin/config', {

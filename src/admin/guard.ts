@@ -59,14 +59,17 @@ export function adminGuard(emulator: Emulator): MiddlewareHandler {
         'admin_origin_refused',
         `Admin requests from a web page of another origin (Origin: ${origin}) are refused: any page open in a browser could otherwise drive the emulator. ` +
           'Use the dashboard at /__admin/ui, or call the admin API from a script or curl (they send no Origin)' +
-          (listed ? `; if this emulator's own dashboard is served under ${listed} (a proxy), ${names.howToSet('allowedHosts', listed)}.` : '.'),
+          (listed
+            ? `; if this emulator's own dashboard is served under ${listed} (a proxy), ${names.howToSet('allowedHosts', listed)}.`
+            : '.'),
         { origin, setting: 'allowedHosts' },
       );
     }
 
     const isUi = path === '' || path === '/' || path === '/ui' || path.startsWith('/ui/');
     if (tokenDigest !== undefined && !isUi) {
-      const given = bearer(c.req.header('authorization')) ?? (path === '/stream' ? c.req.query('token') : undefined);
+      const given =
+        bearer(c.req.header('authorization')) ?? (path === '/stream' ? c.req.query('token') : undefined);
       const where = names.name('adminToken');
       if (given === undefined) {
         return refuse(
@@ -93,7 +96,8 @@ export function adminGuard(emulator: Emulator): MiddlewareHandler {
       const type = c.req.header('content-type');
       const mime = type?.split(';')[0]!.trim().toLowerCase();
       const length = c.req.header('content-length');
-      const hasBody = (length !== undefined && length.trim() !== '0') || c.req.header('transfer-encoding') !== undefined;
+      const hasBody =
+        (length !== undefined && length.trim() !== '0') || c.req.header('transfer-encoding') !== undefined;
       const accepted = path === '/trust' ? [JSON_TYPE, ...PEM_TYPES] : [JSON_TYPE];
       // A write without a body may carry no type (curl -X DELETE); one with a body must say JSON.
       if ((hasBody || mime !== undefined) && !accepted.includes(mime ?? '')) {

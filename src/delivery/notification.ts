@@ -1,5 +1,5 @@
 import { type BookingStatus, unpackBody } from '../contract/index.js';
-import type { AttemptOutcome } from './outcome.js';
+import { type AttemptOutcome, UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
 
 /** Spec "Limits": up to 4 additional attempts after the first failed one. */
@@ -27,7 +27,10 @@ export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
 export interface Attempt {
-  /** 1 for the first attempt, 2-5 for redeliveries. */
+  /**
+   * The attempt's place in the list: 1 for the first attempt, 2-5 for redeliveries; an `interrupted`
+   * attempt (the emulator stopped while it ran) takes a number but does not count toward the 5.
+   */
   number: number;
   /** Emulator time when the attempt started. */
   startedAt: string;
@@ -79,6 +82,13 @@ export interface NotificationRecord {
   inFlight: boolean;
   /** Emulator ms when the last attempt finished. */
   lastFinishedMs?: number;
+}
+
+/** Attempts that count toward MAX_ATTEMPTS: all but those the emulator itself cut short. */
+export function countedAttempts(n: Pick<NotificationRecord, 'attempts'>): number {
+  let count = 0;
+  for (const a of n.attempts) if (!UNCOUNTED_OUTCOMES.has(a.outcome)) count++;
+  return count;
 }
 
 /** The admin API's summary view of a notification. */

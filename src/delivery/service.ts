@@ -6,7 +6,7 @@ import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CredentialStore } from './credentials.js';
-import { Outbox } from './outbox.js';
+import { type DrainResult, Outbox } from './outbox.js';
 import { route } from './routing.js';
 import { HttpSender, type Sender } from './sender.js';
 import { type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';
@@ -157,6 +157,11 @@ export class DeliveryService {
   /** Forgets notifications and batch history; credentials stay. */
   reset(): void {
     this.outbox.reset();
+  }
+
+  /** Lets attempts in flight end within `graceMs` at a stop; see `Outbox.drain` (decision 0043). */
+  drain(graceMs: number): Promise<DrainResult> {
+    return this.outbox.drain(graceMs);
   }
 
   close(): void {
