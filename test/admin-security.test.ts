@@ -7,9 +7,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../src/server.js';
+import { startApiServer } from './helpers/api-server.js';
 import { BIN } from './helpers/cli.js';
 import { start } from './helpers/processes.js';
-import { startApiServer } from './helpers/api-server.js';
 import { testCa } from './helpers/tls.js';
 
 interface Answer {

@@ -58,13 +58,21 @@ describe('SIGTERM with a delivery attempt in flight', () => {
       `shutdown, receiver answering in 1500 ms, grace 5000 ms (default): exit ${run.exitMs} ms after SIGTERM, attempt ${attempt?.outcome} ${attempt?.statusCode} in ${attempt?.durationMs} ms`,
     );
     expect(run.code).toBe(0);
-    expect(attempt).toMatchObject({ outcome: 'http_status', statusCode: 200, state: 'delivered', attempt: 1 });
+    expect(attempt).toMatchObject({
+      outcome: 'http_status',
+      statusCode: 200,
+      state: 'delivered',
+      attempt: 1,
+    });
     expect(run.log).not.toContain('interrupted');
   });
 
   it('records an attempt still running when the grace passed as interrupted, the notification pending', async () => {
     const hang = await receiver({ defaultBehaviour: behave.hang() });
-    const run = await stopMidAttempt(hang.url, () => hang.waitForRequests(1, 20_000), ['--shutdown-grace-ms', '800']);
+    const run = await stopMidAttempt(hang.url, () => hang.waitForRequests(1, 20_000), [
+      '--shutdown-grace-ms',
+      '800',
+    ]);
     const [attempt] = attemptLines(run.log);
     console.log(
       `shutdown, receiver never answering, grace 800 ms: exit ${run.exitMs} ms after SIGTERM, attempt ${attempt?.outcome} after ${attempt?.durationMs} ms, notification ${attempt?.state}`,

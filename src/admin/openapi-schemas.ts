@@ -110,8 +110,15 @@ export function componentSchemas(): Record<string, Json> {
       exchangeNotifies: { enum: ['new', 'old', 'both'] },
       seed: int,
       logLevel: { enum: ['silent', 'error', 'warn', 'info', 'debug'] },
-      shutdownGraceMs: { type: 'integer', description: 'real milliseconds attempts in flight may finish at stop' },
-      allowedHosts: { type: 'array', items: str, description: 'host names allowed besides the built-in ones' },
+      shutdownGraceMs: {
+        type: 'integer',
+        description: 'real milliseconds attempts in flight may finish at stop',
+      },
+      allowedHosts: {
+        type: 'array',
+        items: str,
+        description: 'host names allowed besides the built-in ones',
+      },
       adminToken: { type: 'boolean', description: 'whether a token is required (never its value)' },
     }),
     CredentialInput: fromZod(CredentialInputSchema),

@@ -23,7 +23,7 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
     )
     .option(
       '--admin-token <token>',
-      "the --target emulator's admin token, sent as \"Authorization: Bearer <token>\" [env REPORTBO_ADMIN_TOKEN]",
+      'the --target emulator\'s admin token, sent as "Authorization: Bearer <token>" [env REPORTBO_ADMIN_TOKEN]',
     )
     .option('--junit <file>', 'write a JUnit XML report (one testcase per expectation)')
     .option('--json <file>', 'write a JSON report of every scenario, step and expectation')
