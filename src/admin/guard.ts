@@ -94,7 +94,7 @@ export function adminGuard(emulator: Emulator): MiddlewareHandler {
 
     if (WRITE_METHODS.has(c.req.method)) {
       const type = c.req.header('content-type');
-      const mime = type?.split(';')[0]!.trim().toLowerCase();
+      const mime = type?.split(';')[0]?.trim().toLowerCase();
       const length = c.req.header('content-length');
       const hasBody =
         (length !== undefined && length.trim() !== '0') || c.req.header('transfer-encoding') !== undefined;
