@@ -14,6 +14,7 @@ import {
   type NotificationRecord,
   toSummary,
 } from './notification.js';
+import { type OutageStore, outageMessage } from './outages.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
@@ -79,11 +80,14 @@ export interface OutboxDeps {
   concurrency: number;
   /** Told of each notification created, attempt made and batch run (the live stream, the info log). */
   activity?: ActivityBus;
+  /** Simulated outages: an attempt inside one ends as `simulated_outage` without being sent. */
+  outages?: OutageStore;
 }
 
 /**
- * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled` (DESIGN
- * "Delivery rules"). First attempts start when a notification is created; redeliveries run in batches.
+ * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
+ * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
+ * run in batches.
  */
 export class Outbox {
   readonly #byId = new Map<string, NotificationRecord>();
@@ -339,6 +343,7 @@ export class Outbox {
         statusCode: undefined,
         message: `the emulator stopped while this attempt ran (it did not end within the shutdown grace of ${graceMs} ms): not the receiver's failure; it does not count toward the ${MAX_ATTEMPTS} attempts and the notification stays pending`,
         responseBody: undefined,
+        outageId: undefined,
       });
     }
     this.#running.clear();
@@ -392,19 +397,27 @@ export class Outbox {
       this.#settled(n);
       return n;
     }
-    const startedAt = this.#clockIso.of(clock.now());
+    const startNow = clock.now();
+    const startedAt = this.#clockIso.of(startNow);
     const startedAtWall = this.#wallIso.of(new Date());
     this.#running.set(n, { trigger, batchAt, startedAt, startedAtWall, startedMs: performance.now() });
-    const result = await sender
-      .send({ url: n.url, headers: deliveryHeaders(n.authorization, n.filename, n.gz.length), body: n.gz })
-      // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
-      .catch(
-        (err: unknown): SendResult => ({
-          outcome: 'invalid_response',
-          message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
-          durationMs: 0,
-        }),
-      );
+    const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
+    const result: SendResult = outage
+      ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
+      : await sender
+          .send({
+            url: n.url,
+            headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
+            body: n.gz,
+          })
+          // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
+          .catch(
+            (err: unknown): SendResult => ({
+              outcome: 'invalid_response',
+              message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
+              durationMs: 0,
+            }),
+          );
     if (generation !== this.#generation) return undefined;
     this.#running.delete(n);
     this.#runningChanged?.();
@@ -423,6 +436,7 @@ export class Outbox {
       statusCode: result.statusCode,
       message: this.#texts.of(result.message),
       responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
+      outageId: outage?.id,
     };
     this.#record(n, attempt, finished.getTime());
     return n;
@@ -434,7 +448,8 @@ export class Outbox {
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
     n.attempts = n.attempts.concat([attempt]);
     n.lastFinishedMs = finishedMs;
-    // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
+    // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
+    // acknowledges.
     if (attempt.outcome === 'http_status' && attempt.statusCode === 200) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;
