@@ -67,6 +67,21 @@ describe('the programmatic client', () => {
   });
 });
 
+describe('POST /__admin/verify with a token', () => {
+  it('runs with the token (here: refuses the empty options with 400) and is refused without it', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${target}/__admin/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    const withToken = await post({ authorization: `Bearer ${TOKEN}` });
+    expect(withToken.status).toBe(400);
+    expect(((await withToken.json()) as { error: { code: string } }).error.code).toBe('verify_options_invalid');
+    expect((await post({})).status).toBe(401);
+  });
+});
+
 describe('startEmulator with adminToken', () => {
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   beforeAll(async () => {
