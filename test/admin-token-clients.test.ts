@@ -77,7 +77,9 @@ describe('POST /__admin/verify with a token', () => {
       });
     const withToken = await post({ authorization: `Bearer ${TOKEN}` });
     expect(withToken.status).toBe(400);
-    expect(((await withToken.json()) as { error: { code: string } }).error.code).toBe('verify_options_invalid');
+    expect(((await withToken.json()) as { error: { code: string } }).error.code).toBe(
+      'verify_options_invalid',
+    );
     expect((await post({})).status).toBe(401);
   });
 });
