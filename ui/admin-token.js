@@ -4,6 +4,7 @@
 
 const KEY = 'reportbo-emulator.admin-token';
 const TOKEN_CODES = new Set(['admin_token_missing', 'admin_token_wrong']);
+let declined = false; // the reader cancelled the prompt: not asked again until the page reloads
 
 function stored() {
   return sessionStorage.getItem(KEY);
@@ -11,8 +12,12 @@ function stored() {
 
 /** Asks for the token (again after a wrong one); false when the reader cancels. */
 function ask(message) {
+  if (declined) return false;
   const token = window.prompt(message);
-  if (token === null || token.trim() === '') return false;
+  if (token === null || token.trim() === '') {
+    declined = true;
+    return false;
+  }
   sessionStorage.setItem(KEY, token.trim());
   return true;
 }
@@ -42,9 +47,13 @@ export async function adminFetch(url, init = {}) {
   }
 }
 
-/** Resolves once an admin call is accepted (asking for the token when the emulator wants one). */
+/**
+ * Asks for the token when the emulator wants one; false only when it was refused (or not given).
+ * Any other failure is the live stream's to retry (it reconnects by itself).
+ */
 export async function whenAuthorized(admin) {
-  await adminFetch(`${admin}/config`);
+  const res = await adminFetch(`${admin}/config`).catch(() => null);
+  return res?.status !== 401;
 }
 
 /** EventSource cannot send headers: the stream alone takes the token as a query parameter. */

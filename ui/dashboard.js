@@ -64,7 +64,8 @@ function listen() {
     render();
     // The browser reconnects by itself after a dropped connection; it gives up on a refusal (a token
     // set or changed): ask for the token, then listen again.
-    if (source.readyState === EventSource.CLOSED) setTimeout(() => whenAuthorized(ADMIN).then(listen), 1000);
+    if (source.readyState === EventSource.CLOSED)
+      setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
   on('notification_created', ({ notification }) => upsert(notification));
   on('attempt', ({ notification }) => {
@@ -174,4 +175,4 @@ window.addEventListener('hashchange', render);
 setInterval(() => {
   if (state.clock && state.clock.mode !== 'manual') drawClock();
 }, 1000);
-whenAuthorized(ADMIN).then(listen);
+whenAuthorized(ADMIN).then((ok) => ok && listen());
