@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Activity } from '../activity/index.js';
 import type { Emulator } from '../emulator.js';
+import { mount } from './mount.js';
 
 /** A comment line this often keeps proxies and browsers from closing an idle stream. */
 export const KEEPALIVE_MS = 15_000;
@@ -77,62 +78,64 @@ class StreamHub {
  * The first event, `hello`, carries the clock; a client that falls more than
  * STREAM_CLIENT_BUFFER_BYTES behind is dropped and reads the lists again when it reconnects.
  */
-export function streamRoutes(emulator: Emulator): Hono<{ Bindings: Partial<HttpBindings> }> {
+export function streamRoutes(emulator: Emulator): Hono {
   const hub = new StreamHub(emulator);
-  const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
-  app.get('/stream', (c) =>
-    streamSSE(c, async (stream) => {
-      let closed = false;
-      const client: Client = {
-        frames: [],
-        bytes: 0,
-        wake: undefined,
-        drop(waitingBytes) {
-          if (closed) return;
-          emulator.log.warn(
-            { waitingBytes, limitBytes: STREAM_CLIENT_BUFFER_BYTES },
-            `live stream client dropped: ${waitingBytes} bytes of events waiting, over STREAM_CLIENT_BUFFER_BYTES (${STREAM_CLIENT_BUFFER_BYTES}); it does not read fast enough (a reconnecting client reads the lists again)`,
-          );
-          close();
-          // The connection is stuck behind a client that does not read: only destroying it frees it.
-          c.env?.outgoing?.destroy();
-          stream.abort();
-        },
-      };
-      const close = () => {
-        closed = true;
-        client.frames = [];
-        client.bytes = 0;
-        hub.remove(client);
-        client.wake?.();
-      };
-      hub.add(client);
-      stream.onAbort(close);
-      c.req.raw.signal.addEventListener('abort', close);
-      try {
-        await stream.writeSSE({ event: 'hello', data: JSON.stringify({ clock: emulator.clock.describe() }) });
-        while (!closed) {
-          if (client.frames.length === 0) {
-            let timer: NodeJS.Timeout | undefined;
-            const woken = await new Promise<boolean>((resolve) => {
-              client.wake = () => resolve(true);
-              timer = setTimeout(() => resolve(false), KEEPALIVE_MS);
-            });
-            client.wake = undefined;
-            clearTimeout(timer);
-            if (!woken && !closed) await stream.write(': keep-alive\n\n');
-            continue;
-          }
-          // Everything waiting in one write: one await per wake-up, not one per event.
-          const chunk = client.frames.length === 1 ? client.frames[0]! : client.frames.join('');
+  return mount(new Hono(), {
+    stream: (c) =>
+      streamSSE(c, async (stream) => {
+        let closed = false;
+        const client: Client = {
+          frames: [],
+          bytes: 0,
+          wake: undefined,
+          drop(waitingBytes) {
+            if (closed) return;
+            emulator.log.warn(
+              { waitingBytes, limitBytes: STREAM_CLIENT_BUFFER_BYTES },
+              `live stream client dropped: ${waitingBytes} bytes of events waiting, over STREAM_CLIENT_BUFFER_BYTES (${STREAM_CLIENT_BUFFER_BYTES}); it does not read fast enough (a reconnecting client reads the lists again)`,
+            );
+            close();
+            // The connection is stuck behind a client that does not read: only destroying it frees it.
+            (c.env as Partial<HttpBindings> | undefined)?.outgoing?.destroy();
+            stream.abort();
+          },
+        };
+        const close = () => {
+          closed = true;
           client.frames = [];
           client.bytes = 0;
-          await stream.write(chunk);
+          hub.remove(client);
+          client.wake?.();
+        };
+        hub.add(client);
+        stream.onAbort(close);
+        c.req.raw.signal.addEventListener('abort', close);
+        try {
+          await stream.writeSSE({
+            event: 'hello',
+            data: JSON.stringify({ clock: emulator.clock.describe() }),
+          });
+          while (!closed) {
+            if (client.frames.length === 0) {
+              let timer: NodeJS.Timeout | undefined;
+              const woken = await new Promise<boolean>((resolve) => {
+                client.wake = () => resolve(true);
+                timer = setTimeout(() => resolve(false), KEEPALIVE_MS);
+              });
+              client.wake = undefined;
+              clearTimeout(timer);
+              if (!woken && !closed) await stream.write(': keep-alive\n\n');
+              continue;
+            }
+            // Everything waiting in one write: one await per wake-up, not one per event.
+            const chunk = client.frames.length === 1 ? client.frames[0]! : client.frames.join('');
+            client.frames = [];
+            client.bytes = 0;
+            await stream.write(chunk);
+          }
+        } finally {
+          close();
         }
-      } finally {
-        close();
-      }
-    }),
-  );
-  return app;
+      }),
+  });
 }
