@@ -91,7 +91,12 @@ export function componentSchemas(): Record<string, Json> {
       ),
     }),
     Health: obj(
-      { status: { enum: ['ok', 'starting'] }, clock: { enum: ['real', 'compressed', 'manual'] }, seed: int },
+      {
+        status: { enum: ['ok', 'starting'] },
+        version: { type: 'string', description: 'the package version (package.json)' },
+        clock: { enum: ['real', 'compressed', 'manual'] },
+        seed: int,
+      },
       ['status'],
     ),
     EffectiveConfig: obj({
@@ -127,7 +132,7 @@ export function componentSchemas(): Record<string, Json> {
       validFrom: instant,
       validTo: instant,
       ca: { type: 'boolean' },
-      source: { enum: ['ca-file', 'admin', 'scenario'] },
+      source: { enum: ['ca-file', 'ca-pem', 'admin', 'scenario'] },
     }),
     TrustList: obj({ certificates: { type: 'array', items: ref('TrustedCertificate') } }),
     TrustResult: obj({

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import { packageVersion } from '../config/version.js';
 
 /**
  * `GET /__admin/openapi.json`: the admin API as an OpenAPI 3.1 document. Built on first request
@@ -15,11 +15,4 @@ export function openApiRoutes(): Hono {
     return c.json(await document);
   });
   return app;
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }

@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 
 /** Where a trusted certificate came from. */
 /** `scenario`: the CA of a scenario's built-in HTTPS receivers, trusted when the scenario starts. */
-export type TrustSource = 'ca-file' | 'admin' | 'scenario';
+export type TrustSource = 'ca-file' | 'ca-pem' | 'admin' | 'scenario';
 
 /** A certificate trusted for https:// destinations in addition to the system roots. */
 export interface TrustedCertificate {
