@@ -11,7 +11,7 @@
  * `import.meta.url` becomes the bundle's own file URL: the bundle sits at `dist/cjs/`, the same depth
  * below the package root as the ESM modules that read `../../package.json` and `../../ui/`.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 const root = new URL('..', import.meta.url);
@@ -33,9 +33,11 @@ const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
 const BUNDLED = new Set(['@faker-js/faker', 'fast-xml-parser', 'node-cron']);
 const external = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d));
 
-await esbuild.build({
+const out = new URL('dist/cjs/index.cjs', root).pathname;
+const result = await esbuild.build({
   entryPoints: [new URL('src/index.ts', root).pathname],
-  outfile: new URL('dist/cjs/index.cjs', root).pathname,
+  outfile: out,
+  write: false,
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -46,7 +48,10 @@ await esbuild.build({
   legalComments: 'eof',
   logLevel: 'warning',
 });
-// Types: the same declarations as the ES entry; a .d.cts names them for CommonJS consumers.
+// Written aside, then renamed: a test packing the package meanwhile never reads half a file.
 await mkdir(new URL('dist/cjs/', root), { recursive: true });
+await writeFile(`${out}.${process.pid}.tmp`, result.outputFiles[0].contents);
+await rename(`${out}.${process.pid}.tmp`, out);
+// Types: the same declarations as the ES entry; a .d.cts names them for CommonJS consumers.
 await writeFile(new URL('dist/cjs/index.d.cts', root), "export * from '../index.js';\n");
 console.log('build-cjs: wrote dist/cjs/index.cjs');
