@@ -2,7 +2,7 @@
  * The packed package used the way test suites use it (decision 0060): from an ES module, from
  * `require`, from Jest 29 and Jest 30 in their default CommonJS mode, and from Vitest. Each runs a
  * test file that starts an emulator, gets a 1.7 token for a preloaded user and reads it back through
- * the admin client. Jest is installed from the registry once into node_modules/.cache.
+ * the admin client. Jest is installed from the registry once into a cache folder (helpers/packed.ts).
  */
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -33,11 +33,9 @@ beforeAll(async () => {
   if (skip) return;
   // What a user of the sandbox engine sets (docs/testcontainers.md): no Ryuk (its image comes from
   // Docker Hub), ports published on localhost.
-  Object.assign(process.env, {
-    DOCKER_HOST: engine.env!.DOCKER_HOST,
-    TESTCONTAINERS_RYUK_DISABLED: 'true',
-    TESTCONTAINERS_HOST_OVERRIDE: 'localhost',
-  });
+  if (engine.env!.DOCKER_HOST) process.env.DOCKER_HOST = engine.env!.DOCKER_HOST;
+  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+  process.env.TESTCONTAINERS_HOST_OVERRIDE = 'localhost';
   await promisify(execFile)(process.execPath, [
     join(ROOT, 'node_modules/typescript/bin/tsc'),
     '-p',

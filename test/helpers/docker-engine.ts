@@ -1,7 +1,7 @@
 /**
  * A real Docker engine for the tests that build and run the image (decision 0063): the one
- * DOCKER_HOST names, or the developer sandbox's (`../shared/tools/docker-sandbox`, socket
- * /run/docker-sandbox.sock). Without one those tests are skipped with the reason printed; in CI
+ * DOCKER_HOST names, else the developer sandbox's (`../shared/tools/docker-sandbox`, socket
+ * /run/docker-sandbox.sock), else the docker CLI's default (a GitHub runner's). Without one those tests are skipped with the reason printed; in CI
  * (CI=true) with the sandbox tool present they fail instead, so a broken engine cannot pass unseen.
  */
 import { execFile } from 'node:child_process';
@@ -34,9 +34,8 @@ export function dockerEngine(): Promise<Engine> {
       await run('docker', ['version', '--format', '{{.Server.Version}}'], { env, timeout: 15_000 });
       return { env };
     } catch (err) {
-      const why = host
-        ? `no Docker engine answers at ${host} (${(err as Error).message.split('\n')[0]})`
-        : 'no Docker engine: DOCKER_HOST is not set and the sandbox socket /run/docker-sandbox.sock does not exist';
+      const where = host ?? "the docker CLI's default socket (DOCKER_HOST is not set, no sandbox socket /run/docker-sandbox.sock)";
+      const why = `no Docker engine answers at ${where} (${(err as Error).message.split('\n')[0]})`;
       const reason = `${why}. Start one with ../shared/tools/docker-sandbox up and export its env.`;
       if (process.env.CI === 'true' && existsSync(SANDBOX_TOOL))
         throw new Error(`CI with the docker sandbox present must run the Docker tests: ${reason}`);

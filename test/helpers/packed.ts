@@ -1,19 +1,24 @@
 /**
  * The package as a user gets it (decision 0060): `npm pack` of this checkout (after the CommonJS
  * build), installed into an empty project, and tools a user's project would have (Jest 29, Jest 30)
- * installed once into a cache folder that later runs reuse.
+ * installed once into a cache folder that later runs reuse (TOOL_CACHE).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 export const run = promisify(execFile);
 export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
-/** Where installed tools are kept between runs (CI caches node_modules/.cache with the npm cache). */
-export const TOOL_CACHE = join(ROOT, 'node_modules/.cache/reportbo-emulator-tests');
+/**
+ * Where installed tools are kept between runs: outside node_modules (`npm ci` empties it), in
+ * ~/.cache/reportbo-emulator-tests, which .github/workflows/ci.yml caches; REPORTBO_TEST_TOOL_CACHE
+ * moves it.
+ */
+export const TOOL_CACHE =
+  process.env.REPORTBO_TEST_TOOL_CACHE ?? join(homedir(), '.cache/reportbo-emulator-tests');
 
 /**
  * Packs `dir` (default: this package, after `npm run build:cjs`; `npm run build` ran in `pretest`)
