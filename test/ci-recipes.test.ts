@@ -351,7 +351,9 @@ describe('the wait steps of docs/ci.md fail the job when the emulator exits at o
       expect(failure).toContain('failed: exit 1');
       expect(failure).toContain(says);
       // The emulator's start-up message, as its log ends.
-      expect(failure).toMatch(/^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im);
+      expect(failure).toMatch(
+        /^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im,
+      );
     }, 90_000);
   }
 });

@@ -145,7 +145,9 @@ describe.skipIf(skip !== undefined)('ReportboEmulatorContainer on a Docker engin
 
   it('passes clock, seed, credentials and a scenario file to the container as the builders say', async () => {
     // The sandbox engine has no default bridge: a container that publishes ports needs a network.
-    const { Network } = (await import(join(MODULE_DIR, 'node_modules/testcontainers/build/index.js'))) as typeof import('testcontainers');
+    const { Network } = (await import(
+      join(MODULE_DIR, 'node_modules/testcontainers/build/index.js')
+    )) as typeof import('../packages/testcontainers/node_modules/testcontainers/build/index.js');
     const network = await new Network().start();
     const container = await new mod.ReportboEmulatorContainer(image)
       .withNetwork(network)

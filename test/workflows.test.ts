@@ -105,6 +105,7 @@ describe('the GitHub workflows', () => {
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stderr: string }).stderr).toContain('package.json says version');
     expect(jobs('release.yml').check!.steps.at(-1)!.run).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable of the workflow, not a template
       'node scripts/release-check.mjs "${GITHUB_REF_NAME}"',
     );
   });

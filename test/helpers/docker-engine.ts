@@ -34,7 +34,9 @@ export function dockerEngine(): Promise<Engine> {
       await run('docker', ['version', '--format', '{{.Server.Version}}'], { env, timeout: 15_000 });
       return { env };
     } catch (err) {
-      const where = host ?? "the docker CLI's default socket (DOCKER_HOST is not set, no sandbox socket /run/docker-sandbox.sock)";
+      const where =
+        host ??
+        "the docker CLI's default socket (DOCKER_HOST is not set, no sandbox socket /run/docker-sandbox.sock)";
       const why = `no Docker engine answers at ${where} (${(err as Error).message.split('\n')[0]})`;
       const reason = `${why}. Start one with ../shared/tools/docker-sandbox up and export its env.`;
       if (process.env.CI === 'true' && existsSync(SANDBOX_TOOL))
