@@ -89,6 +89,10 @@ export async function buildImage(
       maxBuffer: 64 << 20,
     });
   console.log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Earlier test builds of this image are of no further use: untag them (an image in use stays).
+  const tags = (await docker(engine, ['images', '--format', '{{.Repository}}:{{.Tag}}', name])).split('\n');
+  for (const old of tags.filter((t) => t.startsWith(`${name}:test-`) && t !== tag))
+    await docker(engine, ['rmi', old]).catch(() => {});
   return tag;
 }
 
