@@ -5,7 +5,7 @@
  * a config file's bad entry gets.
  */
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,12 @@ describe('serve configured by environment variables alone', () => {
       REPORTBO_CA_PEM: testCa().certPem.replaceAll('\n', '\\n'),
     });
     const [, url] = await serve.waitFor(/listening on (http:\/\/[\d.:]+)/);
+    // Health and --version name the package's version.
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await (await fetch(`${url}/__admin/health`)).json()).toMatchObject({ status: 'ok', version });
+    expect((await runCli(['--version'])).stdout.trim()).toBe(version);
 
     const token = await fetch(`${url}/api/1.7/AuthService.json/GetAccessToken`, {
       method: 'POST',
