@@ -167,4 +167,28 @@ describe.skipIf(skip !== undefined)('ReportboEmulatorContainer on a Docker engin
       await network.stop();
     }
   }, 300_000);
+  it('sends the admin token it was given, which guards the admin API but not health', async (ctx) => {
+    const { Network } = (await import(
+      join(MODULE_DIR, 'node_modules/testcontainers/build/index.js')
+    )) as typeof import('../packages/testcontainers/node_modules/testcontainers/build/index.js');
+    const network = await new Network().start();
+    const container = await new mod.ReportboEmulatorContainer(image)
+      .withNetwork(network)
+      .withAdminToken('tc-admin-token')
+      .start();
+    try {
+      const config = (await container.admin.config()) as unknown as Record<string, unknown>;
+      // The admin token setting (REPORTBO_ADMIN_TOKEN) came with the admin API guard; an image built
+      // before it ignores the variable, and there is nothing to check.
+      if (!('adminToken' in config))
+        ctx.skip('this image has no admin token setting (GET /__admin/config lacks adminToken)');
+      expect(config.adminToken).toBe(true);
+      expect((await fetch(`${container.getBaseUrl()}/__admin/users`)).status).toBe(401);
+      expect((await fetch(`${container.getBaseUrl()}/__admin/health`)).status).toBe(200);
+      expect(await container.admin.listUsers()).toEqual([]);
+    } finally {
+      await container.stop();
+      await network.stop();
+    }
+  }, 300_000);
 });
