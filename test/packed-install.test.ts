@@ -121,4 +121,38 @@ test('a token from the emulator', async () => {${BODY}});
     ).catch((err: { stdout: string; stderr: string }) => err);
     expect(result.stdout + result.stderr).toMatch(/Tests\s+.*1 passed/);
   }, 180_000);
+  it('gives TypeScript code compiled as CommonJS the same types through the require condition', async () => {
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    await writeFile(
+      join(project, 'tsconfig.cjs.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['typed.cts'],
+      }),
+    );
+    await writeFile(
+      join(project, 'typed.cts'),
+      "import { startEmulator, type StartedEmulator } from 'reportbo-emulator';\n" +
+        "export const e: Promise<StartedEmulator> = startEmulator({ clock: 'manual' });\n",
+    );
+    await expect(
+      run(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { cwd: project }),
+    ).resolves.toBeDefined();
+    await writeFile(
+      join(project, 'typed.cts'),
+      "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ clock: 'sometimes' });\n",
+    );
+    const failed = await run(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { cwd: project }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect((failed as { stdout: string }).stdout).toContain('"sometimes"');
+  }, 120_000);
 });
