@@ -6,7 +6,8 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -70,8 +71,33 @@ export async function buildImage(
     hash.update(readFileSync(join(ROOT, file)));
   }
   const tag = `${name}:test-${hash.digest('hex').slice(0, 12)}`;
-  const present = await docker(engine, ['images', '-q', tag]);
-  if (present.trim() !== '') return tag;
+  const present = async () => (await docker(engine, ['images', '-q', tag])).trim() !== '';
+  if (await present()) return tag;
+  // Test files run in parallel: one builds, the others wait for its tag (a folder is the lock).
+  const lock = join(tmpdir(), `reportbo-image-build-${tag.replace(/[^\w.-]/g, '_')}.lock`);
+  try {
+    mkdirSync(lock);
+  } catch {
+    // A build takes minutes; a lock older than 15 minutes was left by a killed run.
+    const stale = () => (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) < Date.now() - 900_000;
+    while (existsSync(lock) && !stale()) await new Promise((r) => setTimeout(r, 1000));
+    if (existsSync(lock)) rmSync(lock, { recursive: true, force: true });
+    if (await present()) return tag;
+    return buildImage(engine, name, dockerfile, inputs);
+  }
+  try {
+    await build(engine, tag, dockerfile);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  // Earlier test builds of this image are of no further use: untag them (an image in use stays).
+  const tags = (await docker(engine, ['images', '--format', '{{.Repository}}:{{.Tag}}', name])).split('\n');
+  for (const old of tags.filter((t) => t.startsWith(`${name}:test-`) && t !== tag))
+    await docker(engine, ['rmi', old]).catch(() => {});
+  return tag;
+}
+
+async function build(engine: Engine, tag: string, dockerfile: string): Promise<void> {
   const args = ['-f', dockerfile, '-t', tag, '.'];
   const started = performance.now();
   if (engine.env?.DOCKER_HOST === `unix://${SANDBOX_SOCKET}` && existsSync(SANDBOX_TOOL))
@@ -89,11 +115,6 @@ export async function buildImage(
       maxBuffer: 64 << 20,
     });
   console.log(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  // Earlier test builds of this image are of no further use: untag them (an image in use stays).
-  const tags = (await docker(engine, ['images', '--format', '{{.Repository}}:{{.Tag}}', name])).split('\n');
-  for (const old of tags.filter((t) => t.startsWith(`${name}:test-`) && t !== tag))
-    await docker(engine, ['rmi', old]).catch(() => {});
-  return tag;
 }
 
 /** Source files the emulator image is built from (its tag changes when one of them does). */
