@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
 /**
@@ -7,11 +8,11 @@ import { readJsonBody } from './read-json.js';
  * so this emulator's state is untouched. The kit is imported on first use, not with the admin API.
  */
 export function verifyRoutes(): Hono {
-  const app = new Hono();
-  app.post('/verify', async (c) => {
-    const body = await readJsonBody(c);
-    const { verifyReceiver } = await import('../verify/index.js');
-    return c.json(await verifyReceiver(body as never), 200);
+  return mount(new Hono(), {
+    verify: async (c) => {
+      const body = await readJsonBody(c);
+      const { verifyReceiver } = await import('../verify/index.js');
+      return verifyReceiver(body as never);
+    },
   });
-  return app;
 }

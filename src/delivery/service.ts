@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
 import type { ActivityBus } from '../activity/index.js';
+import type { NotificationRefSchema } from '../admin/contract/delivery-schemas.js';
 import type { Clock } from '../clock/index.js';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
@@ -30,13 +32,8 @@ export interface DeliveryDeps {
   activity?: ActivityBus;
 }
 
-/** A notification reference as the events answer lists it. */
-export interface NotificationRef {
-  id: string;
-  credentialId: string;
-  bookingId: number;
-  state: string;
-}
+/** A notification an event created, as EventResult lists it. */
+export type NotificationRef = z.output<typeof NotificationRefSchema>;
 
 /** What routing one event's bodies did (merged into the admin EventResult). */
 export interface DispatchResult {
