@@ -113,6 +113,30 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
       'write the URL the emulator listens on to this file once it is ready (the docker HEALTHCHECK reads it)',
   },
   {
+    key: 'users',
+    flag: '--users <json>',
+    env: ['REPORTBO_USERS'],
+    kind: 'string',
+    description:
+      "GetAccessToken users to preload, as a JSON list like a config file's users (replaces the file's list); for service containers, which cannot mount files",
+  },
+  {
+    key: 'credentials',
+    flag: '--credentials <json>',
+    env: ['REPORTBO_CREDENTIALS'],
+    kind: 'string',
+    description:
+      "credentials to preload, as a JSON list like a config file's credentials (replaces the file's list); for service containers, which cannot mount files",
+  },
+  {
+    key: 'caPem',
+    flag: '--ca-pem <pem>',
+    env: ['REPORTBO_CA_PEM'],
+    kind: 'string',
+    description:
+      'PEM CA certificate(s) to trust, given as text (\\n escapes allowed), besides --ca-file and the system store',
+  },
+  {
     key: 'allowHttp',
     flag: '--allow-http',
     env: ['REPORTBO_ALLOW_HTTP'],

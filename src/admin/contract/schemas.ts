@@ -28,7 +28,12 @@ component(
 
 export const HealthSchema = component(
   'Health',
-  z.object({ status: z.enum(['ok', 'starting']), clock: CLOCK_MODE.optional(), seed: int.optional() }),
+  z.object({
+    status: z.enum(['ok', 'starting']),
+    version: str.describe('the package version (package.json)'),
+    clock: CLOCK_MODE.optional(),
+    seed: int.optional(),
+  }),
 );
 
 export const EffectiveConfigSchema = component(
