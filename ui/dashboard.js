@@ -3,6 +3,7 @@
 // Events) and changes nothing except through the admin API, so the page can do nothing curl cannot.
 // Plain browser JavaScript modules, no build step, no dependencies, no external files.
 
+import { streamUrl, whenAuthorized } from './admin-token.js';
 import { fullTime, h } from './dom.js';
 import { renderJournal } from './journal.js';
 import { morph } from './morph.js';
@@ -54,7 +55,7 @@ const SECTIONS = [
 // ---- live stream ----------------------------------------------------------------------------
 
 function listen() {
-  const source = new EventSource(`${ADMIN}/stream`);
+  const source = new EventSource(streamUrl(`${ADMIN}/stream`));
   /** @param {string} kind @param {(data: any) => void} handler */
   const on = (kind, handler) =>
     source.addEventListener(kind, (e) => {
@@ -70,6 +71,10 @@ function listen() {
   source.onerror = () => {
     state.connected = false;
     render();
+    // The browser reconnects by itself after a dropped connection; it gives up on a refusal (a token
+    // set or changed): ask for the token, then listen again.
+    if (source.readyState === EventSource.CLOSED)
+      setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
   // A text search asks the admin API (bodies are not in the page): asked again as matches may arrive.
   const searchAgain = () => {
@@ -194,4 +199,4 @@ window.addEventListener('hashchange', render);
 setInterval(() => {
   if (state.clock && state.clock.mode !== 'manual') drawClock();
 }, 1000);
-listen();
+whenAuthorized(ADMIN).then((ok) => ok && listen());

@@ -1,6 +1,8 @@
 // @ts-check
 // The dashboard's state and its admin API calls: every change the page makes is one of these calls.
 
+import { adminFetch } from './admin-token.js';
+
 export const ADMIN = '/__admin';
 export const MAX_ROWS = 300; // notification rows drawn at once (newest first); the filters reach the rest
 export const MAX_JOURNAL = 500;
@@ -101,22 +103,12 @@ export class ApiError extends Error {
 }
 
 /**
- * Every request of the page to the admin API goes through here (one place to add what every call
- * needs, such as an admin token).
- * @param {string} path
- * @param {RequestInit} [init]
- */
-export function adminFetch(path, init) {
-  return fetch(ADMIN + path, init);
-}
-
-/**
  * @param {string} path
  * @param {RequestInit} [init]
  * @returns {Promise<any>}
  */
 export async function api(path, init) {
-  const res = await adminFetch(path, init);
+  const res = await adminFetch(ADMIN + path, init);
   const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok)
     throw new ApiError(
@@ -141,7 +133,7 @@ export const post = (path, body) => send('POST', path, body);
 
 /** A file answered by the admin API, saved under the name it gives. @param {string} path */
 export async function download(path) {
-  const res = await adminFetch(path);
+  const res = await adminFetch(ADMIN + path);
   if (!res.ok) {
     const body = await res.json().catch(() => null);
     throw new ApiError(

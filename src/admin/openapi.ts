@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import { packageVersion } from '../config/version.js';
 import { mount } from './mount.js';
 
 /**
@@ -14,11 +14,4 @@ export function openApiRoutes(): Hono {
         buildOpenApiDocument(packageVersion()),
       )),
   });
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }

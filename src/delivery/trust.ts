@@ -5,7 +5,7 @@ import { InputError } from '../errors.js';
 
 /** Where a trusted certificate came from. */
 /** `scenario`: the CA of a scenario's built-in HTTPS receivers, trusted when the scenario starts. */
-export const TRUST_SOURCES = ['ca-file', 'admin', 'scenario'] as const;
+export const TRUST_SOURCES = ['ca-file', 'ca-pem', 'admin', 'scenario'] as const;
 export type TrustSource = (typeof TRUST_SOURCES)[number];
 
 /** A certificate trusted for https:// destinations in addition to the system roots. */

@@ -28,7 +28,12 @@ component(
 
 export const HealthSchema = component(
   'Health',
-  z.object({ status: z.enum(['ok', 'starting']), clock: CLOCK_MODE.optional(), seed: int.optional() }),
+  z.object({
+    status: z.enum(['ok', 'starting']),
+    version: str.describe('the package version (package.json)'),
+    clock: CLOCK_MODE.optional(),
+    seed: int.optional(),
+  }),
 );
 
 export const EffectiveConfigSchema = component(
@@ -49,6 +54,9 @@ export const EffectiveConfigSchema = component(
     exchangeNotifies: z.enum(['new', 'old', 'both']),
     seed: int,
     logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
+    shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
+    allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
+    adminToken: z.boolean().describe('whether a token is required (never its value)'),
   }),
 );
 
