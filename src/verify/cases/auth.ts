@@ -65,6 +65,12 @@ async function judgeRejected(
   const inconclusive: string[] = [];
   const refused: string[] = [];
   const controlStatus = statusOf(control!);
+  const unreached = sent.filter((x) => !reached(x.record));
+  if (unreached.length === sent.length)
+    return failed(
+      `could not be judged: the notification did not reach the receiver (${unreached[0]!.record.attempts.at(-1)?.message})${sent.length > 1 ? `, nor did the ${sent.length - 1} others` : ''}`,
+      evidence,
+    );
   for (const { kind, record } of sent) {
     const attempt = record.attempts.at(-1);
     const what = `a notification ${WHAT[kind]}`;
