@@ -54,14 +54,18 @@ async function recordedAfterVoidBeforeIssue(
     ),
   ];
   const wrong: string[] = [];
+  const orphanAcked = acknowledged(orphan.attempts.at(-1));
+  const orphanDropped = orphanAcked && orphanAnswer.status === 404;
   if (kept.bookingStatus !== 'Voided')
     wrong.push(
       `after the Void and then its late Issue (older UpdateDate) the probe says ${recordedText(kept)} for booking ${flow.bookingId}: ` +
-        (kept.bookingStatus === 'Issued'
-          ? 'the late Issue overwrote the Void (a placeholder replaced by the Issue, instead of keeping the newer UpdateDate)'
-          : 'the Void was acknowledged but not recorded'),
+        (orphanDropped
+          ? 'a Void of a booking the receiver did not know yet was answered 200 and dropped (the Void whose Issue never came reads unknown too), so the late Issue made it Issued'
+          : kept.bookingStatus === 'Issued'
+            ? 'the late Issue overwrote the Void (a placeholder replaced by the Issue, instead of keeping the newer UpdateDate)'
+            : 'the Void was acknowledged but not recorded'),
     );
-  if (!acknowledged(orphan.attempts.at(-1)))
+  if (!orphanAcked)
     wrong.push(
       `a Void whose Issue never came was never acknowledged: all ${orphan.attempts.length} attempts went unacknowledged, the last with ${shortAnswer(orphan.attempts.at(-1))}`,
     );
