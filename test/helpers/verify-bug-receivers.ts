@@ -131,8 +131,6 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   let answered = 0;
   let inFlight = 0;
   let dead = false;
-  const queue: Array<() => void> = [];
-  let draining = false;
 
   const record = (state: Stored) => {
     if (
@@ -146,18 +144,11 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     }
     if (newer(state, bookings.get(state.BookingID), bug)) bookings.set(state.BookingID, state);
   };
+  // A queue with a fixed latency: each notification is recorded queueLagMs after it was answered,
+  // in arrival order (the same delay for all keeps the order).
   const later = (work: () => void) => {
-    if (!o.queueLagMs) return work();
-    queue.push(work);
-    if (draining) return;
-    draining = true;
-    void (async () => {
-      while (queue.length) {
-        await sleep(o.queueLagMs);
-        queue.shift()!();
-      }
-      draining = false;
-    })();
+    if (!o.queueLagMs) work();
+    else setTimeout(work, o.queueLagMs);
   };
 
   const keyOk = (auth: string | undefined): boolean => {
