@@ -59,7 +59,7 @@ export function malformedAuthorization(kind: CredentialKind, options: ResolvedOp
     case 'empty-bearer':
       return 'Bearer ';
     case 'key-prefix':
-      return `Bearer ${key.slice(0, Math.max(1, Math.ceil(key.length / 2)))}`;
+      return `Bearer ${key.slice(0, Math.floor(key.length / 2))}`;
     case 'key-other-case':
       return `Bearer ${otherCase(key)}`;
     case 'basic':

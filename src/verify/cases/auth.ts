@@ -129,7 +129,9 @@ export const rejectsWrongApiKey: CaseDefinition = {
   rule: RULE,
   fix: 'Compare the whole Authorization value with "Bearer " + your ApiKey(s) on every request, exactly (same case, full length, in constant time); answer 401 when it does not match, before storing anything.',
   run: (input) => {
-    const kinds: Array<Exclude<CredentialKind, 'api-key'>> = ['wrong-key', 'empty-bearer', 'key-prefix'];
+    const kinds: Array<Exclude<CredentialKind, 'api-key'>> = ['wrong-key', 'empty-bearer'];
+    // A prefix needs a key of 2 characters or more (half of it, never empty).
+    if (input.options.apiKey.length >= 2) kinds.push('key-prefix');
     if (otherCase(input.options.apiKey) !== input.options.apiKey) kinds.push('key-other-case');
     kinds.push('basic');
     if (input.options.otherApiKey) kinds.push('other-credential');
