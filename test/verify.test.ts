@@ -213,7 +213,9 @@ describe('verify against a receiver that hangs past the response timeout', () =>
     );
     expect(caseOf(report, 'rejects-wrong-api-key')).toMatchObject({
       status: 'passed',
-      reason: expect.stringMatching(/^refused every one \(with another Bearer key: no answer within the response timeout/),
+      reason: expect.stringMatching(
+        /^refused every one \(with another Bearer key: no answer within the response timeout/,
+      ),
     });
   });
 });
@@ -292,6 +294,47 @@ describe('verifyReceiver options', () => {
       code: 'verify_options_invalid',
       message: expect.stringMatching(/^receiver is required/),
     });
+  });
+});
+
+describe('POST /__admin/verify, as the dashboard calls it', () => {
+  it('trusts the CAs the running emulator trusts, and streams per-case progress as NDJSON', async () => {
+    const { startServer } = await import('../src/server.js');
+    const running = await startServer({ port: 0, clock: 'manual', logLevel: 'silent', caFile: testCaFile() });
+    try {
+      const r = await tlsReceiver('trusted');
+      const res = await fetch(`${running.url}/__admin/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+        // No caFile or caPem: the emulator's own trusted CA is enough.
+        body: JSON.stringify({
+          receiver: `https://localhost:${r.port}/reportbo`,
+          apiKey: KEY,
+          only: ['tls', 'acknowledges-issue'],
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+      const events = (await res.text())
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as { type: string; id?: string; result?: { id: string; status: string } },
+        );
+      expect(events.map((e) => [e.type, e.id ?? e.result?.id])).toEqual([
+        ['caseStart', 'tls'],
+        ['caseEnd', 'tls'],
+        ['caseStart', 'acknowledges-issue'],
+        ['caseEnd', 'acknowledges-issue'],
+        ['report', undefined],
+      ]);
+      expect(events[1]!.result!.status).toBe('passed');
+      const report = (events[4] as unknown as { report: VerifyReport }).report;
+      expect(report).toMatchObject({ passed: 2, failed: 0, causes: [] });
+    } finally {
+      await running.close();
+    }
   });
 });
 
