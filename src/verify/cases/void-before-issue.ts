@@ -1,7 +1,7 @@
 /**
  * handles-void-before-issue. The kit simulates the Issue's failed attempts by holding the Issue
  * back: the Void goes first, is redelivered in up to 4 minute-55 batches while the Issue stays
- * undelivered, and only then does the Issue arrive (docs/verify.md, docs/decisions.md "Issue 12").
+ * undelivered, and only then does the Issue arrive (docs/verify.md; decision 0070 for the clock).
  */
 import { MAX_REDELIVERIES } from '../../delivery/index.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
