@@ -355,7 +355,12 @@ export function componentSchemas(): Record<string, Json> {
       cases: { type: 'array', items: ref('VerifyCase') },
       causes: {
         type: 'array',
-        items: obj({ cause: str, summary: str, fixFirst: str, cases: { type: 'array', items: { enum: [...CASE_IDS] } } }),
+        items: obj({
+          cause: str,
+          summary: str,
+          fixFirst: str,
+          cases: { type: 'array', items: { enum: [...CASE_IDS] } },
+        }),
       },
       seed: int,
       responseTimeoutMs: int,
