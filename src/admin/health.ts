@@ -1,7 +1,11 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 
-/** `GET /__admin/health`: `{"status":"ok"}` once the emulator is ready, 503 `starting` before. */
+/**
+ * `GET /__admin/health`: `{"status":"ok"}` once the emulator is ready, 503 `starting` before. Declared
+ * in the route table as `health` like every admin route, but bound here by hand: it answers from
+ * start, before the admin API and its table load (decision 0045).
+ */
 export function healthRoutes(emulator: Emulator): Hono {
   let ready = false;
   void emulator.ready.then(() => {

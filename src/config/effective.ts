@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { EffectiveConfigSchema } from '../admin/contract/schemas.js';
 import type { Settings } from './schema.js';
 
 /**
@@ -5,21 +7,7 @@ import type { Settings } from './schema.js';
  * lists them. No secrets: ApiKeys and passwords live in credentials and users, never here; the CA
  * file is named by its path and counted, never shown.
  */
-export interface EffectiveConfig {
-  responseTimeoutMs: number;
-  allowHttp: boolean;
-  clock: { mode: Settings['clock']; hourMs: number | null };
-  deliveryConcurrency: number;
-  apiVersions: { '1.6': string; '1.7': string };
-  basePaths: { '1.6': string; '1.7': string };
-  caFile: string | null;
-  /** Certificates trusted for https:// destinations besides the system roots (CA file and admin). */
-  trustedCaCount: number;
-  acceptLowercaseKeys: boolean;
-  exchangeNotifies: Settings['exchangeNotifies'];
-  seed: number;
-  logLevel: Settings['logLevel'];
-}
+export type EffectiveConfig = z.output<typeof EffectiveConfigSchema>;
 
 /** The effective configuration of a running emulator (`seed` is the one in use, given or chosen). */
 export function effectiveConfig(settings: Settings, seed: number, trustedCaCount: number): EffectiveConfig {

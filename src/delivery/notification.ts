@@ -1,5 +1,6 @@
+import type { z } from 'zod';
+import type { AttemptSchema } from '../admin/contract/delivery-schemas.js';
 import { type BookingStatus, unpackBody } from '../contract/index.js';
-import type { AttemptOutcome } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
 
 /** Spec "Limits": up to 4 additional attempts after the first failed one. */
@@ -26,28 +27,10 @@ export const ATTEMPT_TRIGGERS = ['first', 'batch', 'manual'] as const;
 export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
-export interface Attempt {
-  /** 1 for the first attempt, 2-5 for redeliveries. */
-  number: number;
-  /** Emulator time when the attempt started. */
-  startedAt: string;
-  /** Wall-clock time when the attempt started. */
-  startedAtWall: string;
-  /** Emulator time when it ended; a batch only retries attempts that ended before its instant. */
-  finishedAt: string;
-  durationMs: number;
-  /** What started it. */
-  trigger: AttemptTrigger;
-  /** The batch instant for batch redeliveries; absent otherwise. */
-  batchAt?: string;
-  outcome: AttemptOutcome;
-  statusCode?: number;
-  message: string;
-  responseBody?: string;
-}
+export type Attempt = z.output<typeof AttemptSchema>;
 
 /**
- * A notification as the outbox keeps it, compact for 100,000 pending (issue 7): the body gzipped only
+ * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): the body gzipped only
  * (the Buffer the reservation store also holds), strings shared with the credential or with other
  * records, and the headers built per attempt from `authorization`, `filename` and `gz.length`.
  */

@@ -12,7 +12,6 @@ import { createEmulator, type Emulator, loadEmulatorServices } from '../emulator
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import type { ResolvedOptions } from './options.js';
-import { OutageSender, SIMULATED_OUTAGE } from './outage-sender.js';
 
 /**
  * Which Authorization the kit's notifications carry: the receiver's key, or one it must refuse
@@ -78,7 +77,6 @@ export function otherCase(key: string): string {
 
 export class VerifyContext {
   readonly #emulator: Emulator;
-  readonly #outage: OutageSender;
   readonly #wrongKey: string;
   /** Stalls of this process's event loop over the run: the kit's own share of slow figures. */
   readonly #lag = monitorEventLoopDelay({ resolution: 20 });
@@ -90,10 +88,8 @@ export class VerifyContext {
   private constructor(
     readonly options: ResolvedOptions,
     emulator: Emulator,
-    outage: OutageSender,
   ) {
     this.#emulator = emulator;
-    this.#outage = outage;
     const rng = new Rng(options.seed ^ 0x5eed);
     let key = `wrong-${rng.chars(24, '0123456789abcdef')}`;
     if (key === options.apiKey) key = `${key}x`;
@@ -115,7 +111,6 @@ export class VerifyContext {
       maxSockets: concurrency,
       extraCaPem: options.caPems,
     });
-    const outage = new OutageSender(http);
     // Minutes back, off minute 55: the kit runs its redelivery batches itself (`nextBatch`), so the
     // clock never has to cross a minute 55 (a crossing would run an extra batch mid-case).
     let start = Date.now() - START_LAG_MS;
@@ -131,9 +126,9 @@ export class VerifyContext {
         deliveryConcurrency: concurrency,
         logLevel: 'silent',
       },
-      { sender: outage },
+      { sender: http },
     );
-    return new VerifyContext(options, emulator, outage);
+    return new VerifyContext(options, emulator);
   }
 
   /** The key of the `wrong-key` credential (never the real one). */
@@ -168,7 +163,7 @@ export class VerifyContext {
     const out: MeasuredAttempt[] = [];
     for (const record of this.#emulator.delivery.outbox.list())
       for (const attempt of record.attempts)
-        if (attempt.message !== SIMULATED_OUTAGE) out.push({ caseId: this.#caseId, record, attempt });
+        if (attempt.outcome !== 'simulated_outage') out.push({ caseId: this.#caseId, record, attempt });
     return out;
   }
 
@@ -182,7 +177,7 @@ export class VerifyContext {
     if (!this.#caseId) return;
     for (const record of this.#emulator.delivery.outbox.list())
       for (const attempt of record.attempts)
-        if (attempt.message !== SIMULATED_OUTAGE)
+        if (attempt.outcome !== 'simulated_outage')
           this.measured.push({ caseId: this.#caseId, record, attempt });
   }
 
@@ -209,13 +204,17 @@ export class VerifyContext {
     return ids.map((id) => this.record(id));
   }
 
-  /** Like `send`, but the first attempts fail as in an outage; the notifications stay pending. */
+  /**
+   * Like `send`, but the first attempts fail in a simulated outage (the emulator's own outage
+   * mechanism, as POST /__admin/outages); the notifications stay pending for a redelivery batch.
+   */
   async sendDuringOutage(emit: readonly Emitted[]): Promise<NotificationRecord[]> {
-    this.#outage.down = true;
+    const { outages } = this.#emulator.delivery;
+    const outage = outages.add({ note: 'verify kit' });
     try {
       return await this.send(emit);
     } finally {
-      this.#outage.down = false;
+      outages.remove(outage.id);
     }
   }
 

@@ -20,7 +20,7 @@ import {
 import { booking, drain } from './probe-checks.js';
 
 const RULE =
-  'spec "Authentication" 1 and "Endpoints 1" rule 3: every delivery carries Authorization: Bearer <ApiKey> of the credential, and the receiver checks it on every request to confirm the origin';
+  'spec "Authentication" 1 and "Endpoints 1" rule 3: every delivery carries Authorization: Bearer <ApiKey> of the credential, and the receiver checks it on every request to confirm the origin (docs/spec-rules.md#authentication)';
 
 /** What each refused credential sends, for reasons. */
 const WHAT: Record<Exclude<CredentialKind, 'api-key'>, string> = {

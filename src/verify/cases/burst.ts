@@ -13,7 +13,7 @@ const EVIDENCE_SHOWN = 5;
 export const survivesBatchBurst: CaseDefinition = {
   id: 'survives-batch-burst',
   title: CASE_TITLES['survives-batch-burst'],
-  rule: 'spec "Limits": redelivery batches run at minute 55 of every hour and re-attempt every pending notification; after an outage they all arrive in the same minute (how many at once is not published)',
+  rule: 'spec "Limits": redelivery batches run at minute 55 of every hour and re-attempt every pending notification; after an outage they all arrive in the same minute (how many at once is not published; docs/spec-rules.md#limits)',
   fix: 'Size the receiver for a burst: as many concurrent requests as the batch sent (connection backlog, worker pool, database connections), each answered within the response timeout; queue work instead of doing it before answering.',
   async run({ ctx, options }) {
     const size = options.burstConcurrency;

@@ -20,7 +20,7 @@ export const recordsFinalStatus: CaseDefinition = {
   id: 'records-final-status',
   title: CASE_TITLES['records-final-status'],
   needsProbe: true,
-  rule: 'spec "Reservation": BookingStatus with UpdateDate, the time the event occurred; "Limits": redeliveries repeat earlier notifications in later batches, so arrival order is not event order',
+  rule: 'spec "Reservation": BookingStatus with UpdateDate, the time the event occurred; "Limits": redeliveries repeat earlier notifications in later batches, so arrival order is not event order (docs/spec-rules.md#reservation)',
   fix: `Record per booking (BookingID) the notification with the newest UpdateDate, and never let a late Issue overwrite a Void. The tie rule: ${TIE_RULE}.`,
   async run({ ctx, options, probe }) {
     const sent: NotificationRecord[] = [];
@@ -93,7 +93,7 @@ export const sameSecondFilenameCollision: CaseDefinition = {
   id: 'same-second-filename-collision',
   title: CASE_TITLES['same-second-filename-collision'],
   needsProbe: true,
-  rule: 'spec "Endpoints 1": Content-Disposition filename=<ZuluDateTime>-<BookingNumber>.json, the time to the second, so an Issue and a Void of one booking in the same second carry the same filename and the same UpdateDate',
+  rule: 'spec "Endpoints 1": Content-Disposition filename=<ZuluDateTime>-<BookingNumber>.json, the time to the second, so an Issue and a Void of one booking in the same second carry the same filename and the same UpdateDate (docs/spec-rules.md#endpoints-1)',
   fix: `Do not use the filename as the key of a notification: key records by BookingID, and store a second body with a taken filename under another name instead of skipping it as a duplicate. The tie rule: ${TIE_RULE}.`,
   async run({ ctx, options, probe }) {
     const issued = ctx.issue();

@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import type { Emulator } from '../emulator.js';
+import { announce } from './announce.js';
+import { mount } from './mount.js';
+import { readJsonBody } from './read-json.js';
+
+/**
+ * `GET/POST/DELETE /__admin/outages`, `GET/DELETE /__admin/outages/:id`: simulated outages of the
+ * user's receiver. Attempts inside one fail as `simulated_outage` and never reach the receiver.
+ */
+export function outageRoutes(emulator: Emulator): Hono {
+  const outages = () => emulator.delivery.outages;
+  return mount(new Hono(), {
+    listOutages: () => ({ outages: outages().list() }),
+    addOutage: async (c) => {
+      const added = outages().add(await readJsonBody(c));
+      announce(emulator, 'outage_added', added.id, added.credentialId ?? 'every credential');
+      return added;
+    },
+    clearOutages: () => {
+      outages().reset();
+      announce(emulator, 'outages_removed', 'all');
+    },
+    getOutage: (c) => outages().get(c.req.param('id')),
+    deleteOutage: (c) => {
+      outages().remove(c.req.param('id'));
+      announce(emulator, 'outages_removed', c.req.param('id'));
+    },
+  });
+}
