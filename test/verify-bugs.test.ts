@@ -238,6 +238,25 @@ describe('one cause, named once', () => {
   });
 });
 
+describe('the tie rule', () => {
+  it('is written once and quoted by both fixes that order notifications, which no longer contradict it', async () => {
+    const { CASES } = await import('../src/verify/index.js');
+    const { TIE_RULE } = await import('../src/verify/cases/case.js');
+    for (const id of [
+      'records-final-status',
+      'same-second-filename-collision',
+      'records-concurrent-issue-and-void',
+    ]) {
+      const fix = CASES.find((c) => c.id === id)!.fix;
+      expect(fix).toContain(`The tie rule: ${TIE_RULE}.`);
+      expect(fix).not.toMatch(/identical to, what you have/);
+    }
+    expect(TIE_RULE).toMatch(
+      /the same UpdateDate with another BookingStatus is not a duplicate: the later lifecycle state wins/,
+    );
+  });
+});
+
 describe('verify options of the second round', () => {
   it('--fail-fast stops at the first failed case', { timeout: 60_000 }, async () => {
     const report = await verifyBug('fails-everything', {}, { failFast: true });
