@@ -13,7 +13,7 @@ export const recordsConcurrentIssueAndVoid: CaseDefinition = {
   id: 'records-concurrent-issue-and-void',
   title: CASE_TITLES['records-concurrent-issue-and-void'],
   needsProbe: true,
-  rule: 'spec "Limits": a batch re-attempts every pending notification at minute 55, so an Issue and its Void that both failed arrive together, on two connections at once; "Reservation": UpdateDate orders them',
+  rule: 'spec "Limits": a batch re-attempts every pending notification at minute 55, so an Issue and its Void that both failed arrive together, on two connections at once; "Reservation": UpdateDate orders them (docs/spec-rules.md#limits)',
   fix: `Serialize the updates of one booking: a per-BookingID lock, a transaction with SELECT … FOR UPDATE, or a conditional write (UPDATE … WHERE BookingID = ? AND UpdateDate < ?), so the newer state wins whatever finishes last. The tie rule: ${TIE_RULE}.`,
   async run({ ctx, options, probe }) {
     const issued = ctx.issue();

@@ -13,7 +13,7 @@ export const OLD_BODY_DAYS = 3;
 export const acceptsLargeBody: CaseDefinition = {
   id: 'accepts-large-body',
   title: CASE_TITLES['accepts-large-body'],
-  rule: 'spec "Notification body": a RawData is raw ticket text with no length limit, and a booking carries arrays of tickets, segments and passengers; "Endpoints 1": the body is GZip-compressed, Content-Length its compressed size',
+  rule: 'spec "Notification body": a RawData is raw ticket text with no length limit, and a booking carries arrays of tickets, segments and passengers; "Endpoints 1": the body is GZip-compressed, Content-Length its compressed size (docs/spec-rules.md#notification-body)',
   fix: "Raise every request-size limit in front of the receiver and in it to well above this body (a reverse proxy's client_max_body_size, a framework's body-parser limit, a WAF rule): 1 MiB or more, counted on the compressed body and again after decompression.",
   async run({ ctx, options }): Promise<Outcome> {
     const record = await ctx.sendBody(largeBody(deriveSeed(options.seed, 103), ctx.now()));
@@ -38,7 +38,7 @@ function sizeLimitHint(record: NotificationRecord, size: string): string {
 export const acceptsOldUpdateDate: CaseDefinition = {
   id: 'accepts-old-update-date',
   title: CASE_TITLES['accepts-old-update-date'],
-  rule: 'spec "Reservation": UpdateDate is the time the event occurred, not the time of sending; "Limits": redeliveries come up to 4 hours later; "Endpoints 2": a manual redelivery notifies a reservation at any later time',
+  rule: 'spec "Reservation": UpdateDate is the time the event occurred, not the time of sending; "Limits": redeliveries come up to 4 hours later; "Endpoints 2": a manual redelivery notifies a reservation at any later time (docs/spec-rules.md#reservation)',
   fix: 'Never refuse a notification for the age of its UpdateDate (or TicketingDate, BookingDate): order notifications by it (the newest wins), do not use it as a freshness or replay check; the Bearer key confirms the origin.',
   async run({ ctx, options }): Promise<Outcome> {
     const body = oldBody(deriveSeed(options.seed, 104), ctx.now(), OLD_BODY_DAYS);
