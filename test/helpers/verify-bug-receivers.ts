@@ -204,7 +204,7 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     if (bug === 'refuses-burst-with-413') {
       // The proxy's buffers are shared: while they are busy, a request body is "too large".
       if (inFlight > 8) return [413, 'request entity too large'];
-      await sleep(50);
+      await sleep(200);
     }
     if (bug === 'fails-everything') return [500, 'internal error'];
     const auth = req.headers.authorization;
@@ -234,11 +234,10 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     if (bug === 'drops-unknown-void' && unknownVoid) return [200, 'OK'];
     if (bug === 'placeholder-overwritten-by-issue' && unknownVoid) placeholders.add(state.BookingID);
     if (bug === 'read-modify-write') {
-      // Read, decide, then write after the "database" took its time (an Issue writes more rows).
-      await sleep(20);
-      const current = bookings.get(state.BookingID);
-      const wins = newer(state, current, bug);
-      await sleep(state.BookingStatus === 'Issued' ? 150 : 10);
+      // Read the booking, decide, then write once the "transaction" is done (an Issue writes more
+      // rows): no lock, so two updates that overlap both decide on what they read.
+      const wins = newer(state, bookings.get(state.BookingID), bug);
+      await sleep(state.BookingStatus === 'Issued' ? 300 : 200);
       if (wins) bookings.set(state.BookingID, state);
       return [200, 'OK'];
     }
