@@ -178,7 +178,25 @@ export function createEmulator(
     else await deliveryService().outbox.runBatch(at);
   });
   resetters.push(() => delivery?.reset()); // credentials are kept (product rule "Admin API": reset)
-  stoppers.push(() => delivery?.close());
+  stoppers.push(async () => {
+    if (!delivery) return;
+    // Attempts in flight may end within the grace; the rest are recorded as interrupted (decision 0043).
+    const graceMs = settings.shutdownGraceMs;
+    const running = delivery.outbox.runningAttempts;
+    const stopping = delivery.drain(graceMs);
+    if (running > 0)
+      log.info(
+        { running, graceMs },
+        `waiting up to ${graceMs} ms for ${running} delivery attempt(s) in flight`,
+      );
+    const drained = await stopping;
+    if (drained.interrupted > 0)
+      log.warn(
+        { ...drained, graceMs },
+        `${drained.interrupted} delivery attempt(s) did not end within ${graceMs} ms: recorded as interrupted, their notifications stay pending`,
+      );
+    delivery.close();
+  });
 
   return {
     settings,

@@ -56,7 +56,7 @@ async function token17(url: string): Promise<Response> {
 const DEFERRED = [
   ['node-cron', /\/node_modules\/node-cron\//],
   ['yaml (the config file is JSON)', /\/node_modules\/yaml\//],
-  ['the admin routes besides health', /\/dist\/admin\/(?!health\.js)/],
+  ['the admin routes besides health', /\/dist\/admin\/(?!health\.js|guard\.js)/],
   ['the reservation lifecycle', /\/dist\/reservations\//],
   ['the delivery engine', /\/dist\/delivery\//],
   ['the generator', /\/dist\/generate\//],

@@ -8,6 +8,7 @@ const UI_DIR = new URL('../../ui/', import.meta.url);
 const JS = 'text/javascript; charset=utf-8';
 const ASSETS: Record<string, string> = {
   'dashboard.js': JS,
+  'admin-token.js': JS,
   'state.js': JS,
   'dom.js': JS,
   'notifications.js': JS,

@@ -112,7 +112,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
       input,
       { settingNames: names },
       scenario?.preload ?? preload,
-      scenario ? { runScenario: () => scenario.run(running.url) } : {},
+      scenario ? { runScenario: () => scenario.run(running.url, running.emulator.settings.adminToken) } : {},
     );
   } catch (err) {
     await scenario?.close();

@@ -10,6 +10,8 @@ export interface AdminClientOptions {
   timeoutMs?: number;
   /** Headers sent with every request (e.g. a proxy's authorization). */
   headers?: Record<string, string>;
+  /** The emulator's admin token (`--admin-token`), sent as `Authorization: Bearer <token>` on every call. */
+  adminToken?: string;
 }
 
 /** How one call may differ from the client's defaults. */
@@ -51,7 +53,10 @@ export class AdminClient implements ClientMethods {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#headers = { ...options.headers };
+    this.#headers = {
+      ...options.headers,
+      ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}),
+    };
   }
 
   /** `GET /health`; resolves with `starting` (not an error) while the emulator warms up. */

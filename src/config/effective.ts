@@ -5,7 +5,7 @@ import type { Settings } from './schema.js';
 /**
  * The settings an emulator runs with, as `GET /__admin/config` answers them and the start log line
  * lists them. No secrets: ApiKeys and passwords live in credentials and users, never here; the CA
- * file is named by its path and counted, never shown.
+ * file is named by its path and counted, never shown; the admin token only as set or not.
  */
 export type EffectiveConfig = z.output<typeof EffectiveConfigSchema>;
 
@@ -13,6 +13,7 @@ export type EffectiveConfig = z.output<typeof EffectiveConfigSchema>;
 export function effectiveConfig(settings: Settings, seed: number, trustedCaCount: number): EffectiveConfig {
   return {
     responseTimeoutMs: settings.responseTimeoutMs,
+    shutdownGraceMs: settings.shutdownGraceMs,
     allowHttp: settings.allowHttp,
     // hourMs only means something on the compressed clock.
     clock: { mode: settings.clock, hourMs: settings.clock === 'compressed' ? settings.hourMs : null },
@@ -25,5 +26,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     exchangeNotifies: settings.exchangeNotifies,
     seed,
     logLevel: settings.logLevel,
+    allowedHosts: settings.allowedHosts,
+    adminToken: settings.adminToken !== undefined,
   };
 }

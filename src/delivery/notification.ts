@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AttemptSchema } from '../admin/contract/delivery-schemas.js';
 import { type BookingStatus, unpackBody } from '../contract/index.js';
+import { UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
 
 /** Spec "Limits": up to 4 additional attempts after the first failed one. */
@@ -62,6 +63,13 @@ export interface NotificationRecord {
   inFlight: boolean;
   /** Emulator ms when the last attempt finished. */
   lastFinishedMs?: number;
+}
+
+/** Attempts that count toward MAX_ATTEMPTS: all but those the emulator itself cut short. */
+export function countedAttempts(n: Pick<NotificationRecord, 'attempts'>): number {
+  let count = 0;
+  for (const a of n.attempts) if (!UNCOUNTED_OUTCOMES.has(a.outcome)) count++;
+  return count;
 }
 
 /** The admin API's summary view of a notification. */

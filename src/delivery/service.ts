@@ -9,7 +9,7 @@ import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CredentialStore } from './credentials.js';
 import { OutageStore } from './outages.js';
-import { Outbox } from './outbox.js';
+import { type DrainResult, Outbox } from './outbox.js';
 import { route } from './routing.js';
 import { HttpSender, type Sender } from './sender.js';
 import { type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';
@@ -165,6 +165,11 @@ export class DeliveryService {
   reset(): void {
     this.outbox.reset();
     this.outages.reset();
+  }
+
+  /** Lets attempts in flight end within `graceMs` at a stop; see `Outbox.drain` (decision 0043). */
+  drain(graceMs: number): Promise<DrainResult> {
+    return this.outbox.drain(graceMs);
   }
 
   close(): void {

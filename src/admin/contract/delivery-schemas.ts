@@ -93,7 +93,9 @@ export const RedeliverInputSchema = component(
 export const AttemptSchema = component(
   'Attempt',
   z.object({
-    number: int.describe('1 for the first attempt, 2-5 for redeliveries'),
+    number: int.describe(
+      '1 for the first attempt, 2-5 for redeliveries; an interrupted attempt takes a number but does not count toward the 5',
+    ),
     startedAt: instant,
     startedAtWall: z.string().meta({ format: 'date-time', description: 'wall-clock time' }),
     finishedAt: instant,

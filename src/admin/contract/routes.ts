@@ -389,7 +389,7 @@ export const ADMIN_ROUTES = {
     path: '/stream',
     tag: 'live',
     summary:
-      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, attempt, batch, clock, token, admin; resync when some were dropped',
+      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, attempt, batch, clock, token, admin; a client more than 256 KiB behind is dropped (reconnect: hello again, read the lists)',
     responses: { 200: ActivitySchema },
     media: 'text/event-stream',
     noClient: 'an endless Server-Sent Events stream: read it with an EventSource',

@@ -49,6 +49,9 @@ export const EffectiveConfigSchema = component(
     exchangeNotifies: z.enum(['new', 'old', 'both']),
     seed: int,
     logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
+    shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
+    allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
+    adminToken: z.boolean().describe('whether a token is required (never its value)'),
   }),
 );
 
