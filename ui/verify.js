@@ -3,6 +3,7 @@
 // credentials, notifications and clock are untouched; it trusts the CAs this emulator trusts. The
 // page asks for the progress stream (Accept: application/x-ndjson) and shows each case as it ends.
 
+import { adminFetch } from './admin-token.js';
 import { h, pill } from './dom.js';
 import { ADMIN, render, state } from './state.js';
 
@@ -41,7 +42,8 @@ async function run() {
   verify.current = null;
   render();
   try {
-    const res = await fetch(`${ADMIN}/verify`, {
+    // With the admin token when the emulator has one (asked for once, as every admin call).
+    const res = await adminFetch(`${ADMIN}/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: JSON.stringify(requestBody()),
