@@ -437,7 +437,7 @@ export const ADMIN_ROUTES = {
     path: '/verify',
     tag: 'verify',
     summary:
-      'run the receiver conformance kit (reportbo-emulator verify) against a receiver; answers the report verify --json writes (docs/verify.md)',
+      'run the receiver conformance kit (reportbo-emulator verify) against a receiver, trusting the CAs this emulator trusts; answers the report verify --json writes (docs/verify.md), or with Accept: application/x-ndjson a stream of caseStart/caseEnd events ending with the report (docs/admin-api.md)',
     body: VerifyInputSchema,
     responses: { 200: VerifyReportSchema },
     errors: [400],

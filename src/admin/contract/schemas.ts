@@ -217,7 +217,16 @@ const VerifyCaseSchema = component(
     rule: str,
     fix: str,
     durationMs: int,
-    timing: z.object({ answers: int, p50Ms: int, p95Ms: int, maxMs: int }).optional(),
+    timing: z
+      .object({
+        answers: int,
+        p50Ms: int,
+        p95Ms: int,
+        maxMs: int,
+        burst: z.object({ answers: int, p50Ms: int, p95Ms: int, maxMs: int }).optional(),
+        kitLagMs: int.optional(),
+      })
+      .optional(),
   }),
 );
 export const VerifyReportSchema = component(
@@ -229,6 +238,7 @@ export const VerifyReportSchema = component(
     warned: int,
     skipped: int,
     cases: z.array(VerifyCaseSchema),
+    causes: z.array(z.object({ cause: str, summary: str, fixFirst: str, cases: z.array(z.enum(CASE_IDS)) })),
     seed: int,
     responseTimeoutMs: int,
     durationMs: int,
