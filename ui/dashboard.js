@@ -88,6 +88,7 @@ function listen() {
     upsert(notification);
     if (notification.id === state.selected) load('detail');
     loadSoon('stats', 500);
+    if (state.outages.length) loadSoon('outages', 300); // an outage may have failed it
   });
   on('event', reloadReservationsSoon);
   on('batch', () => load('clock', 'stats'));
@@ -110,6 +111,7 @@ function listen() {
     else if (change.startsWith('user')) load('users');
     else if (change.startsWith('ca_')) load('trust');
     else if (change.startsWith('fault')) load('faults');
+    else if (change.startsWith('outage')) load('outages');
   });
   on('resync', loadAll);
 }

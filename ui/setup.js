@@ -5,6 +5,7 @@
 
 import { fullTime, h, select, shortTime } from './dom.js';
 import { confirmButton, field, formError, formState, listOf, submit } from './forms.js';
+import { outagesPanel } from './outages.js';
 import { act, load, send, state } from './state.js';
 
 /** @typedef {import('./state.js').Credential} Credential */
@@ -615,7 +616,7 @@ function faultsPanel() {
 }
 
 /** The set-up panels in page order. */
-const PANELS = [credentialsPanel, usersPanel, trustPanel, faultsPanel];
+const PANELS = [credentialsPanel, usersPanel, trustPanel, faultsPanel, outagesPanel];
 
 export function renderSetup() {
   return h(

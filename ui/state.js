@@ -36,6 +36,7 @@ export const MAX_ATTEMPTS = 5;
  * }} CredentialStats
  * @typedef {{ subject: string, issuer: string, fingerprint256: string, validFrom: string, validTo: string, ca: boolean, source: string }} TrustedCertificate
  * @typedef {{ id: string, kind: string, version?: string, variant?: string, status?: number, delayMs?: number, remaining: number | null, fraction?: number }} Fault
+ * @typedef {{ id: string, credentialId: string | null, attempts: number | null, remaining: number | null, from: string | null, until: string | null, note: string | null, failedAttempts: number, status: string }} Outage
  * @typedef {{ mode: string, now: string, nextBatchAt: string, hourMs?: number }} ClockState
  */
 
@@ -60,6 +61,8 @@ export const state = {
   trust: [],
   /** @type {Fault[]} */
   faults: [],
+  /** @type {Outage[]} */
+  outages: [],
   /** @type {JournalEntry[]} oldest first */
   journal: [],
   /** @type {string[]} */
@@ -212,6 +215,9 @@ const loaders = {
   },
   async faults() {
     state.faults = (await api('/faults')).faults;
+  },
+  async outages() {
+    state.outages = (await api('/outages')).outages;
   },
   async journal() {
     state.journal = (await api('/requests')).requests.slice(-MAX_JOURNAL);

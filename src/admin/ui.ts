@@ -18,6 +18,7 @@ const ASSETS: Record<string, string> = {
   'morph.js': JS,
   'forms.js': JS,
   'setup.js': JS,
+  'outages.js': JS,
   'journal.js': JS,
   'verify.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
