@@ -7,6 +7,9 @@ export const ATTEMPT_OUTCOMES = [
   'tls_error',
   'reset',
   'invalid_response',
+  // The emulator stopped (kill -9, crash) while the attempt was in flight; read back from a data dir
+  // (decision 0080). Whether the receiver got it is unknown: delivery is at-least-once.
+  'interrupted',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
