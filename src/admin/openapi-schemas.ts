@@ -110,6 +110,7 @@ export function componentSchemas(): Record<string, Json> {
       exchangeNotifies: { enum: ['new', 'old', 'both'] },
       seed: int,
       logLevel: { enum: ['silent', 'error', 'warn', 'info', 'debug'] },
+      dataDir: { ...nullable(str), description: 'where state is kept across restarts; null: in memory only' },
     }),
     CredentialInput: fromZod(CredentialInputSchema),
     Credential: obj({

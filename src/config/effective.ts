@@ -19,6 +19,8 @@ export interface EffectiveConfig {
   exchangeNotifies: Settings['exchangeNotifies'];
   seed: number;
   logLevel: Settings['logLevel'];
+  /** Where state is kept across restarts (decision 0080), or null: in memory only. */
+  dataDir: string | null;
 }
 
 /** The effective configuration of a running emulator (`seed` is the one in use, given or chosen). */
@@ -37,5 +39,6 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     exchangeNotifies: settings.exchangeNotifies,
     seed,
     logLevel: settings.logLevel,
+    dataDir: settings.dataDir ?? null,
   };
 }

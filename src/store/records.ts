@@ -1,0 +1,84 @@
+import { crc32 } from 'node:zlib';
+
+/**
+ * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a gzipped body, kept
+ * as it is sent instead of base64 in the JSON). On disk (decision 0080):
+ * `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
+ * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`.
+ */
+export interface StoreRecord {
+  k: string;
+  d: unknown;
+  b?: Buffer | undefined;
+}
+
+const HEAD_BYTES = 8;
+
+/** The bytes of one record. */
+export function encodeRecord(rec: StoreRecord): Buffer {
+  const json = Buffer.from(JSON.stringify({ k: rec.k, d: rec.d }), 'utf8');
+  const blob = rec.b;
+  const payloadLength = 4 + json.length + (blob?.length ?? 0);
+  const out = Buffer.allocUnsafe(HEAD_BYTES + payloadLength);
+  out.writeUInt32LE(payloadLength, 0);
+  out.writeUInt32LE(json.length, HEAD_BYTES);
+  json.copy(out, HEAD_BYTES + 4);
+  if (blob) blob.copy(out, HEAD_BYTES + 4 + json.length);
+  out.writeUInt32LE(crc32(out.subarray(HEAD_BYTES)), 4);
+  return out;
+}
+
+/** What reading a file found: its records, and where the good part ends when a bad record follows. */
+export interface DecodeResult {
+  records: StoreRecord[];
+  /** Bytes of good records from the start of the file. */
+  goodBytes: number;
+  /** Why reading stopped before the end of the file; absent when the file was whole. */
+  problem?: { offset: number; reason: string; last: boolean };
+}
+
+/**
+ * Reads every record of `buf`. Reading stops at the first record that is truncated or fails its
+ * checksum; `problem.last` says whether it was the last thing in the file (the crash case, which the
+ * caller may repair by truncating) or whether bytes that look like more records follow (corruption).
+ */
+export function decodeRecords(buf: Buffer): DecodeResult {
+  const records: StoreRecord[] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const problem = checkRecord(buf, at);
+    if (problem)
+      return { records, goodBytes: at, problem: { offset: at, reason: problem, last: isLast(buf, at) } };
+    const payloadLength = buf.readUInt32LE(at);
+    const jsonLength = buf.readUInt32LE(at + HEAD_BYTES);
+    const jsonStart = at + HEAD_BYTES + 4;
+    const end = at + HEAD_BYTES + payloadLength;
+    const { k, d } = JSON.parse(buf.toString('utf8', jsonStart, jsonStart + jsonLength)) as StoreRecord;
+    // A copy, not a view: a view would keep the whole file's buffer alive as long as one body is.
+    const b =
+      end > jsonStart + jsonLength ? Buffer.from(buf.subarray(jsonStart + jsonLength, end)) : undefined;
+    records.push(b ? { k, d, b } : { k, d });
+    at = end;
+  }
+  return { records, goodBytes: at };
+}
+
+function checkRecord(buf: Buffer, at: number): string | undefined {
+  if (buf.length - at < HEAD_BYTES + 4) return `truncated record header (${buf.length - at} bytes)`;
+  const payloadLength = buf.readUInt32LE(at);
+  if (at + HEAD_BYTES + payloadLength > buf.length)
+    return `truncated record (${payloadLength} bytes announced, ${buf.length - at - HEAD_BYTES} present)`;
+  const jsonLength = buf.readUInt32LE(at + HEAD_BYTES);
+  if (jsonLength + 4 > payloadLength) return 'record with an impossible JSON length';
+  if (crc32(buf.subarray(at + HEAD_BYTES, at + HEAD_BYTES + payloadLength)) !== buf.readUInt32LE(at + 4))
+    return 'record that fails its checksum';
+  return undefined;
+}
+
+/** Whether no good record starts anywhere after a bad one at `at` (then the bad one was the last). */
+function isLast(buf: Buffer, at: number): boolean {
+  for (let i = at + 1; i + HEAD_BYTES + 4 <= buf.length; i++) {
+    if (checkRecord(buf, i) === undefined) return false;
+  }
+  return true;
+}

@@ -1,0 +1,210 @@
+import type { Fault, JournalEntry, User } from '../auth/index.js';
+import type { ApiVersion } from '../auth/types.js';
+import type { BatchResult } from '../delivery/batches.js';
+import type { CredentialInput } from '../delivery/credential-schema.js';
+import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from '../delivery/notification.js';
+import type { StartedAttempt } from '../delivery/outbox.js';
+import type { TrustSource } from '../delivery/trust.js';
+import type { StoredReservation } from '../reservations/store.js';
+import type { StoreRecord } from './records.js';
+
+/** Where the clock stood: emulator ms at wall ms (a compressed clock runs on from it at `hourMs`). */
+export interface ClockMark {
+  mode: string;
+  emuMs: number;
+  wallMs: number;
+  hourMs: number;
+}
+
+/** A token as the token store keeps it. */
+export interface KeptToken {
+  token: string;
+  username: string;
+  version: ApiVersion;
+  issuedAtMs: number;
+  revoked: boolean;
+}
+
+/** A notification as a record carries it: everything but the body bytes, the flags and the warnings' identity. */
+export type NotificationData = Omit<
+  NotificationRecord,
+  'gz' | 'inFlight' | 'cancelWhenSettled' | 'warnings'
+> & {
+  warnings: string[];
+  /** The body is the reservation's (this BookingID's latest) body, not stored twice. */
+  gzOf?: number;
+};
+
+/** What a notification's change record carries. */
+export type NotificationChange = Pick<
+  NotificationRecord,
+  'id' | 'state' | 'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason' | 'lastFinishedMs'
+> & { attempt?: Attempt };
+
+/** Everything a data dir holds, rebuilt from its records (snapshot then journal), in memory. */
+export class ReplayedState {
+  clock: ClockMark | undefined;
+  /** The latest batch instant run, skipped or started, in emulator ms. */
+  lastBatchMs: number | undefined;
+  readonly users = new Map<string, User>();
+  readonly credentials = new Map<string, CredentialInput & { id: string }>();
+  /** PEM text and source by SHA-256 fingerprint. */
+  readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
+  faults: Fault[] = [];
+  readonly reservations = new Map<number, StoredReservation>();
+  eventSequence = 0;
+  readonly notifications = new Map<string, NotificationRecord>();
+  /** Attempts that started and never ended: a crash cut them off. */
+  readonly started = new Map<string, StartedAttempt>();
+  batches: BatchResult[] = [];
+  /** A batch that started and never ended. */
+  batchRunning: string | undefined;
+  requests: JournalEntry[] = [];
+  readonly tokens = new Map<string, KeptToken>();
+  readonly #warnings = new Map<string, string[]>();
+
+  apply(rec: StoreRecord): void {
+    const d = rec.d as never;
+    switch (rec.k) {
+      case 'clock':
+        this.clock = d;
+        break;
+      case 'user+':
+        this.users.set((d as User).username, d);
+        break;
+      case 'user-':
+        this.users.delete((d as { username: string }).username);
+        break;
+      case 'cred+':
+        this.credentials.set((d as { id: string }).id, d);
+        break;
+      case 'cred-':
+        this.credentials.delete((d as { id: string }).id);
+        break;
+      case 'trust+':
+        this.trust.set((d as { fingerprint: string }).fingerprint, d);
+        break;
+      case 'trust-':
+        this.trust.delete((d as { fingerprint: string }).fingerprint);
+        break;
+      case 'faults':
+        this.faults = (d as { faults: Fault[] }).faults;
+        break;
+      case 'res': {
+        const { record, sequence } = d as { record: Omit<StoredReservation, 'gz'>; sequence: number };
+        this.reservations.set(record.bookingId, { ...record, gz: rec.b! });
+        this.eventSequence = Math.max(this.eventSequence, sequence);
+        break;
+      }
+      case 'n+':
+        this.#created(d, rec.b);
+        break;
+      case 'a>': {
+        const { id, attempt } = d as { id: string; attempt: StartedAttempt };
+        this.started.set(id, attempt);
+        break;
+      }
+      case 'n':
+        this.#changed(d);
+        break;
+      case 'b>':
+        this.batchRunning = (d as { at: string }).at;
+        this.#batchAt((d as { at: string }).at);
+        break;
+      case 'b':
+        this.batches.push(d);
+        if (this.batches.length > 2 * 100) this.batches = this.batches.slice(-100);
+        if (this.batchRunning === (d as BatchResult).at) this.batchRunning = undefined;
+        this.#batchAt((d as BatchResult).at);
+        break;
+      case 'req':
+        this.requests.push(d);
+        if (this.requests.length > 20_000) this.requests = this.requests.slice(-10_000);
+        break;
+      case 'tok':
+        this.tokens.set((d as KeptToken).token, d);
+        break;
+      case 'tok-': {
+        const t = this.tokens.get((d as { token: string }).token);
+        if (t) t.revoked = true;
+        break;
+      }
+      case 'reset':
+        // DESIGN "Admin API": reset forgets these; users, credentials and trust stay.
+        this.reservations.clear();
+        this.eventSequence = 0;
+        this.notifications.clear();
+        this.started.clear();
+        this.batches = [];
+        this.batchRunning = undefined;
+        this.requests = [];
+        this.tokens.clear();
+        this.faults = [];
+        break;
+      default:
+        throw new Error(`unknown record kind "${rec.k}"`);
+    }
+  }
+
+  /**
+   * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted`
+   * attempt (it counts toward the 5: the receiver may have got it), the notification stays pending
+   * unless that was its fifth. Answers the notifications it changed.
+   */
+  interruptAttempts(atIso: string): NotificationRecord[] {
+    const changed: NotificationRecord[] = [];
+    for (const [id, s] of this.started) {
+      const n = this.notifications.get(id);
+      if (!n || n.state !== 'pending') continue;
+      const attempt: Attempt = {
+        ...s,
+        number: n.attempts.length + 1,
+        finishedAt: s.startedAt,
+        durationMs: 0,
+        outcome: 'interrupted',
+        message: `the emulator stopped while this attempt was in flight (found at the restart of ${atIso}); whether the receiver got it is unknown: delivery is at-least-once across a restart, as the provider's`,
+      };
+      n.attempts = n.attempts.concat([attempt]);
+      n.lastFinishedMs = Date.parse(s.startedAt);
+      if (n.attempts.length >= MAX_ATTEMPTS) {
+        n.state = 'exhausted';
+        n.exhaustedAt = s.startedAt;
+      }
+      changed.push(n);
+    }
+    this.started.clear();
+    return changed;
+  }
+
+  #batchAt(at: string): void {
+    const ms = Date.parse(at);
+    if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
+  }
+
+  #created(d: NotificationData, b: Buffer | undefined): void {
+    const { gzOf, warnings, ...rest } = d;
+    const gz = b ?? (gzOf !== undefined ? this.reservations.get(gzOf)?.gz : undefined);
+    if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${gzOf} unknown)`);
+    const key = warnings.join('\n');
+    let shared = this.#warnings.get(key);
+    if (!shared) this.#warnings.set(key, (shared = warnings));
+    this.notifications.set(d.id, {
+      ...rest,
+      gz,
+      warnings: shared,
+      inFlight: false,
+      cancelWhenSettled: undefined,
+    });
+  }
+
+  #changed(d: NotificationChange): void {
+    const n = this.notifications.get(d.id);
+    if (!n) return; // forgotten by a reset after the attempt started
+    const { attempt, id: _id, ...state } = d;
+    Object.assign(n, state);
+    if (attempt) {
+      n.attempts = n.attempts.concat([attempt]);
+      this.started.delete(d.id);
+    }
+  }
+}
