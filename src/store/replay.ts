@@ -155,7 +155,7 @@ export class ReplayedState {
     const changed: NotificationRecord[] = [];
     for (const [id, s] of this.started) {
       const n = this.notifications.get(id);
-      if (!n || n.state !== 'pending') continue;
+      if (n?.state !== 'pending') continue;
       const attempt: Attempt = {
         ...s,
         number: n.attempts.length + 1,
@@ -186,8 +186,8 @@ export class ReplayedState {
     const gz = b ?? (gzOf !== undefined ? this.reservations.get(gzOf)?.gz : undefined);
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${gzOf} unknown)`);
     const key = warnings.join('\n');
-    let shared = this.#warnings.get(key);
-    if (!shared) this.#warnings.set(key, (shared = warnings));
+    const shared = this.#warnings.get(key) ?? warnings;
+    this.#warnings.set(key, shared);
     this.notifications.set(d.id, {
       ...rest,
       gz,
