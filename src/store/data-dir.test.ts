@@ -3,7 +3,22 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATA_DIR_FORMAT, DataDir } from './data-dir.js';
-import { decodeRecords, encodeRecord } from './records.js';
+import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
+
+/** Decodes `buf`, answering the records with what decodeRecords said. */
+function decodeAll(buf: Buffer) {
+  const records: StoreRecord[] = [];
+  return { ...decodeRecords(buf, (r) => records.push(r)), records };
+}
+
+/** Opens `dir`, answering the data dir and the records it read back. */
+function openAll(dir: string, port: number): DataDir & { records: StoreRecord[] } {
+  const records: StoreRecord[] = [];
+  return Object.assign(
+    DataDir.open(dir, port, (r) => records.push(r)),
+    { records },
+  );
+}
 
 const dirs: string[] = [];
 const fresh = () => {
@@ -22,7 +37,7 @@ describe('records', () => {
       encodeRecord({ k: 'a', d: { x: 1 } }),
       encodeRecord({ k: 'b', d: [2], b: body }),
     ]);
-    const read = decodeRecords(buf);
+    const read = decodeAll(buf);
     expect(read.problem).toBeUndefined();
     expect(read.records).toEqual([
       { k: 'a', d: { x: 1 } },
@@ -33,7 +48,7 @@ describe('records', () => {
   it('stops at a truncated last record and calls it the last', () => {
     const one = encodeRecord({ k: 'a', d: 'kept' });
     const two = encodeRecord({ k: 'b', d: 'cut short' });
-    const read = decodeRecords(Buffer.concat([one, two.subarray(0, two.length - 3)]));
+    const read = decodeAll(Buffer.concat([one, two.subarray(0, two.length - 3)]));
     expect(read.records).toEqual([{ k: 'a', d: 'kept' }]);
     expect(read.goodBytes).toBe(one.length);
     expect(read.problem).toMatchObject({ offset: one.length, last: true });
@@ -42,8 +57,8 @@ describe('records', () => {
   it('tells damage in the middle (good records after a bad one) from a cut-off end', () => {
     const one = encodeRecord({ k: 'a', d: 1 });
     const two = encodeRecord({ k: 'b', d: 2 });
-    two[two.length - 1] ^= 0xff;
-    const read = decodeRecords(Buffer.concat([one, two, encodeRecord({ k: 'c', d: 3 })]));
+    two[two.length - 1]! ^= 0xff;
+    const read = decodeAll(Buffer.concat([one, two, encodeRecord({ k: 'c', d: 3 })]));
     expect(read.problem).toMatchObject({
       offset: one.length,
       reason: 'record that fails its checksum',
@@ -55,20 +70,20 @@ describe('records', () => {
 describe('DataDir', () => {
   it('gives back what was appended after a reopen, and compaction keeps exactly the state it was given', () => {
     const dir = fresh();
-    const a = DataDir.open(dir, 1234);
+    const a = openAll(dir, 1234);
     a.append({ k: 'x', d: 1 });
     a.append({ k: 'y', d: 2, b: Buffer.from('gz') });
     a.close();
-    const b = DataDir.open(dir, 1234);
-    expect(b.take()).toEqual([
+    const b = openAll(dir, 1234);
+    expect(b.records).toEqual([
       { k: 'x', d: 1 },
       { k: 'y', d: 2, b: Buffer.from('gz') },
     ]);
     b.compact([{ k: 'z', d: 3 }]);
     b.append({ k: 'after', d: 4 });
     b.close();
-    const c = DataDir.open(dir, 1234);
-    expect(c.take()).toEqual([
+    const c = openAll(dir, 1234);
+    expect(c.records).toEqual([
       { k: 'z', d: 3 },
       { k: 'after', d: 4 },
     ]);
@@ -77,48 +92,44 @@ describe('DataDir', () => {
 
   it('repairs a journal whose last record a crash cut short, with a notice', () => {
     const dir = fresh();
-    const a = DataDir.open(dir, 0);
+    const a = openAll(dir, 0);
     a.append({ k: 'kept', d: 1 });
     a.append({ k: 'cut', d: 'x'.repeat(100) });
     a.close();
     const journal = join(dir, 'journal-0.bin');
     truncateSync(journal, readFileSync(journal).length - 10);
-    const b = DataDir.open(dir, 0);
-    expect(b.take()).toEqual([{ k: 'kept', d: 1 }]);
+    const b = openAll(dir, 0);
+    expect(b.records).toEqual([{ k: 'kept', d: 1 }]);
     expect(b.notices.join('\n')).toMatch(/repaired journal-0\.bin: dropped a truncated record/);
     b.append({ k: 'next', d: 2 });
     b.close();
-    expect(
-      DataDir.open(dir, 0)
-        .take()
-        .map((r) => r.k),
-    ).toEqual(['kept', 'next']);
+    expect(openAll(dir, 0).records.map((r) => r.k)).toEqual(['kept', 'next']);
   });
 
   it('refuses a journal damaged before its end instead of dropping good records', () => {
     const dir = fresh();
-    const a = DataDir.open(dir, 0);
+    const a = openAll(dir, 0);
     a.append({ k: 'a', d: 1 });
     a.close();
     const journal = join(dir, 'journal-0.bin');
     const bytes = readFileSync(journal);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[bytes.length - 1]! ^= 0xff;
     writeFileSync(journal, bytes);
     appendFileSync(journal, encodeRecord({ k: 'b', d: 2 }));
-    expect(() => DataDir.open(dir, 0)).toThrow(/fails its checksum at byte 0 with good records after it/);
+    expect(() => openAll(dir, 0)).toThrow(/fails its checksum at byte 0 with good records after it/);
   });
 
   it('refuses a data dir written by a newer format, naming both versions', () => {
     const dir = fresh();
     writeFileSync(join(dir, 'format.json'), JSON.stringify({ format: DATA_DIR_FORMAT + 1 }));
-    expect(() => DataDir.open(dir, 0)).toThrow(
+    expect(() => openAll(dir, 0)).toThrow(
       `was written by a newer emulator (format ${DATA_DIR_FORMAT + 1}; this one reads format ${DATA_DIR_FORMAT} and older)`,
     );
   });
 
   it('refuses a second opener while the first holds the lock, naming pid, host and port', () => {
     const dir = fresh();
-    const first = DataDir.open(dir, 4321);
+    const first = openAll(dir, 4321);
     // Another live process's lock (this process's parent), as a second emulator would find it.
     writeFileSync(
       join(dir, 'lock.json'),
@@ -129,7 +140,7 @@ describe('DataDir', () => {
         startedAt: '2026-11-24T10:00:00.000Z',
       }),
     );
-    expect(() => DataDir.open(dir, 0)).toThrow(
+    expect(() => openAll(dir, 0)).toThrow(
       `in use by another emulator (pid ${process.ppid} on ${hostname()}, port 4321`,
     );
     first.close();
@@ -146,7 +157,7 @@ describe('DataDir', () => {
         startedAt: '2026-11-24T10:00:00.000Z',
       }),
     );
-    const d = DataDir.open(dir, 0);
+    const d = openAll(dir, 0);
     expect(d.notices[0]).toMatch(/took over a stale lock of pid 4206649 \(no longer running; port 8080/);
     expect(JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8')).pid).toBe(process.pid);
     d.close();

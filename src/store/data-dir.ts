@@ -33,13 +33,11 @@ const journalName = (generation: number) => `journal-${generation}.bin`;
 /**
  * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N, every state
  * record at one instant) and `journal-N.bin` (every change since, appended). Opening it takes the
- * lock, reads both files and repairs a truncated last record; `append` writes one record to the OS
+ * lock, reads both files back and repairs a truncated last record; `append` writes one record to the OS
  * before it returns, so an admin answer sent after it survives `kill -9`.
  */
 export class DataDir {
   readonly notices: string[] = [];
-  /** The snapshot's records then the journal's, as read at open; `take()` hands them over once. */
-  #read: StoreRecord[] | undefined;
   #generation: number;
   #fd: number;
   #journalBytes: number;
@@ -51,31 +49,33 @@ export class DataDir {
   private constructor(
     readonly dir: string,
     private readonly lock: DirLock,
+    onRecord: (rec: StoreRecord) => void,
   ) {
     const format = readFormat(dir);
     const snapshotFile = join(dir, SNAPSHOT_FILE);
-    let snapshot: StoreRecord[] = [];
     this.#generation = 0;
     this.#snapshotBytes = 0;
     if (existsSync(snapshotFile)) {
       const buf = readFileSync(snapshotFile);
-      const read = decodeRecords(buf);
+      let header: StoreRecord | undefined;
+      const read = decodeRecords(buf, (rec) => {
+        if (header) onRecord(rec);
+        else header = rec;
+      });
       // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
-      if (read.problem || read.records[0]?.k !== 'snapshot')
+      if (read.problem || header?.k !== 'snapshot')
         throw storeError(
           'data_dir_corrupt',
           `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
         );
-      this.#generation = (read.records[0].d as { generation: number }).generation;
-      snapshot = read.records.slice(1);
+      this.#generation = (header.d as { generation: number }).generation;
       this.#snapshotBytes = buf.length;
     }
     const journalFile = join(dir, journalName(this.#generation));
-    let journal: StoreRecord[] = [];
     this.#journalBytes = 0;
     if (existsSync(journalFile)) {
       const buf = readFileSync(journalFile);
-      const read = decodeRecords(buf);
+      const read = decodeRecords(buf, onRecord);
       if (read.problem) {
         if (!read.problem.last)
           throw storeError(
@@ -90,7 +90,6 @@ export class DataDir {
           `data dir ${dir}: repaired ${journalName(this.#generation)}: dropped a ${read.problem.reason} at byte ${read.problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
         );
       }
-      journal = read.records;
       this.#journalBytes = read.goodBytes;
     }
     // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
@@ -99,14 +98,16 @@ export class DataDir {
       if (f.endsWith('.tmp')) unlinkSync(join(dir, f));
     }
     if (format === undefined) writeFormat(dir);
-    this.#read = snapshot.concat(journal);
     this.#fd = openSync(journalFile, 'a');
     this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
     this.#timer.unref();
   }
 
-  /** Opens (creating it if needed) and locks `dir`; `port` goes into the lock file. */
-  static open(dir: string, port: number): DataDir {
+  /**
+   * Opens (creating it if needed) and locks `dir`, handing every record read back to `onRecord`,
+   * oldest first (the snapshot's, then the journal's); `port` goes into the lock file.
+   */
+  static open(dir: string, port: number, onRecord: (rec: StoreRecord) => void): DataDir {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -127,20 +128,13 @@ export class DataDir {
       );
     }
     try {
-      const store = new DataDir(dir, taken.lock);
+      const store = new DataDir(dir, taken.lock, onRecord);
       if (taken.notice) store.notices.unshift(taken.notice);
       return store;
     } catch (err) {
       taken.lock.release();
       throw err;
     }
-  }
-
-  /** The records read at open, oldest first (snapshot, then journal); answered once, then forgotten. */
-  take(): StoreRecord[] {
-    const read = this.#read ?? [];
-    this.#read = undefined;
-    return read;
   }
 
   /** Appends one record to the journal, written to the OS before this returns. */

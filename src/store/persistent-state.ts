@@ -35,21 +35,18 @@ export class PersistentState {
   #batchRunning: string | undefined;
   #compactQueued = false;
 
-  private constructor(dir: DataDir) {
+  private constructor(dir: DataDir, replayed: ReplayedState) {
     this.#dir = dir;
-    this.#replayed = new ReplayedState();
-    for (const rec of dir.take()) this.#replayed.apply(rec);
+    this.#replayed = replayed;
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
   static open(dir: string, port: number): PersistentState {
-    const opened = DataDir.open(dir, port);
-    try {
-      return new PersistentState(opened);
-    } catch (err) {
-      opened.close();
-      throw err;
-    }
+    const replayed = new ReplayedState();
+    return new PersistentState(
+      DataDir.open(dir, port, (rec) => replayed.apply(rec)),
+      replayed,
+    );
   }
 
   get dir(): string {
@@ -88,6 +85,7 @@ export class PersistentState {
         : interruptedBatch(r.batchRunning, r.notifications.values(), nowIso);
     if (cutBatch) batches.push(cutBatch);
 
+    r.resolveWarnings((id) => t.delivery.credentials.get(id)?.warnings);
     this.#target = t;
     this.#hook(t);
     t.delivery.outbox.restore(r.notifications.values(), batches);
@@ -285,7 +283,8 @@ export class PersistentState {
     };
 
     const recorder: OutboxRecorder = {
-      created: (n) => append(notificationRecord(n, reservations)),
+      created: (n) =>
+        append(notificationRecord(n, reservations, delivery.credentials.get(n.credentialId)?.warnings)),
       attemptStarted: (n, attempt) => {
         this.#started.set(n.id, attempt);
         append({ k: 'a>', d: { id: n.id, attempt } });

@@ -25,21 +25,44 @@ export interface KeptToken {
   revoked: boolean;
 }
 
-/** A notification as a record carries it: everything but the body bytes, the flags and the warnings' identity. */
-export type NotificationData = Omit<
-  NotificationRecord,
-  'gz' | 'inFlight' | 'cancelWhenSettled' | 'warnings'
-> & {
-  warnings: string[];
-  /** The body is the reservation's (this BookingID's latest) body, not stored twice. */
-  gzOf?: number;
-};
+/**
+ * A notification as its record carries it: null members left out, no body bytes (`gzOf`: the body is
+ * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
+ */
+export type NotificationData = Partial<
+  Omit<NotificationRecord, 'gz' | 'inFlight' | 'cancelWhenSettled' | 'warnings'>
+> &
+  Pick<
+    NotificationRecord,
+    | 'id'
+    | 'credentialId'
+    | 'bookingId'
+    | 'bookingNumber'
+    | 'bookingStatus'
+    | 'state'
+    | 'url'
+    | 'createdAt'
+    | 'filename'
+    | 'authorization'
+  > & {
+    warnings?: string[];
+    warningsOf?: string;
+    gzOf?: number;
+  };
 
 /** What a notification's change record carries. */
-export type NotificationChange = Pick<
-  NotificationRecord,
-  'id' | 'state' | 'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason' | 'lastFinishedMs'
-> & { attempt?: Attempt };
+export type NotificationChange = Pick<NotificationRecord, 'id' | 'state'> &
+  Partial<
+    Pick<
+      NotificationRecord,
+      'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason' | 'lastFinishedMs'
+    >
+  > & {
+    attempt?: Attempt;
+  };
+
+const NO_WARNINGS: readonly string[] = [];
+const NO_ATTEMPTS: readonly Attempt[] = [];
 
 /** Everything a data dir holds, rebuilt from its records (snapshot then journal), in memory. */
 export class ReplayedState {
@@ -62,6 +85,8 @@ export class ReplayedState {
   requests: JournalEntry[] = [];
   readonly tokens = new Map<string, KeptToken>();
   readonly #warnings = new Map<string, string[]>();
+  /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
+  readonly #warningsOf = new Map<string, string[]>();
 
   apply(rec: StoreRecord): void {
     const d = rec.d as never;
@@ -134,6 +159,7 @@ export class ReplayedState {
         this.reservations.clear();
         this.eventSequence = 0;
         this.notifications.clear();
+        this.#warningsOf.clear();
         this.started.clear();
         this.batches = [];
         this.batchRunning = undefined;
@@ -182,28 +208,65 @@ export class ReplayedState {
   }
 
   #created(d: NotificationData, b: Buffer | undefined): void {
-    const { gzOf, warnings, ...rest } = d;
-    const gz = b ?? (gzOf !== undefined ? this.reservations.get(gzOf)?.gz : undefined);
-    if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${gzOf} unknown)`);
-    const key = warnings.join('\n');
-    const shared = this.#warnings.get(key) ?? warnings;
-    this.#warnings.set(key, shared);
+    const gz = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.gz : undefined);
+    if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
+    let warnings: readonly string[] = NO_WARNINGS;
+    if (d.warnings) {
+      const key = d.warnings.join('\n');
+      warnings = this.#warnings.get(key) ?? d.warnings;
+      this.#warnings.set(key, warnings as string[]);
+    } else if (d.warningsOf !== undefined) {
+      const standIn = this.#warningsOf.get(d.warningsOf) ?? [];
+      this.#warningsOf.set(d.warningsOf, standIn);
+      warnings = standIn;
+    }
+    // Every member in the order Outbox.create writes them: one object shape for all records.
     this.notifications.set(d.id, {
-      ...rest,
-      gz,
-      warnings: shared,
-      inFlight: false,
+      id: d.id,
+      credentialId: d.credentialId,
+      bookingId: d.bookingId,
+      bookingNumber: d.bookingNumber,
+      bookingStatus: d.bookingStatus,
+      state: d.state,
+      url: d.url,
+      createdAt: d.createdAt,
+      deliveredAt: d.deliveredAt ?? null,
+      exhaustedAt: d.exhaustedAt ?? null,
+      cancelledAt: d.cancelledAt ?? null,
+      cancelReason: d.cancelReason ?? null,
       cancelWhenSettled: undefined,
+      filename: d.filename,
+      authorization: d.authorization,
+      gz,
+      attempts: d.attempts ?? NO_ATTEMPTS,
+      warnings,
+      inFlight: false,
+      lastFinishedMs: d.lastFinishedMs,
     });
+  }
+
+  /** Gives the notifications whose records named their credential's warnings those warnings. */
+  resolveWarnings(of: (credentialId: string) => readonly string[] | undefined): void {
+    if (this.#warningsOf.size === 0) return;
+    const standIns = new Map([...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS]));
+    for (const n of this.notifications.values()) {
+      const real = standIns.get(n.warnings as string[]);
+      if (real) n.warnings = real;
+    }
+    this.#warningsOf.clear();
   }
 
   #changed(d: NotificationChange): void {
     const n = this.notifications.get(d.id);
     if (!n) return; // forgotten by a reset after the attempt started
-    const { attempt, id: _id, ...state } = d;
-    Object.assign(n, state);
-    if (attempt) {
-      n.attempts = n.attempts.concat([attempt]);
+    n.state = d.state;
+    n.deliveredAt = d.deliveredAt ?? null;
+    n.exhaustedAt = d.exhaustedAt ?? null;
+    n.cancelledAt = d.cancelledAt ?? null;
+    n.cancelReason = d.cancelReason ?? null;
+    n.lastFinishedMs = d.lastFinishedMs;
+    if (d.attempt) {
+      n.attempts = n.attempts.concat([d.attempt]);
       this.started.delete(d.id);
     }
   }
