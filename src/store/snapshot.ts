@@ -30,22 +30,32 @@ export function notificationRecord(
   reservations: ReservationStore,
   credentialWarnings: readonly string[] | undefined,
 ): StoreRecord {
-  const d: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(n)) {
-    if (value === null || value === undefined || SKIPPED.has(key)) continue;
-    d[key] = value;
-  }
+  const d: Record<string, unknown> = {
+    id: n.id,
+    credentialId: n.credentialId,
+    bookingId: n.bookingId,
+    bookingNumber: n.bookingNumber,
+    bookingStatus: n.bookingStatus,
+    state: n.state,
+    url: n.url,
+    createdAt: n.createdAt,
+    filename: n.filename,
+    authorization: n.authorization,
+  };
+  if (n.deliveredAt !== null) d.deliveredAt = n.deliveredAt;
+  if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
+  if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
+  if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
+  if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
+  if (n.attempts.length > 0) d.attempts = n.attempts;
   if (n.warnings.length > 0) {
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
     else d.warnings = n.warnings;
   }
-  if (n.attempts.length === 0) delete d.attempts;
   const shared = reservations.stored(n.bookingId)?.record.gz === n.gz;
   if (shared) d.gzOf = n.bookingId;
   return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
 }
-
-const SKIPPED = new Set(['gz', 'inFlight', 'cancelWhenSettled', 'warnings']);
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */
 export function changeRecord(n: NotificationRecord, attempt?: NotificationChange['attempt']): StoreRecord {
