@@ -142,7 +142,7 @@ export function createEmulator(
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
   for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
-  resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
+  resetters.push(() => auth.reset()); // users are kept (product rule "Admin API": reset)
 
   let reservations: ReservationStore | undefined;
   const reservationStore = () =>
@@ -182,7 +182,7 @@ export function createEmulator(
     if (skip) deliveryService().outbox.recordSkipped(at, skip.reason);
     else await deliveryService().outbox.runBatch(at);
   });
-  resetters.push(() => delivery?.reset()); // credentials are kept (DESIGN "Admin API": reset)
+  resetters.push(() => delivery?.reset()); // credentials are kept (product rule "Admin API": reset)
   stoppers.push(() => delivery?.close());
 
   if (persisted) {

@@ -5,7 +5,7 @@
  * `Emulator` interface) calls `get()`, which answers the loaded module or says which `load()` to
  * await first. There is no synchronous fallback: one way in, one error if it was skipped.
  *
- * What it buys (issue 14; import time on top of `dist/server.js`, medians of 8 fresh processes on
+ * What it buys (decision 0032; import time on top of `dist/server.js`, medians of 8 fresh processes on
  * the 2-core bench machine): the delivery engine (undici) ~45 ms, the reservation lifecycle (the
  * generator, the contract schema) ~18 ms, the admin routes beyond those ~6 ms — ~70 ms of a cold
  * start of ~250 ms. The admin routes alone would not pass the 10 ms bar, but they import the

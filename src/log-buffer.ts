@@ -11,7 +11,7 @@ let exitHook = false;
  * Log lines written within 10 ms leave in one `write(2)` (sooner past 64 KiB), still synchronously
  * and in order; whatever is left goes out on exit (and `flushLogs`, before a fatal message). With one
  * info line per GetAccessToken call, a `write(2)` per line cost ~7 µs of a ~45 µs request on the
- * loaded 2-core machine (1.7 JSON −20-26 % at `--log-level info`). See docs/decisions.md "Issue 13".
+ * loaded 2-core machine (1.7 JSON −20-26 % at `--log-level info`). See decision 0034.
  */
 /** Writes every buffered log line now (before a message written to stderr directly). */
 export function flushLogs(): void {

@@ -23,7 +23,7 @@ export interface LogOutputOptions {
 /**
  * Where the log goes, in one format: pino writes through `stream`; the activity log (one line per
  * GetAccessToken call, attempt, event…) writes through `info`, which builds the same line without
- * pino's generic serialization (measured in docs/decisions.md "Issue 13").
+ * pino's generic serialization (measured in decision 0034).
  */
 export interface LogOutput {
   readonly format: LogFormat;

@@ -48,7 +48,7 @@ async function restart(r: RunningEmulator, input: SettingsInput): Promise<Runnin
 }
 
 describe('--data-dir', () => {
-  it('reads back users, credentials, faults, reservations, notifications with attempts, batches and the manual clock', async () => {
+  it('reads back users, credentials, faults, outages, reservations, notifications with attempts, batches and the manual clock', async () => {
     const rec = await receiver({ defaultBehaviour: behave.status(503) });
     const settings: SettingsInput = {
       dataDir: freshDir(),
@@ -59,6 +59,7 @@ describe('--data-dir', () => {
     await admin(emu, 'POST', '/users', { username: 'ana', password: 'pw', idWeb: 7, webDescription: 'Ana' });
     await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-01', url: rec.url });
     await admin(emu, 'POST', '/faults', { kind: 'status', status: 503, count: 3 });
+    await admin(emu, 'POST', '/outages', { credentialId: 'c1', from: '2030-01-01T00:00:00Z', for: 'PT1H' });
     const event = await admin<{
       notifications: Array<{ id: string }>;
       reservations: Array<{ bookingId: number }>;
@@ -78,6 +79,9 @@ describe('--data-dir', () => {
     });
     expect((await admin(emu, 'GET', '/faults')).body).toMatchObject({
       faults: [{ kind: 'status', remaining: 3 }],
+    });
+    expect((await admin(emu, 'GET', '/outages')).body).toMatchObject({
+      outages: [{ id: 'o-1', credentialId: 'c1', from: '2030-01-01T00:00:00.000Z', status: 'scheduled' }],
     });
     expect((await admin(emu, 'GET', '/clock')).body.now).toBe('2026-04-27T11:00:00.000Z');
     const bookingId = event.body.reservations[0]!.bookingId;

@@ -106,7 +106,7 @@ const suite: BenchSuite = {
   },
 };
 
-/** The written reason of a miss (issue 14 asks for the profile and the reason beside the figure). */
+/** The written reason of a miss (decision 0032: a missed target shows its profile and reason). */
 const COLD_START_MISS = `#### Why the target is missed (issue 14 analysis)
 
 The bar is relative to WireMock's JVM start, and this machine moves both sides: on the 2-core AMD

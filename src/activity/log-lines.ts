@@ -31,7 +31,7 @@ export function logActivity(bus: ActivityBus, log: Logger, output?: LogOutput): 
 /**
  * The JSON members (message last) of a GetAccessToken call's line, the same as `activityLine` gives
  * (a test keeps them equal), written out directly: this line is logged on every call of the hottest
- * path, and through the generic path it cost ~4 µs of a ~45 µs request (docs/decisions.md "Issue 13").
+ * path, and through the generic path it cost ~4 µs of a ~45 µs request (decision 0034).
  * All values but the username are the emulator's own enum values and numbers, which need no escaping.
  */
 export function tokenJson(e: JournalEntry): string {
@@ -83,6 +83,7 @@ export function activityLine(a: Activity): ActivityLine | undefined {
           trigger: t.trigger,
           outcome: t.outcome,
           statusCode: t.statusCode,
+          outageId: t.outageId,
           durationMs: t.durationMs,
           url: n.url,
           state: n.state,

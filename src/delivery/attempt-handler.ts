@@ -3,7 +3,7 @@ import type { ConnectionWatch, RequestOnConnection } from './connection-watch.js
 import { classifyError, RESET_CODES, type SendPhase, type SendResult, statusMessage } from './outcome.js';
 import { asNodeError } from './undici-errors.js';
 
-/** Response bodies are read up to this many bytes and the rest discarded (DESIGN "Delivery rules"). */
+/** Response bodies are read up to this many bytes and the rest discarded (product rule "Delivery rules"). */
 export const RESPONSE_BODY_CAP_BYTES = 4096;
 /**
  * A response body longer than this is never complete for the emulator: it stops reading, closes the

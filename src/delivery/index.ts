@@ -24,6 +24,13 @@ export {
   toSummary,
 } from './notification.js';
 export {
+  MAX_OUTAGE_ATTEMPTS,
+  type Outage,
+  type OutageInput,
+  OutageInputSchema,
+  OutageStore,
+} from './outages.js';
+export {
   BATCH_HISTORY_LIMIT,
   type BatchResult,
   NOT_ATTEMPTED_LIST_LIMIT,

@@ -7,6 +7,8 @@ export const ATTEMPT_OUTCOMES = [
   'tls_error',
   'reset',
   'invalid_response',
+  // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
+  'simulated_outage',
   // The emulator stopped (kill -9, crash) while the attempt was in flight; read back from a data dir
   // (decision 0080). Whether the receiver got it is unknown: delivery is at-least-once.
   'interrupted',
@@ -121,6 +123,7 @@ export function classifyError(
 export function statusMessage(statusCode: number, location?: string): string {
   if (statusCode === 200) return 'receiver answered 200 (acknowledged)';
   const redirect = location ? `; redirect to ${location} not followed` : '';
-  // Spec "Endpoints 1" rule 2: any status other than exactly 200, other 2xx included, is a failure.
+  // Spec "1. Notification delivery (outbound from the service)" rule 2: any status other than exactly 200,
+  // other 2xx included, is a failure.
   return `receiver answered ${statusCode}; only 200 acknowledges${redirect}`;
 }

@@ -2,12 +2,16 @@ import { type NotificationBody, packBody } from '../contract/index.js';
 import type { Credential } from './credential-schema.js';
 import type { DeliveryRequest } from './sender.js';
 
-/** Spec "Endpoints 1", header table: the fixed identifier of the sending service. */
+/**
+ * Spec "1. Notification delivery (outbound from the service)", header table: the fixed identifier of the
+ * sending service.
+ */
 export const USER_AGENT = 'Service-ReportBO';
 
 /**
  * The Content-Disposition file name: `<yyyyMMdd_HHmmssZ>-<BookingNumber>.json`, the time being the
- * body's Reservation.UpdateDate in UTC (spec "Endpoints 1": "date, underscore, time, trailing Z").
+ * body's Reservation.UpdateDate in UTC (spec "1. Notification delivery (outbound from the service)": "date,
+ * underscore, time, trailing Z").
  */
 export function notificationFilename(body: NotificationBody): string {
   const iso = new Date(body.Reservation.UpdateDate).toISOString(); // 2026-04-27T10:00:00.000Z
@@ -58,8 +62,9 @@ export interface PreparedNotification extends DeliveryRequest {
 const authorizations = new WeakMap<Credential, string>();
 
 /**
- * The Authorization header value of a credential (spec "Endpoints 1": `Bearer <apiKey>`); the empty
- * string for a verify-kit credential that sends none (`Credential.omitAuthorization`).
+ * The Authorization header value of a credential, `Bearer <apiKey>`
+ * (spec "1. Notification delivery (outbound from the service)"); the empty string for a verify-kit
+ * credential that sends none (`Credential.omitAuthorization`).
  */
 export function authorizationOf(credential: Credential): string {
   if (credential.omitAuthorization) return '';
@@ -72,9 +77,10 @@ export function authorizationOf(credential: Credential): string {
 }
 
 /**
- * The headers of spec "Endpoints 1" for one notification. They are a pure function of what the
- * outbox keeps (credential's Authorization, file name, body length), so a record keeps those parts
- * and each attempt builds the object, instead of every pending notification holding its own.
+ * The headers of spec "1. Notification delivery (outbound from the service)" for one notification. They are a
+ * pure function of what the outbox keeps (credential's Authorization, file name, body length), so a record
+ * keeps those parts and each attempt builds the object, instead of every pending notification holding its
+ * own.
  */
 export function deliveryHeaders(
   authorization: string,
@@ -114,8 +120,9 @@ function withoutAuthorization(filename: string, bodyLength: number): DeliveryHea
 }
 
 /**
- * Builds the request of spec "Endpoints 1" sending `body` to `credential`. `gz` is the body's packed
- * bytes when the caller already has them (the reservation store does); otherwise they are made here.
+ * Builds the request of spec "1. Notification delivery (outbound from the service)" sending `body` to
+ * `credential`. `gz` is the body's packed bytes when the caller already has them (the reservation store
+ * does); otherwise they are made here.
  */
 export function prepareNotification(
   credential: Credential,

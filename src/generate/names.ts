@@ -46,7 +46,7 @@ export function seededNames(seed: number): NameSource {
  * own seeding builds the 624-word state in a plain holey array (`Array.from({ length: 624 })`):
  * 26 µs per seed against 2 µs here with an Int32Array; seed + the 4 names of a body 33 → 16 µs;
  * `generate --count 20000` 2.45 → 2.0 s of CPU with the same bytes (cmp), an admin Issue event
- * about 2–4% less CPU (issue 14, measured on the shared 2-core machine). Storing the words as int32
+ * about 2–4% less CPU (decision 0037, measured on the shared 2-core machine). Storing the words as int32
  * changes no draw: faker reads them only through bitwise operators, which wrap to 32 bits anyway.
  */
 export function mersenne53(): Randomizer {

@@ -1,4 +1,4 @@
-/** Reservations: the store and its lifecycle transitions (DESIGN "Lifecycle"). */
+/** Reservations: the store and its lifecycle transitions (product rule "Lifecycle"). */
 export {
   allowedEvents,
   EVENT_TYPES,

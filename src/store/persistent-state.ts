@@ -74,6 +74,7 @@ export class PersistentState {
     const kept = this.#restoreConfiguration(t);
     for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
     t.auth.faults.restore(r.faults);
+    t.delivery.outages.restore(r.outages);
     t.auth.journal.restore(r.requests.slice(-10_000));
     for (const [, tok] of r.tokens) t.auth.tokens.restore(tok);
     const nowIso = clock.now().toISOString();
@@ -215,6 +216,31 @@ export class PersistentState {
       const f = takeFault(version, variant);
       if (f) saveFaults(); // a count went down or a rule was used up
       return f;
+    };
+
+    const outages = delivery.outages;
+    const saveOutages = () => append({ k: 'outages', d: { outages: outages.list() } });
+    const addOutage = outages.add.bind(outages);
+    outages.add = (input) => {
+      const o = addOutage(input);
+      saveOutages();
+      return o;
+    };
+    const removeOutage = outages.remove.bind(outages);
+    outages.remove = (id) => {
+      removeOutage(id);
+      saveOutages();
+    };
+    const takeOutage = outages.take.bind(outages);
+    outages.take = (credentialId, atMs) => {
+      const o = takeOutage(credentialId, atMs);
+      if (o) saveOutages(); // a count went down, failedAttempts went up
+      return o;
+    };
+    const dropOutages = outages.removeCredential.bind(outages);
+    outages.removeCredential = (credentialId) => {
+      dropOutages(credentialId);
+      saveOutages();
     };
 
     const record = auth.journal.record.bind(auth.journal);

@@ -3,6 +3,7 @@ import type { ApiVersion } from '../auth/types.js';
 import type { BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from '../delivery/notification.js';
+import type { Outage } from '../delivery/outages.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { TrustSource } from '../delivery/trust.js';
 import type { StoredReservation } from '../reservations/store.js';
@@ -74,6 +75,7 @@ export class ReplayedState {
   /** PEM text and source by SHA-256 fingerprint. */
   readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
   faults: Fault[] = [];
+  outages: Outage[] = [];
   readonly reservations = new Map<number, StoredReservation>();
   eventSequence = 0;
   readonly notifications = new Map<string, NotificationRecord>();
@@ -115,6 +117,9 @@ export class ReplayedState {
       case 'faults':
         this.faults = (d as { faults: Fault[] }).faults;
         break;
+      case 'outages':
+        this.outages = (d as { outages: Outage[] }).outages;
+        break;
       case 'res': {
         const { record, sequence } = d as { record: Omit<StoredReservation, 'gz'>; sequence: number };
         this.reservations.set(record.bookingId, { ...record, gz: rec.b! });
@@ -155,7 +160,7 @@ export class ReplayedState {
         break;
       }
       case 'reset':
-        // DESIGN "Admin API": reset forgets these; users, credentials and trust stay.
+        // product rule "Admin API": reset forgets these; users, credentials and trust stay.
         this.reservations.clear();
         this.eventSequence = 0;
         this.notifications.clear();
@@ -166,6 +171,7 @@ export class ReplayedState {
         this.requests = [];
         this.tokens.clear();
         this.faults = [];
+        this.outages = [];
         break;
       default:
         throw new Error(`unknown record kind "${rec.k}"`);

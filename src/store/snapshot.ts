@@ -87,6 +87,7 @@ export function* stateRecords(
   for (const [i, t] of s.delivery.trustStore.list().entries())
     yield { k: 'trust+', d: { text: pems[i], source: t.source, fingerprint: t.fingerprint256 } };
   yield { k: 'faults', d: { faults: s.auth.faults.list() } };
+  yield { k: 'outages', d: { outages: s.delivery.outages.list() } };
   const { records, sequence } = s.reservations.storedAll();
   for (const r of records) yield reservationRecord(r, sequence);
   // A notification's record carries its attempts so far.

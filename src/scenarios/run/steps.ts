@@ -79,6 +79,24 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
     );
     return none(`${r.from} → ${r.to}, ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'}`);
   }
+  if ('outage' in step) {
+    const { credential, ...window } = step.outage;
+    const { scope } = ctx.env;
+    // On a shared emulator an outage of "every credential" covers the run's own credentials only.
+    const targets =
+      credential !== undefined ? [scope.credentialId(credential)] : (scope.ownCredentialIds ?? [undefined]);
+    const added = [];
+    for (const credentialId of targets)
+      added.push(
+        await client.addOutage({ ...window, ...(credentialId === undefined ? {} : { credentialId }) }),
+      );
+    const o = added[0]!;
+    const extent =
+      o.attempts !== null
+        ? `next ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`
+        : `${o.from} → ${o.until ?? 'end of run'}`;
+    return none(`${added.map((a) => a.id).join(', ')}: ${credential ?? 'every credential'}, ${extent}`);
+  }
   if ('runBatch' in step) {
     await settle(ctx);
     const r = await client.runRedelivery();
