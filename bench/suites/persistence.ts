@@ -45,9 +45,12 @@ async function eventRun(emu: Server, receiver: Receiver, seconds: number) {
     { connections: EVENT_CONNECTIONS, durationSec: seconds },
   );
   if (load.errors > 0 || load.non2xx > 0)
-    throw new Error(`${emu.key}: ${load.errors} socket errors, ${load.non2xx} non-2xx answers from /__admin/events`);
+    throw new Error(
+      `${emu.key}: ${load.errors} socket errors, ${load.non2xx} non-2xx answers from /__admin/events`,
+    );
   await waitSettled(emu.url);
-  const made = (await json<{ notifications: unknown[] }>(`${emu.url}/__admin/notifications`)).notifications.length;
+  const made = (await json<{ notifications: unknown[] }>(`${emu.url}/__admin/notifications`)).notifications
+    .length;
   const done = await receiver.wait(made, 60_000);
   if (!done.reached) throw new Error(`${emu.key}: only ${done.count} of ${made} notifications arrived`);
   return { eventsPerS: load.rps, deliveredPerS: done.count / ((done.last - t0) / 1000), load1: load.load1 };
@@ -75,7 +78,9 @@ const suite: BenchSuite = {
       const disk = await emulatorFor(receiver, 'data-dir', join(base, 'throughput'));
       const runs = await alternate([memory, disk], rounds, async (emu, round) => {
         const r = await eventRun(emu, receiver, seconds);
-        log(`round ${round + 1} ${emu.key}: ${fmt(r.eventsPerS)} events/s, ${fmt(r.deliveredPerS)} delivered/s (load ${r.load1.toFixed(2)})`);
+        log(
+          `round ${round + 1} ${emu.key}: ${fmt(r.eventsPerS)} events/s, ${fmt(r.deliveredPerS)} delivered/s (load ${r.load1.toFixed(2)})`,
+        );
         return r;
       });
       await memory.stop();
