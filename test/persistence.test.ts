@@ -161,6 +161,20 @@ describe('--data-dir', () => {
     await rec.close();
   });
 
+  it('keeps what a config file preloaded, also once the file no longer lists it', async () => {
+    const dataDir = freshDir();
+    const first = await startServer(
+      { port: 0, logLevel: 'silent', dataDir, clock: 'manual' },
+      {},
+      { users: [{ username: 'from-config', password: 'pw', idWeb: 3, webDescription: 'C' }] },
+    );
+    await first.close();
+    const emu = await serve({ dataDir, clock: 'manual' });
+    expect(
+      (await admin<{ users: Array<{ username: string }> }>(emu, 'GET', '/users')).body.users,
+    ).toMatchObject([{ username: 'from-config' }]);
+  });
+
   it('refuses a second emulator on the same data dir, naming the first', async () => {
     const dataDir = freshDir();
     const first = await serve({ dataDir, clock: 'manual' });

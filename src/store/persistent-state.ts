@@ -71,6 +71,13 @@ export class PersistentState {
     const r = this.#replayed;
     const { log, clock } = t;
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
+    // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
+    // journal and a snapshot always hold the same.
+    const preloaded: StoreRecord[] = [
+      ...t.auth.users.list().map((u): StoreRecord => ({ k: 'user+', d: u })),
+      ...t.delivery.credentials.list().map((c): StoreRecord => ({ k: 'cred+', d: credentialData(c) })),
+      ...trustRecords(t),
+    ];
     const kept = this.#restoreConfiguration(t);
     for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
     t.auth.faults.restore(r.faults);
@@ -89,6 +96,7 @@ export class PersistentState {
     r.resolveWarnings((id) => t.delivery.credentials.get(id)?.warnings);
     this.#target = t;
     this.#hook(t);
+    for (const rec of preloaded) this.#append(rec);
     t.delivery.outbox.restore(r.notifications.values(), batches);
     for (const n of interrupted) this.#append(changeRecord(n, n.attempts.at(-1)));
     if (cutBatch) this.#append({ k: 'b', d: cutBatch });
@@ -368,6 +376,14 @@ export class PersistentState {
     );
     void t.delivery.outbox.runBatch(new Date(latest));
   }
+}
+
+/** One record per trusted certificate (PEM text, source, fingerprint). */
+function trustRecords(t: AttachTarget): StoreRecord[] {
+  const pems = t.delivery.trustStore.pems();
+  return t.delivery.trustStore
+    .list()
+    .map((c, i) => ({ k: 'trust+', d: { text: pems[i], source: c.source, fingerprint: c.fingerprint256 } }));
 }
 
 /** The result of a batch a crash cut off, counted from the attempts that carry its instant. */
