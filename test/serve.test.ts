@@ -66,6 +66,7 @@ describe('reportbo-emulator serve', () => {
           REPORTBO_BASE_PATH_17: '/v17',
           REPORTBO_ACCEPT_LOWERCASE_KEYS: 'true',
           REPORTBO_LOG_LEVEL: 'info',
+          REPORTBO_DATA_DIR: join(dir, 'data'),
         },
       );
       const res = await fetch(`${url}/__admin/config`);
@@ -84,6 +85,7 @@ describe('reportbo-emulator serve', () => {
         exchangeNotifies: 'both',
         seed: 5,
         logLevel: 'info',
+        dataDir: join(dir, 'data'),
       });
       const line = log()
         .split('\n')
