@@ -9,7 +9,6 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -264,13 +263,4 @@ function syncDir(dir: string): void {
 
 function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
   return new EmulatorError(code, message, 500, 'user_input', details);
-}
-
-/** Bytes of a file, 0 when absent (benchmarks and messages). */
-export function fileBytes(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
 }

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../auth/index.js';
+import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import { batchesBetween, type Clock, HOUR_MS } from '../clock/index.js';
 import type { BatchResult } from '../delivery/batches.js';
 import type { OutboxRecorder, StartedAttempt } from '../delivery/outbox.js';
@@ -82,7 +82,7 @@ export class PersistentState {
     for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
     t.auth.faults.restore(r.faults);
     t.delivery.outages.restore(r.outages);
-    t.auth.journal.restore(r.requests.slice(-10_000));
+    t.auth.journal.restore(r.requests.slice(-MAX_JOURNAL_ENTRIES));
     for (const [, tok] of r.tokens) t.auth.tokens.restore(tok);
     const nowIso = clock.now().toISOString();
     const interrupted = r.interruptAttempts(nowIso);

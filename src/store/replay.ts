@@ -1,6 +1,8 @@
-import type { Fault, JournalEntry, User } from '../auth/index.js';
+import type { Fault } from '../auth/faults.js';
+import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import type { ApiVersion } from '../auth/types.js';
-import type { BatchResult } from '../delivery/batches.js';
+import type { User } from '../auth/users.js';
+import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from '../delivery/notification.js';
 import type { Outage } from '../delivery/outages.js';
@@ -143,13 +145,15 @@ export class ReplayedState {
         break;
       case 'b':
         this.batches.push(d);
-        if (this.batches.length > 2 * 100) this.batches = this.batches.slice(-100);
+        if (this.batches.length > 2 * BATCH_HISTORY_LIMIT)
+          this.batches = this.batches.slice(-BATCH_HISTORY_LIMIT);
         if (this.batchRunning === (d as BatchResult).at) this.batchRunning = undefined;
         this.#batchAt((d as BatchResult).at);
         break;
       case 'req':
         this.requests.push(d);
-        if (this.requests.length > 20_000) this.requests = this.requests.slice(-10_000);
+        if (this.requests.length > 2 * MAX_JOURNAL_ENTRIES)
+          this.requests = this.requests.slice(-MAX_JOURNAL_ENTRIES);
         break;
       case 'tok':
         this.tokens.set((d as KeptToken).token, d);
