@@ -112,7 +112,8 @@ export class PersistentState {
       `data dir read back: ${r.notifications.size} notifications, ${r.reservations.size} reservations${interrupted.length ? `, ${interrupted.length} attempts found interrupted (at-least-once: they stay pending)` : ''}`,
     );
     this.#catchUp(t, r);
-    if (this.#dir.wantsCompaction()) this.compact();
+    // Not before ready: the server answers first, the snapshot is written right after.
+    if (this.#dir.wantsCompaction()) setImmediate(() => this.compact());
   }
 
   /** Folds everything into a new snapshot (after a reset: only what reset kept). */
