@@ -1,4 +1,5 @@
 import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
+import { adminGuard } from './admin/guard.js';
 import { healthRoutes } from './admin/health.js';
 import type { AdminOptions } from './admin/index.js';
 import { apiApp } from './api/index.js';
@@ -16,6 +17,10 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const app = new Hono();
   const onError = errorHandler(emulator);
   const notFound = notFoundHandler(emulator);
+  // Before any admin route: Host, Origin, the token and JSON writes (docs/admin-api.md "Security").
+  const guard = adminGuard(emulator);
+  app.use('/__admin', guard);
+  app.use('/__admin/*', guard);
   // A browser opened on the emulator lands on the dashboard (it loads with the admin API, below).
   for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
   // Health answers from start; the rest of the admin API (its schemas, the OpenAPI document, the

@@ -35,6 +35,13 @@ export interface EmulatorPreload {
   credentials?: unknown[];
   /** PEM certificates trusted from the start (a scenario's HTTPS receivers), as `POST /__admin/trust` would. */
   trust?: string[];
+  /**
+   * How errors name the lists (default `users`, `credentials`, as in a config file), e.g.
+   * `REPORTBO_USERS` when a list came from the environment (decision 0062).
+   */
+  origins?: { users?: string; credentials?: string };
+  /** PEM text trusted from the start as a setting (`REPORTBO_CA_PEM`), and how errors name it. */
+  caPem?: { pem: string; where: string };
 }
 
 /**
@@ -141,7 +148,8 @@ export function createEmulator(
     activity,
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
-  for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
+  const listName = { users: 'users', credentials: 'credentials', ...preload.origins };
+  for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `${listName.users}[${i}]`);
   resetters.push(() => auth.reset()); // users are kept (product rule "Admin API": reset)
 
   let reservations: ReservationStore | undefined;
@@ -165,13 +173,19 @@ export function createEmulator(
   // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
   // CA file rejects `ready` (startServer awaits it before listening). Without them the services wait
   // for their first use.
-  if ((preload.credentials?.length ?? 0) > 0 || (preload.trust?.length ?? 0) > 0 || settings.caFile) {
+  const checkAtStart =
+    (preload.credentials?.length ?? 0) > 0 ||
+    (preload.trust?.length ?? 0) > 0 ||
+    preload.caPem !== undefined ||
+    settings.caFile;
+  if (checkAtStart) {
     readiness.push(
       loadEmulatorServices().then(() => {
         const service = deliveryService();
         for (const [i, cr] of (preload.credentials ?? []).entries())
-          service.credentials.add(cr, `credentials[${i}]`);
+          service.credentials.add(cr, `${listName.credentials}[${i}]`);
         for (const pem of preload.trust ?? []) service.trust(pem, 'scenario', "the scenario receivers' CA");
+        if (preload.caPem) service.trust(preload.caPem.pem, 'ca-pem', preload.caPem.where);
         return service.loadCaFile();
       }),
     );
@@ -183,7 +197,25 @@ export function createEmulator(
     else await deliveryService().outbox.runBatch(at);
   });
   resetters.push(() => delivery?.reset()); // credentials are kept (product rule "Admin API": reset)
-  stoppers.push(() => delivery?.close());
+  stoppers.push(async () => {
+    if (!delivery) return;
+    // Attempts in flight may end within the grace; the rest are recorded as interrupted (decision 0043).
+    const graceMs = settings.shutdownGraceMs;
+    const running = delivery.outbox.runningAttempts;
+    const stopping = delivery.drain(graceMs);
+    if (running > 0)
+      log.info(
+        { running, graceMs },
+        `waiting up to ${graceMs} ms for ${running} delivery attempt(s) in flight`,
+      );
+    const drained = await stopping;
+    if (drained.interrupted > 0)
+      log.warn(
+        { ...drained, graceMs },
+        `${drained.interrupted} delivery attempt(s) did not end within ${graceMs} ms: recorded as interrupted, their notifications stay pending`,
+      );
+    delivery.close();
+  });
 
   if (persisted) {
     // After the preloads (a config or scenario's users and credentials win over the data dir's).

@@ -461,15 +461,19 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
       probe: r.probe,
     });
     release();
+    // Per-case progress from the stream (Accept: application/x-ndjson) while the kit runs.
+    await page.waitForSelector('#verify-progress li[data-id="tls"][data-status="passed"]', {
+      state: 'attached',
+    });
 
     const summary = await waitText(page, '#verify-summary', /^OK: /);
-    expect(summary).toMatch(/^OK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
+    expect(summary).toMatch(/^OK: 16 cases: 16 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
     await page.waitForSelector('#verify-run:not([disabled])');
     const rows = await page
       .locator('#verify-cases tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-status')]));
-    expect(rows).toHaveLength(13);
-    expect(rows.map(([, status]) => status)).toEqual(Array(13).fill('passed'));
+    expect(rows).toHaveLength(16);
+    expect(rows.map(([, status]) => status)).toEqual(Array(16).fill('passed'));
     expect(rows.map(([caseId]) => caseId)).toContain('same-second-filename-collision');
     expect(await page.locator('#verify-cases tr[data-id="tls"] td').first().textContent()).toBe('✓ passed');
     expect(await page.locator('#verify-cases tr[data-id="tls"] .pill.ok').count()).toBe(1);

@@ -304,7 +304,7 @@ describe('--data-dir across kill -9', () => {
         const detail = (await until('GET', `/__admin/notifications/${n.id}`)) as {
           attempts: Array<{ outcome: string; statusCode?: number }>;
         };
-        const cut = detail.attempts.filter((a) => a.outcome === 'interrupted').length;
+        const cut = detail.attempts.filter((a) => a.outcome === 'interrupted_by_crash').length;
         interrupted += cut;
         const recorded200 = detail.attempts.filter((a) => a.statusCode === 200).length;
         expect(recorded200, n.id).toBeLessThanOrEqual(1);

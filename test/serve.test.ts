@@ -85,6 +85,9 @@ describe('reportbo-emulator serve', () => {
         exchangeNotifies: 'both',
         seed: 5,
         logLevel: 'info',
+        shutdownGraceMs: 5000,
+        allowedHosts: [],
+        adminToken: false,
         dataDir: join(dir, 'data'),
       });
       const line = log()

@@ -2,6 +2,7 @@
 // Events) and changes nothing except through the admin API, so the page can do nothing curl cannot.
 // Plain browser JavaScript modules, no build step, no dependencies, no external files.
 
+import { streamUrl, whenAuthorized } from './admin-token.js';
 import { fullTime, h } from './dom.js';
 import { renderNotifications } from './notifications.js';
 import {
@@ -46,7 +47,7 @@ const SECTIONS = [
 // ---- live stream ----------------------------------------------------------------------------
 
 function listen() {
-  const source = new EventSource(`${ADMIN}/stream`);
+  const source = new EventSource(streamUrl(`${ADMIN}/stream`));
   const on = (kind, handler) =>
     source.addEventListener(kind, (e) => {
       handler(JSON.parse(e.data));
@@ -61,6 +62,10 @@ function listen() {
   source.onerror = () => {
     state.connected = false;
     render();
+    // The browser reconnects by itself after a dropped connection; it gives up on a refusal (a token
+    // set or changed): ask for the token, then listen again.
+    if (source.readyState === EventSource.CLOSED)
+      setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
   on('notification_created', ({ notification }) => upsert(notification));
   on('attempt', ({ notification }) => {
@@ -170,4 +175,4 @@ window.addEventListener('hashchange', render);
 setInterval(() => {
   if (state.clock && state.clock.mode !== 'manual') drawClock();
 }, 1000);
-listen();
+whenAuthorized(ADMIN).then((ok) => ok && listen());

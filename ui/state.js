@@ -1,5 +1,7 @@
 // The dashboard's state and its admin API calls: every change the page makes is one of these calls.
 
+import { adminFetch } from './admin-token.js';
+
 export const ADMIN = '/__admin';
 export const MAX_ROWS = 300; // notification rows drawn at once (newest first); the filters reach the rest
 export const MAX_JOURNAL = 500;
@@ -27,7 +29,7 @@ export const state = {
 // ---- admin API ------------------------------------------------------------------------------
 
 export async function api(path, init) {
-  const res = await fetch(ADMIN + path, init);
+  const res = await adminFetch(ADMIN + path, init);
   const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok)
     throw new Error(body?.error?.message ?? `${init?.method ?? 'GET'} ${path}: HTTP ${res.status}`);

@@ -48,7 +48,7 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', faultRoutes(emulator));
   app.route('/', outageRoutes(emulator));
   app.route('/', scenarioRoutes(options.runScenario));
-  app.route('/', verifyRoutes());
+  app.route('/', verifyRoutes(emulator));
   app.route('/', openApiRoutes());
   app.route('/', streamRoutes(emulator));
   app.route('/', uiRoutes());

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { ActivityBus } from '../activity/index.js';
+import type { BatchResultSchema, NotAttemptedSchema } from '../admin/contract/delivery-schemas.js';
 import type { Logger } from '../log.js';
 import type { NotificationRecord } from './notification.js';
 
@@ -12,27 +14,11 @@ export const NOT_ATTEMPTED_LIST_LIMIT = 100;
 export const NOT_ATTEMPTED_REASONS = ['in_flight', 'failed_at_or_after_batch', 'credential_deleted'] as const;
 export type NotAttemptedReason = (typeof NOT_ATTEMPTED_REASONS)[number];
 
-/** The pending notifications a batch did not attempt, and why. */
-export interface NotAttempted {
-  count: number;
-  byReason: Partial<Record<NotAttemptedReason, number>>;
-  /** The first NOT_ATTEMPTED_LIST_LIMIT of them. */
-  notifications: Array<{ id: string; reason: NotAttemptedReason; message: string }>;
-}
+/** The pending notifications a batch did not attempt, and why (the first NOT_ATTEMPTED_LIST_LIMIT listed). */
+export type NotAttempted = z.output<typeof NotAttemptedSchema>;
 
-/** What one redelivery batch did (docs/admin-api.md "BatchResult"). */
-export interface BatchResult {
-  at: string;
-  attempted: number;
-  delivered: number;
-  failed: number;
-  exhausted: number;
-  /** Present when the batch instant passed without a batch (e.g. the previous one still ran). */
-  skipped?: boolean;
-  reason?: string;
-  /** Present when pending notifications were left out of the batch. */
-  notAttempted?: NotAttempted;
-}
+/** What one redelivery batch did (docs/admin-api.md "BatchResult"); `skipped` with its reason when the instant passed without one. */
+export type BatchResult = z.output<typeof BatchResultSchema>;
 
 /** What a batch needs of the outbox: the pending notifications and a way to send one attempt. */
 export interface BatchContext {

@@ -22,9 +22,13 @@ export class CredentialStore {
 
   /**
    * Validates and adds a credential; `where` names its origin in errors (e.g. `credentials[1]`).
-   * `options.omitAuthorization` is for the verify kit only (see `Credential.omitAuthorization`).
+   * `options` are for the verify kit only (see `Credential.omitAuthorization` and `.authorization`).
    */
-  add(input: unknown, where = '', options: { omitAuthorization?: true } = {}): Credential {
+  add(
+    input: unknown,
+    where = '',
+    options: { omitAuthorization?: true; authorization?: string } = {},
+  ): Credential {
     const parsed = parseCredential(input, this.allowHttp, where, this.names, this.#httpWarning);
     const id = parsed.id ?? this.#freeId();
     if (this.#byId.has(id)) {
@@ -44,6 +48,7 @@ export class CredentialStore {
       filters,
       warnings,
       ...(options.omitAuthorization ? { omitAuthorization: true as const } : {}),
+      ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     };
     this.#byId.set(id, credential);
     return credential;

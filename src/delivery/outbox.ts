@@ -10,6 +10,7 @@ import {
   type Attempt,
   type AttemptTrigger,
   type CancelReason,
+  countedAttempts,
   MAX_ATTEMPTS,
   type NotificationRecord,
   toSummary,
@@ -29,6 +30,25 @@ export {
   type NotAttempted,
   type NotAttemptedReason,
 } from './batches.js';
+
+/** What stopping the outbox did with the attempts that were running (decision 0043). */
+export interface DrainResult {
+  /** Attempts running when the stop began. */
+  running: number;
+  /** Of those, the ones that ended within the grace period and were recorded as they ended. */
+  finished: number;
+  /** The ones still running when it passed: recorded as `interrupted`, their notifications pending. */
+  interrupted: number;
+}
+
+/** An attempt handed to the sender and not yet ended: what its record needs if the stop cuts it short. */
+interface RunningAttempt {
+  trigger: AttemptTrigger;
+  batchAt: string | undefined;
+  startedAt: string;
+  startedAtWall: string;
+  startedMs: number;
+}
 
 export interface OutboxDeps {
   clock: Clock;
@@ -71,6 +91,10 @@ export class Outbox {
   readonly #history: BatchHistory;
   #recorder: OutboxRecorder | undefined;
   #batchRunning = false;
+  /** Set by `drain`: no attempt starts any more. */
+  #stopping = false;
+  readonly #running = new Map<NotificationRecord, RunningAttempt>();
+  #runningChanged: (() => void) | undefined;
 
   constructor(private readonly deps: OutboxDeps) {
     this.#limiter = new Limiter(deps.concurrency);
@@ -139,9 +163,19 @@ export class Outbox {
       );
     }
     const done = await this.#attempt(n, 'manual');
+    if (!done && this.#stopping)
+      throw new ConflictError(
+        'emulator_stopping',
+        `The emulator is stopping: notification ${id} stays pending, not retried.`,
+      );
     if (!done)
       throw new NotFoundError('notification_not_found', `Notification ${id} was reset while it was retried.`);
     return done;
+  }
+
+  /** Attempts handed to the sender and not yet ended (queued ones not counted). */
+  get runningAttempts(): number {
+    return this.#running.size;
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -241,7 +275,52 @@ export class Outbox {
   /** Forgets every notification and batch; attempts still running finish unrecorded. */
   reset(): void {
     this.#store.reset();
+    this.#running.clear();
     this.#history.clear();
+  }
+
+  /**
+   * Stops the outbox for a shutdown: no attempt starts any more (queued ones stay pending, not
+   * attempted); attempts running get `graceMs` to end and are recorded as they end; any still running
+   * then is recorded as `interrupted` (not the receiver's failure: it does not count toward the 5
+   * attempts) and its notification stays pending; its late answer is ignored (decision 0043).
+   */
+  async drain(graceMs: number): Promise<DrainResult> {
+    this.#stopping = true;
+    const running = this.#running.size;
+    if (running > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#runningChanged = () => {
+          if (this.#running.size === 0) resolve();
+        };
+        timer = setTimeout(resolve, graceMs);
+      });
+      clearTimeout(timer);
+      this.#runningChanged = undefined;
+    }
+    const interrupted = [...this.#running];
+    const finishedAt = this.#store.clockIso.of(this.deps.clock.now());
+    for (const [n, r] of interrupted) {
+      this.#record(n, {
+        number: n.attempts.length + 1,
+        startedAt: r.startedAt,
+        startedAtWall: r.startedAtWall,
+        finishedAt,
+        durationMs: Math.round(performance.now() - r.startedMs),
+        trigger: r.trigger,
+        batchAt: r.batchAt,
+        outcome: 'interrupted',
+        statusCode: undefined,
+        message: `the emulator stopped while this attempt ran (it did not end within the shutdown grace of ${graceMs} ms): not the receiver's failure; it does not count toward the ${MAX_ATTEMPTS} attempts and the notification stays pending`,
+        responseBody: undefined,
+        outageId: undefined,
+      });
+    }
+    this.#running.clear();
+    // Answers that still arrive belong to attempts already recorded: ignored, like after a reset.
+    if (interrupted.length > 0) this.#store.generation++;
+    return { running, finished: running - interrupted.length, interrupted: interrupted.length };
   }
 
   close(): void {
@@ -268,6 +347,11 @@ export class Outbox {
     const store = this.#store;
     if (generation !== store.generation) return undefined;
     const { clock, sender } = this.deps;
+    if (this.#stopping) {
+      // Queued when the emulator began to stop: never sent, still pending.
+      store.settled(n);
+      return undefined;
+    }
     if (n.cancelWhenSettled) {
       // Its credential was deleted while this attempt waited for its turn: it is never sent.
       this.#cancel(n, n.cancelWhenSettled, store.clockIso.of(clock.now()));
@@ -279,6 +363,7 @@ export class Outbox {
     const startedAt = store.clockIso.of(startNow);
     const startedAtWall = store.wallIso.of(new Date());
     const number = n.attempts.length + 1;
+    this.#running.set(n, { trigger, batchAt, startedAt, startedAtWall, startedMs: performance.now() });
     const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
     // Written before the request goes out: a crash while it is in flight leaves its trace (decision 0080).
     if (!outage) this.#recorder?.attemptStarted(n, { number, startedAt, startedAtWall, trigger, batchAt });
@@ -299,6 +384,8 @@ export class Outbox {
             }),
           );
     if (generation !== store.generation) return undefined;
+    this.#running.delete(n);
+    this.#runningChanged?.();
     const finished = clock.now();
     // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
     // for all attempts, all members in-object, none in an extra property array.
@@ -316,17 +403,24 @@ export class Outbox {
       responseBody: result.responseBody === undefined ? undefined : store.texts.of(result.responseBody),
       outageId: outage?.id,
     };
+    this.#record(n, attempt, finished.getTime());
+    return n;
+  }
+
+  /** Adds an ended attempt to `n`, moves its state on, writes it, settles it and tells the listeners. */
+  #record(n: NotificationRecord, attempt: Attempt, finishedMs = this.deps.clock.now().getTime()): void {
+    const store = this.#store;
     // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
     n.attempts = n.attempts.concat([attempt]);
-    n.lastFinishedMs = finished.getTime();
+    n.lastFinishedMs = finishedMs;
     // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
     // acknowledges.
-    if (result.outcome === 'http_status' && result.statusCode === 200) {
+    if (attempt.outcome === 'http_status' && attempt.statusCode === 200) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;
       store.pending.delete(n);
-    } else if (n.attempts.length >= MAX_ATTEMPTS) {
+    } else if (countedAttempts(n) >= MAX_ATTEMPTS) {
       n.state = 'exhausted';
       n.exhaustedAt = attempt.finishedAt;
       store.pending.delete(n);
@@ -338,6 +432,5 @@ export class Outbox {
     // The info log and the live stream both listen here (one line per attempt, state included).
     const { activity } = this.deps;
     if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
-    return n;
   }
 }

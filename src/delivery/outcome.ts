@@ -1,4 +1,8 @@
-/** How one delivery attempt ended (docs/admin-api.md "Notifications"). Only `http_status` 200 is a success. */
+/**
+ * How one delivery attempt ended (docs/admin-api.md "Notifications"). Only `http_status` 200 is a
+ * success. `interrupted`: the emulator stopped while the attempt ran (decision 0043); not the
+ * receiver's failure, so it does not count toward the 5 attempts.
+ */
 export const ATTEMPT_OUTCOMES = [
   'http_status',
   'timeout',
@@ -7,13 +11,18 @@ export const ATTEMPT_OUTCOMES = [
   'tls_error',
   'reset',
   'invalid_response',
+  'interrupted',
   // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
   'simulated_outage',
-  // The emulator stopped (kill -9, crash) while the attempt was in flight; read back from a data dir
-  // (decision 0080). Whether the receiver got it is unknown: delivery is at-least-once.
-  'interrupted',
+  // The emulator died (kill -9, crash) while the attempt was in flight; found in a data dir at the
+  // restart (decision 0080). The receiver may have got it, so unlike `interrupted` it counts toward
+  // the 5 attempts; delivery is at-least-once.
+  'interrupted_by_crash',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Outcomes that are the emulator's doing, not the receiver's: they do not count toward MAX_ATTEMPTS. */
+export const UNCOUNTED_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set(['interrupted']);
 
 /** What the sender reports for one POST. It never throws: failures are data. */
 export interface SendResult {

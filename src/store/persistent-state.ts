@@ -402,7 +402,7 @@ function interruptedBatch(
     delivered: 0,
     failed: 0,
     exhausted: 0,
-    reason: `interrupted: the emulator stopped while this batch ran (found at the restart of ${restartIso}); its attempts in flight are recorded with outcome interrupted`,
+    reason: `interrupted: the emulator stopped while this batch ran (found at the restart of ${restartIso}); its attempts in flight are recorded with outcome interrupted_by_crash`,
   };
   for (const n of notifications) {
     const a = n.attempts.find((x) => x.batchAt === at);

@@ -4,7 +4,12 @@ import type { ApiVersion } from '../auth/types.js';
 import type { User } from '../auth/users.js';
 import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
-import { type Attempt, MAX_ATTEMPTS, type NotificationRecord } from '../delivery/notification.js';
+import {
+  type Attempt,
+  countedAttempts,
+  MAX_ATTEMPTS,
+  type NotificationRecord,
+} from '../delivery/notification.js';
 import type { Outage } from '../delivery/outages.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { TrustSource } from '../delivery/trust.js';
@@ -183,7 +188,7 @@ export class ReplayedState {
   }
 
   /**
-   * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted`
+   * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted_by_crash`
    * attempt (it counts toward the 5: the receiver may have got it), the notification stays pending
    * unless that was its fifth. Answers the notifications it changed.
    */
@@ -197,12 +202,12 @@ export class ReplayedState {
         number: n.attempts.length + 1,
         finishedAt: s.startedAt,
         durationMs: 0,
-        outcome: 'interrupted',
+        outcome: 'interrupted_by_crash',
         message: `the emulator stopped while this attempt was in flight (found at the restart of ${atIso}); whether the receiver got it is unknown: delivery is at-least-once across a restart, as the provider's`,
       };
       n.attempts = n.attempts.concat([attempt]);
       n.lastFinishedMs = Date.parse(s.startedAt);
-      if (n.attempts.length >= MAX_ATTEMPTS) {
+      if (countedAttempts(n) >= MAX_ATTEMPTS) {
         n.state = 'exhausted';
         n.exhaustedAt = s.startedAt;
       }

@@ -10,11 +10,13 @@ export {
   type VerifyOptions,
   VerifyOptionsSchema,
 } from './options.js';
+export { runVerify } from './runner.js';
 export {
   CASE_IDS,
   type CaseId,
   type CaseResult,
   type CaseStatus,
+  type CauseGroup,
   type Evidence,
   type VerifyListener,
   type VerifyReport,

@@ -76,7 +76,9 @@ export async function inProcessEnvironment(
         ...(receivers.caPem ? { trust: [receivers.caPem] } : {}),
       },
     );
-    return environment(new AdminClient(running.url), running.url, scenario, receivers, [], async () => {
+    const { adminToken } = running.emulator.settings;
+    const client = new AdminClient(running.url, adminToken ? { adminToken } : {});
+    return environment(client, running.url, scenario, receivers, [], async () => {
       await running.close();
     });
   } catch (err) {
@@ -90,9 +92,10 @@ export function preloadedEnvironment(
   scenario: Scenario,
   url: string,
   receivers: ReadonlyMap<string, Receiver>,
+  adminToken?: string,
 ): ScenarioEnvironment {
   return {
-    client: new AdminClient(url),
+    client: new AdminClient(url, adminToken ? { adminToken } : {}),
     url,
     basePath16: scenario.settings.basePath16 ?? '/api/1.6',
     basePath17: scenario.settings.basePath17 ?? '/api/1.7',
