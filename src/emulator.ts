@@ -132,7 +132,7 @@ export function createEmulator(
       : createLogOutput({ format: settings.logFormat, now });
   const log = deps.logger ?? (output ? createLogger(settings.logLevel, { output, now }) : silentLogger());
   const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
-  logActivity(activity, log, output);
+  logActivity(activity, log, output, clock.mode);
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);

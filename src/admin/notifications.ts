@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { NOTIFICATION_STATES, type NotificationFilter, toDetail, toSummary } from '../delivery/index.js';
+import { toDetail, toSummary } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
 import { mount } from './mount.js';
-import { intParam } from './read-json.js';
+import { notificationQuery } from './notification-query.js';
 
 /** How long `wait=settled` waits by default, and at most. */
 export const SETTLE_WAIT_DEFAULT_MS = 10_000;
@@ -19,18 +19,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     listNotifications: async (c) => {
       const q = c.req.query();
-      const filter: NotificationFilter = {};
-      if (q.state !== undefined) {
-        if (!(NOTIFICATION_STATES as readonly string[]).includes(q.state)) {
-          throw new InputError('invalid_query', `state: "${q.state}" is not a notification state.`, {
-            path: 'state',
-            accepted: NOTIFICATION_STATES,
-          });
-        }
-        filter.state = q.state;
-      }
-      if (q.credentialId !== undefined) filter.credentialId = q.credentialId;
-      if (q.bookingId !== undefined) filter.bookingId = intParam(q.bookingId, 'bookingId');
+      const { filter, matches, extra } = notificationQuery(q);
       let settled: boolean | undefined;
       if (q.wait !== undefined) {
         if (q.wait !== 'settled') {
@@ -52,7 +41,8 @@ export function notificationRoutes(emulator: Emulator): Hono {
         const { state: _state, ...waitFilter } = filter;
         settled = await outbox.waitSettled(waitFilter, timeoutMs);
       }
-      const notifications = outbox.list(filter).map(toSummary);
+      const listed = outbox.list(filter);
+      const notifications = (extra ? listed.filter(matches) : listed).map(toSummary);
       return settled === undefined ? { notifications } : { settled, notifications };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.

@@ -12,9 +12,17 @@ const ASSETS: Record<string, string> = {
   'state.js': JS,
   'dom.js': JS,
   'notifications.js': JS,
-  'tables.js': JS,
+  'detail.js': JS,
+  'attempts.js': JS,
+  'curl.js': JS,
+  'morph.js': JS,
+  'forms.js': JS,
+  'setup.js': JS,
+  'outages.js': JS,
+  'journal.js': JS,
   'verify.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
+  'inspector.css': 'text/css; charset=utf-8',
 };
 // Everything the page loads comes from this origin: it works offline and nothing leaks out.
 const CSP =

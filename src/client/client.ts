@@ -84,6 +84,14 @@ export class AdminClient implements ClientMethods {
   addCredential(input: T.CredentialInput) {
     return this.call('addCredential', { body: input });
   }
+  /** Replaces a credential (the id stays); notifications already made keep their URL and ApiKey. */
+  updateCredential(id: string, input: T.CredentialInput) {
+    return this.call('updateCredential', { params: { id }, body: input });
+  }
+  /** Per credential: notifications by state, attempts, success rate, last failure, next batch. */
+  async deliveryStats() {
+    return (await this.call('deliveryStats')).credentials;
+  }
   /** Deletes a credential by id. */
   async deleteCredential(id: string) {
     await this.call('deleteCredential', { params: { id } });
@@ -109,6 +117,10 @@ export class AdminClient implements ClientMethods {
   /** Adds a GetAccessToken user; the answer leaves the password out. */
   addUser(user: T.User) {
     return this.call('addUser', { body: user });
+  }
+  /** Replaces a user (the username stays); issued tokens stay valid. */
+  updateUser(username: string, user: T.User) {
+    return this.call('updateUser', { params: { username }, body: user });
   }
   /** Deletes a user by username. */
   async deleteUser(username: string) {
@@ -147,6 +159,13 @@ export class AdminClient implements ClientMethods {
       { timeoutMs: timeoutMs + this.#timeoutMs },
     );
   }
+  /**
+   * The filtered notifications as HAR 1.2 (one entry per attempt, as sent, with the answers); with
+   * `format: 'ndjson'` the answer is the NDJSON text (one notification a line).
+   */
+  exportNotifications(query: T.ExportQuery = {}) {
+    return this.call('exportNotifications', { query });
+  }
   /** One notification with headers, body and attempts. */
   getNotification(id: string) {
     return this.call('getNotification', { params: { id } });
@@ -184,6 +203,10 @@ export class AdminClient implements ClientMethods {
   /** The GetAccessToken journal, optionally filtered. */
   async listRequests(query: T.JournalQuery = {}) {
     return (await this.call('listRequests', { query })).requests;
+  }
+  /** One GetAccessToken call with its request and response as sent and received (`exchange`). */
+  getRequest(id: string) {
+    return this.call('getRequest', { params: { id } });
   }
 
   /** Adds a GetAccessToken fault (delay, status, malformed body, dropped connection). */

@@ -48,6 +48,9 @@ export type NotificationSummary = z.output<typeof D.NotificationSummarySchema>;
 export type Notification = z.output<typeof D.NotificationSchema>;
 /** Filters of `listNotifications` (`wait` and `timeoutMs` are `waitSettled`'s). */
 export type NotificationQuery = Omit<z.input<typeof D.NotificationQuerySchema>, 'wait' | 'timeoutMs'>;
+export type ExportQuery = z.input<typeof D.ExportQuerySchema>;
+export type DeliveryStats = z.output<typeof D.DeliveryStatsSchema>;
+export type JournalDetail = z.output<typeof S.JournalDetailSchema>;
 export type NotificationList = z.output<typeof D.NotificationListSchema>;
 export type RetryResult = z.output<typeof D.RetryResultSchema>;
 export type BatchResult = z.output<typeof D.BatchResultSchema>;

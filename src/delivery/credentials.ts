@@ -1,5 +1,5 @@
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import { type Credential, httpWarning, parseCredential } from './credential-schema.js';
 
 /**
@@ -51,6 +51,34 @@ export class CredentialStore {
       ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     };
     this.#byId.set(id, credential);
+    return credential;
+  }
+
+  /**
+   * Replaces credential `id` with `input` (validated as `add` does; an `id` in the body must be the
+   * same), keeping its place in the routing order. Notifications already made keep the URL and
+   * ApiKey they were made with (product rule "Core concepts": headers never change across attempts).
+   */
+  replace(id: string, input: unknown): Credential {
+    if (!this.#byId.has(id)) throw unknownCredential(id, this.list());
+    const given = (input as { id?: unknown } | null)?.id;
+    if (given !== undefined && given !== id) {
+      throw new InputError(
+        'credential_id_mismatch',
+        `The body's id "${String(given)}" is not the id in the path ("${id}"); a credential's id cannot change: delete it and add a new one.`,
+        { path: 'id' },
+      );
+    }
+    const body = input !== null && typeof input === 'object' ? { ...input, id } : input;
+    const { apiKey, url, filters, warnings } = parseCredential(
+      body,
+      this.allowHttp,
+      '',
+      this.names,
+      this.#httpWarning,
+    );
+    const credential: Credential = { id, apiKey, url, filters, warnings };
+    this.#byId.set(id, credential); // Map.set on an existing key keeps its insertion order
     return credential;
   }
 

@@ -40,7 +40,7 @@ export {
   Outbox,
 } from './outbox.js';
 export { ATTEMPT_OUTCOMES, type AttemptOutcome, type SendResult } from './outcome.js';
-export { notificationFilename, prepareNotification, USER_AGENT } from './prepare.js';
+export { deliveryHeaders, notificationFilename, prepareNotification, USER_AGENT } from './prepare.js';
 export { matches, route } from './routing.js';
 export { type DeliveryRequest, HttpSender, RESPONSE_BODY_CAP_BYTES, type Sender } from './sender.js';
 export {

@@ -1,6 +1,6 @@
 import type { NotificationRecord } from './notification.js';
 import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
-import { Interner, IsoStrings } from './shared-strings.js';
+import { Interner, IsoStrings, SharedRecords } from './shared-strings.js';
 
 /**
  * Where the outbox keeps its notifications: every record by id, the pending and the in-flight ones,
@@ -15,6 +15,8 @@ export class NotificationStore {
   readonly clockIso = new IsoStrings();
   readonly wallIso = new IsoStrings();
   readonly texts = new Interner();
+  /** Receivers' answer headers: one shared record per distinct set. */
+  readonly headers = new SharedRecords();
   /** Bumped by reset: an attempt queued before it finishes unrecorded. */
   generation = 0;
   #seq = 0;
@@ -62,6 +64,7 @@ export class NotificationStore {
     this.pending.clear();
     this.inFlight.clear();
     this.texts.clear();
+    this.headers.clear();
     this.#seq = 0;
     this.waiters.changed();
   }

@@ -401,6 +401,8 @@ export class Outbox {
       statusCode: result.statusCode,
       message: store.texts.of(result.message),
       responseBody: result.responseBody === undefined ? undefined : store.texts.of(result.responseBody),
+      responseHeaders:
+        result.responseHeaders === undefined ? undefined : store.headers.of(result.responseHeaders),
       outageId: outage?.id,
     };
     this.#record(n, attempt, finished.getTime());

@@ -33,6 +33,8 @@ export interface SendResult {
   message: string;
   /** The first RESPONSE_BODY_CAP_BYTES of the response body, as UTF-8 text. */
   responseBody?: string;
+  /** The response headers (lower-case names, repeated ones joined by ", "), up to 4 KiB; absent before a status line. */
+  responseHeaders?: Record<string, string>;
   /** Wall-clock duration of the attempt in milliseconds. */
   durationMs: number;
 }

@@ -108,6 +108,10 @@ export const AttemptSchema = component(
     statusCode: int.optional(),
     message: str,
     responseBody: str.optional().describe('first 4 KiB of the answer'),
+    responseHeaders: z
+      .record(str, str)
+      .optional()
+      .describe('the answer\'s headers (lower-case names, repeated ones joined by ", "), up to 4 KiB'),
     outageId: str.optional().describe('the outage (POST /outages) that failed it without sending'),
   }),
 );
@@ -153,13 +157,70 @@ export const NotificationListSchema = component(
     settled: z.boolean().optional().describe('with wait=settled: false when timeoutMs passed first'),
   }),
 );
-export const NotificationQuerySchema = z.object({
+/** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'none'] as const;
+
+/** The filters of the notification list and of its export (src/admin/notification-query.ts reads them). */
+const notificationFilters = {
   state: z.enum(NOTIFICATION_STATES).optional().describe('only this state'),
   credentialId: str.optional().describe('only this credential'),
   bookingId: int.optional().describe('only this reservation'),
+  bookingStatus: z.enum(BOOKING_STATUSES).optional().describe('only this BookingStatus (the event)'),
+  statusClass: z
+    .enum(STATUS_CLASSES)
+    .optional()
+    .describe('the last attempt: its status class, network (no status line) or none (no attempt yet)'),
+  attempts: int.min(0).max(5).optional().describe('exactly this many attempts'),
+  booking: str.optional().describe('part of a BookingNumber or BookingID'),
+  q: str
+    .optional()
+    .describe(
+      'text inside the decoded body (a passenger, a BookingNumber…), the id or the filename; any case',
+    ),
+};
+
+export const NotificationQuerySchema = z.object({
+  ...notificationFilters,
   wait: z.literal('settled').optional().describe('wait until no matching attempt is queued or running'),
   timeoutMs: int.max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
 });
+export const ExportQuerySchema = z.object({
+  format: z.enum(['har', 'ndjson']).optional().describe('har (default) or ndjson'),
+  ...notificationFilters,
+});
+export const ExportSchema = z
+  .looseObject({ log: z.looseObject({ version: z.literal('1.2') }) })
+  .describe(
+    'HAR 1.2: one entry per attempt, the request as sent (postData.text the decompressed JSON) and the answer as kept; with format=ndjson, one Notification a line plus gzipBase64 (application/x-ndjson)',
+  );
+export const DeliveryStatsSchema = component(
+  'DeliveryStats',
+  z.object({
+    credentialId: str,
+    configured: z.boolean().describe('false for a credential deleted since its notifications were made'),
+    notifications: int,
+    delivered: int,
+    pending: int,
+    exhausted: int,
+    cancelled: int,
+    attempts: int,
+    successfulAttempts: int.describe('attempts answered exactly 200'),
+    successRate: z.number().nullable().describe('successfulAttempts / attempts; null without attempts'),
+    lastFailure: z
+      .object({
+        notificationId: str,
+        attempt: int,
+        at: instant,
+        outcome: z.enum(ATTEMPT_OUTCOMES),
+        statusCode: int.nullable(),
+        message: str,
+      })
+      .nullable(),
+    nextBatchAt: instant
+      .nullable()
+      .describe('the next redelivery batch, when one of its notifications is pending'),
+  }),
+);
 export const RetryResultSchema = component(
   'RetryResult',
   z.object({ attempt: AttemptSchema, notification: NotificationSummarySchema }),
@@ -202,6 +263,7 @@ export const ActivitySchema = component(
         reservations: z.array(reservationChange),
         notifications: strings,
         routedTo: int,
+        credentials: strings.describe('ids of the credentials it was routed to'),
       }),
       z.object({ kind: z.literal('notification_created'), notification: NotificationSummarySchema }),
       z.object({
@@ -217,6 +279,14 @@ export const ActivitySchema = component(
         change: z.enum(ADMIN_CHANGES),
         subject: str,
         detail: str.optional(),
+      }),
+      z.object({
+        kind: z.literal('refused'),
+        method: str,
+        path: str,
+        status: int.describe('the 4xx the admin call was answered'),
+        code: str.describe('the problem code'),
+        message: str.describe('the problem message'),
       }),
     ])
     .describe(

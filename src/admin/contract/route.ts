@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 
-export type Method = 'get' | 'post' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** The groups of the OpenAPI document (its `tags`), in the order it lists them. */
 export const ROUTE_TAGS = {

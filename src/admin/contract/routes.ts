@@ -16,8 +16,11 @@ import {
   BatchResultSchema,
   CredentialInputComponent,
   CredentialSchema,
+  DeliveryStatsSchema,
   EventInputComponent,
   EventResultSchema,
+  ExportQuerySchema,
+  ExportSchema,
   NotificationListSchema,
   NotificationQuerySchema,
   NotificationSchema,
@@ -37,6 +40,7 @@ import {
   FaultAnswerSchema,
   FaultInputSchema,
   HealthSchema,
+  JournalDetailSchema,
   JournalEntrySchema,
   JournalQuerySchema,
   ResetResultSchema,
@@ -104,6 +108,24 @@ export const ADMIN_ROUTES = {
     body: CredentialInputComponent,
     responses: { 201: CredentialSchema },
     errors: [400, 409],
+  }),
+  updateCredential: route({
+    method: 'put',
+    path: '/credentials/:id',
+    tag: 'delivery',
+    summary:
+      'replace a credential (validated as POST; the id cannot change); notifications already made keep their URL and ApiKey',
+    body: CredentialInputComponent,
+    responses: { 200: CredentialSchema },
+    errors: [400, 404],
+  }),
+  deliveryStats: route({
+    method: 'get',
+    path: '/delivery-stats',
+    tag: 'delivery',
+    summary:
+      'per credential: notifications by state, attempts, success rate, last failure and the next batch when one is pending',
+    responses: { 200: listOf('credentials', DeliveryStatsSchema) },
   }),
   deleteCredential: route({
     method: 'delete',
@@ -187,6 +209,26 @@ export const ADMIN_ROUTES = {
     query: NotificationQuerySchema,
     responses: { 200: NotificationListSchema },
     errors: [400],
+  }),
+  exportNotifications: route({
+    method: 'get',
+    path: '/notifications/export',
+    tag: 'delivery',
+    summary:
+      'the filtered notifications as a file: HAR 1.2 (one entry per attempt, as sent, with the answers) or NDJSON (format=ndjson)',
+    query: ExportQuerySchema,
+    responses: { 200: ExportSchema },
+    errors: [400],
+  }),
+  getNotificationBody: route({
+    method: 'get',
+    path: '/notifications/:id/body.gz',
+    tag: 'delivery',
+    summary: 'the body exactly as sent (gzip), as a file, for curl --data-binary @<filename>.gz',
+    responses: { 200: null },
+    errors: [404],
+    media: 'application/gzip',
+    noClient: 'binary gzip bytes for curl; getNotification has the body decoded',
   }),
   getNotification: route({
     method: 'get',
@@ -298,6 +340,15 @@ export const ADMIN_ROUTES = {
     responses: { 201: UserAnswerSchema },
     errors: [400, 409],
   }),
+  updateUser: route({
+    method: 'put',
+    path: '/users/:username',
+    tag: 'getaccesstoken',
+    summary: 'replace a user (validated as POST; the username cannot change); issued tokens stay valid',
+    body: UserInputSchema,
+    responses: { 200: UserAnswerSchema },
+    errors: [400, 404],
+  }),
   deleteUser: route({
     method: 'delete',
     path: '/users/:username',
@@ -329,6 +380,15 @@ export const ADMIN_ROUTES = {
     summary: 'journal of GetAccessToken calls, oldest first',
     query: JournalQuerySchema,
     responses: { 200: listOf('requests', JournalEntrySchema) },
+  }),
+  getRequest: route({
+    method: 'get',
+    path: '/requests/:id',
+    tag: 'getaccesstoken',
+    summary:
+      'one journaled call with exchange: its request and response as sent and received (bodies up to 4 KiB)',
+    responses: { 200: JournalDetailSchema },
+    errors: [404],
   }),
   listFaults: route({
     method: 'get',
@@ -389,7 +449,7 @@ export const ADMIN_ROUTES = {
     path: '/stream',
     tag: 'live',
     summary:
-      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, attempt, batch, clock, token, admin; a client more than 256 KiB behind is dropped (reconnect: hello again, read the lists)',
+      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, attempt, batch, clock, token, admin, refused; a client more than 256 KiB behind is dropped (reconnect: hello again, read the lists)',
     responses: { 200: ActivitySchema },
     media: 'text/event-stream',
     noClient: 'an endless Server-Sent Events stream: read it with an EventSource',

@@ -127,6 +127,26 @@ export const JournalEntrySchema = component(
     fault: z.object({ id: str, kind: str }).optional(),
   }),
 );
+const headerPairs = z.array(z.tuple([str, str]));
+export const JournalDetailSchema = component(
+  'JournalDetail',
+  JournalEntrySchema.extend({
+    exchange: z
+      .object({
+        request: z.object({
+          method: str,
+          target: str.describe('path and query as sent'),
+          headers: headerPairs,
+          body: str.describe('up to 4 KiB, decompressed when sent with Content-Encoding gzip or deflate'),
+          bodyBytes: int,
+          truncated: z.boolean(),
+        }),
+        response: z.object({ status: int, headers: headerPairs, body: str, truncated: z.boolean() }),
+      })
+      .nullable()
+      .describe('the call as the client sent it and got it back; null when it did not come over HTTP'),
+  }),
+);
 export const JournalQuerySchema = z.object({
   version: API_VERSION.optional().describe('only this API version'),
   variant: z.enum(VARIANTS).optional().describe('only this variant'),
