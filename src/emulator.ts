@@ -14,6 +14,7 @@ import type { DeliveryService, Sender } from './delivery/index.js';
 import { lazyModule } from './lazy-module.js';
 import { createLogger, createLogOutput, type Logger, silentLogger } from './log.js';
 import type { ReservationStore } from './reservations/index.js';
+import { PersistentState } from './store/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
 export interface EmulatorDeps {
@@ -80,7 +81,8 @@ export interface Emulator {
   readonly ready: Promise<void>;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
   reset(): void;
-  start(): void;
+  /** Starts the clock; `port` is the one the server listens on (a data dir's lock names it). */
+  start(port?: number): void;
   stop(): Promise<void>;
 }
 
@@ -112,12 +114,15 @@ export function createEmulator(
   const names = deps.settingNames ?? OPTION_NAMES;
   const settings = resolveSettings(input as Record<string, unknown>, names);
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
+  // Read back before the clock is built: a manual or compressed clock starts where it stood (decision 0080).
+  const persisted = settings.dataDir ? PersistentState.open(settings.dataDir, settings.port) : undefined;
+  const clockStart = persisted?.clockStart(settings.clock)?.toISOString() ?? settings.clockStart;
   const clock =
     deps.clock ??
     createClock({
       mode: settings.clock,
       hourMs: settings.hourMs,
-      ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
+      ...(clockStart ? { start: new Date(clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
   const now = () => clock.now();
@@ -212,7 +217,15 @@ export function createEmulator(
     delivery.close();
   });
 
-  return {
+  if (persisted) {
+    // After the preloads (a config or scenario's users and credentials win over the data dir's).
+    const before = Promise.all(readiness);
+    readiness.push(before.then(loadEmulatorServices).then(() => persisted.attach(emulator)));
+    resetters.push(() => persisted.reset());
+    stoppers.push(() => persisted.close());
+  }
+
+  const emulator: Emulator = {
     settings,
     seed,
     clock,
@@ -230,7 +243,8 @@ export function createEmulator(
     reset() {
       for (const r of resetters) r();
     },
-    start() {
+    start(port) {
+      if (port !== undefined) persisted?.listening(port);
       clock.start();
     },
     async stop() {
@@ -238,4 +252,5 @@ export function createEmulator(
       for (const s of stoppers) await s();
     },
   };
+  return emulator;
 }

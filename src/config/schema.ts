@@ -47,6 +47,8 @@ export const SettingsSchema = z.object({
   logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
   /** Absent: pretty when stderr is a terminal, JSON otherwise (decided where the logger is made). */
   logFormat: z.enum(['pretty', 'json']).optional(),
+  /** Where state is kept across restarts (decision 0080); absent: in memory only. */
+  dataDir: z.string().min(1).optional(),
   /** File paths only the process shell reads. */
   config: z.string().optional(),
   scenario: z.string().optional(),

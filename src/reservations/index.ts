@@ -9,7 +9,7 @@ export {
   RESULTING_STATUS,
   TRANSITIONS,
 } from './events.js';
-export { ReservationStore, type ReservationStoreOptions } from './store.js';
+export { ReservationStore, type ReservationStoreOptions, type StoredReservation } from './store.js';
 export type {
   ExchangeNotifies,
   HistoryEntry,
