@@ -124,7 +124,7 @@ export function emulatorImageInputs(): string[] {
     'package-lock.json',
     'tsconfig.json',
     'tsconfig.build.json',
-    'docker/healthcheck.mjs',
+    'docker/healthcheck.sh',
   ];
   const walk = (dir: string) => {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
