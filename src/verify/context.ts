@@ -6,7 +6,7 @@
 
 import type { NotificationBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
-import { createEmulator, type Emulator, loadEmulatorServices } from '../emulator.js';
+import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import type { ResolvedOptions } from './options.js';
@@ -55,7 +55,6 @@ export class VerifyContext {
 
   /** Builds the in-process emulator: manual clock a day back, the response timeout, the CA. */
   static async create(options: ResolvedOptions): Promise<VerifyContext> {
-    await loadEmulatorServices();
     const http = new HttpSender({
       timeoutMs: options.responseTimeoutMs,
       maxSockets: DELIVERY_CONCURRENCY,
