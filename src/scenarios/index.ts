@@ -8,7 +8,7 @@ export {
 } from './load/loader.js';
 export { consoleProgress, formatSummary } from './report/console.js';
 export { jsonReport } from './report/json.js';
-export { junitXml } from './report/junit.js';
+export { scenarioJunit } from './report/junit.js';
 export { type RunSummary, summarize } from './report/summary.js';
 export type { ExpectationResult, ScenarioResult, StepResult } from './run/results.js';
 export { type RunListener, type RunOptions, runScenario } from './run/runner.js';
