@@ -3,7 +3,8 @@ import { pino } from 'pino';
 
 /** The logger every component receives; a pino instance writing to stderr. */
 export type Logger = pino.Logger;
-export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 /** `json`: one JSON object a line (docker logs, CI); `pretty`: aligned columns for a person. */
 export type LogFormat = (typeof LOG_FORMATS)[number];

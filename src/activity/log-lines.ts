@@ -1,3 +1,4 @@
+import { MAX_ATTEMPTS } from '../delivery/notification.js';
 import type { Logger } from '../log.js';
 import type { ActivityBus } from './bus.js';
 import type { Activity } from './types.js';
@@ -62,7 +63,7 @@ export function activityLine(a: Activity): ActivityLine | undefined {
           state: n.state,
           ok,
         },
-        msg: `${n.id} attempt ${t.number}/5${trigger} → ${result} in ${t.durationMs} ms ${n.url}${tail}`,
+        msg: `${n.id} attempt ${t.number}/${MAX_ATTEMPTS}${trigger} → ${result} in ${t.durationMs} ms ${n.url}${tail}`,
       };
     }
     case 'batch': {

@@ -1,4 +1,5 @@
 /** Money and time helpers: amounts are computed in integer minor units so sums are exact. */
+import { HOUR_MS } from '../clock/schedule.js';
 import type { Currency } from './reference/index.js';
 
 /** A US-dollar amount converted to whole minor units of `currency`. */
@@ -34,7 +35,7 @@ export function formatAmount(minor: number, currency: Currency): string {
 }
 
 export const MINUTE_MS = 60_000;
-export const HOUR_MS = 60 * MINUTE_MS;
+export { HOUR_MS };
 export const DAY_MS = 24 * HOUR_MS;
 
 /** An instant as a Zulu datetime with whole seconds, e.g. 2026-04-27T10:00:00Z. */

@@ -4,6 +4,7 @@
  * the receiver under test as its only destination.
  */
 
+import { HOUR_MS } from '../clock/schedule.js';
 import type { NotificationBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
 import { createEmulator, type Emulator } from '../emulator.js';
@@ -20,7 +21,6 @@ export type Emitted = Omit<LifecycleResult['emit'][number], 'gz'> & { gz?: Buffe
 
 /** Attempts the burst sends at once: above the 50 of survives-batch-burst, so none waits for a slot. */
 const DELIVERY_CONCURRENCY = 64;
-const HOUR_MS = 3_600_000;
 /** Extra wait beyond the response timeout before a settle is given up (the sender's deadline fires first). */
 const SETTLE_MARGIN_MS = 10_000;
 
