@@ -128,7 +128,8 @@ export function createEmulator(
   // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
   // CA file rejects `ready` (startServer awaits it before listening).
   const ready = (async () => {
-    for (const [i, cr] of (preload.credentials ?? []).entries()) delivery.credentials.add(cr, `credentials[${i}]`);
+    for (const [i, cr] of (preload.credentials ?? []).entries())
+      delivery.credentials.add(cr, `credentials[${i}]`);
     for (const pem of preload.trust ?? []) delivery.trust(pem, 'scenario', "the scenario receivers' CA");
     await delivery.loadCaFile();
   })();

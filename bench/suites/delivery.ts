@@ -7,7 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { MAX_ATTEMPTS } from '../../dist/delivery/index.js';
+import { MAX_ATTEMPTS } from '../../dist/delivery/notification.js';
 import { startServer } from '../../dist/server.js';
 import { envNumber, fmt, table } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';

@@ -36,5 +36,4 @@ export type Activity =
   | { kind: 'token'; entry: JournalEntry }
   | { kind: 'admin'; change: AdminChange; subject: string; detail?: string };
 
-export type ActivityKind = Activity['kind'];
 export type ActivityListener = (activity: Activity) => void;

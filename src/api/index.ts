@@ -5,8 +5,7 @@ import { handleRest } from './handle-rest.js';
 import { handleSoapCall, handleSoapMethodNotAllowed } from './handle-soap.js';
 import { handleServiceGet } from './handle-wsdl.js';
 
-export { MAX_BODY_BYTES } from './body.js';
-export type { ApiDeps, Endpoint } from './context.js';
+export type { ApiDeps } from './context.js';
 
 /** The endpoints of one version under its base path (spec "Endpoints 3"; DESIGN "GetAccessToken"). */
 function endpoints(version: ApiVersion): Endpoint[] {

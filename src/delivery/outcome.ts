@@ -107,7 +107,8 @@ function parserFailure(f: FailureFacts): { message: string; code: string } | und
     // "Response does not match the HTTP/1.1 protocol (Expected HTTP/…)" → "Parse Error: Expected HTTP/…";
     // undici leaves `code` unset, so the one code Node gives for a non-HTTP answer is restored.
     const reason = /\((.*)\)$/.exec(f.message)?.[1] ?? f.message;
-    const code = f.code || (reason.startsWith('Expected HTTP/') ? 'HPE_INVALID_CONSTANT' : 'HPE_INVALID_RESPONSE');
+    const code =
+      f.code || (reason.startsWith('Expected HTTP/') ? 'HPE_INVALID_CONSTANT' : 'HPE_INVALID_RESPONSE');
     return { message: `Parse Error: ${reason}`, code };
   }
   return undefined;
@@ -129,7 +130,8 @@ const FAILURE_TABLE: readonly FailureRow[] = [
     when: (f) =>
       f.phase === 'body' && (f.code === UNDICI_CODES.lengthMismatch || f.code === UNDICI_CODES.socket),
     message: (f) => {
-      const promised = f.declaredLength === undefined ? '' : ` of the ${f.declaredLength} its Content-Length promised`;
+      const promised =
+        f.declaredLength === undefined ? '' : ` of the ${f.declaredLength} its Content-Length promised`;
       return `invalid HTTP response: the receiver closed the connection after ${f.bodyBytes ?? 0} body bytes${promised}, before the body was complete${withStatus(f)}`;
     },
   },
@@ -197,7 +199,9 @@ const FAILURE_TABLE: readonly FailureRow[] = [
     when: (f) => RESET_CODES.has(f.code) || f.code === UNDICI_CODES.socket || f.message === 'aborted',
     message: (f) => {
       const after =
-        f.statusCode === undefined ? PHASE_TEXT[f.phase] : `after the response headers (status ${f.statusCode})`;
+        f.statusCode === undefined
+          ? PHASE_TEXT[f.phase]
+          : `after the response headers (status ${f.statusCode})`;
       const code = f.code === UNDICI_CODES.socket ? 'ECONNRESET' : f.code || 'aborted';
       return `connection reset ${after} (${code})`;
     },

@@ -71,9 +71,9 @@ describe('undici canary: what the sender assumes of undici', () => {
     expect(pinned, 'package.json must pin undici exactly (no ^ or ~): see decision 0051').toMatch(
       /^\d+\.\d+\.\d+$/,
     );
-    const installed = JSON.parse(
-      readFileSync(new URL('node_modules/undici/package.json', ROOT), 'utf8'),
-    ) as { version: string };
+    const installed = JSON.parse(readFileSync(new URL('node_modules/undici/package.json', ROOT), 'utf8')) as {
+      version: string;
+    };
     expect(installed.version).toBe(pinned);
   });
 
@@ -121,7 +121,9 @@ describe('undici canary: what the sender assumes of undici', () => {
     expect(new errors.HeadersOverflowError().code).toBe(UNDICI_CODES.headersOverflow);
     expect(new errors.ConnectTimeoutError().code).toBe(UNDICI_CODES.connectTimeout);
     expect(new errors.InvalidArgumentError('x').code).toBe(UNDICI_CODES.invalidArgument);
-    const parser = new errors.HTTPParserError('Response does not match the HTTP/1.1 protocol (Expected HTTP/)');
+    const parser = new errors.HTTPParserError(
+      'Response does not match the HTTP/1.1 protocol (Expected HTTP/)',
+    );
     expect(parser.name).toBe('HTTPParserError');
     expect(classifyError(parser, 'headers', 'r.test').message).toBe(
       'invalid HTTP response before the response headers: Parse Error: Expected HTTP/ (HPE_INVALID_CONSTANT)',

@@ -8,11 +8,10 @@ export function usdToMinor(usd: number, currency: Currency): number {
 }
 
 /**
- * Integer digits an amount may have (spec "Limits"): ticket and passenger amounts are decimal(16,8),
- * Payment.Amount is decimal(20,8), i.e. at most 16 − 8 and 20 − 8 digits before the point.
+ * Integer digits a ticket or passenger amount may have (spec "Limits"): decimal(16,8), i.e. at most
+ * 16 − 8 digits before the point (Payment.Amount is decimal(20,8)).
  */
 export const AMOUNT_INTEGER_DIGITS = 8;
-export const PAYMENT_INTEGER_DIGITS = 12;
 
 /** The largest amount with `integerDigits` integer digits, in minor units of `currency`. */
 export function largestMinor(integerDigits: number, currency: Currency): number {

@@ -2,7 +2,7 @@
  * The one JUnit XML model of the reports (`run --junit`, `verify --junit`): suites of test cases,
  * each passed, failed, in error or skipped, rendered as CI servers read it.
  */
-import { junitSeconds as sec, xmlEscape as esc } from './xml.js';
+import { xmlEscape as esc, junitSeconds as sec } from './xml.js';
 
 /** One test case: passed unless it carries a failure, an error or a skip. */
 export interface JunitCase {
@@ -66,7 +66,9 @@ function testcase(c: JunitCase): string {
     );
   if (c.error) inner.push(`<error message="${esc(c.error.message)}" type="${esc(c.error.type)}"/>`);
   if (c.skipped)
-    inner.push(c.skipped.message === undefined ? '<skipped/>' : `<skipped message="${esc(c.skipped.message)}"/>`);
+    inner.push(
+      c.skipped.message === undefined ? '<skipped/>' : `<skipped message="${esc(c.skipped.message)}"/>`,
+    );
   if (c.systemOut !== undefined) inner.push(`<system-out>${esc(c.systemOut)}</system-out>`);
   if (inner.length === 0) return `${open}/>`;
   return `${open}>\n${inner.map((i) => `      ${i}\n`).join('')}    </testcase>`;

@@ -3,13 +3,7 @@ import { resolveOptions, type VerifyOptions } from './options.js';
 import { runVerify } from './runner.js';
 import type { VerifyReport } from './types.js';
 
-export { CASES } from './cases/index.js';
-export {
-  DEFAULT_RESPONSE_TIMEOUT_MS,
-  resolveOptions,
-  type VerifyOptions,
-  VerifyOptionsSchema,
-} from './options.js';
+export type { VerifyOptions } from './options.js';
 export {
   CASE_IDS,
   type CaseId,
