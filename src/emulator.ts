@@ -109,7 +109,7 @@ export function createEmulator(
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
   for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
-  resetters.push(() => auth.reset()); // users are kept (DESIGN "Admin API": reset)
+  resetters.push(() => auth.reset()); // users are kept (product rule "Admin API": reset)
 
   const reservations = new ReservationStore({
     clock,
@@ -138,7 +138,7 @@ export function createEmulator(
     if (skip) delivery.outbox.recordSkipped(at, skip.reason);
     else await delivery.outbox.runBatch(at);
   });
-  resetters.push(() => delivery.reset()); // credentials are kept (DESIGN "Admin API": reset)
+  resetters.push(() => delivery.reset()); // credentials are kept (product rule "Admin API": reset)
   stoppers.push(() => delivery.close());
 
   return {

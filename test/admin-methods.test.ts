@@ -1,6 +1,6 @@
 /**
  * A known path with a wrong method answers 405 with an Allow header naming the methods the path takes,
- * on every admin route (issue 10 item 10); the provider API's JSON/XML endpoints do the same for
+ * on every admin route (decision 0021); the provider API's JSON/XML endpoints do the same for
  * GetAccessToken (POST). Paths that are no route stay 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -27,7 +27,8 @@ describe('notification delivery: request format', () => {
     expect(req.headers['content-disposition']).toBe(`attachment; filename=${filename}`);
     expect(req.headers['transfer-encoding']).toBeUndefined();
 
-    // Spec "Endpoints 1": gzip of a UTF-8 JSON object valid against the strict contract.
+    // Spec "1. Notification delivery (outbound from the service)": gzip of a UTF-8 JSON object valid against
+    // the strict contract.
     const body = NotificationBodyStrictSchema.parse(JSON.parse(gunzipSync(req.rawBody).toString('utf8')));
     expect(body.Reservation.BookingNumber).toBe(booking.bookingNumber);
     expect(body.Reservation.BookingID).toBe(booking.bookingId);

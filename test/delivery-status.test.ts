@@ -16,7 +16,8 @@ describe('notification delivery: the 200 rule', () => {
     expect(r.requests).toHaveLength(1);
   });
 
-  // Spec "Endpoints 1" rule 2: any other status, other 2xx and 3xx included, is a failure.
+  // Spec "1. Notification delivery (outbound from the service)" rule 2: any other status, other 2xx and 3xx
+  // included, is a failure.
   it.each([201, 202, 204, 301, 302, 307, 400, 401, 404, 429, 500, 503])(
     'treats status %i as a failure and leaves the notification pending',
     async (status) => {

@@ -2,7 +2,7 @@
  * Messages a user meets when starting the emulator name the thing the way the user gave it: a port
  * in use says which one and how to pick another; a setting is named as a flag, an environment
  * variable, a config file key, a scenario's `settings.x`, or a `startEmulator` option, never as a
- * flag the user did not type (issue 10, items 9 and 11).
+ * flag the user did not type (decision 0019).
  */
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@ import type { NotificationBody } from '../src/contract/index.js';
 import { checkBody } from '../src/generate/checks.js';
 import { EVENT_TYPES, generateNotification, MAX_SEED } from '../src/generate/index.js';
 
-/** Seeds per event (issue 2 acceptance: at least 2,000). */
+/** Seeds per event (at least 2,000). */
 const SEEDS_PER_EVENT = 2_000;
 const AT = '2026-04-27T10:00:00Z';
 

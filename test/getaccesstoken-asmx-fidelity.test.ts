@@ -6,7 +6,7 @@ import { rawRequest } from './helpers/api-raw-http.js';
 import { post, startApiServer, TOKEN } from './helpers/api-server.js';
 import { envelope, op16, op17, postEnvelope, soapHeaders } from './helpers/soap-envelopes.js';
 
-// What real clients (Mono wsdl/disco/svcutil, WCF, zeep, SOAP::Lite) tripped on: issue 11, items 2–6.
+// What real clients (Mono wsdl/disco/svcutil, WCF, zeep, SOAP::Lite) tripped on: decision 0023.
 
 let api: RunningEmulator;
 beforeAll(async () => {

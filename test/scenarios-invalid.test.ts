@@ -78,7 +78,7 @@ const CASES: Case[] = [
     text: 'name: x\nsteps:\n  - issue: {}\n  - isue: {as: b}\n',
     at: '4:5',
     field: 'steps[1]',
-    says: /expected a step with one of: issue, void, exchange, redeliver, advance, runBatch, login, wait, waitFor, expect; .*fields found: isue/,
+    says: /expected a step with one of: issue, void, exchange, redeliver, advance, runBatch, outage, login, wait, waitFor, expect; .*fields found: isue/,
   },
   {
     kind: 'an unknown field inside a step',

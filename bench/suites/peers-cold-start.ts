@@ -106,7 +106,7 @@ const suite: BenchSuite = {
   },
 };
 
-/** The written reason of a miss, printed beside the profile. */
+/** The written reason of a miss (decision 0032: a missed target shows its profile and reason). */
 const COLD_START_MISS = `#### Why the target is missed
 
 The bar is relative to WireMock's JVM start, and this machine moves both sides. The bare Hono

@@ -216,7 +216,7 @@ const suite: BenchSuite = {
   },
 };
 
-/** The written reason of a 1.7 JSON miss, beside its profile (issue 14). */
+/** The written reason of a 1.7 JSON miss, beside its profile (decision 0035). */
 const JSON_MISS = `#### Why the 1.7 JSON targets are missed (issue 14 analysis)
 
 Measured as server CPU per call (wrk from its own process, utime+stime of the server's main thread,

@@ -2,7 +2,7 @@
  * `scenario-run`: how long `reportbo-emulator run` takes for a full five-attempt redelivery cycle on
  * the manual clock (scenarios/06-exhausted.yaml): the scenario alone (in this process, a fresh
  * emulator each round) and the whole CLI process. Target: under 2 s per scenario, the figure a test
- * used to assert (issue 10: durations belong here, never in tests).
+ * used to assert (decision 0025: durations belong here, never in tests).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
  * `verify`: wall time of a full conformance run (all 13 cases, --probe included) against a correct
  * local receiver, the reference one (docker/sample-receiver, HTTPS, its own process). Measured in
  * process (`verifyReceiver`) and through the CLI (`node bin/reportbo-emulator.js verify`, start-up
- * included). Target: < 10 s of wall time (issue 12). Self-contained: node built-ins and dist/ only.
+ * included). Target: < 10 s of wall time (decision 0027). Self-contained: node built-ins and dist/ only.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -58,6 +58,7 @@ export function activityLine(a: Activity): ActivityLine | undefined {
           trigger: t.trigger,
           outcome: t.outcome,
           statusCode: t.statusCode,
+          outageId: t.outageId,
           durationMs: t.durationMs,
           url: n.url,
           state: n.state,

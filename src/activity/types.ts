@@ -13,6 +13,8 @@ export const ADMIN_CHANGES = [
   'reset',
   'fault_added',
   'faults_removed',
+  'outage_added',
+  'outages_removed',
 ] as const;
 export type AdminChange = (typeof ADMIN_CHANGES)[number];
 

@@ -8,6 +8,7 @@ import { faultRoutes } from './faults.js';
 import { healthRoutes } from './health.js';
 import { notificationRoutes } from './notifications.js';
 import { openApiRoutes } from './openapi.js';
+import { outageRoutes } from './outages.js';
 import { redeliveryRoutes } from './redelivery.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
@@ -45,6 +46,7 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', tokenRoutes(emulator));
   app.route('/', requestRoutes(emulator));
   app.route('/', faultRoutes(emulator));
+  app.route('/', outageRoutes(emulator));
   app.route('/', scenarioRoutes(options.runScenario));
   app.route('/', verifyRoutes());
   app.route('/', openApiRoutes());

@@ -303,6 +303,46 @@ export const ADMIN_OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/outages',
+    tag: 'delivery',
+    summary: 'simulated outages of the receiver, with their status and the attempts they failed',
+    ok: { 200: null },
+  },
+  {
+    method: 'post',
+    path: '/outages',
+    tag: 'delivery',
+    summary:
+      'fail the next N attempts, or every attempt in a window of emulator time, as simulated_outage (the receiver is never contacted)',
+    body: 'OutageInput',
+    ok: { 201: 'Outage' },
+    errors: [400],
+  },
+  {
+    method: 'delete',
+    path: '/outages',
+    tag: 'delivery',
+    summary: 'remove every outage',
+    ok: { 204: null },
+  },
+  {
+    method: 'get',
+    path: '/outages/{id}',
+    tag: 'delivery',
+    summary: 'one outage',
+    ok: { 200: 'Outage' },
+    errors: [404],
+  },
+  {
+    method: 'delete',
+    path: '/outages/{id}',
+    tag: 'delivery',
+    summary: 'remove one outage',
+    ok: { 204: null },
+    errors: [404],
+  },
+  {
+    method: 'get',
     path: '/stream',
     tag: 'live',
     summary:
@@ -347,6 +387,7 @@ const LIST_ANSWERS: Record<string, [string, string]> = {
   'get /tokens': ['tokens', 'Token'],
   'get /requests': ['requests', 'JournalEntry'],
   'get /faults': ['faults', 'Fault'],
+  'get /outages': ['outages', 'Outage'],
 };
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });

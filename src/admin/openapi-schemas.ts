@@ -11,6 +11,7 @@ import { UserSchema, UserViewSchema } from '../auth/users.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
 import { ATTEMPT_TRIGGERS, CANCEL_REASONS, NOTIFICATION_STATES } from '../delivery/notification.js';
+import { OutageInputSchema } from '../delivery/outages.js';
 import { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS } from '../delivery/outbox.js';
 import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
 import { EventInputSchema } from '../reservations/events.js';
@@ -170,6 +171,37 @@ export function componentSchemas(): Record<string, Json> {
         obj({ id: str, remaining: nullable(int), matched: int }, ['id', 'remaining', 'matched']),
       ],
     },
+    OutageInput: {
+      ...fromZod(OutageInputSchema),
+      description:
+        'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
+    },
+    Outage: obj(
+      {
+        id: str,
+        credentialId: nullable(str),
+        attempts: nullable(int),
+        remaining: nullable(int),
+        from: nullable(instant),
+        until: nullable(instant),
+        note: nullable(str),
+        createdAt: instant,
+        failedAttempts: int,
+        status: { enum: ['scheduled', 'active', 'ended'] },
+      },
+      [
+        'id',
+        'credentialId',
+        'attempts',
+        'remaining',
+        'from',
+        'until',
+        'note',
+        'createdAt',
+        'failedAttempts',
+        'status',
+      ],
+    ),
     EventInput: { ...fromZod(EventInputSchema), description: 'bookingId is required for Void and Exchange' },
     EventResult: obj({
       event: { type: 'string', description: `${EVENT_TYPES.join(', ')} or Redelivery` },

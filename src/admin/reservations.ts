@@ -20,7 +20,8 @@ export function reservationRoutes(emulator: Emulator): Hono {
       throw new NotFoundError('reservation_not_found', `No reservation with BookingID ${bookingId}.`);
     return c.json(reservation);
   });
-  // Manual redelivery (spec "Endpoints 2"): a NEW notification per matching credential, never a re-send.
+  // Manual redelivery, spec "2. Manual redelivery (servicing tool, not an HTTP operation of this interface)":
+  // a NEW notification per matching credential, never a re-send.
   app.post('/reservations/:bookingId/redeliver', async (c) => {
     const bookingId = intParam(c.req.param('bookingId'), 'bookingId');
     const parsed = RedeliverSchema.safeParse(await readJsonBody(c));

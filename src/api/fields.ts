@@ -19,7 +19,7 @@ export function pascalNames(acceptLowercase: boolean): FieldNames {
   };
 }
 
-/** 1.6 JSON body, query string and SOAP parameters: lower-case (spec "Endpoints 3", Requests). */
+/** 1.6 JSON body, query string and SOAP parameters: lower-case (spec "3. GetAccessToken", Requests). */
 export const LOWER_NAMES: FieldNames = { username: 'username', password: 'password', acceptAlternate: false };
 
 /**

@@ -7,7 +7,9 @@ import { handleServiceGet } from './handle-wsdl.js';
 
 export type { ApiDeps } from './context.js';
 
-/** The endpoints of one version under its base path (spec "Endpoints 3"; DESIGN "GetAccessToken"). */
+/**
+ * The endpoints of one version under its base path (spec "3. GetAccessToken"; product rule "GetAccessToken").
+ */
 function endpoints(version: ApiVersion): Endpoint[] {
   if (version === '1.6') {
     return [

@@ -13,7 +13,7 @@ function isJsonType(type: string): boolean {
 }
 
 /**
- * Extracts credentials from a JSON GetAccessToken call (spec "Endpoints 3", Requests): 1.6 takes
+ * Extracts credentials from a JSON GetAccessToken call (spec "3. GetAccessToken", Requests): 1.6 takes
  * query parameters or a lower-case body, 1.7 only a PascalCase body.
  */
 export async function jsonTokenRequest(

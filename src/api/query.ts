@@ -4,7 +4,7 @@ import { LOWER_NAMES, pickCredentials } from './fields.js';
 
 /**
  * Credentials from the query string, for a call without a body. 1.6 JSON and XML accept
- * `username`/`password` there; 1.7 does not (spec "Endpoints 3"), and says so in the answer.
+ * `username`/`password` there; 1.7 does not (spec "3. GetAccessToken"), and says so in the answer.
  */
 export function queryCredentials(c: Context, version: ApiVersion, bodyHint: string): TokenRequest {
   const query = c.req.query();

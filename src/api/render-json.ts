@@ -1,7 +1,7 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
 import { formatInstant, result16String, withContentType } from './format.js';
 
-/** 1.6 answers `text/json` (spec "Endpoints 3", Responses). */
+/** 1.6 answers `text/json` (spec "3. GetAccessToken", Responses). */
 export const JSON16_CONTENT_TYPE = 'text/json; charset=utf-8';
 export const JSON17_CONTENT_TYPE = 'application/json; charset=utf-8';
 

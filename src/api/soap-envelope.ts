@@ -71,7 +71,7 @@ const SIMPLE_CALL = { '1.1': simpleCallPattern(SOAP11_NS), '1.2': simpleCallPatt
  * undefined (the caller parses it in full). It answers what validating and parsing would: a
  * property test checks it against the full reading. Worth its lines: fast-xml-parser's two passes
  * took ~45 µs of the ~75-80 µs of server CPU a 1.7 SOAP 1.1 GetAccessToken cost; read this way the
- * call costs ~30 µs, as a 1.7 JSON call does (wrk, main-thread CPU per call; docs/decisions.md).
+ * call costs ~30 µs, as a 1.7 JSON call does (wrk, main-thread CPU per call; decision 0035).
  */
 export function simpleCall(text: string, soap: SoapVersion): SoapCall | undefined {
   const m = SIMPLE_CALL[soap].exec(text);

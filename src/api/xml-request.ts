@@ -55,7 +55,7 @@ export function simpleRequest(text: string): Record<string, XmlNode> | undefined
 
 /**
  * Extracts credentials from an XML GetAccessToken call: a GetAccessTokenRequest body, 1.6 query
- * parameters, or (1.7) the same XML in query parameter `request` (spec "Endpoints 3", Requests).
+ * parameters, or (1.7) the same XML in query parameter `request` (spec "3. GetAccessToken", Requests).
  */
 export async function xmlTokenRequest(
   c: Context,

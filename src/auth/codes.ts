@@ -2,7 +2,7 @@ import type { AuthOutcome, AuthResult, UserIdentity } from './types.js';
 
 /**
  * TransactionCode values. Only 1200 comes from the spec ("Errors"); the real list is not published,
- * so the others are the emulator's choice (docs/decisions.md "GetAccessToken error codes").
+ * so the others are the emulator's choice (decision 0001).
  */
 export const TRANSACTION_CODES = {
   malformed_request: '1000',

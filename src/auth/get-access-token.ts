@@ -16,7 +16,7 @@ export interface TokenRequest {
 const INVALID_CREDENTIALS = 'Invalid username or password.';
 
 /**
- * The GetAccessToken operation (spec "Endpoints 3", "Authentication"): checks the credentials and
+ * The GetAccessToken operation (spec "3. GetAccessToken", "Authentication"): checks the credentials and
  * the user's version authorization, then issues a token. Answers a plain result, never an envelope.
  */
 export function getAccessToken(users: UserStore, tokens: TokenStore, req: TokenRequest): AuthResult {

@@ -13,8 +13,8 @@ const RANDOM_POOL_BYTES = TOKEN_BYTES * 256;
 /**
  * The first byte of a token with its high nibble moved into 0xa–0xf, so the token's first hex
  * character is a letter: a 1.6 answer is the token or an error string that "begins with a numeric
- * code" (spec "Responses"), and a client tells them apart by the first character. The low nibble
- * keeps its randomness; 125 random bits remain.
+ * code" (spec "3. GetAccessToken", Responses), and a client tells them apart by the first character. The low
+ * nibble keeps its randomness; 125 random bits remain.
  */
 export function letterFirst(byte: number): number {
   return (((byte >>> 4) % 6) + 10) * 16 + (byte & 0x0f);
@@ -38,7 +38,7 @@ export function cryptoTokenSource(): TokenSource {
 
 /**
  * Deterministic 32-hex-character tokens from a seed (sfc32 generator), first character a–f, so a
- * seeded scenario run issues the same tokens every time (DESIGN "Determinism").
+ * seeded scenario run issues the same tokens every time (product rule "Determinism").
  */
 export function seededTokenSource(seed: number): TokenSource {
   const next = sfc32(seed);

@@ -10,7 +10,7 @@ export const TOKEN_LIFETIME_MS = 8 * 60 * 60 * 1000;
  * Most tokens remembered (listed by `GET /__admin/tokens`, revocable); the oldest are forgotten
  * first, expired or not, so a load test cannot grow memory: 10,000 tokens hold ~1.7 MB (see `Kept`).
  * Like the journal's cap. It was 100,000: 39 MB of heap that a 100,000-call load test kept, about a
- * fifth of the emulator's RSS after it (issue 14). Forgetting a token changes nothing a client sees:
+ * fifth of the emulator's RSS after it (decision 0032). Forgetting a token changes nothing a client sees:
  * the emulated API never asks for a token back.
  */
 export const MAX_TOKENS = 10_000;

@@ -2,7 +2,7 @@
 export const API_VERSIONS = ['1.6', '1.7'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
-/** Transport variants as the journal and fault filters name them (spec "Endpoints 3"). */
+/** Transport variants as the journal and fault filters name them (spec "3. GetAccessToken"). */
 export const VARIANTS = ['json', 'xml', 'soap11', 'soap12'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
@@ -33,7 +33,7 @@ export interface AuthResult {
   token: string | null;
   expiresAt: Date | null;
   user: UserIdentity | null;
-  /** null on success (spec "GetAccessTokenResponse"). */
+  /** null on success (spec "GetAccessTokenResponse (API 1.7)"). */
   transactionCode: string | null;
   transactionMessage: string | null;
   warnings: string[];

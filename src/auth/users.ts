@@ -6,7 +6,9 @@ import { API_VERSIONS } from './types.js';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 
-/** An API user (DESIGN "Core concepts"); the admin API, config files and scenarios all use this shape. */
+/**
+ * An API user (product rule "Core concepts"); the admin API, config files and scenarios all use this shape.
+ */
 export const UserSchema = z.strictObject({
   username: z.string().min(1).max(256).refine(noControlChars, 'must not contain control characters'),
   password: z.string().max(256),
@@ -42,7 +44,7 @@ export function parseUser(input: unknown, where = 'user'): User {
   );
 }
 
-/** The API users GetAccessToken authenticates against. Kept across resets (DESIGN "Admin API"). */
+/** The API users GetAccessToken authenticates against. Kept across resets (product rule "Admin API"). */
 export class UserStore {
   readonly #users = new Map<string, User>();
 

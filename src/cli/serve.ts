@@ -144,7 +144,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
 
 /**
  * `--url-file`: the URL the process really listens on, however its port was given (flag, env,
- * config file, scenario, `--port 0`). The image's HEALTHCHECK reads it (docs/decisions.md, issue 10).
+ * config file, scenario, `--port 0`). The image's HEALTHCHECK reads it (decision 0025).
  * A file that cannot be written is a warning, not a failed start: the emulator itself works (a
  * read-only container file system), only the health check will say it found no URL.
  */

@@ -155,6 +155,19 @@ export class AdminClient {
     await this.#call('DELETE', id === undefined ? '/faults' : `/faults/${encodeURIComponent(id)}`);
   }
 
+  /** Adds a simulated outage: the next N attempts, or a window of emulator time, fail without a send. */
+  addOutage(input: T.OutageInput): Promise<T.Outage> {
+    return this.#call('POST', '/outages', { body: input });
+  }
+  /** Lists outages with their status and the attempts they failed. */
+  async listOutages(): Promise<T.Outage[]> {
+    return (await this.#call<{ outages: T.Outage[] }>('GET', '/outages')).outages;
+  }
+  /** Removes one outage, or all when no id is given. */
+  async clearOutages(id?: string): Promise<void> {
+    await this.#call('DELETE', id === undefined ? '/outages' : `/outages/${encodeURIComponent(id)}`);
+  }
+
   /** Runs the steps of the scenario the server was started with (`serve --scenario`). */
   runScenario(): Promise<unknown> {
     return this.#call('POST', '/scenarios/run', { timeoutMs: 10 * 60_000 });

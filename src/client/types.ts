@@ -162,3 +162,5 @@ export interface Fault extends FaultInput {
   id: string;
   [key: string]: unknown;
 }
+
+export type { Outage, OutageInput } from '../delivery/outages.js';

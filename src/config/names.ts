@@ -3,7 +3,7 @@ import { SERVE_OPTIONS } from './options.js';
 /**
  * How messages name a setting to the person who gave it: as a flag or an environment variable to a
  * `serve` user, as `settings.caFile in s.yaml` to a scenario author, as an option to a caller of
- * `startEmulator`. A message never names a flag the user did not type (issue 10).
+ * `startEmulator`. A message never names a flag the user did not type (decision 0019).
  */
 export interface SettingNames {
   /** Where the value of `key` was given, e.g. `--ca-file`, `REPORTBO_CA_FILE`, `settings.caFile in s.yaml`. */

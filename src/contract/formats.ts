@@ -1,16 +1,16 @@
 /**
- * String and number formats of the notification body (spec "Resources"). Each is a zod schema so
- * the same rule validates bodies and shows up in the JSON Schema (pattern, bounds, description).
+ * String and number formats of the notification body (spec "Resources and their fields"). Each is a zod
+ * schema so the same rule validates bodies and shows up in the JSON Schema (pattern, bounds, description).
  */
 import { z } from 'zod';
 
-/** Zulu datetime: UTC ISO 8601 with a trailing Z (spec "Notification body"). */
+/** Zulu datetime: UTC ISO 8601 with a trailing Z (spec "Notification body (after GZip decompression)"). */
 export const zuluDateTime = () =>
   z.iso.datetime({ offset: false, local: false }).describe('UTC ISO 8601 datetime with a trailing Z');
 
 const LOCAL_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
 
-/** Segment dates: `yyyy-MM-ddTHH:mm:ss`, no zone (spec "Segment"), a real calendar date. */
+/** Segment dates: `yyyy-MM-ddTHH:mm:ss`, no zone (spec "Segment (each element)"), a real calendar date. */
 export const localDateTime = () =>
   z
     .string()
@@ -71,8 +71,8 @@ export const CARD_NUMBER_MIN_LENGTH = 12;
 export const CARD_NUMBER_MAX_LENGTH = 19;
 
 /**
- * Masked card number (spec "Van", "CreditCard": PCI compliance): at most the first 6 and the last 4
- * digits visible, the rest masked with X or *.
+ * Masked card number (spec "Van (each element)", "Payment (each element)": PCI compliance): at most the first
+ * 6 and the last 4 digits visible, the rest masked with X or *.
  */
 export const maskedCardNumber = () =>
   z
@@ -84,7 +84,7 @@ export const maskedCardNumber = () =>
       'expected a masked card number: at most the first 6 and last 4 digits visible, the rest X or *, e.g. 411111XXXXXX1111',
     );
 
-/** Passenger types (spec "Pax"): ADT, CHD, INF, YTH, C03 through C12. */
+/** Passenger types (spec "Pax (each element)"): ADT, CHD, INF, YTH, C03 through C12. */
 export const PAX_TYPES = [
   'ADT',
   'CHD',
@@ -113,7 +113,7 @@ export const overPaxType = () =>
       `expected ALL or passenger types joined with |, e.g. ADT|CHD; types: ${PAX_TYPES.join(', ')}`,
     );
 
-/** Payment.Reference: ALL or comma-separated passenger numbers (spec "Payment"). */
+/** Payment.Reference: ALL or comma-separated passenger numbers (spec "Payment (each element)"). */
 export const paymentReference = () =>
   z
     .string()

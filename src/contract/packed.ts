@@ -1,6 +1,7 @@
 /**
- * A body's wire bytes: its JSON, UTF-8, gzipped (spec "Endpoints 1": `Content-Encoding: gzip`). The
- * reservation store keeps a body in this form and the outbox sends it, so one Buffer serves both.
+ * A body's wire bytes: its JSON, UTF-8, gzipped (spec "1. Notification delivery (outbound from the service)":
+ * `Content-Encoding: gzip`). The reservation store keeps a body in this form and the outbox sends it, so one
+ * Buffer serves both.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { NotificationBody } from './index.js';

@@ -1,8 +1,8 @@
 /**
- * The notification body (spec "Resources › Notification body"), built once per mode: `lenient`
+ * The notification body (spec "Notification body (after GZip decompression)"), built once per mode: `lenient`
  * lets unknown members through (what a tolerant receiver accepts), `strict` rejects them (the
  * emulator's own self-check). Required/optional follows the spec tables; for tables without a
- * Required column see docs/decisions.md "Notification contract".
+ * Required column see decision 0005.
  */
 import { z } from 'zod';
 import { BOOKING_STATUSES } from './events.js';
@@ -54,7 +54,7 @@ export function buildNotificationSchema(mode: Mode) {
 
   const Commission = obj({
     Pct: z.number(),
-    // No Required column in the spec; optional like the other Partner* members (decisions.md).
+    // No Required column in the spec; optional like the other Partner* members (decision 0005).
     PartnerCDISC: z.number().optional(),
   });
 
@@ -97,7 +97,7 @@ export function buildNotificationSchema(mode: Mode) {
   const CreditCard = obj({
     Type: z.string().regex(/^[A-Z]{2}$/, 'expected a 2-letter card code such as VI, CA, AX'),
     Number: maskedCardNumber(),
-    // Entered by hand by the agent: may be missing (decisions.md).
+    // Entered by hand by the agent: may be missing (decision 0005).
     AuthCode: z.string().optional(),
     Installments: positiveInt().optional(),
   });
@@ -122,7 +122,7 @@ export function buildNotificationSchema(mode: Mode) {
     TaxAmount: decimal16().optional(),
     RawData: text(),
   };
-  // SubType depends on Type (spec "Ticket"): ETK has MainTicket|ConjTicket, EMD provider text.
+  // SubType depends on Type (spec "Ticket (each element)"): ETK has MainTicket|ConjTicket, EMD provider text.
   const Ticket = z.discriminatedUnion('Type', [
     obj({ ...ticketCommon, Type: z.literal('ETK'), SubType: z.enum(['MainTicket', 'ConjTicket']) }),
     obj({ ...ticketCommon, Type: z.literal('EMD'), SubType: text() }),

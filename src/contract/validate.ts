@@ -19,7 +19,7 @@ export function assertValidBody<T>(schema: z.ZodType<T>, body: unknown, what: st
   const more = lines.length > MAX_LISTED_ISSUES ? ` (and ${lines.length - MAX_LISTED_ISSUES} more)` : '';
   throw new InputError(
     'body_invalid',
-    `${what} is not a valid notification body: ${shown}${more}. Fix the overrides so every field keeps the type and format of spec "Resources" (see docs/notification.schema.json).`,
+    `${what} is not a valid notification body: ${shown}${more}. Fix the overrides so every field keeps the type and format of spec "Resources and their fields" (see docs/notification.schema.json).`,
     { path: formatPath(result.error.issues[0]?.path ?? []), issues: lines },
   );
 }

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { ConnectionWatch, RequestOnConnection } from './connection-watch.js';
 import { classifyFailure, failureFacts, type SendPhase, type SendResult, statusMessage } from './outcome.js';
 
-/** Response bodies are read up to this many bytes and the rest discarded (DESIGN "Delivery rules"). */
+/** Response bodies are read up to this many bytes and the rest discarded (product rule "Delivery rules"). */
 export const RESPONSE_BODY_CAP_BYTES = 4096;
 /**
  * A response body longer than this is never complete for the emulator: it stops reading, closes the

@@ -43,7 +43,7 @@ export const ApiKeySchema = z
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
- * A credential as the admin API and config files give it (DESIGN "Core concepts"). Filters are
+ * A credential as the admin API and config files give it (product rule "Core concepts"). Filters are
  * optional; a filter that is given lists at least one value (an empty list would match nothing).
  */
 export const CredentialInputSchema = z.strictObject({

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { type Credential, httpWarning, parseCredential } from './credential-schema.js';
 
 /**
- * The credentials notifications are routed to. They survive `reset` (DESIGN "Admin API": reset
+ * The credentials notifications are routed to. They survive `reset` (product rule "Admin API": reset
  * forgets reservations and notifications, not configuration).
  */
 export class CredentialStore {

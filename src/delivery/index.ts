@@ -10,6 +10,6 @@ export {
   toSummary,
 } from './notification.js';
 export type { BatchResult } from './outbox.js';
-export { type DeliveryRequest, HttpSender, type Sender } from './sender.js';
+export { HttpSender, type Sender } from './sender.js';
 export { DeliveryService, type DispatchResult } from './service.js';
 export type { NotificationFilter } from './settle.js';

@@ -44,10 +44,12 @@ export interface Attempt {
   statusCode?: number;
   message: string;
   responseBody?: string;
+  /** The outage (POST /__admin/outages) that failed it without sending; absent otherwise. */
+  outageId?: string;
 }
 
 /**
- * A notification as the outbox keeps it, compact for 100,000 pending (issue 7): the body gzipped only
+ * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): the body gzipped only
  * (the Buffer the reservation store also holds), strings shared with the credential or with other
  * records, and the headers built per attempt from `authorization`, `filename` and `gz.length`.
  */

@@ -13,6 +13,7 @@ import {
   type NotificationRecord,
   toSummary,
 } from './notification.js';
+import { type OutageStore, outageMessage } from './outages.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
@@ -59,11 +60,14 @@ export interface OutboxDeps {
   concurrency: number;
   /** Told of each notification created, attempt made and batch run (the live stream, the info log). */
   activity?: ActivityBus;
+  /** Simulated outages: an attempt inside one ends as `simulated_outage` without being sent. */
+  outages?: OutageStore;
 }
 
 /**
- * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled` (DESIGN
- * "Delivery rules"). First attempts start when a notification is created; redeliveries run in batches.
+ * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
+ * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
+ * run in batches.
  */
 export class Outbox {
   readonly #byId = new Map<string, NotificationRecord>();
@@ -309,18 +313,26 @@ export class Outbox {
       this.#settled(n);
       return n;
     }
-    const startedAt = this.#clockIso.of(clock.now());
+    const startNow = clock.now();
+    const startedAt = this.#clockIso.of(startNow);
     const startedAtWall = this.#wallIso.of(new Date());
-    const result = await sender
-      .send({ url: n.url, headers: deliveryHeaders(n.authorization, n.filename, n.gz.length), body: n.gz })
-      // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
-      .catch(
-        (err: unknown): SendResult => ({
-          outcome: 'invalid_response',
-          message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
-          durationMs: 0,
-        }),
-      );
+    const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
+    const result: SendResult = outage
+      ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
+      : await sender
+          .send({
+            url: n.url,
+            headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
+            body: n.gz,
+          })
+          // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
+          .catch(
+            (err: unknown): SendResult => ({
+              outcome: 'invalid_response',
+              message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
+              durationMs: 0,
+            }),
+          );
     if (generation !== this.#generation) return undefined;
     const finished = clock.now();
     // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
@@ -337,12 +349,14 @@ export class Outbox {
       statusCode: result.statusCode,
       message: this.#texts.of(result.message),
       responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
+      outageId: outage?.id,
     };
     // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
     n.attempts = n.attempts.concat([attempt]);
     n.lastFinishedMs = finished.getTime();
-    // Spec "Endpoints 1" rule 2: only status exactly 200 acknowledges.
+    // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
+    // acknowledges.
     if (result.outcome === 'http_status' && result.statusCode === 200) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;

@@ -7,6 +7,8 @@ export const ATTEMPT_OUTCOMES = [
   'tls_error',
   'reset',
   'invalid_response',
+  // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
+  'simulated_outage',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
@@ -263,6 +265,7 @@ export function classifyError(
 export function statusMessage(statusCode: number, location?: string): string {
   if (statusCode === 200) return 'receiver answered 200 (acknowledged)';
   const redirect = location ? `; redirect to ${location} not followed` : '';
-  // Spec "Endpoints 1" rule 2: any status other than exactly 200, other 2xx included, is a failure.
+  // Spec "1. Notification delivery (outbound from the service)" rule 2: any status other than exactly 200,
+  // other 2xx included, is a failure.
   return `receiver answered ${statusCode}; only 200 acknowledges${redirect}`;
 }

@@ -1,12 +1,16 @@
 import type { NotificationBody } from '../contract/index.js';
 import type { Credential } from './credential-schema.js';
 
-/** Spec "Endpoints 1", header table: the fixed identifier of the sending service. */
+/**
+ * Spec "1. Notification delivery (outbound from the service)", header table: the fixed identifier of the
+ * sending service.
+ */
 export const USER_AGENT = 'Service-ReportBO';
 
 /**
  * The Content-Disposition file name: `<yyyyMMdd_HHmmssZ>-<BookingNumber>.json`, the time being the
- * body's Reservation.UpdateDate in UTC (spec "Endpoints 1": "date, underscore, time, trailing Z").
+ * body's Reservation.UpdateDate in UTC (spec "1. Notification delivery (outbound from the service)": "date,
+ * underscore, time, trailing Z").
  */
 export function notificationFilename(body: NotificationBody): string {
   const iso = new Date(body.Reservation.UpdateDate).toISOString(); // 2026-04-27T10:00:00.000Z
@@ -52,8 +56,9 @@ export function bookingNumberProblem(bookingNumber: string): string | undefined 
 const authorizations = new WeakMap<Credential, string>();
 
 /**
- * The Authorization header value of a credential (spec "Endpoints 1": `Bearer <apiKey>`); the empty
- * string for a verify-kit credential that sends none (`Credential.omitAuthorization`).
+ * The Authorization header value of a credential, `Bearer <apiKey>`
+ * (spec "1. Notification delivery (outbound from the service)"); the empty string for a verify-kit
+ * credential that sends none (`Credential.omitAuthorization`).
  */
 export function authorizationOf(credential: Credential): string {
   if (credential.omitAuthorization) return '';
@@ -66,9 +71,10 @@ export function authorizationOf(credential: Credential): string {
 }
 
 /**
- * The headers of spec "Endpoints 1" for one notification. They are a pure function of what the
- * outbox keeps (credential's Authorization, file name, body length), so a record keeps those parts
- * and each attempt builds the object, instead of every pending notification holding its own.
+ * The headers of spec "1. Notification delivery (outbound from the service)" for one notification. They are a
+ * pure function of what the outbox keeps (credential's Authorization, file name, body length), so a record
+ * keeps those parts and each attempt builds the object, instead of every pending notification holding its
+ * own.
  */
 export function deliveryHeaders(
   authorization: string,

@@ -2,7 +2,7 @@ import type { NotificationBody } from '../contract/index.js';
 import type { Credential } from './credential-schema.js';
 
 /**
- * Whether a body goes to a credential (spec "What the service does" 5, DESIGN "Core concepts"): no
+ * Whether a body goes to a credential (spec "What the service does" 5, product rule "Core concepts"): no
  * filter matches all; a PCC filter matches PCCBook or PCCIssue; an IdWeb filter matches
  * Product.IdWeb; when both filters are set both must match.
  */

@@ -43,8 +43,7 @@ interface Target {
 
 /**
  * A sender on undici's dispatcher (keep-alive pools); redirects are never followed. undici instead
- * of node:http: a node:http request costs about twice the CPU on this path (docs/decisions.md
- * "Delivery sender").
+ * of node:http: a node:http request costs about twice the CPU on this path (decision 0012).
  */
 export class HttpSender implements Sender {
   readonly #http: OriginPools;

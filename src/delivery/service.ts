@@ -6,6 +6,7 @@ import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CredentialStore } from './credentials.js';
+import { OutageStore } from './outages.js';
 import { Outbox } from './outbox.js';
 import { route } from './routing.js';
 import { HttpSender, type Sender } from './sender.js';
@@ -52,6 +53,8 @@ export class DeliveryService {
   readonly outbox: Outbox;
   /** Certificates trusted besides the system roots; kept across reset, like credentials. */
   readonly trustStore = new TrustStore();
+  /** Simulated receiver outages (POST /__admin/outages); forgotten on reset, like faults. */
+  readonly outages: OutageStore;
   readonly #sender: Sender;
   readonly #httpSender: HttpSender | undefined;
   readonly #names: SettingNames;
@@ -66,7 +69,13 @@ export class DeliveryService {
       ? undefined
       : new HttpSender({ timeoutMs: settings.responseTimeoutMs, maxSockets: settings.deliveryConcurrency });
     this.#sender = deps.sender ?? this.#httpSender!;
+    this.outages = new OutageStore({
+      now: () => deps.clock.now(),
+      hasCredential: (id) => this.credentials.get(id) !== undefined,
+      credentialIds: () => this.credentials.list().map((c) => c.id),
+    });
     this.outbox = new Outbox({
+      outages: this.outages,
       clock: deps.clock,
       sender: this.#sender,
       log: deps.log,
@@ -147,16 +156,18 @@ export class DeliveryService {
 
   /**
    * Deletes a credential; its pending notifications are no longer redelivered: each becomes
-   * `cancelled` with reason `credential_deleted` (docs/decisions.md "Issue 11: deleting a credential").
+   * `cancelled` with reason `credential_deleted` (decision 0030).
    */
   removeCredential(id: string): void {
     this.credentials.remove(id);
     this.outbox.cancelCredential(id, 'credential_deleted');
+    this.outages.removeCredential(id);
   }
 
-  /** Forgets notifications and batch history; credentials stay. */
+  /** Forgets notifications, batch history and outages; credentials stay. */
   reset(): void {
     this.outbox.reset();
+    this.outages.reset();
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 /**
  * Sharing of the strings every notification record holds, so 100,000 pending notifications do not
- * hold 100,000 equal copies (issue 7: ≤ 300 MB RSS for 100,000 pending, ~2 KB per notification).
+ * hold 100,000 equal copies (decision 0018: ≤ 300 MB RSS for 100,000 pending, ~2 KB per notification).
  */
 
 /** Longest string an Interner shares; longer ones are kept as given. */

@@ -2,7 +2,7 @@
  * Amounts fit the decimal limits of spec "Limits": decimal(16,8) for ticket and passenger amounts
  * (at most 8 integer digits), decimal(20,8) for Payment.Amount. A long itinerary sold in guaraníes
  * (PYG: no minor unit, $1 ≈ 7,700 PYG) once priced a ticket above 10⁸ and the store refused its own
- * Issue with body_invalid (issue 7, outbox-scale bench, between 20,000 and 30,000 events).
+ * Issue with body_invalid (outbox-scale bench, between 20,000 and 30,000 events).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

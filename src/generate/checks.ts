@@ -1,5 +1,5 @@
 /**
- * The generator's consistency rules (issue 2 item 3), each a named check over one body. Property
+ * The generator's consistency rules (decisions 0006 and 0007), each a named check over one body. Property
  * tests run all of them; a failure names the check and what was wrong.
  */
 import { type NotificationBody, NotificationBodyStrictSchema } from '../contract/index.js';

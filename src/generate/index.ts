@@ -1,5 +1,5 @@
 /**
- * The seeded notification generator (issue 2 item 3): same options ⇒ same bytes, no wall clock.
+ * The seeded notification generator (decision 0010): same options ⇒ same bytes, no wall clock.
  * Imported lazily by its callers' first use of faker (names.ts), so `serve` starts without faker.
  */
 import {

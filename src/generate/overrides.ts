@@ -1,5 +1,5 @@
 /**
- * `overrides`: a deep partial of the body merged last (issue 2 item 3). Objects merge member by
+ * `overrides`: a deep partial of the body merged last (decision 0009). Objects merge member by
  * member, arrays element by element (index i merges into element i; extra elements are appended),
  * `null` removes a member, anything else replaces. See docs/generator.md.
  */

@@ -6,7 +6,7 @@ import type { PaxType } from '../contract/index.js';
 import type { NameSource } from './names.js';
 import type { Rng } from './random.js';
 
-/** Most passengers in one booking (spec "Pax" and common GDS limits). */
+/** Most passengers in one booking (spec "Pax (each element)" and common GDS limits). */
 export const MAX_PAX = 9;
 
 const PAX_COUNTS: ReadonlyArray<readonly [number, number]> = [

@@ -1,7 +1,7 @@
 /**
- * Form of payment and Payment rows. Reconciliation rule (docs/decisions.md "Payment
- * reconciliation"): per Type, in the booking currency, FARE payments sum to the ETK TotalAmounts,
- * FEE to the fees charged (ContentFee + ApiFee + CFEE + AFEE), OFFERS to the EMD TotalAmounts.
+ * Form of payment and Payment rows. Reconciliation rule (decision 0006): per Type, in the booking
+ * currency, FARE payments sum to the ETK TotalAmounts, FEE to the fees charged (ContentFee + ApiFee +
+ * CFEE + AFEE), OFFERS to the EMD TotalAmounts.
  */
 import type { Payment } from '../contract/index.js';
 import { DIGITS, LETTERS, type Rng } from './random.js';

@@ -18,7 +18,7 @@ import {
 } from './reference/index.js';
 import { AMOUNT_INTEGER_DIGITS, largestMinor, toAmount, usdToMinor } from './units.js';
 
-/** Flight coupons one ticket holds; more need a conjunction ticket (spec "Ticket" SubType). */
+/** Flight coupons one ticket holds; more need a conjunction ticket (spec "Ticket (each element)" SubType). */
 export const COUPONS_PER_TICKET = 4;
 const EMD_REASONS = ['SEAT', 'BAGGAGE', 'MEAL', 'LOUNGE', 'PET'] as const;
 

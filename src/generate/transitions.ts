@@ -1,6 +1,6 @@
 /**
- * Bodies after a lifecycle event, derived from the reservation's current body (docs/decisions.md
- * "Exchange bodies"): Void and redelivery change only the status and UpdateDate; an Exchange
+ * Bodies after a lifecycle event, derived from the reservation's current body (decisions 0007
+ * and 0008): Void and redelivery change only the status and UpdateDate; an Exchange
  * marks the old body Exchanged and builds a re-priced Issued-Exch body for the new BookingID.
  */
 import type { BookingStatus, NotificationBody } from '../contract/index.js';

@@ -42,7 +42,10 @@ export function zulu(ms: number): string {
   return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
 }
 
-/** A UTC instant printed as local time at `offsetHours`, `yyyy-MM-ddTHH:mm:ss` (spec "Segment"). */
+/**
+ * A UTC instant printed as local time at `offsetHours`, `yyyy-MM-ddTHH:mm:ss`
+ * (spec "Segment (each element)").
+ */
 export function localTime(utcMs: number, offsetHours: number): string {
   return new Date(utcMs + offsetHours * HOUR_MS).toISOString().slice(0, 19);
 }

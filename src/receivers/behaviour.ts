@@ -40,7 +40,10 @@ export type ReceiverBehaviour = z.infer<typeof ReceiverBehaviourSchema>;
 
 /** Shorthands for building behaviours in code. */
 export const behave = {
-  /** Answer `status` (200 acknowledges, per spec "Endpoints 1" rule 2). */
+  /**
+   * Answer `status` (200 acknowledges: spec "1. Notification delivery (outbound from the service)",
+   * rule 2).
+   */
   status: (status: number, body?: string): ReceiverBehaviour => ({
     kind: 'status',
     status,

@@ -69,7 +69,7 @@ export function parseEventInput(raw: unknown): EventInput {
   );
 }
 
-/** The error for an event the reservation's status does not allow (DESIGN "Lifecycle"). */
+/** The error for an event the reservation's status does not allow (product rule "Lifecycle"). */
 export function refused(event: 'Void' | 'Exchange', current: ReservationSummary): ConflictError {
   const allowed = allowedEvents(current.status);
   return new ConflictError(

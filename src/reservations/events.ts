@@ -15,7 +15,7 @@ export const EventInputSchema = z.strictObject({
 export type EventInput = z.infer<typeof EventInputSchema>;
 
 /**
- * Statuses each event may start from (DESIGN "Lifecycle"; the spec shows no transitions). Issue
+ * Statuses each event may start from (product rule "Lifecycle"; the spec shows no transitions). Issue
  * creates a reservation, so it has no source status.
  */
 export const TRANSITIONS: Readonly<Record<Exclude<EventType, 'Issue'>, readonly BookingStatus[]>> = {

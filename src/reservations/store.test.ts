@@ -164,7 +164,7 @@ describe('ReservationStore', () => {
   });
 });
 
-describe('ReservationStore memory (issue 7)', () => {
+describe('ReservationStore memory (decision 0018)', () => {
   it('keeps each body packed and answers it parsed, equal to the emitted body, a fresh copy per read', () => {
     const { store } = storeAt('2026-04-27T10:00:00Z');
     const { emit } = store.apply({ type: 'Issue' });

@@ -1,5 +1,5 @@
 /**
- * The emulator's reservations and their lifecycle (DESIGN "Lifecycle"). Every event gets a seed
+ * The emulator's reservations and their lifecycle (product rule "Lifecycle"). Every event gets a seed
  * derived from (store seed, event sequence number) unless it brings its own, and every timestamp
  * comes from the injected clock, so the same seed, events and clock start give the same bytes.
  */
@@ -79,7 +79,7 @@ export class ReservationStore {
       // Without overrides the strict parse is skipped: the generator's bodies satisfy the strict
       // schema (test/generate-properties.test.ts) and the parse answers them byte for byte
       // (test/generate-fast-path.test.ts), so it only cost time: ~20% of the CPU of an Issue event
-      // posted through the admin API (issue 14 profile).
+      // posted through the admin API (decision 0032).
       const body = input.overrides ? finish(generated) : generated;
       const created = this.save(body, { at, event: 'Issue', status: 'Issued' });
       return {
@@ -126,7 +126,10 @@ export class ReservationStore {
     return { event: 'Exchange', at, reservations: [summary(old), summary(created)], emit, warnings };
   }
 
-  /** Manual redelivery (spec "Endpoints 2"): sets `status` and notifies; another status is a warning. */
+  /**
+   * Manual redelivery, spec "2. Manual redelivery (servicing tool, not an HTTP operation of this interface)":
+   * sets `status` and notifies; another status is a warning.
+   */
   redeliver(bookingId: number, status: BookingStatus): LifecycleResult {
     if (!BOOKING_STATUSES.includes(status)) {
       throw new InputError(

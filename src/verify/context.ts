@@ -11,7 +11,6 @@ import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import type { ResolvedOptions } from './options.js';
-import { OutageSender, SIMULATED_OUTAGE } from './outage-sender.js';
 
 /** Which Authorization the kit's notifications carry. */
 export type CredentialKind = 'api-key' | 'wrong-key' | 'no-authorization';
@@ -33,7 +32,6 @@ export interface MeasuredAttempt {
 
 export class VerifyContext {
   readonly #emulator: Emulator;
-  readonly #outage: OutageSender;
   readonly #wrongKey: string;
   /** Every real attempt of the run, by case: answers-within-timeout judges them. */
   readonly measured: MeasuredAttempt[] = [];
@@ -43,10 +41,8 @@ export class VerifyContext {
   private constructor(
     readonly options: ResolvedOptions,
     emulator: Emulator,
-    outage: OutageSender,
   ) {
     this.#emulator = emulator;
-    this.#outage = outage;
     const rng = new Rng(options.seed ^ 0x5eed);
     let key = `wrong-${rng.chars(24, '0123456789abcdef')}`;
     if (key === options.apiKey) key = `${key}x`;
@@ -60,7 +56,6 @@ export class VerifyContext {
       maxSockets: DELIVERY_CONCURRENCY,
       extraCaPem: options.caPems,
     });
-    const outage = new OutageSender(http);
     // A day back, on the hour: every case then runs in its own emulator hour and bodies are never
     // dated in the future (a receiver may rightly refuse those).
     const start = Math.floor((Date.now() - 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
@@ -74,9 +69,9 @@ export class VerifyContext {
         deliveryConcurrency: DELIVERY_CONCURRENCY,
         logLevel: 'silent',
       },
-      { sender: outage },
+      { sender: http },
     );
-    return new VerifyContext(options, emulator, outage);
+    return new VerifyContext(options, emulator);
   }
 
   /** The key of the `wrong-key` credential (never the real one). */
@@ -112,7 +107,7 @@ export class VerifyContext {
     if (!this.#caseId) return;
     for (const record of this.#emulator.delivery.outbox.list())
       for (const attempt of record.attempts)
-        if (attempt.message !== SIMULATED_OUTAGE)
+        if (attempt.outcome !== 'simulated_outage')
           this.measured.push({ caseId: this.#caseId, record, attempt });
   }
 
@@ -139,13 +134,17 @@ export class VerifyContext {
     return ids.map((id) => this.record(id));
   }
 
-  /** Like `send`, but the first attempts fail as in an outage; the notifications stay pending. */
+  /**
+   * Like `send`, but the first attempts fail in a simulated outage (the emulator's own outage
+   * mechanism, as POST /__admin/outages); the notifications stay pending for a redelivery batch.
+   */
   async sendDuringOutage(emit: readonly Emitted[]): Promise<NotificationRecord[]> {
-    this.#outage.down = true;
+    const { outages } = this.#emulator.delivery;
+    const outage = outages.add({ note: 'verify kit' });
     try {
       return await this.send(emit);
     } finally {
-      this.#outage.down = false;
+      outages.remove(outage.id);
     }
   }
 

@@ -2,7 +2,7 @@ import type { WsdlParts } from './wsdl.js';
 
 /**
  * API 1.7 AuthService.asmx: GetAccessToken(request: GetAccessTokenRequest) → GetAccessTokenResponse
- * (spec "Endpoints 3" and "Resources"). Optional fields are omitted when null.
+ * (spec "3. GetAccessToken" and "GetAccessTokenResponse (API 1.7)"). Optional fields are omitted when null.
  */
 export const AUTH_SERVICE_WSDL: WsdlParts = {
   service: 'AuthService',

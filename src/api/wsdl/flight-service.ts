@@ -1,6 +1,6 @@
 import type { WsdlParts } from './wsdl.js';
 
-/** API 1.6 FlightService.asmx: GetAccessToken(username, password) → string (spec "Endpoints 3"). */
+/** API 1.6 FlightService.asmx: GetAccessToken(username, password) → string (spec "3. GetAccessToken"). */
 export const FLIGHT_SERVICE_WSDL: WsdlParts = {
   service: 'FlightService',
   schema: `

@@ -29,7 +29,7 @@ interface Call {
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Builds the HTTP request a client of this version and variant sends (spec "Endpoints 3"). */
+/** Builds the HTTP request a client of this version and variant sends (spec "3. GetAccessToken"). */
 export function buildLoginCall(step: LoginStep): Call {
   const v17 = String(step.version) === '1.7';
   const service = v17 ? 'AuthService' : 'FlightService';

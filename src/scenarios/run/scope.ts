@@ -2,7 +2,7 @@
  * What of an emulator a scenario run may look at, and how the scenario's credential ids map to the
  * emulator's. An in-process run owns its emulator: everything, ids as written. A `--target` run
  * shares a running emulator, so it names its credentials apart and looks only at what it made
- * (docs/decisions.md, issue 10 "run --target").
+ * (decision 0026).
  */
 export interface RunScope {
   /** The emulator's id of a scenario credential. */
@@ -13,6 +13,8 @@ export interface RunScope {
   ownNotifications<T extends { id: string; credentialId: string }>(list: readonly T[]): T[];
   /** The GetAccessToken journal entries of this run, from a list of the emulator's. */
   ownRequests<T extends { id: string }>(list: readonly T[]): T[];
+  /** The emulator ids of the run's own credentials, or undefined when the run sees every credential. */
+  readonly ownCredentialIds: readonly string[] | undefined;
 }
 
 /** An emulator the run owns: it sees everything, ids as the scenario wrote them. */
@@ -21,6 +23,7 @@ export const WHOLE_EMULATOR: RunScope = {
   scenarioCredentialId: (id) => id,
   ownNotifications: (list) => [...list],
   ownRequests: (list) => [...list],
+  ownCredentialIds: undefined,
 };
 
 /** The sequence number of an emulator id such as `n-000042` or `r-000007` (0 when it has none). */
@@ -59,5 +62,6 @@ export function sharedScope(options: {
         ? list.filter((n) => toScenario.has(n.credentialId))
         : list.filter((n) => sequenceOf(n.id) > options.notificationsAfter),
     ownRequests: (list) => list.filter((r) => sequenceOf(r.id) > options.requestsAfter),
+    ownCredentialIds: toScenario.size > 0 ? [...toScenario.keys()] : undefined,
   };
 }

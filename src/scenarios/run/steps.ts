@@ -86,6 +86,27 @@ const STEP_RUNNERS: { [K in StepKind]: (ctx: RunContext, value: Value<K>) => Pro
     );
     return none(`${r.from} → ${r.to}, ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'}`);
   },
+  async outage(ctx, v) {
+    const { credential, ...window } = v;
+    const { scope } = ctx.env;
+    // On a shared emulator an outage of "every credential" covers the run's own credentials only.
+    const targets =
+      credential !== undefined ? [scope.credentialId(credential)] : (scope.ownCredentialIds ?? [undefined]);
+    const added = [];
+    for (const credentialId of targets)
+      added.push(
+        await ctx.env.client.addOutage({
+          ...window,
+          ...(credentialId === undefined ? {} : { credentialId }),
+        }),
+      );
+    const o = added[0]!;
+    const extent =
+      o.attempts !== null
+        ? `next ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`
+        : `${o.from} → ${o.until ?? 'end of run'}`;
+    return none(`${added.map((a) => a.id).join(', ')}: ${credential ?? 'every credential'}, ${extent}`);
+  },
   async runBatch(ctx) {
     await settle(ctx);
     const r = await ctx.env.client.runRedelivery();

@@ -74,6 +74,7 @@ export function referenceIssues(scenario: {
         issues.push({ path: at(...path), message: `no receiver "${name}"; declared: ${list(receivers)}` });
     };
     ref(v.booking, 'booking');
+    if (kind === 'outage') cred(v.credential, 'credential');
     if (kind === 'expect' || kind === 'waitFor') {
       const n = v.notifications as Obj | undefined;
       if (n) {

@@ -52,6 +52,25 @@ export const STEP_KINDS = {
     })
     .describe('moves the manual clock, running every batch it crosses'),
   runBatch: z.strictObject({}).nullable().describe('runs a redelivery batch now'),
+  outage: z
+    .strictObject({
+      credential: z.string().min(1).optional().describe('a credential id of this scenario; all when omitted'),
+      attempts: z.number().int().min(1).optional().describe('fail the next N attempts'),
+      from: Instant.optional().describe('window start, emulator time (default: now)'),
+      until: Instant.optional().describe('window end, emulator time, exclusive'),
+      for: Duration.optional().describe('window length instead of until, e.g. PT3H'),
+      note: z.string().max(200).optional(),
+    })
+    .refine((o) => o.attempts === undefined || (o.from ?? o.until ?? o.for) === undefined, {
+      message: 'expected either attempts or a window (from, until or for), not both',
+    })
+    .refine((o) => o.until === undefined || o.for === undefined, {
+      message: 'expected either until or for, not both',
+    })
+    .describe(
+      "simulated outage of the receiver: attempts in it fail as simulated_outage and never reach it; without attempts, until or for it lasts until the run's end",
+    ),
+
   login: z
     .strictObject({
       version: ApiVersion,

@@ -4,7 +4,7 @@ import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, capitalize, failed, judgeAcknowledged, MINUTE_MS, passed } from './case.js';
 
 const EXACTLY_200 =
-  'spec "Endpoints 1" rule 2: the receiver answers with HTTP status exactly 200 to acknowledge; any other status, other 2xx included, is a delivery failure and triggers redelivery';
+  'spec "Endpoints 1" rule 2: the receiver answers with HTTP status exactly 200 to acknowledge; any other status, other 2xx included, is a delivery failure and triggers redelivery (docs/spec-rules.md#endpoints-1)';
 
 export const acknowledgesIssue: CaseDefinition = {
   id: 'acknowledges-issue',
@@ -20,7 +20,7 @@ export const acknowledgesIssue: CaseDefinition = {
 export const acknowledgesEveryStatus: CaseDefinition = {
   id: 'acknowledges-every-status',
   title: CASE_TITLES['acknowledges-every-status'],
-  rule: `spec "Reservation": BookingStatus is one of Issued, Voided, Exchanged, Issued-Exch (ExchangedTo/ExchangedFrom link an exchange); ${EXACTLY_200}`,
+  rule: `spec "Reservation": BookingStatus is one of Issued, Voided, Exchanged, Issued-Exch (ExchangedTo/ExchangedFrom link an exchange; docs/spec-rules.md#reservation); ${EXACTLY_200}`,
   fix: 'Accept every BookingStatus of the spec (Issued, Voided, Exchanged, Issued-Exch) and the ExchangedTo/ExchangedFrom members, and answer each with exactly 200.',
   async run({ ctx, options }) {
     // The Issues go first (their answers are not judged here: acknowledges-issue does that).
@@ -45,7 +45,7 @@ export const acknowledgesRedelivery: CaseDefinition = {
   id: 'acknowledges-redelivery',
   title: CASE_TITLES['acknowledges-redelivery'],
   rule:
-    'spec "Errors" and "Limits": a delivery that failed on the provider side (e.g. no answer within 30 s) is redelivered, up to 4 times, in the minute-55 batches; every attempt carries the same body, headers and filename. ' +
+    'spec "Errors" and "Limits": a delivery that failed on the provider side (e.g. no answer within 30 s) is redelivered, up to 4 times, in the minute-55 batches; every attempt carries the same body, headers and filename (docs/spec-rules.md#limits). ' +
     EXACTLY_200,
   fix: 'Make the receiver idempotent: when a notification it already stored arrives again (same BookingID, UpdateDate and BookingStatus, or same bytes), answer 200 again instead of 409 or another error.',
   async run({ ctx, options }) {

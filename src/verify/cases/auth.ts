@@ -6,7 +6,7 @@ import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, type CaseInput, failed, type Outcome, passed, reached } from './case.js';
 
 const RULE =
-  'spec "Authentication" 1 and "Endpoints 1" rule 3: every delivery carries Authorization: Bearer <ApiKey> of the credential, and the receiver checks it on every request to confirm the origin';
+  'spec "Authentication" 1 and "Endpoints 1" rule 3: every delivery carries Authorization: Bearer <ApiKey> of the credential, and the receiver checks it on every request to confirm the origin (docs/spec-rules.md#authentication)';
 
 async function judgeRejected(
   { ctx, options }: CaseInput,

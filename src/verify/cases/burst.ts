@@ -10,7 +10,7 @@ const EVIDENCE_SHOWN = 5;
 export const survivesBatchBurst: CaseDefinition = {
   id: 'survives-batch-burst',
   title: CASE_TITLES['survives-batch-burst'],
-  rule: 'spec "Limits": redelivery batches run at minute 55 of every hour and re-attempt every pending notification; after an outage they all arrive in the same minute',
+  rule: 'spec "Limits": redelivery batches run at minute 55 of every hour and re-attempt every pending notification; after an outage they all arrive in the same minute (docs/spec-rules.md#limits)',
   fix: `Size the receiver for a burst: ${BURST_SIZE} or more concurrent requests (connection backlog, worker pool, database connections), each answered within the response timeout; queue work instead of doing it before answering.`,
   async run({ ctx, options }) {
     const emit = Array.from({ length: BURST_SIZE }, () => ctx.issue().emit).flat();

@@ -66,7 +66,7 @@ export const recordsFinalStatus: CaseDefinition = {
   id: 'records-final-status',
   title: CASE_TITLES['records-final-status'],
   needsProbe: true,
-  rule: 'spec "Reservation": BookingStatus with UpdateDate, the time the event occurred; "Limits": redeliveries repeat earlier notifications in later batches, so arrival order is not event order',
+  rule: 'spec "Reservation": BookingStatus with UpdateDate, the time the event occurred; "Limits": redeliveries repeat earlier notifications in later batches, so arrival order is not event order (docs/spec-rules.md#reservation)',
   fix: 'Record per booking (BookingID) the notification with the newest UpdateDate; ignore one that is older than, or identical to, what you have; never let a late Issue overwrite a Void.',
   async run({ ctx, options, probe }) {
     const sent: NotificationRecord[] = [];
@@ -137,7 +137,7 @@ export const sameSecondFilenameCollision: CaseDefinition = {
   id: 'same-second-filename-collision',
   title: CASE_TITLES['same-second-filename-collision'],
   needsProbe: true,
-  rule: 'spec "Endpoints 1": Content-Disposition filename=<ZuluDateTime>-<BookingNumber>.json, the time to the second, so an Issue and a Void of one booking in the same second carry the same filename',
+  rule: 'spec "Endpoints 1": Content-Disposition filename=<ZuluDateTime>-<BookingNumber>.json, the time to the second, so an Issue and a Void of one booking in the same second carry the same filename (docs/spec-rules.md#endpoints-1)',
   fix: 'Do not use the filename as the key of a notification: key records by BookingID (and UpdateDate/BookingStatus), and store a second body with a taken filename under another name instead of skipping it as a duplicate.',
   async run({ ctx, options, probe }) {
     const issued = ctx.issue();

@@ -20,7 +20,7 @@ export function percentile(sorted: readonly number[], p: number): number {
 export const answersWithinTimeout: CaseDefinition = {
   id: 'answers-within-timeout',
   title: CASE_TITLES['answers-within-timeout'],
-  rule: 'spec "Limits": webhook response wait 30 seconds; "Errors": no response within 30 seconds is a delivery failure and the redelivery process applies',
+  rule: 'spec "Limits": webhook response wait 30 seconds; "Errors": no response within 30 seconds is a delivery failure and the redelivery process applies (docs/spec-rules.md#limits)',
   fix: 'Answer as soon as the notification is stored (well under a second) and do the rest asynchronously; check what blocks the slow requests listed (locks, a downstream call, a cold start).',
   async run({ ctx, options }) {
     let answers = ctx.measured.filter((m) => ANSWERED.has(m.attempt.outcome));

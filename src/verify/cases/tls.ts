@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 export const tls: CaseDefinition = {
   id: 'tls',
   title: CASE_TITLES.tls,
-  rule: 'spec "What the service does" 4 and "Limits": the destination must be an HTTPS URL with TLS 1.2 or higher; plain HTTP destinations are unsupported',
+  rule: 'spec "What the service does" 4 and "Limits": the destination must be an HTTPS URL with TLS 1.2 or higher; plain HTTP destinations are unsupported (docs/spec-rules.md#what-the-service-does)',
   fix: 'Serve the receiver over HTTPS with TLS 1.2 or 1.3 and a certificate from a public CA whose names (subjectAltName) include the host in the URL, with its full chain; for a private CA pass it with --ca-file.',
   async run({ options }) {
     const url = new URL(options.receiver);

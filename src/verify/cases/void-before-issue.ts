@@ -1,7 +1,7 @@
 /**
  * handles-void-before-issue. The kit simulates the Issue's failed attempts by holding the Issue
  * back: the Void goes first, is redelivered in up to 4 minute-55 batches while the Issue stays
- * undelivered, and only then does the Issue arrive (docs/verify.md, docs/decisions.md "Issue 12").
+ * undelivered, and only then does the Issue arrive (docs/verify.md, decision 0027).
  */
 import { MAX_REDELIVERIES } from '../../delivery/index.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
@@ -14,7 +14,7 @@ const VOID_AFTER_MINUTES = 10;
 export const handlesVoidBeforeIssue: CaseDefinition = {
   id: 'handles-void-before-issue',
   title: CASE_TITLES['handles-void-before-issue'],
-  rule: 'spec "Events": delivery is asynchronous; "Limits": a failed delivery is retried only in the hourly batches, up to 4 times, and may be dropped, so a Void can arrive before its Issue, or without it',
+  rule: 'spec "Events": delivery is asynchronous; "Limits": a failed delivery is retried only in the hourly batches, up to 4 times, and may be dropped, so a Void can arrive before its Issue, or without it (docs/spec-rules.md#events)',
   fix: 'Store a Void for a booking you do not know yet (e.g. as a placeholder keyed by BookingID) and answer 200 at once; when the Issue arrives later, answer 200 and keep the newer state (compare UpdateDate).',
   async run({ ctx, options }) {
     const issued = ctx.issue(); // its attempts "fail": held back until the Void's fate is known

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { parseDurationMs } from '../clock/duration.js';
+import { formatPath, InputError, NotFoundError } from '../errors.js';
+
+/** Most attempts one count-mode outage may fail: more than any notification can ever make. */
+export const MAX_OUTAGE_ATTEMPTS = 1_000_000;
+
+const Instant = z.string().refine((s) => /(?:Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)), {
+  message: 'expected an ISO 8601 instant with a zone, e.g. 2026-04-27T10:00:00Z',
+});
+
+/**
+ * `POST /__admin/outages` body: which credential (all when omitted) and either a number of attempts
+ * or a window of emulator time. Attempts inside it fail locally as `simulated_outage`; the
+ * receiver is never contacted (docs/delivery.md "Outages").
+ */
+export const OutageInputSchema = z
+  .strictObject({
+    credentialId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('the credential whose attempts fail; every credential when omitted'),
+    attempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_OUTAGE_ATTEMPTS)
+      .optional()
+      .describe('fail the next N attempts (count mode)'),
+    from: Instant.optional().describe('window start, emulator time (default: now)'),
+    until: Instant.optional().describe('window end, emulator time, exclusive'),
+    for: z
+      .union([z.string(), z.number().nonnegative()])
+      .optional()
+      .describe('window length instead of until: PT4H, 90m, or milliseconds'),
+    note: z.string().max(200).optional().describe('shown with the outage and in attempt messages'),
+  })
+  .superRefine((o, ctx) => {
+    const window = o.from !== undefined || o.until !== undefined || o.for !== undefined;
+    if (o.attempts !== undefined && window)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['attempts'],
+        message: 'give either attempts (count mode) or a window (from, until or for), not both',
+      });
+    if (o.until !== undefined && o.for !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['for'], message: 'give either until or for, not both' });
+  });
+
+export type OutageInput = z.input<typeof OutageInputSchema>;
+
+/** An outage as the admin API lists it. */
+export interface Outage {
+  id: string;
+  /** The credential it applies to, or null for every credential. */
+  credentialId: string | null;
+  /** Count mode: how many attempts it fails in all; null in window mode. */
+  attempts: number | null;
+  /** Count mode: attempts it still fails; null in window mode. */
+  remaining: number | null;
+  /** Window mode: first instant (emulator time) it applies; null in count mode. */
+  from: string | null;
+  /** Window mode: the instant it stops applying (exclusive), or null: until deleted. */
+  until: string | null;
+  note: string | null;
+  /** Emulator time it was added. */
+  createdAt: string;
+  /** Attempts it failed so far. */
+  failedAttempts: number;
+  /** `scheduled` (window not begun), `active`, or `ended` (window passed or count used up). */
+  status: 'scheduled' | 'active' | 'ended';
+}
+
+interface OutageRule {
+  id: string;
+  credentialId: string | null;
+  attempts: number | null;
+  remaining: number | null;
+  fromMs: number | null;
+  untilMs: number | null;
+  note: string | null;
+  createdAt: string;
+  failedAttempts: number;
+}
+
+export interface OutageStoreDeps {
+  /** Emulator time now. */
+  now: () => Date;
+  /** Whether a credential id exists, so a typo is refused instead of never matching. */
+  hasCredential: (id: string) => boolean;
+  /** The ids known, for the message naming them. */
+  credentialIds: () => string[];
+}
+
+/**
+ * Outages of the user's receiver, simulated by the emulator: the outbox asks `take()` before every
+ * attempt, and an attempt inside an outage ends as `simulated_outage` without a connection. It counts
+ * toward the five attempts as the real outage it stands for would.
+ */
+export class OutageStore {
+  #rules: OutageRule[] = [];
+  #seq = 0;
+
+  constructor(private readonly deps: OutageStoreDeps) {}
+
+  /** Validates and adds an outage; a window without `until` or `for` lasts until deleted. */
+  add(input: unknown): Outage {
+    const parsed = OutageInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new InputError('invalid_outage', `Outage field ${formatPath(issue.path)}: ${issue.message}.`, {
+        path: formatPath(issue.path),
+        accepted: ['credentialId', 'attempts', 'from', 'until', 'for', 'note'],
+      });
+    }
+    const o = parsed.data;
+    if (o.credentialId !== undefined && !this.deps.hasCredential(o.credentialId)) {
+      const known = this.deps.credentialIds();
+      throw new InputError(
+        'unknown_credential',
+        `Outage field credentialId: no credential "${o.credentialId}" (${known.length > 0 ? `known: ${known.join(', ')}` : 'none configured'}); omit credentialId for an outage of every credential.`,
+        { path: 'credentialId' },
+      );
+    }
+    const now = this.deps.now();
+    let fromMs: number | null = null;
+    let untilMs: number | null = null;
+    if (o.attempts === undefined) {
+      fromMs = o.from !== undefined ? Date.parse(o.from) : now.getTime();
+      if (o.until !== undefined) untilMs = Date.parse(o.until);
+      if (o.for !== undefined) untilMs = fromMs + parseDurationMs(o.for, 'for');
+      if (untilMs !== null && untilMs <= fromMs)
+        throw new InputError(
+          'invalid_outage',
+          `Outage field ${o.for !== undefined ? 'for' : 'until'}: the window must end after it begins (${new Date(fromMs).toISOString()}).`,
+          { path: o.for !== undefined ? 'for' : 'until' },
+        );
+    }
+    const rule: OutageRule = {
+      id: `o-${++this.#seq}`,
+      credentialId: o.credentialId ?? null,
+      attempts: o.attempts ?? null,
+      remaining: o.attempts ?? null,
+      fromMs,
+      untilMs,
+      note: o.note ?? null,
+      createdAt: now.toISOString(),
+      failedAttempts: 0,
+    };
+    this.#rules.push(rule);
+    return this.#view(rule, now.getTime());
+  }
+
+  list(): Outage[] {
+    const nowMs = this.deps.now().getTime();
+    return this.#rules.map((r) => this.#view(r, nowMs));
+  }
+
+  get(id: string): Outage {
+    const rule = this.#rules.find((r) => r.id === id);
+    if (!rule) throw notFound(id);
+    return this.#view(rule, this.deps.now().getTime());
+  }
+
+  /** Removes one outage; 404 when unknown. */
+  remove(id: string): void {
+    const before = this.#rules.length;
+    this.#rules = this.#rules.filter((r) => r.id !== id);
+    if (this.#rules.length === before) throw notFound(id);
+  }
+
+  /**
+   * The outage that fails an attempt of `credentialId` starting at `atMs` (emulator time), if any:
+   * the first that matches, in the order they were added. A count-mode outage spends one attempt.
+   */
+  take(credentialId: string, atMs: number): Outage | undefined {
+    if (this.#rules.length === 0) return undefined;
+    for (const r of this.#rules) {
+      if (r.credentialId !== null && r.credentialId !== credentialId) continue;
+      if (r.remaining !== null) {
+        if (r.remaining <= 0) continue;
+        r.remaining -= 1;
+      } else if (atMs < r.fromMs! || (r.untilMs !== null && atMs >= r.untilMs)) continue;
+      r.failedAttempts += 1;
+      return this.#view(r, atMs);
+    }
+    return undefined;
+  }
+
+  /** Drops the outages of a deleted credential. */
+  removeCredential(credentialId: string): void {
+    this.#rules = this.#rules.filter((r) => r.credentialId !== credentialId);
+  }
+
+  reset(): void {
+    this.#rules = [];
+  }
+
+  #view(r: OutageRule, nowMs: number): Outage {
+    let status: Outage['status'];
+    if (r.remaining !== null) status = r.remaining > 0 ? 'active' : 'ended';
+    else if (nowMs < r.fromMs!) status = 'scheduled';
+    else status = r.untilMs !== null && nowMs >= r.untilMs ? 'ended' : 'active';
+    return {
+      id: r.id,
+      credentialId: r.credentialId,
+      attempts: r.attempts,
+      remaining: r.remaining,
+      from: r.fromMs === null ? null : new Date(r.fromMs).toISOString(),
+      until: r.untilMs === null ? null : new Date(r.untilMs).toISOString(),
+      note: r.note,
+      createdAt: r.createdAt,
+      failedAttempts: r.failedAttempts,
+      status,
+    };
+  }
+}
+
+/** The attempt message of an attempt an outage failed: which outage, and that nothing was sent. */
+export function outageMessage(o: Outage): string {
+  const scope = o.credentialId === null ? 'every credential' : `credential ${o.credentialId}`;
+  const extent =
+    o.attempts !== null
+      ? `${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`
+      : `from ${o.from}${o.until === null ? ' until deleted' : ` until ${o.until}`}`;
+  const note = o.note ? ` "${o.note}"` : '';
+  return `simulated outage ${o.id}${note} (${scope}, ${extent}): the attempt was not sent and the receiver was not contacted; DELETE /__admin/outages/${o.id} ends it`;
+}
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError('outage_not_found', `No outage "${id}". GET /__admin/outages lists them.`);
+}
