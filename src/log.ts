@@ -26,6 +26,11 @@ export function defaultLogFormat(fd = 2): LogFormat {
 }
 
 const NAME = 'reportbo-emulator';
+/**
+ * Log text queued while stderr cannot take it (a pipe nobody reads): past this, new lines are
+ * dropped instead of growing memory or blocking the server.
+ */
+const MAX_QUEUED_LOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * A logger writing lines to stderr (or `fd`), JSON or pretty, each with the emulator time. The one
@@ -36,7 +41,7 @@ const NAME = 'reportbo-emulator';
 export function createLogger(level: LogLevel = 'info', options: LogOutputOptions = {}): Logger {
   const fd = options.fd ?? 2;
   const format = options.format ?? defaultLogFormat(fd);
-  const destination = pino.destination({ fd, sync: false });
+  const destination = pino.destination({ fd, sync: false, maxLength: MAX_QUEUED_LOG_BYTES });
   const color = options.color ?? (isatty(fd) && !process.env.NO_COLOR);
   const { now } = options;
   const stream =
