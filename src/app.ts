@@ -1,4 +1,5 @@
 import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
+import { adminGuard } from './admin/guard.js';
 import { healthRoutes } from './admin/health.js';
 import { type AdminOptions, adminApp, refuseWrongMethods } from './admin/index.js';
 import { apiApp } from './api/index.js';
@@ -13,6 +14,10 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const app = new Hono();
   const onError = errorHandler(emulator);
   const notFound = notFoundHandler(emulator);
+  // Before any admin route: Host, Origin, the token and JSON writes (docs/admin-api.md "Security").
+  const guard = adminGuard(emulator);
+  app.use('/__admin', guard);
+  app.use('/__admin/*', guard);
   // A browser opened on the emulator lands on the dashboard.
   for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
   app.route('/__admin', healthRoutes(emulator));

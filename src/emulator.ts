@@ -33,6 +33,13 @@ export interface EmulatorPreload {
   credentials?: unknown[];
   /** PEM certificates trusted from the start (a scenario's HTTPS receivers), as `POST /__admin/trust` would. */
   trust?: string[];
+  /**
+   * How errors name the lists (default `users`, `credentials`, as in a config file), e.g.
+   * `REPORTBO_USERS` when a list came from the environment (decision 0062).
+   */
+  origins?: { users?: string; credentials?: string };
+  /** PEM text trusted from the start as a setting (`REPORTBO_CA_PEM`), and how errors name it. */
+  caPem?: { pem: string; where: string };
 }
 
 /**
@@ -93,7 +100,7 @@ export function createEmulator(
       ? silentLogger()
       : createLogger(settings.logLevel, { format: settings.logFormat, now }));
   const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
-  logActivity(activity, log);
+  logActivity(activity, log, clock.mode);
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
@@ -108,7 +115,8 @@ export function createEmulator(
     activity,
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
-  for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `users[${i}]`);
+  const listName = { users: 'users', credentials: 'credentials', ...preload.origins };
+  for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `${listName.users}[${i}]`);
   resetters.push(() => auth.reset()); // users are kept (product rule "Admin API": reset)
 
   const reservations = new ReservationStore({
@@ -129,8 +137,9 @@ export function createEmulator(
   // CA file rejects `ready` (startServer awaits it before listening).
   const ready = (async () => {
     for (const [i, cr] of (preload.credentials ?? []).entries())
-      delivery.credentials.add(cr, `credentials[${i}]`);
+      delivery.credentials.add(cr, `${listName.credentials}[${i}]`);
     for (const pem of preload.trust ?? []) delivery.trust(pem, 'scenario', "the scenario receivers' CA");
+    if (preload.caPem) delivery.trust(preload.caPem.pem, 'ca-pem', preload.caPem.where);
     await delivery.loadCaFile();
   })();
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
@@ -139,7 +148,24 @@ export function createEmulator(
     else await delivery.outbox.runBatch(at);
   });
   resetters.push(() => delivery.reset()); // credentials are kept (product rule "Admin API": reset)
-  stoppers.push(() => delivery.close());
+  stoppers.push(async () => {
+    // Attempts in flight may end within the grace; the rest are recorded as interrupted (decision 0043).
+    const graceMs = settings.shutdownGraceMs;
+    const running = delivery.outbox.runningAttempts;
+    const stopping = delivery.drain(graceMs);
+    if (running > 0)
+      log.info(
+        { running, graceMs },
+        `waiting up to ${graceMs} ms for ${running} delivery attempt(s) in flight`,
+      );
+    const drained = await stopping;
+    if (drained.interrupted > 0)
+      log.warn(
+        { ...drained, graceMs },
+        `${drained.interrupted} delivery attempt(s) did not end within ${graceMs} ms: recorded as interrupted, their notifications stay pending`,
+      );
+    delivery.close();
+  });
 
   return {
     settings,

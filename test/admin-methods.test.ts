@@ -44,12 +44,12 @@ describe('a wrong method on an admin route', () => {
     }
   });
 
-  it('names the right method in the message: GET on a DELETE-only path, PUT on a GET/POST path', async () => {
+  it('names the right method in the message: GET on a PUT/DELETE path, PUT on a GET/POST path', async () => {
     const del = await fetch(`${api.url}/__admin/users/alice`);
     expect(del.status).toBe(405);
-    expect(del.headers.get('allow')).toBe('DELETE, OPTIONS');
+    expect(del.headers.get('allow')).toBe('PUT, DELETE, OPTIONS');
     expect(((await del.json()) as Problem).error.message).toBe(
-      'Method GET is not allowed on /__admin/users/alice: it takes DELETE. Every admin route and its methods: GET /__admin/openapi.json (docs/admin-api.md).',
+      'Method GET is not allowed on /__admin/users/alice: it takes PUT or DELETE. Every admin route and its methods: GET /__admin/openapi.json (docs/admin-api.md).',
     );
     const put = await fetch(`${api.url}/__admin/users`, { method: 'PUT' });
     expect(put.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');

@@ -3,23 +3,26 @@
  * right after `<!-- ci-recipe -->` is a GitHub Actions workflow (`jobs:`) or a GitLab CI job; its
  * `run:` steps or `script:` lines run one by one with bash in a fresh folder, its services start
  * first. A ```yaml block right after `<!-- ci-file: PATH -->` is written to PATH in that folder.
+ * A step or entry of one command runs as that command; one of several lines (a bounded wait loop)
+ * runs as one bash script, as the CI system runs it.
  *
  * Differences from a CI runner, and only these:
  * - what the runner provides is not run: `npm ci`, `npm test` (your own suite), `docker login`,
  *   `docker logs`, `uses:` steps;
  * - `npx reportbo-emulator` runs the checkout's bin; `./start-my-receiver` (your receiver) is the
  *   sample receiver, expecting the ApiKey of the example scenario;
- * - a service container or `docker run` of the image runs the image's entrypoint with the same
+ * - a service container or `docker run -d` of the image runs the image's entrypoint with the same
  *   command and environment (container paths mapped to the folder), as test/docker-equivalent does;
+ *   a `docker` on the PATH answers `docker inspect -f '{{.State.Running}}' NAME` and
+ *   `docker logs [--tail N] NAME` for such a container (its process and its output);
  * - ports 8080 and 8443 become free ports, and a GitLab service alias becomes 127.0.0.1.
  */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -46,22 +49,26 @@ interface Recipe {
 }
 
 /** The yaml blocks that follow a marker, with the marker's argument. */
-function blocksAfter(marker: string): Array<{ arg: string; text: string }> {
+function blocksAfter(marker: string, doc = CI_MD): Array<{ arg: string; text: string }> {
   const re = new RegExp(`<!-- ${marker}(?::\\s*(\\S+))? -->\\n\`\`\`yaml\\n([\\s\\S]*?)\`\`\``, 'g');
-  return [...CI_MD.matchAll(re)].map((m) => ({ arg: m[1] ?? '', text: m[2]! }));
+  return [...doc.matchAll(re)].map((m) => ({ arg: m[1] ?? '', text: m[2]! }));
 }
 
-/** A run step or script entry as single commands: continuation lines joined, comments dropped. */
+/**
+ * A run step or script entry as the commands a CI system runs: continuation lines joined, comments
+ * dropped; a block of several lines stays one script.
+ */
 function commandsOf(script: string): string[] {
-  return script
+  const lines = script
     .replace(/\\\n\s*/g, '')
     .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'));
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  return lines.length <= 1 ? lines.map((l) => l.trim()) : [lines.join('\n')];
 }
 
-function recipes(): Recipe[] {
-  return blocksAfter('ci-recipe').flatMap(({ text }) => {
+function recipes(doc = CI_MD): Recipe[] {
+  return blocksAfter('ci-recipe', doc).flatMap(({ text }) => {
     const doc = parseYaml(text) as Record<string, unknown>;
     if (doc.jobs) {
       return Object.entries(doc.jobs as Record<string, Record<string, unknown>>).map(([name, job]) => ({
@@ -107,14 +114,67 @@ function words(line: string): string[] {
 }
 
 const dirs: string[] = [];
+/** Process groups of the commands run (a script's background jobs live in its group). */
+const groups: number[] = [];
 afterAll(async () => {
+  for (const pgid of groups) {
+    try {
+      process.kill(-pgid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** Runs one recipe in a fresh folder; answers that folder. */
-async function runRecipe(recipe: Recipe): Promise<string> {
+/**
+ * `docker inspect -f '{{.State.Running}}' NAME` and `docker logs [--tail N] NAME` for the containers
+ * this test runs as processes (their pid and output under .containers/).
+ */
+const DOCKER_SHIM = `#!/usr/bin/env bash
+dir="$(dirname "$0")/../.containers"
+case "$1" in
+  inspect) name="\${@: -1}"; if kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null; then echo true; else echo false; fi ;;
+  logs) name="\${@: -1}"; if [ "$2" = --tail ]; then tail -n "$3" "$dir/$name.log"; else cat "$dir/$name.log"; fi ;;
+  *) echo "docker shim of test/ci-recipes.test.ts: $1 is not emulated" >&2; exit 2 ;;
+esac
+`;
+
+/** Runs one command with bash in its own process group; rejects with its output when it fails. */
+function bash(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    groups.push(child.pid!);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(Object.assign(new Error(`exit ${code ?? signal}`), { stdout: out, stderr: err }));
+    });
+  });
+}
+
+/** Runs one recipe in a fresh folder; answers that folder and the emulator's URL. */
+async function runRecipe(recipe: Recipe): Promise<{ cwd: string; emulatorUrl: string }> {
   const cwd = await mkdtemp(join(tmpdir(), 'ci-recipe-'));
   dirs.push(cwd);
+  await mkdir(join(cwd, '.bin'));
+  await mkdir(join(cwd, '.containers'));
+  await writeFile(join(cwd, '.bin/docker'), DOCKER_SHIM);
+  await chmod(join(cwd, '.bin/docker'), 0o755);
   const ports = { emulator: await freePort(), receiver: await freePort() };
   const aliases = recipe.services.map((s) => s.alias);
   const local = (text: string) => {
@@ -128,7 +188,12 @@ async function runRecipe(recipe: Recipe): Promise<string> {
     await mkdir(dirname(join(cwd, arg)), { recursive: true });
     await writeFile(join(cwd, arg), local(text));
   }
-  const env = { RECEIVER_API_KEY: EXAMPLE_API_KEY, RECEIVER_OUT: join(cwd, 'received') };
+  // The emulator's default port 8080 is a free port here, as in the commands.
+  const env = {
+    RECEIVER_API_KEY: EXAMPLE_API_KEY,
+    RECEIVER_OUT: join(cwd, 'received'),
+    REPORTBO_PORT: String(ports.emulator),
+  };
   /** The image as a process: its entrypoint, the given command (or its CMD) and environment. */
   const emulatorProcess = (command: string[] | undefined, vars: Record<string, string>, paths = {}) => {
     const argv = mapStrings([...image.entrypoint, ...(command ?? image.cmd)], {
@@ -154,13 +219,16 @@ async function runRecipe(recipe: Recipe): Promise<string> {
   for (const command of recipe.commands) {
     if (PROVIDED_BY_CI.test(command)) continue;
     if (/^docker run\b/.test(command)) {
+      // `docker run -d` returns once the container exists: the recipe's own wait loop follows.
       const w = words(command.replace(/\$PWD/g, cwd)).slice(2);
       const vars: Record<string, string> = {};
       const paths: Record<string, string> = {};
+      let name = 'container';
       let i = 0;
       for (; i < w.length && w[i]!.startsWith('-'); i++) {
         if (w[i] === '-d' || w[i] === '--rm') continue;
         const value = w[++i]!;
+        if (w[i - 1] === '--name') name = value;
         if (w[i - 1] === '-e') vars[value.split('=')[0]!] = value.slice(value.indexOf('=') + 1);
         if (w[i - 1] === '-v') {
           const [host, container] = value.split(':') as [string, string];
@@ -168,33 +236,31 @@ async function runRecipe(recipe: Recipe): Promise<string> {
         }
       }
       const rest = w.slice(i + 1);
-      await waitListening(emulatorProcess(rest.length ? rest : undefined, vars, paths), 'docker run');
+      const container = emulatorProcess(rest.length ? rest : undefined, vars, paths);
+      const log = createWriteStream(join(cwd, `.containers/${name}.log`));
+      container.child.stdout!.pipe(log);
+      container.child.stderr!.pipe(log);
+      await writeFile(join(cwd, `.containers/${name}.pid`), String(container.child.pid));
       continue;
     }
     const runnable = local(command);
-    if (runnable.endsWith('&')) {
-      // The emulator's default port 8080 is a free port here, as in the commands.
-      const p = start(
-        'bash',
-        ['-c', `exec ${runnable.slice(0, -1).trim()}`],
-        { ...env, REPORTBO_PORT: String(ports.emulator) },
-        cwd,
-      );
+    if (runnable.endsWith('&') && !runnable.includes('\n')) {
+      const p = start('bash', ['-c', `exec ${runnable.slice(0, -1).trim()}`], env, cwd);
       await waitListening(p, command);
       continue;
     }
-    const done = await promisify(execFile)('bash', ['-c', runnable], {
-      cwd,
-      timeout: 30_000,
-      env: { ...process.env, ...env },
+    const stdout = await bash(runnable, cwd, {
+      ...process.env,
+      ...env,
+      PATH: `${join(cwd, '.bin')}:${process.env.PATH}`,
     }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(
         `${recipe.title}: \`${command}\` failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`,
       );
     });
-    ran.set(`${recipe.title}: ${command}`, done.stdout);
+    ran.set(`${recipe.title}: ${command}`, stdout);
   }
-  return cwd;
+  return { cwd, emulatorUrl: `http://127.0.0.1:${ports.emulator}` };
 }
 
 const ran = new Map<string, string>();
@@ -213,7 +279,7 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
 
   for (const recipe of all) {
     it(`${recipe.title}: every command exits 0`, async () => {
-      const cwd = await runRecipe(recipe);
+      const { cwd, emulatorUrl } = await runRecipe(recipe);
       const commands = [...ran.keys()].filter((k) => k.startsWith(`${recipe.title}:`));
       expect(commands.length).toBeGreaterThan(0);
       if (recipe.commands.some((c) => c.includes('--junit reports/reportbo.xml'))) {
@@ -226,6 +292,68 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
       }
       const journal = commands.find((k) => k.includes('/__admin/requests'));
       if (journal) expect(JSON.parse(ran.get(journal)!)).toMatchObject({ requests: expect.any(Array) });
+      // A service given its user by REPORTBO_USERS alone answers a token for it.
+      const users = recipe.services.find((s) => s.env.REPORTBO_USERS)?.env.REPORTBO_USERS;
+      if (users) {
+        const [user] = JSON.parse(users) as Array<{ username: string; password: string; idWeb: number }>;
+        const res = await fetch(`${emulatorUrl}/api/1.7/AuthService.json/GetAccessToken`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ Username: user!.username, Password: user!.password }),
+        });
+        expect(await res.json()).toMatchObject({
+          Token: expect.any(String),
+          IDWeb: user!.idWeb,
+          TransactionCode: null,
+        });
+      }
+    }, 90_000);
+  }
+
+  it('every service sets REPORTBO_PORT, which outranks a PORT that CI variables may carry', () => {
+    const services = all.flatMap((r) => r.services);
+    expect(services.length).toBe(2);
+    for (const service of services) expect(service.env.REPORTBO_PORT).toBe('8080');
+  });
+
+  it('has no unbounded wait loop left', () => {
+    expect(CI_MD).not.toMatch(/^\s*(- (run: )?)?until curl/m);
+  });
+});
+
+describe('the wait steps of docs/ci.md fail the job when the emulator exits at once', () => {
+  // Each recipe with an emulator that refuses its settings and exits at once (an invalid clock).
+  // The harness kills a command after 30 s, half the recipes' 60 s bound: the wait must end on its
+  // own, because the emulator stopped, and print its last log lines.
+  const variants = [
+    {
+      title: 'GitHub Actions job receiver-tests',
+      broken: CI_MD.replace('-e REPORTBO_CLOCK=manual', '-e REPORTBO_CLOCK=sometimes'),
+      says: 'reportbo did not answer /__admin/health; its last log lines:',
+    },
+    {
+      title: 'GitLab CI job receiver-tests',
+      broken: CI_MD.replace(
+        'serve --clock manual --ca-file certs/ca.pem > reportbo.log',
+        'serve --clock sometimes --ca-file certs/ca.pem > reportbo.log',
+      ),
+      says: 'the emulator did not answer /__admin/health; its last log lines:',
+    },
+  ];
+  for (const { title, broken, says } of variants) {
+    it(`${title}: the wait step fails with the emulator's own message`, async () => {
+      expect(broken).not.toBe(CI_MD);
+      const recipe = recipes(broken).find((r) => r.title === title)!;
+      const failure = await runRecipe(recipe).then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
+      expect(failure).toContain('failed: exit 1');
+      expect(failure).toContain(says);
+      // The emulator's start-up message, as its log ends.
+      expect(failure).toMatch(
+        /^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im,
+      );
     }, 90_000);
   }
 });

@@ -4,77 +4,23 @@
  * what the page shows. Without /usr/bin/chromium the tests are skipped with how to install it.
  * `UPDATE_SCREENSHOT=1` rewrites docs/dashboard.png (the README's picture) from the last test.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createServerCertificate } from '../src/certs/index.js';
+import { type BrowserGlobals, haveChromium, useChromium, waitText } from './helpers/chromium.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 import { testCa } from './helpers/tls.js';
 import { verifyTestReceiver } from './helpers/verify-receivers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const missing = `${CHROMIUM} not found. Install it with: apt-get install -y chromium`;
-// .ci/run sets REPORTBO_BROWSER_TESTS=required: there a missing browser fails instead of skipping.
-if (!haveChromium && process.env.REPORTBO_BROWSER_TESTS === 'required')
-  throw new Error(`dashboard browser tests required: ${missing}`);
-if (!haveChromium) console.warn(`dashboard browser tests skipped: ${missing}`);
 const SCREENSHOT = new URL('../docs/dashboard.png', import.meta.url).pathname;
-
-let profile: string;
-let browser: BrowserContext;
 /** Script errors and console errors of the pages a test opened: each test ends without any. */
-const pageErrors: string[] = [];
-// Runs before the emulators close (vitest runs after-hooks last-registered first): a page left open
-// would log its stream's end and its reconnection attempts.
-afterEach(async () => {
-  await Promise.all(browser?.pages().map((p) => p.close()) ?? []);
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  profile = await mkdtemp(join(tmpdir(), 'reportbo-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1400, height: 900 },
-    timezoneId: 'UTC',
-    locale: 'en-US',
-  });
-  // The persistent context opens a blank page of its own; each test opens and closes its pages.
-  await Promise.all(browser.pages().map((p) => p.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-});
-
-function watch(page: Page): void {
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
-  });
-}
+const { newPage, pageErrors } = useChromium();
 
 /** Opens the dashboard (through the `/` redirect) and waits until its live stream is connected. */
 async function open(emu: DeliveryHarness): Promise<Page> {
-  const page = await browser.newPage();
-  watch(page);
+  const page = await newPage();
   await page.goto(`${emu.url}/`);
   expect(new URL(page.url()).pathname).toBe('/__admin/ui');
   await page.waitForSelector('#live.on');
@@ -90,27 +36,6 @@ const notLoadedAgain = (page: Page) =>
 
 const row = (page: Page, id: string) => page.locator(`#notification-table tr[data-id="${id}"]`);
 const cell = (page: Page, id: string, n: number) => row(page, id).locator(`td:nth-child(${n})`);
-
-/** What the page functions below use of the browser (the tests are typed without the DOM library). */
-interface BrowserGlobals {
-  document: {
-    querySelector(selector: string): { textContent: string | null } | null;
-    querySelectorAll(selector: string): { length: number };
-  };
-  requestAnimationFrame(callback: (time: number) => void): number;
-}
-
-/** Waits until the text of the element `selector` matches `pattern`. */
-async function waitText(page: Page, selector: string, pattern: RegExp): Promise<string> {
-  await page.waitForFunction(
-    ([sel, source]) =>
-      new RegExp(source!).test(
-        (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
-      ),
-    [selector, pattern.source] as const,
-  );
-  return (await page.locator(selector).textContent()) ?? '';
-}
 
 describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
   it('shows a notification triggered through the admin API without a reload, with its attempts, headers and decoded body', async () => {
@@ -265,8 +190,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     const r = await receiver();
     const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
     await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
-    const page = await browser.newPage();
-    watch(page);
+    const page = await newPage();
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -461,15 +385,19 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
       probe: r.probe,
     });
     release();
+    // Per-case progress from the stream (Accept: application/x-ndjson) while the kit runs.
+    await page.waitForSelector('#verify-progress li[data-id="tls"][data-status="passed"]', {
+      state: 'attached',
+    });
 
     const summary = await waitText(page, '#verify-summary', /^OK: /);
-    expect(summary).toMatch(/^OK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
+    expect(summary).toMatch(/^OK: 16 cases: 16 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
     await page.waitForSelector('#verify-run:not([disabled])');
     const rows = await page
       .locator('#verify-cases tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-status')]));
-    expect(rows).toHaveLength(13);
-    expect(rows.map(([, status]) => status)).toEqual(Array(13).fill('passed'));
+    expect(rows).toHaveLength(16);
+    expect(rows.map(([, status]) => status)).toEqual(Array(16).fill('passed'));
     expect(rows.map(([caseId]) => caseId)).toContain('same-second-filename-collision');
     expect(await page.locator('#verify-cases tr[data-id="tls"] td').first().textContent()).toBe('✓ passed');
     expect(await page.locator('#verify-cases tr[data-id="tls"] .pill.ok').count()).toBe(1);
@@ -585,9 +513,12 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await emu.settle();
     await emu.advance({ to: 'next-batch' });
     const page = await open(emu);
-    await page.setViewportSize({ width: 1600, height: 1000 });
+    await page.setViewportSize({ width: 1600, height: 1100 });
     await row(page, 'n-000003').click();
     await page.waitForSelector('#attempts li[data-number="2"]');
+    // The inspector: the receiver's first answer opened, what changed shown under the second.
+    await page.click('#attempts li[data-number="1"] details.answer summary');
+    await page.waitForSelector('#attempts li[data-number="1"] details.answer[open]');
     const png = await page.screenshot({ fullPage: false });
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     if (process.env.UPDATE_SCREENSHOT === '1') await writeFile(SCREENSHOT, png);

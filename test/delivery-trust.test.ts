@@ -20,7 +20,7 @@ describe('trusting a CA at run time (POST /__admin/trust)', () => {
     expect(refused.attempts[0]!.outcome).toBe('tls_error');
     expect(refused.attempts[0]!.message).toMatch(/not trusted.*POST \/__admin\/trust/);
 
-    // What `curl --data-binary @ca.pem` sends: the PEM text itself.
+    // What `curl --data-binary @ca.pem -H 'Content-Type: application/x-pem-file'` sends: the PEM text itself.
     const res = await fetch(`${emu.url}/__admin/trust`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-pem-file' },
@@ -61,7 +61,11 @@ describe('trusting a CA at run time (POST /__admin/trust)', () => {
     ],
   ])('refuses %s with 400 and a message saying what was expected', async (_name, body, message) => {
     const emu = await deliveryEmulator();
-    const res = await fetch(`${emu.url}/__admin/trust`, { method: 'POST', body });
+    const res = await fetch(`${emu.url}/__admin/trust`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-pem-file' },
+      body,
+    });
     expect(res.status).toBe(400);
     const problem = (await res.json()) as { error: { message: string } };
     expect(problem.error.message).toMatch(message);

@@ -237,8 +237,33 @@ describe('the compose example, run outside docker', () => {
     expect(argv).toContain('--probe');
     const run = start(...split(argv), environment(service, emulatorImage, {}));
     const code = await run.exited();
-    expect(run.output()).toMatch(/OK: 13 cases: 13 passed, 0 failed, 0 warned, 0 skipped/);
+    expect(run.output()).toMatch(/OK: 16 cases: 16 passed, 0 failed, 0 warned, 0 skipped/);
     expect(code).toBe(0);
+  }, 60_000);
+
+  it('runs the scenario against an emulator that requires a token, REPORTBO_ADMIN_TOKEN set on emulator and scenario (docs/ci.md)', async () => {
+    const token = { REPORTBO_ADMIN_TOKEN: 'compose-token-1d4b' };
+    const emulator = start(
+      ...split(commandLine(compose.emulator!, emulatorImage, ROOT)),
+      environment(compose.emulator!, emulatorImage, {
+        REPORTBO_HOST: '127.0.0.1',
+        REPORTBO_PORT: '0',
+        ...token,
+      }),
+    );
+    const url = (await emulator.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+    const argv = mapStrings(commandLine(compose.scenario!, emulatorImage, ROOT), {
+      'http://emulator:8080': url,
+    });
+    const refused = start(...split(argv), environment(compose.scenario!, emulatorImage, {}));
+    expect(await refused.exited()).toBe(1);
+    expect(refused.output()).toContain('REPORTBO_ADMIN_TOKEN');
+    const run = start(...split(argv), environment(compose.scenario!, emulatorImage, token));
+    const code = await run.exited();
+    expect(run.output()).toMatch(/1 scenario: 1 passed, 0 failed/);
+    expect(code).toBe(0);
+    emulator.child.kill('SIGTERM');
+    expect(await emulator.exited()).toBe(0);
   }, 60_000);
 });
 

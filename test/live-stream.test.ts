@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { activityLine } from '../src/activity/log-lines.js';
 import { adminApp } from '../src/admin/index.js';
-import { MAX_QUEUED } from '../src/admin/stream.js';
+import { STREAM_CLIENT_BUFFER_BYTES } from '../src/admin/stream.js';
 import { createEmulator } from '../src/emulator.js';
+import { silentLogger } from '../src/log.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 import { testCa } from './helpers/tls.js';
@@ -220,23 +221,35 @@ describe('POST /__admin/notifications/:id/retry (retry now)', () => {
 });
 
 describe('a client that falls behind', () => {
-  it('gets at most MAX_QUEUED events held for it, then a resync event telling it to read the lists again', async () => {
-    const emulator = createEmulator({ logLevel: 'silent', clock: 'manual' });
+  it('is dropped once more than STREAM_CLIENT_BUFFER_BYTES of events wait for it, and the emulator lets go of it', async () => {
+    const logged: string[] = [];
+    const logger = silentLogger();
+    logger.warn = ((_fields: unknown, msg: string) => void logged.push(msg)) as typeof logger.warn;
+    const emulator = createEmulator({ clock: 'manual' }, { logger });
     const res = await adminApp(emulator).request('/stream');
-    // Nobody reads yet: the stream holds the first write, and everything published now waits.
+    // Nobody reads: the stream holds the first write, and everything published now waits.
     await expect.poll(() => emulator.activity.listenerCount).toBe(1);
-    for (let i = 0; i < MAX_QUEUED + 100; i++)
-      emulator.activity.publish({ kind: 'admin', change: 'user_added', subject: `u${i}` });
+    const subject = 'u'.repeat(1000);
+    const frame = Buffer.byteLength(
+      `event: admin\ndata: ${JSON.stringify({ kind: 'admin', change: 'user_added', subject })}\n\n`,
+    );
+    const fit = Math.floor(STREAM_CLIENT_BUFFER_BYTES / frame);
+    for (let i = 0; i < fit; i++) emulator.activity.publish({ kind: 'admin', change: 'user_added', subject });
+    expect(logged).toEqual([]);
+    expect(emulator.activity.listenerCount).toBe(1);
+    emulator.activity.publish({ kind: 'admin', change: 'user_added', subject });
+    expect(logged).toEqual([expect.stringContaining('live stream client dropped')]);
+    // Unsubscribed at once: nothing more is held for it, and the bus builds no activities for nobody.
+    expect(emulator.activity.listenerCount).toBe(0);
+    expect(emulator.activity.active).toBe(false);
+    // What it reads now ends: a browser's EventSource reconnects and its hello reloads the lists.
     const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
     let text = '';
-    while (!text.includes('event: resync')) text += decoder.decode((await reader.read()).value);
-    await reader.cancel();
-    const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
-    expect(events[0]).toBe('hello');
-    expect(events.filter((e) => e === 'admin')).toHaveLength(MAX_QUEUED);
-    expect(events.at(-1)).toBe('resync');
-    expect(text).toContain('"subject":"u0"');
-    expect(text).not.toContain(`"subject":"u${MAX_QUEUED}"`);
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(text.length).toBeLessThan(STREAM_CLIENT_BUFFER_BYTES);
   });
 });

@@ -66,6 +66,8 @@ describe('serve --log-format pretty', () => {
     });
     await emu.post('/api/1.7/AuthService.json/GetAccessToken', { Username: 'alice', Password: 'secret' });
     await emu.post('/api/1.7/AuthService.json/GetAccessToken', { Username: 'alice', Password: 'wrong' });
+    const refused = await emu.post('/__admin/credentials', { id: 'bad', apiKey: 'k', url: 'ftp://x/' });
+    expect(refused.status).toBe(400);
     await emu.post('/__admin/reset', {});
     await emu.started.waitFor(/admin +reset/);
 
@@ -85,30 +87,45 @@ describe('serve --log-format pretty', () => {
     )[0]!;
     expect(
       find(
-        `event    Issue ${bookingNumber.bookingNumber} BookingID ${bookingNumber.bookingId} → 1 credential`,
+        String.raw`event    Issue ${bookingNumber.bookingNumber} BookingID ${bookingNumber.bookingId} at 2026-04-27T10:00:00Z \(emulator time, manual clock\) → 1 credential \(tour\)`,
       ),
     ).toMatch(/^2026-04-27 10:00:00/);
-    find(String.raw`attempt  n-000001 attempt 1/5 → 200 in \d+ ms ${good.url}/?`);
-    find(String.raw`event    Issue \w{6} BookingID \d+ → 2 credentials`);
     find(
-      String.raw`attempt  n-000003 attempt 1/5 → 401 in \d+ ms ${wrong.url}/? \[pending\] receiver answered 401; only 200 acknowledges`,
+      String.raw`attempt  n-000001 attempt 1/5 → 200 in \d+ ms \(credential tour, BookingNumber ${bookingNumber.bookingNumber}\) ${good.url}/?`,
+    );
+    find(
+      String.raw`event    Issue \w{6} BookingID \d+ at \S+ \(emulator time, manual clock\) → 2 credentials \(tour, wrong-key\)`,
+    );
+    find(
+      String.raw`attempt  n-000003 attempt 1/5 → 401 in \d+ ms \(credential wrong-key, BookingNumber \w{6}\) ${wrong.url}/? \[pending\] receiver answered 401; only 200 acknowledges`,
     );
     const batch = find(
-      'batch    redelivery batch at 2026-04-27T10:55:00.000Z: 1 attempted, 0 delivered, 1 failed, 0 exhausted',
+      String.raw`batch    redelivery batch at 2026-04-27T10:55:00\.000Z \(emulator time, manual clock\): 1 attempted, 0 delivered, 1 failed, 0 exhausted`,
     );
     expect(batch).toMatch(/^2026-04-27 10:55:00/);
     find(String.raw`attempt  n-000003 attempt 5/5 \(batch\) → 401 in \d+ ms .* \[exhausted\] .*`);
     find(
-      'batch    redelivery batch at 2026-04-27T13:55:00.000Z: 1 attempted, 0 delivered, 1 failed, 1 exhausted',
+      String.raw`batch    redelivery batch at 2026-04-27T13:55:00\.000Z \(emulator time, manual clock\): 1 attempted, 0 delivered, 1 failed, 1 exhausted`,
     );
-    find('clock    clock moved 2026-04-27T10:00:00.000Z → 2026-04-27T10:55:00.000Z, 1 batch run');
-    find('clock    clock moved 2026-04-27T10:55:00.000Z → 2026-04-27T14:55:00.000Z, 4 batches run');
+    find(
+      String.raw`clock    clock moved 2026-04-27T10:00:00\.000Z → 2026-04-27T10:55:00\.000Z \(emulator time, manual clock\), 1 batch run`,
+    );
+    find(
+      String.raw`clock    clock moved 2026-04-27T10:55:00\.000Z → 2026-04-27T14:55:00\.000Z \(emulator time, manual clock\), 4 batches run`,
+    );
     find(String.raw`admin    user added alice \(API 1.6, 1.7\)`);
     expect(find(String.raw`token    GetAccessToken 1.7 json alice → ok \(HTTP 200\)`)).toMatch(
       /^2026-04-27 14:55:00/,
     );
     find(String.raw`token    GetAccessToken 1.7 json alice → 1200 invalid_credentials \(HTTP 200\)`);
     find('admin    reset reservations, notifications, tokens, journal and faults forgotten');
+    // A refused admin call: one line with its status, code and the problem's own message.
+    const reason = refused.body.error as { code: string; message: string };
+    const refusedLine = find(
+      `refused  admin call refused: POST /__admin/credentials → 400 ${reason.code}: .*`,
+    );
+    expect(refusedLine.endsWith(reason.message)).toBe(true);
+    expect(lines.filter((l) => l.includes('admin call refused'))).toHaveLength(1);
     // The batch at 14:55 had nothing due: no line (the clock line counts it).
     expect(lines.filter((l) => l.includes('redelivery batch at 2026-04-27T14:55'))).toEqual([]);
     // Aligned: every line's message starts in the same column; no colour codes off a terminal.

@@ -1,7 +1,8 @@
 /**
  * The published package, as a user gets it: `npm pack`, install the tarball into an empty project,
  * then use the CLI and the programmatic API from there. `npm pack --ignore-scripts` packs the dist/
- * that `npm test` built in `pretest` (rebuilding here would rewrite dist/ under other test files).
+ * that `npm test` built in `pretest` (rebuilding here would rewrite dist/ under other test files),
+ * plus the CommonJS build (helpers/packed.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pack } from './helpers/packed.js';
 
 const run = promisify(execFile);
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -20,10 +22,8 @@ let tarball: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pack-'));
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-    cwd: ROOT,
-  });
-  tarball = join(dir, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+  // The CommonJS build first (dist/cjs/, what `require` loads), as `prepare` does before a publish.
+  tarball = await pack(dir);
   project = join(dir, 'user-project');
   await run('mkdir', ['-p', project]);
   await writeFile(
@@ -49,6 +49,8 @@ describe('the npm package', () => {
       'package/bin/reportbo-emulator.js',
       'package/dist/index.js',
       'package/dist/index.d.ts',
+      'package/dist/cjs/index.cjs',
+      'package/dist/cjs/index.d.cts',
       'package/dist/main.js',
       'package/docs/notification.schema.json',
       'package/scenarios/01-issue-happy-path.yaml',

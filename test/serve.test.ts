@@ -84,6 +84,9 @@ describe('reportbo-emulator serve', () => {
         exchangeNotifies: 'both',
         seed: 5,
         logLevel: 'info',
+        shutdownGraceMs: 5000,
+        allowedHosts: [],
+        adminToken: false,
       });
       const line = log()
         .split('\n')

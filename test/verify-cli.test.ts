@@ -86,7 +86,7 @@ describe('verify against the sample receiver', () => {
     );
     expect(report).toMatchObject({
       receiver: `${base}/reportbo`,
-      passed: slow ? 12 : 13,
+      passed: slow ? 15 : 16,
       failed: 0,
       warned: slow ? 1 : 0,
       skipped: 0,
@@ -97,14 +97,14 @@ describe('verify against the sample receiver', () => {
     }
     expect(run.stdout).toMatch(
       new RegExp(
-        `\\nOK: 13 cases: ${slow ? 12 : 13} passed, 0 failed, ${slow ? 1 : 0} warned, 0 skipped \\(\\d+\\.\\d s\\)\\n$`,
+        `\\nOK: 16 cases: ${slow ? 15 : 16} passed, 0 failed, ${slow ? 1 : 0} warned, 0 skipped \\(\\d+\\.\\d s\\)\\n$`,
       ),
     );
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(
-      /<testsuites name="reportbo-emulator verify" tests="13" failures="0" errors="0" skipped="0"/,
+      /<testsuites name="reportbo-emulator verify" tests="16" failures="0" errors="0" skipped="0"/,
     );
-    expect(xml.match(/<testcase /g)).toHaveLength(13);
+    expect(xml.match(/<testcase /g)).toHaveLength(16);
   });
 
   it('passes the probe cases with a {BookingNumber} template, noting the Exchange it cannot check that way', async () => {
@@ -148,10 +148,11 @@ describe('verify against the sample receiver', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/ {2}– records-final-status — needs --probe <url-template>/);
     expect(run.stdout).toMatch(/ {2}– same-second-filename-collision — needs --probe/);
+    expect(run.stdout).toMatch(/ {2}– records-concurrent-issue-and-void — needs --probe/);
     const report = await readJson(json);
     const slow = timingWarned(report);
     expect(run.stdout).toMatch(
-      `OK: 13 cases: ${slow ? 10 : 11} passed, 0 failed, ${slow ? 1 : 0} warned, 2 skipped`,
+      `OK: 16 cases: ${slow ? 12 : 13} passed, 0 failed, ${slow ? 1 : 0} warned, 3 skipped`,
     );
   });
 });
@@ -185,7 +186,9 @@ describe('verify against a receiver that answers 202', () => {
       / {6}rule: {5}spec "Endpoints 1" rule 2: the receiver answers with HTTP status exactly 200/,
     );
     expect(run.stdout).toMatch(/ {6}fix: {6}Answer exactly 200/);
-    expect(run.stdout).toMatch(/ {2}✓ rejects-wrong-api-key — refused it with HTTP 401\n/);
+    expect(run.stdout).toMatch(
+      / {2}✓ rejects-wrong-api-key — refused every one \(with another Bearer key: HTTP 401; .*with "Basic <base64 of reportbo:your key>" instead of Bearer: HTTP 401\)\n/,
+    );
     expect(run.stdout).toMatch(/FAILED: 3 cases: 1 passed, 1 failed, 1 warned, 0 skipped/);
     expect(run.stdout).not.toContain(KEY);
     const xml = await readFile(junit, 'utf8');
@@ -220,7 +223,7 @@ describe('verify against an unreachable receiver', () => {
         /cannot reach the receiver: connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
       ),
     });
-    expect(report).toMatchObject({ failed: 1, skipped: 12 });
+    expect(report).toMatchObject({ failed: 1, skipped: 15 });
   });
 });
 
@@ -231,6 +234,32 @@ describe('verify usage', () => {
     for (const id of ['tls', 'acknowledges-issue', 'survives-batch-burst', 'same-second-filename-collision'])
       expect(run.stdout).toMatch(new RegExp(`\\n  ${id} +\\S`));
     expect(run.stdout).toContain('--probe <url-template>');
+    for (const flag of [
+      '--fail-fast',
+      '--probe-deadline-ms <ms>',
+      '--burst-concurrency <n>',
+      '--other-api-key <key>',
+    ])
+      expect(run.stdout).toContain(flag);
+  });
+
+  it('--fail-fast stops at the first failed case and exits 1', async () => {
+    const r = await verifyTestReceiver(KEY, 'answers-202');
+    const run = await runCli([
+      'verify',
+      '--receiver',
+      r.url,
+      '--api-key',
+      KEY,
+      '--allow-http',
+      '--fail-fast',
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/ {2}✗ acknowledges-issue — the Issue: HTTP 202/);
+    expect(run.stdout).toMatch(
+      / {2}– answers-within-timeout — not run: --fail-fast stopped the run at acknowledges-issue\n/,
+    );
+    expect(run.stdout).toMatch(/FAILED: 16 cases: 0 passed, 1 failed, 1 warned, 14 skipped/);
   });
 
   it.each([
@@ -252,6 +281,14 @@ describe('verify usage', () => {
     [
       ['--receiver', 'https://r.example/x', '--api-key', 'k', '--seed', 'abc'],
       /--seed: "abc" is not a whole number/,
+    ],
+    [
+      ['--receiver', 'https://r.example/x', '--api-key', 'key\r\nX-Injected: 1'],
+      /--api-key: holds a control character \(CR, LF, tab, …\), which cannot travel in an Authorization header/,
+    ],
+    [
+      ['--receiver', 'https://r.example/x', '--api-key', 'k', '--burst-concurrency', 'many'],
+      /--burst-concurrency: "many" is not a whole number/,
     ],
     [
       ['--receiver', 'https://r.example/x', '--api-key', 'k', '--probe', 'https://r.example/b'],

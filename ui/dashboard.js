@@ -1,14 +1,20 @@
+// @ts-check
 // The reportbo-emulator dashboard: reads the admin API, listens to GET /__admin/stream (Server-Sent
 // Events) and changes nothing except through the admin API, so the page can do nothing curl cannot.
 // Plain browser JavaScript modules, no build step, no dependencies, no external files.
 
+import { streamUrl, whenAuthorized } from './admin-token.js';
 import { fullTime, h } from './dom.js';
-import { renderNotifications } from './notifications.js';
+import { renderJournal } from './journal.js';
+import { morph } from './morph.js';
+import { patchRows, renderNotifications } from './notifications.js';
+import { renderSetup } from './setup.js';
 import {
   ADMIN,
   act,
   load,
   loadAll,
+  loadSoon,
   MAX_JOURNAL,
   post,
   reloadReservationsSoon,
@@ -17,16 +23,19 @@ import {
   state,
   upsert,
 } from './state.js';
-import { renderJournal, renderSetup } from './tables.js';
 import { renderVerify, verifyCount } from './verify.js';
 
+/** @typedef {{ id: string, label: string, count: () => number | string, render: () => Node, after?: () => void }} Section */
+
 // Sections of the page, in the order of the tabs.
+/** @type {Section[]} */
 const SECTIONS = [
   {
     id: 'notifications',
     label: 'Notifications',
     count: () => state.notifications.size,
     render: renderNotifications,
+    after: patchRows,
   },
   { id: 'setup', label: 'Credentials & users', count: () => state.credentials.length, render: renderSetup },
   {
@@ -46,10 +55,11 @@ const SECTIONS = [
 // ---- live stream ----------------------------------------------------------------------------
 
 function listen() {
-  const source = new EventSource(`${ADMIN}/stream`);
+  const source = new EventSource(streamUrl(`${ADMIN}/stream`));
+  /** @param {string} kind @param {(data: any) => void} handler */
   const on = (kind, handler) =>
     source.addEventListener(kind, (e) => {
-      handler(JSON.parse(e.data));
+      handler(JSON.parse(/** @type {MessageEvent} */ (e).data));
       render();
     });
   // Sent first on every (re)connection: read everything, so nothing missed while away is lost.
@@ -61,29 +71,47 @@ function listen() {
   source.onerror = () => {
     state.connected = false;
     render();
+    // The browser reconnects by itself after a dropped connection; it gives up on a refusal (a token
+    // set or changed): ask for the token, then listen again.
+    if (source.readyState === EventSource.CLOSED)
+      setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
-  on('notification_created', ({ notification }) => upsert(notification));
+  // A text search asks the admin API (bodies are not in the page): asked again as matches may arrive.
+  const searchAgain = () => {
+    if (state.filters.text.trim()) loadSoon('search', 300);
+  };
+  on('notification_created', ({ notification }) => {
+    upsert(notification);
+    searchAgain();
+  });
   on('attempt', ({ notification }) => {
     upsert(notification);
     if (notification.id === state.selected) load('detail');
+    loadSoon('stats', 500);
+    if (state.outages.length) loadSoon('outages', 300); // an outage may have failed it
   });
   on('event', reloadReservationsSoon);
-  on('batch', () => load('clock'));
-  on('clock', () => load('clock'));
+  on('batch', () => load('clock', 'stats'));
+  on('clock', () => load('clock', 'stats'));
   on('token', ({ entry }) => {
     state.journal.push(entry);
     if (state.journal.length > MAX_JOURNAL) state.journal.shift();
+    if (state.faults.length) loadSoon('faults', 300); // a call may have used a fault up
   });
   on('admin', ({ change }) => {
     if (change === 'reset') {
       state.selected = null;
+      state.journalSelected = null;
       state.notifications.clear();
       loadAll();
     } else if (change === 'credential_removed') {
       // Its pending notifications were cancelled: read them (and the one shown) again.
-      load('credentials', 'notifications', 'detail');
-    } else if (change.startsWith('credential')) load('credentials');
+      load('credentials', 'notifications', 'detail', 'stats');
+    } else if (change.startsWith('credential')) load('credentials', 'stats');
     else if (change.startsWith('user')) load('users');
+    else if (change.startsWith('ca_')) load('trust');
+    else if (change.startsWith('fault')) load('faults');
+    else if (change.startsWith('outage')) load('outages');
   });
   on('resync', loadAll);
 }
@@ -95,54 +123,57 @@ function currentSection() {
   return SECTIONS.find((s) => s.id === id) ?? SECTIONS[0];
 }
 
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/**
+ * Draws the page by changing only what differs from what it shows (morph.js): a focused input keeps
+ * its caret, opened <details> stay open, and a live update touches only the rows it changed.
+ */
 function draw() {
   drawClock();
-  const live = document.getElementById('live');
+  const live = byId('live');
   live.textContent = state.connected ? 'live' : 'reconnecting…';
   live.className = state.connected ? 'live on' : 'live';
   const section = currentSection();
-  document
-    .getElementById('tabs')
-    .replaceChildren(
-      ...SECTIONS.map((s) =>
+  morph(
+    byId('tabs'),
+    h(
+      'nav',
+      { class: 'tabs', id: 'tabs' },
+      SECTIONS.map((s) =>
         h(
           'a',
           { href: `#${s.id}`, class: s === section ? 'active' : '', id: `tab-${s.id}` },
           s.label,
-          h('span', { class: 'count' }, s.count()),
+          h('span', { class: 'count' }, state.loaded ? s.count() : '…'),
         ),
       ),
-    );
-  // Keep the focused filter input (and its caret) across redraws.
-  const focused = document.activeElement?.id;
-  const caret = document.activeElement?.selectionStart;
-  document.getElementById('main').replaceChildren(section.render());
-  if (focused) {
-    const el = document.getElementById(focused);
-    if (el && el !== document.activeElement) {
-      el.focus();
-      // Checkboxes and the like have no caret (selectionStart null; setSelectionRange would throw).
-      if (typeof caret === 'number' && el.setSelectionRange) el.setSelectionRange(caret, caret);
-    }
-  }
+    ),
+  );
+  morph(
+    byId('main'),
+    h('main', { id: 'main', 'aria-busy': state.loaded ? undefined : 'true' }, section.render()),
+  );
+  section.after?.();
 }
 
 /** Emulator time now: read from the API, moved on locally for the real and compressed clocks. */
 function clockNow() {
   const c = state.clock;
   if (!c) return null;
-  const rate = c.mode === 'manual' ? 0 : c.mode === 'compressed' ? 3_600_000 / c.hourMs : 1;
+  const rate = c.mode === 'manual' ? 0 : c.mode === 'compressed' ? 3_600_000 / (c.hourMs ?? 60_000) : 1;
   return new Date(Date.parse(c.now) + (Date.now() - state.clockReadAt) * rate).toISOString();
 }
 
 function drawClock() {
   const c = state.clock;
-  document.getElementById('clock-now').textContent = c ? `${fullTime(clockNow())} UTC` : '…';
-  document.getElementById('clock-mode').textContent = c ? c.mode : '';
-  document.getElementById('clock-next').textContent = c ? fullTime(c.nextBatchAt) : '…';
+  byId('clock-now').textContent = c ? `${fullTime(clockNow())} UTC` : '…';
+  byId('clock-mode').textContent = c ? c.mode : '';
+  byId('clock-next').textContent = c ? fullTime(c.nextBatchAt) : '…';
   const manual = c?.mode === 'manual';
   for (const id of ['advance-batch', 'advance-hour']) {
-    const button = document.getElementById(id);
+    const button = /** @type {HTMLButtonElement} */ (byId(id));
     button.disabled = !manual || state.busy;
     if (c && !manual) button.title = `Only a manual clock moves when told (this one is ${c.mode}).`;
   }
@@ -150,16 +181,16 @@ function drawClock() {
 
 // ---- start ----------------------------------------------------------------------------------
 
-document.getElementById('advance-batch').addEventListener('click', () =>
+byId('advance-batch').addEventListener('click', () =>
   act(
-    (r) =>
+    (/** @type {any} */ r) =>
       `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
     () => post('/clock/advance', { to: 'next-batch' }),
   ),
 );
-document.getElementById('advance-hour').addEventListener('click', () =>
+byId('advance-hour').addEventListener('click', () =>
   act(
-    (r) =>
+    (/** @type {any} */ r) =>
       `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
     () => post('/clock/advance', { by: 'PT1H' }),
   ),
@@ -170,4 +201,4 @@ window.addEventListener('hashchange', render);
 setInterval(() => {
   if (state.clock && state.clock.mode !== 'manual') drawClock();
 }, 1000);
-listen();
+whenAuthorized(ADMIN).then((ok) => ok && listen());

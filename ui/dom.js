@@ -1,36 +1,65 @@
+// @ts-check
 // DOM helpers and formatting shared by the dashboard's views.
 
-/** An element; text children are set as text (never parsed as HTML). */
+/**
+ * @typedef {string | number | Node | null | undefined | false} Child
+ * @typedef {Child | ChildList[]} ChildList
+ * @typedef {Record<string, unknown> | null | undefined} Props
+ */
+
+/**
+ * An element; text children are set as text (never parsed as HTML). Handlers (`onclick`, …) are set
+ * as the element's handler properties, so a redraw can hand an element kept on the page the new ones.
+ * @param {string} tag
+ * @param {Props} props
+ * @param {...ChildList} children
+ * @returns {HTMLElement}
+ */
 export function h(tag, props, ...children) {
-  const el = document.createElement(tag);
+  const el = /** @type {HTMLElement & Record<string, unknown>} */ (document.createElement(tag));
   for (const [key, value] of Object.entries(props ?? {})) {
     if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
-    else if (key === 'class') el.className = value;
-    else if (key === 'value') el.value = value;
-    else el.setAttribute(key, value === true ? '' : value);
+    if (key.startsWith('on')) el[key] = value;
+    else if (key === 'class') el.className = String(value);
+    else if (key === 'value')
+      /** @type {HTMLInputElement} */ (/** @type {unknown} */ (el)).value = String(value);
+    else el.setAttribute(key, value === true ? '' : String(value));
   }
-  for (const child of children.flat(Infinity)) {
+  for (const child of /** @type {Child[]} */ (/** @type {unknown[]} */ (children).flat(Infinity))) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : String(child));
   }
   return el;
 }
 
-/** `2026-04-27T10:55:00.000Z` → `2026-04-27 10:55:00`. */
+/**
+ * `2026-04-27T10:55:00.000Z` → `2026-04-27 10:55:00`.
+ * @param {string | null | undefined} iso
+ */
 export const fullTime = (iso) => (iso ? iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '') : '');
-/** `2026-04-27T10:55:00.000Z` → `10:55:00`. */
+/**
+ * `2026-04-27T10:55:00.000Z` → `10:55:00`.
+ * @param {string | null | undefined} iso
+ */
 export const shortTime = (iso) => fullTime(iso).slice(11);
 
+/** @param {string} text @param {string} kind */
 export const pill = (text, kind) => h('span', { class: `pill ${kind}` }, text);
 
+/** @param {Attempt | null | undefined} attempt */
 export function outcomeText(attempt) {
   if (!attempt) return '';
   return attempt.outcome === 'http_status' ? String(attempt.statusCode) : attempt.outcome;
 }
 
+/** @param {Attempt | null | undefined} attempt */
 export const isOk = (attempt) => attempt?.outcome === 'http_status' && attempt.statusCode === 200;
 
+/**
+ * @param {Props} props
+ * @param {Array<[string, string]>} options
+ * @param {string | undefined} current
+ */
 export function select(props, options, current) {
   return h(
     'select',
@@ -39,10 +68,17 @@ export function select(props, options, current) {
   );
 }
 
-/** A collapsible view of JSON: objects and arrays are <details>, open for the first two levels. */
+/**
+ * A collapsible view of JSON: objects and arrays are <details>, open for the first two levels.
+ * @param {unknown} value
+ * @param {string | number | null} key
+ * @param {number} depth
+ * @returns {HTMLElement}
+ */
 export function jsonTree(value, key, depth) {
   const label = key === null ? [] : [h('span', { class: 'key' }, JSON.stringify(key)), ': '];
   if (value !== null && typeof value === 'object') {
+    /** @type {Array<[string | number, unknown]>} */
     const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
     return h(
@@ -62,3 +98,12 @@ export function jsonTree(value, key, depth) {
   const kind = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'literal';
   return h('div', { class: 'leaf' }, label, h('span', { class: kind }, JSON.stringify(value)));
 }
+
+/**
+ * An attempt as the admin API answers it (docs/admin-api.md "Notifications").
+ * @typedef {{
+ *   number: number, startedAt: string, startedAtWall: string, finishedAt: string, durationMs: number,
+ *   trigger: 'first' | 'batch' | 'manual', batchAt?: string, outcome: string, statusCode?: number | null,
+ *   message: string, responseBody?: string, responseHeaders?: Record<string, string>, outageId?: string
+ * }} Attempt
+ */

@@ -1,35 +1,170 @@
-// The notifications view: trigger bar, filters, the list, and one notification's detail.
+// @ts-check
+// The notifications view: trigger bar, find-and-export bar, the list, and one notification's detail.
 
-import { fullTime, h, isOk, jsonTree, outcomeText, pill, select, shortTime } from './dom.js';
-import { act, load, MAX_ATTEMPTS, MAX_ROWS, post, render, state } from './state.js';
+import { renderDetail } from './detail.js';
+import { h, isOk, outcomeText, pill, select, shortTime } from './dom.js';
+import { act, download, load, loadSoon, MAX_ATTEMPTS, MAX_ROWS, post, render, state } from './state.js';
+
+/** @typedef {import('./state.js').Summary} Summary */
+
+/** Bookings offered for a Void or an Exchange, newest first (others: the admin API, by BookingID). */
+const MAX_TRIGGER_OPTIONS = 50;
+
+/** The status class of a notification's last attempt, as `statusClass` of the admin API names it. @param {Summary} n */
+function statusClass(n) {
+  const last = n.lastAttempt;
+  if (!last) return 'none';
+  if (last.statusCode === undefined || last.statusCode === null) return 'network';
+  return `${Math.floor(last.statusCode / 100)}xx`;
+}
 
 function visibleNotifications() {
-  const { state: wanted, credential, booking } = state.filters;
-  const needle = booking.trim().toUpperCase();
+  const f = state.filters;
+  const needle = f.booking.trim().toUpperCase();
+  const text = f.text.trim();
   const rows = [];
   const all = [...state.notifications.values()];
   for (let i = all.length - 1; i >= 0; i--) {
-    const n = all[i];
-    if (wanted && n.state !== wanted) continue;
-    if (credential && n.credentialId !== credential) continue;
+    const n = /** @type {Summary} */ (all[i]);
+    if (f.state && n.state !== f.state) continue;
+    if (f.credential && n.credentialId !== f.credential) continue;
+    if (f.bookingStatus && n.bookingStatus !== f.bookingStatus) continue;
+    if (f.statusClass && statusClass(n) !== f.statusClass) continue;
+    if (f.attempts && n.attemptCount !== Number(f.attempts)) continue;
     if (needle && !n.bookingNumber.includes(needle) && !String(n.bookingId).includes(needle)) continue;
+    if (text && !state.textMatches?.has(n.id)) continue;
     rows.push(n);
   }
   return rows;
 }
 
+/** The admin API query of the filters shown, for the exports (the same notifications as the list). */
+export function filterQuery() {
+  const f = state.filters;
+  const q = new URLSearchParams();
+  if (f.state) q.set('state', f.state);
+  if (f.credential) q.set('credentialId', f.credential);
+  if (f.bookingStatus) q.set('bookingStatus', f.bookingStatus);
+  if (f.statusClass) q.set('statusClass', f.statusClass);
+  if (f.attempts) q.set('attempts', f.attempts);
+  if (f.booking.trim()) q.set('booking', f.booking.trim());
+  if (f.text.trim()) q.set('q', f.text.trim());
+  return q.toString();
+}
+
+// ---- rows ---------------------------------------------------------------------------------------
+// The list's <tbody> is kept across redraws (data-keep) and its rows are updated here: a row is
+// built again only when what it shows changed, so 5,000 notifications streaming in touch few nodes.
+
+/** @type {Map<string, { sig: string, el: HTMLElement }>} */
+const rowCache = new Map();
+
+/** @param {Summary} n */
+function nextAttemptAt(n) {
+  if (n.state !== 'pending') return '';
+  if (n.inFlight) return 'now';
+  return state.clock ? shortTime(state.clock.nextBatchAt) : '';
+}
+
+/** @param {Summary} n */
+function rowSignature(n) {
+  const last = n.lastAttempt;
+  return [
+    n.state,
+    n.inFlight,
+    n.attemptCount,
+    last ? `${outcomeText(last)}|${last.startedAt}|${last.startedAtWall}|${last.message}` : '',
+    nextAttemptAt(n),
+    n.id === state.selected,
+  ].join('\u0001');
+}
+
+/** @param {Summary} n */
+function buildRow(n) {
+  const last = n.lastAttempt;
+  return h(
+    'tr',
+    {
+      class: `row${n.id === state.selected ? ' selected' : ''}`,
+      'data-id': n.id,
+      onclick: () => {
+        state.selected = n.id;
+        state.detail = null;
+        state.choice.redeliverStatus = '';
+        load('detail');
+      },
+    },
+    h('td', { class: 'mono' }, n.id),
+    h('td', { class: 'mono' }, n.bookingNumber),
+    h('td', null, n.bookingStatus),
+    h('td', null, n.credentialId),
+    h('td', null, pill(n.state, n.state), n.inFlight ? h('span', { class: 'muted' }, ' sending…') : ''),
+    h('td', { class: 'attempts' }, `${n.attemptCount}/${MAX_ATTEMPTS}`),
+    h(
+      'td',
+      { class: isOk(last) ? 'ok-text' : 'fail-text', title: last?.message ?? '' },
+      last ? outcomeText(last) : '',
+    ),
+    h(
+      'td',
+      { class: 'mono', title: 'emulator time of the next attempt (the next redelivery batch)' },
+      nextAttemptAt(n),
+    ),
+    h('td', { class: 'mono muted' }, n.filename),
+    h(
+      'td',
+      { class: 'mono', title: 'emulator time of the last attempt' },
+      last ? shortTime(last.startedAt) : '',
+    ),
+    h(
+      'td',
+      { class: 'mono muted', title: 'wall-clock time of the last attempt' },
+      last ? shortTime(last.startedAtWall) : '',
+    ),
+  );
+}
+
+/** Puts the visible rows, newest first, into the list's kept <tbody>. */
+export function patchRows() {
+  const tbody = document.querySelector('#notification-table tbody[data-keep]');
+  if (!tbody) return;
+  const rows = visibleNotifications().slice(0, MAX_ROWS);
+  const wanted = rows.map((n) => {
+    const sig = rowSignature(n);
+    let cached = rowCache.get(n.id);
+    if (!cached || cached.sig !== sig) {
+      cached = { sig, el: buildRow(n) };
+      rowCache.set(n.id, cached);
+    }
+    return cached.el;
+  });
+  wanted.forEach((el, i) => {
+    if (tbody.children[i] !== el) tbody.insertBefore(el, tbody.children[i] ?? null);
+  });
+  while (tbody.children.length > wanted.length) /** @type {Element} */ (tbody.lastElementChild).remove();
+  if (rowCache.size > 4 * MAX_ROWS) {
+    const keep = new Set(rows.map((n) => n.id));
+    for (const id of rowCache.keys()) if (!keep.has(id)) rowCache.delete(id);
+  }
+}
+
+// ---- the view -------------------------------------------------------------------------------------
+
 export function renderNotifications() {
   const rows = visibleNotifications();
-  const credentialIds = [
-    ...new Set([
-      ...state.credentials.map((c) => c.id),
-      ...[...state.notifications.values()].map((n) => n.credentialId),
-    ]),
+  const heads = [
+    'ID',
+    'BookingNumber',
+    'BookingStatus',
+    'Credential',
+    'State',
+    'Attempts',
+    'Last',
+    'Next attempt at',
+    'Filename',
+    'Emulator time',
+    'Wall clock',
   ];
-  const setFilter = (key) => (e) => {
-    state.filters[key] = e.target.value;
-    render();
-  };
   const table = h(
     'table',
     { id: 'notification-table' },
@@ -39,60 +174,14 @@ export function renderNotifications() {
       h(
         'tr',
         null,
-        [
-          'ID',
-          'BookingNumber',
-          'BookingStatus',
-          'Credential',
-          'State',
-          'Attempts',
-          'Last',
-          'Next batch',
-          'Filename',
-        ].map((t) => h('th', null, t)),
+        heads.map((t) => h('th', null, t)),
       ),
     ),
-    h(
-      'tbody',
-      null,
-      rows.slice(0, MAX_ROWS).map((n) => {
-        const last = n.lastAttempt;
-        return h(
-          'tr',
-          {
-            class: `row${n.id === state.selected ? ' selected' : ''}`,
-            'data-id': n.id,
-            onclick: () => {
-              state.selected = n.id;
-              state.detail = null;
-              state.choice.redeliverStatus = '';
-              load('detail');
-            },
-          },
-          h('td', { class: 'mono' }, n.id),
-          h('td', { class: 'mono' }, n.bookingNumber),
-          h('td', null, n.bookingStatus),
-          h('td', null, n.credentialId),
-          h('td', null, pill(n.state, n.state), n.inFlight ? h('span', { class: 'muted' }, ' sending…') : ''),
-          h('td', { class: 'attempts' }, `${n.attemptCount}/${MAX_ATTEMPTS}`),
-          h(
-            'td',
-            { class: isOk(last) ? 'ok-text' : 'fail-text', title: last?.message ?? '' },
-            last ? outcomeText(last) : '',
-          ),
-          h(
-            'td',
-            { class: 'mono' },
-            n.state === 'pending' && state.clock ? shortTime(state.clock.nextBatchAt) : '',
-          ),
-          h('td', { class: 'mono muted' }, n.filename),
-        );
-      }),
-    ),
+    h('tbody', { 'data-keep': 'rows' }),
   );
   const list = h(
     'div',
-    { class: 'panel' },
+    { class: 'panel', id: 'notification-list' },
     h(
       'h2',
       null,
@@ -106,59 +195,158 @@ export function renderNotifications() {
     'section',
     { id: 'notifications' },
     renderTrigger(),
-    h(
-      'div',
-      { class: 'bar' },
-      h('label', { for: 'filter-state' }, 'State'),
-      select(
-        { id: 'filter-state', onchange: setFilter('state') },
-        [
-          ['', 'all'],
-          ['pending', 'pending'],
-          ['delivered', 'delivered'],
-          ['exhausted', 'exhausted'],
-          ['cancelled', 'cancelled'],
-        ],
-        state.filters.state,
-      ),
-      h('label', { for: 'filter-credential' }, 'Credential'),
-      select(
-        { id: 'filter-credential', onchange: setFilter('credential') },
-        [['', 'all'], ...credentialIds.map((id) => [id, id])],
-        state.filters.credential,
-      ),
-      h('label', { for: 'filter-booking' }, 'Booking'),
-      h('input', {
-        id: 'filter-booking',
-        placeholder: 'BookingNumber or BookingID',
-        value: state.filters.booking,
-        oninput: setFilter('booking'),
-      }),
-    ),
+    renderFilters(),
     h('div', { class: 'split' }, list, renderDetail()),
   );
 }
 
+function renderFilters() {
+  const credentialIds = [
+    ...new Set([
+      ...state.credentials.map((c) => c.id),
+      ...[...state.notifications.values()].map((n) => n.credentialId),
+    ]),
+  ];
+  /** @param {keyof typeof state.filters} key */
+  const setFilter = (key) => (/** @type {Event} */ e) => {
+    state.filters[key] = /** @type {HTMLInputElement} */ (e.target).value;
+    render();
+  };
+  const statuses = state.bookingStatuses.length
+    ? state.bookingStatuses
+    : ['Issued', 'Voided', 'Exchanged', 'Issued-Exch'];
+  /** @param {string} format */
+  const exportAs = (format) => () =>
+    act(
+      (name) => `Exported ${name}`,
+      () => download(`/notifications/export?format=${format}${filterQuery() ? `&${filterQuery()}` : ''}`),
+    );
+  return h(
+    'div',
+    { class: 'bar filters' },
+    h('label', { for: 'filter-text' }, 'Search'),
+    h('input', {
+      id: 'filter-text',
+      type: 'search',
+      placeholder: 'text in the body: a passenger, a BookingNumber…',
+      value: state.filters.text,
+      oninput: (/** @type {Event} */ e) => {
+        state.filters.text = /** @type {HTMLInputElement} */ (e.target).value;
+        state.textMatches = null;
+        loadSoon('search', 150);
+        render();
+      },
+    }),
+    h('label', { for: 'filter-booking' }, 'Booking'),
+    h('input', {
+      id: 'filter-booking',
+      placeholder: 'BookingNumber or BookingID',
+      value: state.filters.booking,
+      oninput: setFilter('booking'),
+    }),
+    h('label', { for: 'filter-state' }, 'State'),
+    select(
+      { id: 'filter-state', onchange: setFilter('state') },
+      [
+        ['', 'all'],
+        ...['pending', 'delivered', 'exhausted', 'cancelled'].map(
+          (s) => /** @type {[string, string]} */ ([s, s]),
+        ),
+      ],
+      state.filters.state,
+    ),
+    h('label', { for: 'filter-credential' }, 'Credential'),
+    select(
+      { id: 'filter-credential', onchange: setFilter('credential') },
+      [['', 'all'], ...credentialIds.map((id) => /** @type {[string, string]} */ ([id, id]))],
+      state.filters.credential,
+    ),
+    h('label', { for: 'filter-event' }, 'Event'),
+    select(
+      {
+        id: 'filter-event',
+        onchange: setFilter('bookingStatus'),
+        title: 'the BookingStatus the notification carries',
+      },
+      [['', 'all'], ...statuses.map((s) => /** @type {[string, string]} */ ([s, s]))],
+      state.filters.bookingStatus,
+    ),
+    h('label', { for: 'filter-status-class' }, 'Last status'),
+    select(
+      { id: 'filter-status-class', onchange: setFilter('statusClass') },
+      [
+        ['', 'all'],
+        ['2xx', '2xx'],
+        ['3xx', '3xx'],
+        ['4xx', '4xx'],
+        ['5xx', '5xx'],
+        ['network', 'no answer'],
+        ['none', 'not sent yet'],
+      ],
+      state.filters.statusClass,
+    ),
+    h('label', { for: 'filter-attempts' }, 'Attempts'),
+    select(
+      { id: 'filter-attempts', onchange: setFilter('attempts') },
+      [
+        ['', 'any'],
+        ...[0, 1, 2, 3, 4, 5].map((k) => /** @type {[string, string]} */ ([String(k), String(k)])),
+      ],
+      state.filters.attempts,
+    ),
+    h('span', { class: 'sep' }),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'export-har',
+        disabled: state.busy,
+        onclick: exportAs('har'),
+        title: 'GET /__admin/notifications/export?format=har with these filters',
+      },
+      'Export HAR',
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'export-ndjson',
+        disabled: state.busy,
+        onclick: exportAs('ndjson'),
+        title: 'GET /__admin/notifications/export?format=ndjson with these filters',
+      },
+      'Export NDJSON',
+    ),
+  );
+}
+
 function emptyListHint() {
+  if (!state.loaded) return 'Loading…';
+  if (state.filters.text.trim() && state.textMatches === null) return 'Searching…';
   if (state.notifications.size > 0) return 'No notification matches these filters.';
   if (state.credentials.length === 0)
-    return 'No credentials yet: add one (POST /__admin/credentials), then trigger an Issue.';
+    return 'No credentials yet: add one on the "Credentials & users" tab (or POST /__admin/credentials), then trigger an Issue.';
   return 'No notifications yet: trigger an Issue above.';
 }
 
 function renderTrigger() {
   const transitions = state.reservations.filter((r) => r.status === 'Issued' || r.status === 'Issued-Exch');
-  const options = [...transitions]
+  // The newest ones only: thousands of <option>s redrawn on every update would slow the whole page.
+  /** @type {Array<[string, string]>} */
+  const options = transitions
+    .slice(-MAX_TRIGGER_OPTIONS)
     .reverse()
     .map((r) => [String(r.bookingId), `${r.bookingNumber} · ${r.bookingId} · ${r.status}`]);
-  const chosen = () => Number(document.getElementById('trigger-booking').value);
+  const chosen = () =>
+    Number(/** @type {HTMLSelectElement} */ (document.getElementById('trigger-booking')).value);
   const current = options.some(([v]) => v === state.choice.triggerBooking)
     ? state.choice.triggerBooking
     : options[0]?.[0];
+  /** @param {string} type @param {number} [bookingId] */
   const emit = (type, bookingId) =>
     act(
-      (r) =>
-        `${r.event}: ${r.reservations.map((x) => `${x.bookingNumber} (${x.status})`).join(', ')}, ${r.message}`,
+      (/** @type {any} */ r) =>
+        `${r.event}: ${r.reservations.map((/** @type {any} */ x) => `${x.bookingNumber} (${x.status})`).join(', ')}, ${r.message}`,
       () => post('/events', bookingId === undefined ? { type } : { type, bookingId }),
     );
   return h(
@@ -182,8 +370,8 @@ function renderTrigger() {
       ? select(
           {
             id: 'trigger-booking',
-            onchange: (e) => {
-              state.choice.triggerBooking = e.target.value;
+            onchange: (/** @type {Event} */ e) => {
+              state.choice.triggerBooking = /** @type {HTMLSelectElement} */ (e.target).value;
             },
           },
           options,
@@ -210,162 +398,5 @@ function renderTrigger() {
       },
       'Exchange',
     ),
-  );
-}
-
-function renderDetail() {
-  const d = state.detail;
-  if (!state.selected)
-    return h(
-      'div',
-      { class: 'panel detail', id: 'detail' },
-      h('div', { class: 'empty' }, 'Select a notification to see its headers, body and attempts.'),
-    );
-  if (!d)
-    return h(
-      'div',
-      { class: 'panel detail', id: 'detail' },
-      h('div', { class: 'empty' }, `Loading ${state.selected}…`),
-    );
-  const summary = state.notifications.get(d.id) ?? d;
-  const canRetry = d.state === 'pending' && !summary.inFlight && !state.busy;
-  const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
-  return h(
-    'div',
-    { class: 'panel detail', id: 'detail', 'data-id': d.id },
-    h(
-      'div',
-      { class: 'body' },
-      h(
-        'div',
-        { class: 'title' },
-        h('strong', { class: 'mono' }, d.id),
-        h('span', { class: 'mono' }, d.bookingNumber),
-        h('span', null, `BookingID ${d.bookingId}`),
-        h('span', null, d.bookingStatus),
-        pill(d.state, d.state),
-        h('span', { class: 'muted' }, `→ ${d.credentialId}`),
-      ),
-      h('div', { class: 'muted mono' }, d.url),
-      h(
-        'div',
-        { class: 'actions' },
-        h(
-          'button',
-          {
-            type: 'button',
-            id: 'retry-now',
-            disabled: !canRetry,
-            title:
-              'POST /__admin/notifications/:id/retry: one attempt now, outside the batch schedule (counts toward the 5)',
-            onclick: () =>
-              act(
-                (r) =>
-                  `${d.id}: attempt ${r.attempt.number}/${MAX_ATTEMPTS} → ${outcomeText(r.attempt)} (${r.notification.state})`,
-                () => post(`/notifications/${d.id}/retry`),
-              ),
-          },
-          'Retry now',
-        ),
-        h('span', { class: 'sep' }),
-        h('label', { for: 'redeliver-status' }, 'Manual redelivery as'),
-        select(
-          {
-            id: 'redeliver-status',
-            onchange: (e) => {
-              state.choice.redeliverStatus = e.target.value;
-            },
-          },
-          statuses.map((s) => [s, s]),
-          state.choice.redeliverStatus || d.bookingStatus,
-        ),
-        h(
-          'button',
-          {
-            type: 'button',
-            id: 'redeliver',
-            disabled: state.busy,
-            title:
-              'POST /__admin/reservations/:bookingId/redeliver: a new notification per matching credential',
-            onclick: () =>
-              act(
-                (r) =>
-                  `Redelivery of ${d.bookingNumber}: ${r.notifications.map((n) => n.id).join(', ') || 'no notification'} (${r.message})`,
-                () =>
-                  post(`/reservations/${d.bookingId}/redeliver`, {
-                    status: document.getElementById('redeliver-status').value,
-                  }),
-              ),
-          },
-          'Redeliver',
-        ),
-      ),
-      d.state === 'cancelled'
-        ? h(
-            'div',
-            { class: 'cancelled-note', id: 'cancelled' },
-            `Cancelled at ${fullTime(d.cancelledAt)}: ${cancelText(d.cancelReason)}; it is not redelivered.`,
-          )
-        : null,
-      d.warnings.length
-        ? h(
-            'ul',
-            { class: 'warnings' },
-            d.warnings.map((w) => h('li', null, w)),
-          )
-        : null,
-      h('h3', null, `Attempts (${d.attempts.length}/${MAX_ATTEMPTS})`),
-      d.attempts.length
-        ? h('ol', { class: 'timeline', id: 'attempts' }, d.attempts.map(renderAttempt))
-        : h(
-            'div',
-            { class: 'muted' },
-            d.state === 'cancelled'
-              ? 'No attempt: cancelled before its first attempt was sent.'
-              : 'The first attempt is under way.',
-          ),
-      d.state === 'pending' && state.clock
-        ? h('div', { class: 'muted' }, `Next redelivery batch: ${fullTime(state.clock.nextBatchAt)}`)
-        : null,
-      h('h3', null, 'Headers as sent'),
-      h(
-        'table',
-        { class: 'headers' },
-        h(
-          'tbody',
-          null,
-          Object.entries(d.headers).map(([k, v]) => h('tr', null, h('td', null, k), h('td', null, v))),
-        ),
-      ),
-      h('h3', null, 'Body (decoded)'),
-      h('div', { class: 'json', id: 'body' }, jsonTree(d.body, null, 0)),
-    ),
-  );
-}
-
-function cancelText(reason) {
-  return reason === 'credential_deleted' ? 'its credential was deleted (credential_deleted)' : String(reason);
-}
-
-function renderAttempt(a) {
-  const trigger =
-    a.trigger === 'first'
-      ? 'first attempt'
-      : a.trigger === 'batch'
-        ? `batch ${shortTime(a.batchAt)}`
-        : 'retry now';
-  return h(
-    'li',
-    { class: isOk(a) ? 'ok' : '', 'data-number': a.number },
-    h(
-      'div',
-      null,
-      h('strong', null, `#${a.number} `),
-      h('span', { class: isOk(a) ? 'ok-text' : 'fail-text' }, outcomeText(a)),
-      ` in ${a.durationMs} ms · ${trigger}`,
-    ),
-    h('div', { class: 'when' }, `emulator ${fullTime(a.startedAt)} · wall ${fullTime(a.startedAtWall)}`),
-    h('div', null, a.message),
-    a.responseBody ? h('pre', null, a.responseBody.slice(0, 512)) : null,
   );
 }

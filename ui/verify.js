@@ -1,9 +1,11 @@
 // The receiver conformance view: a form for POST /__admin/verify (the CLI's `verify`, docs/verify.md)
 // and the report it answers. The kit runs in its own in-process emulator: this emulator's
-// credentials, notifications and clock are untouched.
+// credentials, notifications and clock are untouched; it trusts the CAs this emulator trusts. The
+// page asks for the progress stream (Accept: application/x-ndjson) and shows each case as it ends.
 
+import { adminFetch } from './admin-token.js';
 import { h, pill } from './dom.js';
-import { post, render, state } from './state.js';
+import { ADMIN, render, state } from './state.js';
 
 /** The CLI's marks (src/verify/report/console.ts), coloured like the notification states. */
 const MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
@@ -16,6 +18,8 @@ const verify = {
   running: false,
   report: null,
   error: null,
+  progress: [], // results of the cases that ended, while running
+  current: null, // { id, index, total } of the case running
   open: new Set(), // cases whose evidence the reader opened
 };
 
@@ -34,16 +38,54 @@ function requestBody() {
 async function run() {
   verify.running = true;
   verify.error = null;
+  verify.progress = [];
+  verify.current = null;
   render();
   try {
-    verify.report = await post('/verify', requestBody());
+    // With the admin token when the emulator has one (asked for once, as every admin call).
+    const res = await adminFetch(`${ADMIN}/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      body: JSON.stringify(requestBody()),
+    });
+    if (!res.ok) {
+      const body = await res.json().catch(() => null);
+      throw new Error(body?.error?.message ?? `POST /verify: HTTP ${res.status}`);
+    }
+    await readEvents(res.body, onEvent);
     verify.open.clear();
   } catch (err) {
     verify.error = err.message;
   } finally {
     verify.running = false;
+    verify.current = null;
     render();
   }
+}
+
+/** Reads a newline-delimited JSON stream, one event a line. */
+async function readEvents(body, handle) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += decoder.decode(value, { stream: true });
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end).trim();
+      buffered = buffered.slice(end + 1);
+      if (line) handle(JSON.parse(line));
+    }
+  }
+}
+
+function onEvent(event) {
+  if (event.type === 'caseStart') verify.current = { id: event.id, index: event.index, total: event.total };
+  else if (event.type === 'caseEnd') verify.progress.push(event.result);
+  else if (event.type === 'report') verify.report = event.report;
+  else if (event.type === 'error') verify.error = event.error.message;
+  render();
 }
 
 /** The tab's count: running, or what the last report found. */
@@ -72,9 +114,37 @@ export function renderVerify() {
             { class: 'muted' },
             'This takes seconds; a delivery the receiver does not answer waits the response timeout.',
           ),
+          renderProgress(),
         )
       : null,
     verify.report ? renderReport(verify.report) : null,
+  );
+}
+
+/** The cases that ended so far and the one running, as the stream tells them. */
+function renderProgress() {
+  const c = verify.current;
+  return h(
+    'ol',
+    { class: 'verify-progress', id: 'verify-progress' },
+    verify.progress.map((r) =>
+      h(
+        'li',
+        { 'data-id': r.id, 'data-status': r.status },
+        pill(MARK[r.status] ?? r.status, KIND[r.status] ?? ''),
+        ' ',
+        h('span', { class: 'mono' }, r.id),
+      ),
+    ),
+    c && !verify.progress.some((r) => r.id === c.id)
+      ? h(
+          'li',
+          { class: 'running', id: 'verify-current' },
+          `[${c.index}/${c.total}] `,
+          h('span', { class: 'mono' }, c.id),
+          ' …',
+        )
+      : null,
   );
 }
 
@@ -250,6 +320,21 @@ function renderReport(r) {
         ` · ${r.receiver} · response timeout ${r.responseTimeoutMs} ms · seed ${r.seed}`,
       ),
     ),
+    (r.causes ?? []).length
+      ? h(
+          'div',
+          { class: 'verify-causes', id: 'verify-causes' },
+          r.causes.map((c) =>
+            h(
+              'div',
+              { class: 'cause', 'data-cause': c.cause, role: 'alert' },
+              h('strong', null, `Cause: ${c.summary}`),
+              h('div', null, `Fix first: ${c.fixFirst}`),
+              h('div', { class: 'muted' }, `Explains: ${c.cases.join(', ')}`),
+            ),
+          ),
+        )
+      : null,
     h(
       'table',
       { id: 'verify-cases' },

@@ -1,5 +1,5 @@
 /**
- * `verify`: wall time of a full conformance run (all 13 cases, --probe included) against a correct
+ * `verify`: wall time of a full conformance run (all 16 cases, --probe included) against a correct
  * local receiver, the reference one (docker/sample-receiver, HTTPS, its own process). Measured in
  * process (`verifyReceiver`) and through the CLI (`node bin/reportbo-emulator.js verify`, start-up
  * included). Target: < 10 s of wall time (decision 0027). Self-contained: node built-ins and dist/ only.
@@ -108,7 +108,7 @@ const suite: BenchSuite = {
       const slowest = [...last!.cases].sort((a, b) => b.durationMs - a.durationMs).slice(0, 3);
       const met = (ms: number) => (ms < TARGET_MS ? 'met' : '**missed**');
       return [
-        `Every case passed in every round (13 cases, \`--probe\` included). Median of ${ROUNDS} rounds; target < ${TARGET_MS / 1000} s.`,
+        `Every case passed in every round (16 cases, \`--probe\` included). Median of ${ROUNDS} rounds; target < ${TARGET_MS / 1000} s.`,
         '',
         '| run | median | min | max | target |',
         '|---|---|---|---|---|',

@@ -38,7 +38,7 @@ const attempt = (over: Partial<Attempt> = {}): Attempt => ({
 });
 
 describe('activity log lines', () => {
-  it('an event names its type, bookings and how many credentials it reached', () => {
+  it('an event names its type, bookings and the credentials it was routed to', () => {
     const line = activityLine({
       kind: 'event',
       event: 'Issue',
@@ -46,8 +46,10 @@ describe('activity log lines', () => {
       reservations: [{ bookingId: 9646598, bookingNumber: '4EDZPM', status: 'Issued' }],
       notifications: ['n-000001', 'n-000002'],
       routedTo: 2,
+      credentials: ['main', 'backup'],
     });
-    expect(line?.msg).toBe('Issue 4EDZPM BookingID 9646598 → 2 credentials');
+    expect(line?.msg).toBe('Issue 4EDZPM BookingID 9646598 → 2 credentials (main, backup)');
+    expect(line?.fields.credentials).toEqual(['main', 'backup']);
   });
 
   it('an Exchange names both reservations with their statuses', () => {
@@ -61,15 +63,67 @@ describe('activity log lines', () => {
       ],
       notifications: ['n-000001', 'n-000002'],
       routedTo: 1,
+      credentials: ['main'],
     });
     expect(line?.msg).toBe(
-      'Exchange AAAAAA BookingID 1 (Exchanged), BBBBBB BookingID 2 (Issued-Exch) → 1 credential (2 notifications)',
+      'Exchange AAAAAA BookingID 1 (Exchanged), BBBBBB BookingID 2 (Issued-Exch) → 1 credential (main, 2 notifications)',
     );
   });
 
-  it('a delivered attempt reads like a request log; a failure adds its state and message', () => {
+  it('an event routed nowhere says so, with no list', () => {
+    const line = activityLine({
+      kind: 'event',
+      event: 'Issue',
+      at: '2026-04-27T10:00:00Z',
+      reservations: [{ bookingId: 1, bookingNumber: 'AAAAAA', status: 'Issued' }],
+      notifications: [],
+      routedTo: 0,
+      credentials: [],
+    });
+    expect(line?.msg).toBe('Issue AAAAAA BookingID 1 → 0 credentials');
+  });
+
+  it('marks the times a line names as emulator time when the clock is not the wall clock', () => {
+    const event = {
+      kind: 'event' as const,
+      event: 'Issue',
+      at: '2026-04-27T10:00:00.000Z',
+      reservations: [{ bookingId: 1, bookingNumber: 'AAAAAA', status: 'Issued' }],
+      notifications: ['n-000001'],
+      routedTo: 1,
+      credentials: ['main'],
+    };
+    expect(activityLine(event, 'manual')?.msg).toBe(
+      'Issue AAAAAA BookingID 1 at 2026-04-27T10:00:00.000Z (emulator time, manual clock) → 1 credential (main)',
+    );
+    expect(activityLine(event, 'real')?.msg).toBe('Issue AAAAAA BookingID 1 → 1 credential (main)');
+    const batch = { at: '2026-04-27T10:55:00.000Z', attempted: 1, delivered: 1, failed: 0, exhausted: 0 };
+    expect(activityLine({ kind: 'batch', batch }, 'compressed')?.msg).toBe(
+      'redelivery batch at 2026-04-27T10:55:00.000Z (emulator time, compressed clock): 1 attempted, 1 delivered, 0 failed, 0 exhausted',
+    );
+    expect(activityLine({ kind: 'clock', from: 'A', to: 'B', batches: [] }, 'manual')?.msg).toBe(
+      'clock moved A → B (emulator time, manual clock), 0 batches run',
+    );
+  });
+
+  it('a refused admin call is one line with its method, path, status, code and reason', () => {
+    const line = activityLine({
+      kind: 'refused',
+      method: 'POST',
+      path: '/__admin/credentials',
+      status: 400,
+      code: 'invalid_credential',
+      message: 'credential: field url: expected an https:// URL.',
+    });
+    expect(line?.msg).toBe(
+      'admin call refused: POST /__admin/credentials → 400 invalid_credential: credential: field url: expected an https:// URL.',
+    );
+    expect(line?.fields).toMatchObject({ kind: 'refused', status: 400, ok: false });
+  });
+
+  it('a delivered attempt reads like a request log naming the credential and BookingNumber; a failure adds its state and message', () => {
     expect(activityLine({ kind: 'attempt', notification: summary(), attempt: attempt() })?.msg).toBe(
-      'n-000001 attempt 1/5 → 200 in 12 ms https://localhost:8443/reportbo',
+      'n-000001 attempt 1/5 → 200 in 12 ms (credential main, BookingNumber 4EDZPM) https://localhost:8443/reportbo',
     );
     const failed = activityLine({
       kind: 'attempt',
@@ -83,9 +137,16 @@ describe('activity log lines', () => {
       }),
     });
     expect(failed?.msg).toBe(
-      'n-000001 attempt 5/5 (batch) → 401 in 3 ms https://localhost:8443/reportbo [exhausted] receiver answered 401; only 200 acknowledges',
+      'n-000001 attempt 5/5 (batch) → 401 in 3 ms (credential main, BookingNumber 4EDZPM) https://localhost:8443/reportbo [exhausted] receiver answered 401; only 200 acknowledges',
     );
-    expect(failed?.fields).toMatchObject({ kind: 'attempt', ok: false, statusCode: 401, state: 'exhausted' });
+    expect(failed?.fields).toMatchObject({
+      kind: 'attempt',
+      ok: false,
+      statusCode: 401,
+      state: 'exhausted',
+      credentialId: 'main',
+      bookingNumber: '4EDZPM',
+    });
     const timeout = activityLine({
       kind: 'attempt',
       notification: summary({ state: 'pending' }),

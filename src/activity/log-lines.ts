@@ -14,10 +14,15 @@ export interface ActivityLine {
  * clock move) through `log`. Subscribes only when `log` has info enabled, so a quieter level costs
  * the hot paths nothing.
  */
-export function logActivity(bus: ActivityBus, log: Logger): () => void {
+export function logActivity(
+  bus: ActivityBus,
+  log: Logger,
+  /** The clock's mode: any but `real` marks the times a line names as emulator time. */
+  clockMode = 'real',
+): () => void {
   if (!log.isLevelEnabled('info')) return () => {};
   return bus.subscribe((activity) => {
-    const line = activityLine(activity);
+    const line = activityLine(activity, clockMode);
     if (line) log.info(line.fields, line.msg);
   });
 }
@@ -25,10 +30,19 @@ export function logActivity(bus: ActivityBus, log: Logger): () => void {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * The line of one activity, e.g. `n-000001 attempt 1/5 → 200 in 12 ms https://…/reportbo`; none for
- * a created notification (the event's line names it, its attempt's line follows) or an empty batch.
+ * ` (emulator time, manual clock)` after a time a line names, when the clock is not the wall clock:
+ * a reader comparing it with their own watch must know it is not theirs.
  */
-export function activityLine(a: Activity): ActivityLine | undefined {
+const emulatorMark = (clockMode: string) =>
+  clockMode === 'real' ? '' : ` (emulator time, ${clockMode} clock)`;
+
+/**
+ * The line of one activity, e.g. `n-000001 attempt 1/5 → 200 in 12 ms (credential main, BookingNumber
+ * 4EDZPM) https://…/reportbo`; none for a created notification (the event's line names it, its
+ * attempt's line follows) or an empty batch. `clockMode` other than `real` marks times as emulator time.
+ */
+export function activityLine(a: Activity, clockMode = 'real'): ActivityLine | undefined {
+  const mark = emulatorMark(clockMode);
   switch (a.kind) {
     case 'event': {
       const showStatus = a.reservations.length > 1 || a.event === 'Redeliver';
@@ -36,10 +50,17 @@ export function activityLine(a: Activity): ActivityLine | undefined {
         .map((r) => `${r.bookingNumber} BookingID ${r.bookingId}${showStatus ? ` (${r.status})` : ''}`)
         .join(', ');
       const count = a.notifications.length;
-      const extra = count === a.routedTo ? '' : ` (${plural(count, 'notification')})`;
+      const extra = count === a.routedTo ? '' : `, ${plural(count, 'notification')}`;
+      const names = a.credentials.length ? ` (${a.credentials.join(', ')}${extra})` : '';
+      const when = mark ? ` at ${a.at}${mark}` : '';
       return {
-        fields: { kind: 'event', event: a.event, bookingIds: a.reservations.map((r) => r.bookingId) },
-        msg: `${a.event} ${what} → ${plural(a.routedTo, 'credential')}${extra}`,
+        fields: {
+          kind: 'event',
+          event: a.event,
+          bookingIds: a.reservations.map((r) => r.bookingId),
+          credentials: a.credentials,
+        },
+        msg: `${a.event} ${what}${when} → ${plural(a.routedTo, 'credential')}${names}`,
       };
     }
     case 'notification_created':
@@ -61,10 +82,12 @@ export function activityLine(a: Activity): ActivityLine | undefined {
           outageId: t.outageId,
           durationMs: t.durationMs,
           url: n.url,
+          credentialId: n.credentialId,
+          bookingNumber: n.bookingNumber,
           state: n.state,
           ok,
         },
-        msg: `${n.id} attempt ${t.number}/${MAX_ATTEMPTS}${trigger} → ${result} in ${t.durationMs} ms ${n.url}${tail}`,
+        msg: `${n.id} attempt ${t.number}/${MAX_ATTEMPTS}${trigger} → ${result} in ${t.durationMs} ms (credential ${n.credentialId}, BookingNumber ${n.bookingNumber}) ${n.url}${tail}`,
       };
     }
     case 'batch': {
@@ -74,13 +97,13 @@ export function activityLine(a: Activity): ActivityLine | undefined {
       if (b.attempted === 0) return undefined;
       return {
         fields: { kind: 'batch', ...b },
-        msg: `redelivery batch at ${b.at}: ${b.attempted} attempted, ${b.delivered} delivered, ${b.failed} failed, ${b.exhausted} exhausted`,
+        msg: `redelivery batch at ${b.at}${mark}: ${b.attempted} attempted, ${b.delivered} delivered, ${b.failed} failed, ${b.exhausted} exhausted`,
       };
     }
     case 'clock':
       return {
         fields: { kind: 'clock', from: a.from, to: a.to, batches: a.batches.length },
-        msg: `clock moved ${a.from} → ${a.to}, ${a.batches.length} batch${a.batches.length === 1 ? '' : 'es'} run`,
+        msg: `clock moved ${a.from} → ${a.to}${mark}, ${a.batches.length} batch${a.batches.length === 1 ? '' : 'es'} run`,
       };
     case 'token': {
       const e = a.entry;
@@ -104,6 +127,18 @@ export function activityLine(a: Activity): ActivityLine | undefined {
         msg: `GetAccessToken ${e.version} ${e.variant} ${e.username ?? '(no user)'} → ${result} (HTTP ${e.httpStatus})`,
       };
     }
+    case 'refused':
+      return {
+        fields: {
+          kind: 'refused',
+          method: a.method,
+          path: a.path,
+          status: a.status,
+          code: a.code,
+          ok: false,
+        },
+        msg: `admin call refused: ${a.method} ${a.path} → ${a.status} ${a.code}: ${a.message}`,
+      };
     case 'admin':
       return {
         fields: { kind: 'admin', change: a.change, subject: a.subject },

@@ -5,8 +5,10 @@ import type { BatchResult } from '../delivery/outbox.js';
 /** What an admin change was (docs/admin-api.md "Live stream"). */
 export const ADMIN_CHANGES = [
   'credential_added',
+  'credential_changed',
   'credential_removed',
   'user_added',
+  'user_changed',
   'user_removed',
   'ca_trusted',
   'ca_untrusted',
@@ -30,12 +32,16 @@ export type Activity =
       reservations: ReadonlyArray<{ bookingId: number; bookingNumber: string; status: string }>;
       notifications: readonly string[];
       routedTo: number;
+      /** The ids of the credentials it was routed to, in routing order. */
+      credentials: readonly string[];
     }
   | { kind: 'notification_created'; notification: NotificationSummary }
   | { kind: 'attempt'; notification: NotificationSummary; attempt: Attempt }
   | { kind: 'batch'; batch: BatchResult }
   | { kind: 'clock'; from: string; to: string; batches: readonly string[] }
   | { kind: 'token'; entry: JournalEntry }
-  | { kind: 'admin'; change: AdminChange; subject: string; detail?: string };
+  | { kind: 'admin'; change: AdminChange; subject: string; detail?: string }
+  /** An admin call answered 4xx: what was asked and the problem's code and message. */
+  | { kind: 'refused'; method: string; path: string; status: number; code: string; message: string };
 
 export type ActivityListener = (activity: Activity) => void;

@@ -20,5 +20,6 @@ export function announceEvent(emulator: Emulator, result: ReturnType<typeof even
     reservations: result.reservations,
     notifications: result.notifications.map((n) => n.id),
     routedTo: result.routedTo,
+    credentials: [...new Set(result.notifications.map((n) => n.credentialId))],
   });
 }

@@ -1,34 +1,30 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { type AdvanceTarget, parseDurationMs } from '../clock/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError } from '../errors.js';
+import { ADMIN_ROUTES } from './contract/routes.js';
+import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
-
-const AdvanceSchema = z.union([
-  z.strictObject({ by: z.union([z.string(), z.number()]) }),
-  z.strictObject({ to: z.string() }),
-]);
 
 /** `GET /__admin/clock`, `POST /__admin/clock/advance` with `{by}`, `{to: ISO}` or `{to: "next-batch"}`. */
 export function clockRoutes(emulator: Emulator): Hono {
-  const app = new Hono();
-  app.get('/clock', (c) => c.json(emulator.clock.describe()));
-  app.post('/clock/advance', async (c) => {
-    const parsed = AdvanceSchema.safeParse(await readJsonBody(c));
-    if (!parsed.success) {
-      throw new InputError(
-        'invalid_advance',
-        'Give exactly one of {"by": "PT1H"}, {"to": "2026-04-27T11:00:00Z"} or {"to": "next-batch"}.',
-        { accepted: ['by', 'to'] },
-      );
-    }
-    const moved = await emulator.clock.advance(toTarget(parsed.data));
-    const { activity } = emulator;
-    if (activity.active) activity.publish({ kind: 'clock', ...moved });
-    return c.json(moved);
+  return mount(new Hono(), {
+    getClock: () => emulator.clock.describe(),
+    advanceClock: async (c) => {
+      const parsed = ADMIN_ROUTES.advanceClock.body.safeParse(await readJsonBody(c));
+      if (!parsed.success) {
+        throw new InputError(
+          'invalid_advance',
+          'Give exactly one of {"by": "PT1H"}, {"to": "2026-04-27T11:00:00Z"} or {"to": "next-batch"}.',
+          { accepted: ['by', 'to'] },
+        );
+      }
+      const moved = await emulator.clock.advance(toTarget(parsed.data));
+      const { activity } = emulator;
+      if (activity.active) activity.publish({ kind: 'clock', ...moved });
+      return moved;
+    },
   });
-  return app;
 }
 
 function toTarget(input: { by: string | number } | { to: string }): AdvanceTarget {

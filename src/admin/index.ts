@@ -6,10 +6,12 @@ import { credentialRoutes } from './credentials.js';
 import { eventRoutes } from './events.js';
 import { faultRoutes } from './faults.js';
 import { healthRoutes } from './health.js';
+import { inspectorRoutes } from './inspector.js';
 import { notificationRoutes } from './notifications.js';
 import { openApiRoutes } from './openapi.js';
 import { outageRoutes } from './outages.js';
 import { redeliveryRoutes } from './redelivery.js';
+import { announceRefused } from './refused.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
@@ -32,12 +34,14 @@ export interface AdminOptions {
 /** The admin API, mounted under `/__admin`. */
 export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
+  app.use('*', announceRefused(emulator));
   app.route('/', healthRoutes(emulator));
   app.route('/', configRoutes(emulator));
   app.route('/', resetRoutes(emulator));
   app.route('/', credentialRoutes(emulator));
   app.route('/', eventRoutes(emulator));
   app.route('/', reservationRoutes(emulator));
+  app.route('/', inspectorRoutes(emulator)); // before notificationRoutes: /notifications/export
   app.route('/', notificationRoutes(emulator));
   app.route('/', redeliveryRoutes(emulator));
   app.route('/', trustRoutes(emulator));
@@ -48,7 +52,7 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', faultRoutes(emulator));
   app.route('/', outageRoutes(emulator));
   app.route('/', scenarioRoutes(options.runScenario));
-  app.route('/', verifyRoutes());
+  app.route('/', verifyRoutes(emulator));
   app.route('/', openApiRoutes());
   app.route('/', streamRoutes(emulator));
   app.route('/', uiRoutes());

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import { packageVersion } from '../config/version.js';
+import { mount } from './mount.js';
 
 /**
  * `GET /__admin/openapi.json`: the admin API as an OpenAPI 3.1 document. Built on first request
@@ -7,19 +8,10 @@ import { Hono } from 'hono';
  */
 export function openApiRoutes(): Hono {
   let document: Promise<Record<string, unknown>> | undefined;
-  const app = new Hono();
-  app.get('/openapi.json', async (c) => {
-    document ??= import('./openapi-document.js').then(({ buildOpenApiDocument }) =>
-      buildOpenApiDocument(packageVersion()),
-    );
-    return c.json(await document);
+  return mount(new Hono(), {
+    openApi: () =>
+      (document ??= import('./contract/openapi.js').then(({ buildOpenApiDocument }) =>
+        buildOpenApiDocument(packageVersion()),
+      )),
   });
-  return app;
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }

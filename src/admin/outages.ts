@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { announce } from './announce.js';
+import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
 /**
@@ -8,24 +9,22 @@ import { readJsonBody } from './read-json.js';
  * user's receiver. Attempts inside one fail as `simulated_outage` and never reach the receiver.
  */
 export function outageRoutes(emulator: Emulator): Hono {
-  const app = new Hono();
   const outages = () => emulator.delivery.outages;
-  app.get('/outages', (c) => c.json({ outages: outages().list() }));
-  app.post('/outages', async (c) => {
-    const added = outages().add(await readJsonBody(c));
-    announce(emulator, 'outage_added', added.id, added.credentialId ?? 'every credential');
-    return c.json(added, 201);
+  return mount(new Hono(), {
+    listOutages: () => ({ outages: outages().list() }),
+    addOutage: async (c) => {
+      const added = outages().add(await readJsonBody(c));
+      announce(emulator, 'outage_added', added.id, added.credentialId ?? 'every credential');
+      return added;
+    },
+    clearOutages: () => {
+      outages().reset();
+      announce(emulator, 'outages_removed', 'all');
+    },
+    getOutage: (c) => outages().get(c.req.param('id')),
+    deleteOutage: (c) => {
+      outages().remove(c.req.param('id'));
+      announce(emulator, 'outages_removed', c.req.param('id'));
+    },
   });
-  app.delete('/outages', (c) => {
-    outages().reset();
-    announce(emulator, 'outages_removed', 'all');
-    return c.body(null, 204);
-  });
-  app.get('/outages/:id', (c) => c.json(outages().get(c.req.param('id'))));
-  app.delete('/outages/:id', (c) => {
-    outages().remove(c.req.param('id'));
-    announce(emulator, 'outages_removed', c.req.param('id'));
-    return c.body(null, 204);
-  });
-  return app;
 }

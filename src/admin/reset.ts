@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { announce } from './announce.js';
+import { mount } from './mount.js';
 
 /** `POST /__admin/reset`: forgets reservations, notifications, tokens, journal and faults; keeps users and credentials. */
 export function resetRoutes(emulator: Emulator): Hono {
-  const app = new Hono();
-  app.post('/reset', (c) => {
-    emulator.reset();
-    announce(emulator, 'reset', 'reservations, notifications, tokens, journal and faults forgotten');
-    return c.json({ status: 'reset' });
+  return mount(new Hono(), {
+    reset: () => {
+      emulator.reset();
+      announce(emulator, 'reset', 'reservations, notifications, tokens, journal and faults forgotten');
+      return { status: 'reset' };
+    },
   });
-  return app;
 }

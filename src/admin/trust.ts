@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
 import { announce } from './announce.js';
+import { mount } from './mount.js';
 
 /** A CA file is a few KiB; anything far larger is not one. */
 const MAX_TRUST_BODY_BYTES = 256 * 1024;
@@ -13,36 +14,35 @@ const MAX_TRUST_BODY_BYTES = 256 * 1024;
  */
 export function trustRoutes(emulator: Emulator): Hono {
   const { delivery } = emulator;
-  const app = new Hono();
-  app.get('/trust', (c) => c.json({ certificates: delivery.trustStore.list() }));
-  app.post('/trust', async (c) => {
-    const text = await c.req.text();
-    if (Buffer.byteLength(text) > MAX_TRUST_BODY_BYTES) {
-      throw new InputError(
-        'body_too_large',
-        `The body is over ${MAX_TRUST_BODY_BYTES / 1024} KiB: send only the CA certificate(s).`,
-      );
-    }
-    const pem = pemFrom(text, c.req.header('content-type') ?? '');
-    const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
-    for (const cert of added) announce(emulator, 'ca_trusted', cert.subject);
-    return c.json({ added, certificates: delivery.trustStore.list() }, 201);
+  return mount(new Hono(), {
+    listTrusted: () => ({ certificates: delivery.trustStore.list() }),
+    trust: async (c) => {
+      const text = await c.req.text();
+      if (Buffer.byteLength(text) > MAX_TRUST_BODY_BYTES) {
+        throw new InputError(
+          'body_too_large',
+          `The body is over ${MAX_TRUST_BODY_BYTES / 1024} KiB: send only the CA certificate(s).`,
+        );
+      }
+      const pem = pemFrom(text, c.req.header('content-type') ?? '');
+      const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
+      for (const cert of added) announce(emulator, 'ca_trusted', cert.subject);
+      return { added, certificates: delivery.trustStore.list() };
+    },
+    // `run --target` removes the CA it added, so a target is left trusting what it trusted before.
+    untrust: (c) => {
+      const fingerprint = c.req.param('fingerprint');
+      const removed = delivery.untrust(fingerprint);
+      if (!removed) {
+        const known = delivery.trustStore.list().map((t) => t.fingerprint256);
+        throw new NotFoundError(
+          'certificate_not_trusted',
+          `No trusted certificate has the SHA-256 fingerprint ${fingerprint}. Trusted: ${known.length ? known.join(', ') : '(none)'}.`,
+        );
+      }
+      announce(emulator, 'ca_untrusted', removed.subject);
+    },
   });
-  // `run --target` removes the CA it added, so a target is left trusting what it trusted before.
-  app.delete('/trust/:fingerprint', (c) => {
-    const fingerprint = c.req.param('fingerprint');
-    const removed = delivery.untrust(fingerprint);
-    if (!removed) {
-      const known = delivery.trustStore.list().map((t) => t.fingerprint256);
-      throw new NotFoundError(
-        'certificate_not_trusted',
-        `No trusted certificate has the SHA-256 fingerprint ${fingerprint}. Trusted: ${known.length ? known.join(', ') : '(none)'}.`,
-      );
-    }
-    announce(emulator, 'ca_untrusted', removed.subject);
-    return c.body(null, 204);
-  });
-  return app;
 }
 
 function pemFrom(text: string, contentType: string): string {

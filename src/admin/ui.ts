@@ -1,18 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { NotFoundError } from '../errors.js';
+import { mount } from './mount.js';
 
 /** The dashboard's files, shipped in the package's `ui/` folder (no build step, no CDN). */
 const UI_DIR = new URL('../../ui/', import.meta.url);
 const JS = 'text/javascript; charset=utf-8';
 const ASSETS: Record<string, string> = {
   'dashboard.js': JS,
+  'admin-token.js': JS,
   'state.js': JS,
   'dom.js': JS,
   'notifications.js': JS,
-  'tables.js': JS,
+  'detail.js': JS,
+  'attempts.js': JS,
+  'curl.js': JS,
+  'morph.js': JS,
+  'forms.js': JS,
+  'setup.js': JS,
+  'outages.js': JS,
+  'journal.js': JS,
   'verify.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
+  'inspector.css': 'text/css; charset=utf-8',
 };
 // Everything the page loads comes from this origin: it works offline and nothing leaks out.
 const CSP =
@@ -33,18 +43,21 @@ export function uiRoutes(): Hono {
     }
     return text;
   };
-  const app = new Hono();
-  app.get('/ui', async (c) =>
-    c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
-  );
-  app.get('/ui/:file', async (c) => {
-    const name = c.req.param('file');
-    const type = ASSETS[name];
-    if (!type)
-      throw new NotFoundError('ui_file_not_found', `The dashboard has no file "${name}"; open /__admin/ui.`, {
-        accepted: Object.keys(ASSETS),
-      });
-    return c.body(await file(name), 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' });
+  return mount(new Hono(), {
+    ui: async (c) =>
+      c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
+    uiFile: async (c) => {
+      const name = c.req.param('file');
+      const type = ASSETS[name];
+      if (!type)
+        throw new NotFoundError(
+          'ui_file_not_found',
+          `The dashboard has no file "${name}"; open /__admin/ui.`,
+          {
+            accepted: Object.keys(ASSETS),
+          },
+        );
+      return c.body(await file(name), 200, { 'Content-Type': type, 'Cache-Control': 'no-cache' });
+    },
   });
-  return app;
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { userView } from '../auth/users.js';
 import type { Emulator } from '../emulator.js';
 import { announce } from './announce.js';
+import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
 /**
@@ -10,17 +11,16 @@ import { readJsonBody } from './read-json.js';
  */
 export function userRoutes(emulator: Emulator): Hono {
   const { users } = emulator.auth;
-  const app = new Hono();
-  app.get('/users', (c) => c.json({ users: users.list().map(userView) }));
-  app.post('/users', async (c) => {
-    const added = users.add(await readJsonBody(c));
-    announce(emulator, 'user_added', added.username, `(API ${added.versions.join(', ')})`);
-    return c.json(userView(added), 201);
+  return mount(new Hono(), {
+    listUsers: () => ({ users: users.list().map(userView) }),
+    addUser: async (c) => {
+      const added = users.add(await readJsonBody(c));
+      announce(emulator, 'user_added', added.username, `(API ${added.versions.join(', ')})`);
+      return userView(added);
+    },
+    deleteUser: (c) => {
+      users.remove(c.req.param('username'));
+      announce(emulator, 'user_removed', c.req.param('username'));
+    },
   });
-  app.delete('/users/:username', (c) => {
-    users.remove(c.req.param('username'));
-    announce(emulator, 'user_removed', c.req.param('username'));
-    return c.body(null, 204);
-  });
-  return app;
 }

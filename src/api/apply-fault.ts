@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { type AuthResult, type Fault, failure, type Variant } from '../auth/index.js';
 import { type ApiDeps, type Endpoint, journal } from './context.js';
+import { textResponse } from './exchange.js';
 
 /** Bodies cut short, as a connection reset mid-answer or a broken proxy would deliver them. */
 const MALFORMED: Record<'json16' | 'json17' | 'xml' | 'soap', string> = {
@@ -36,14 +37,14 @@ export function faultResponse(
   if (fault.kind === 'status') {
     const status = fault.status ?? 503;
     const body = `<html><body><h1>HTTP ${status}</h1><p>Injected by reportbo-emulator fault ${fault.id}.</p></body></html>`;
-    return new Response(body, {
+    return textResponse(body, {
       status,
       headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
     });
   }
   const key =
     variant === 'json' ? (version === '1.6' ? 'json16' : 'json17') : variant === 'xml' ? 'xml' : 'soap';
-  return new Response(MALFORMED[key], { status: 200, headers: { ...headers, 'Content-Type': contentType } });
+  return textResponse(MALFORMED[key], { status: 200, headers: { ...headers, 'Content-Type': contentType } });
 }
 
 /**
@@ -69,6 +70,6 @@ export function answerFault(
     outcome: 'fault',
     transactionCode: null,
   };
-  journal(deps, ep, variant, path, username, faulted, res.status, { id: fault.id, kind: fault.kind });
+  journal(c, deps, ep, variant, path, username, faulted, res.status, { id: fault.id, kind: fault.kind });
   return res;
 }

@@ -3,6 +3,7 @@ import { TextDecoder } from 'node:util';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { ApiRequestError, malformed } from './api-error.js';
+import { noteRequestBody } from './exchange.js';
 
 /** Largest request body accepted, counted after decompression (chunked and gzip included). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -145,7 +146,9 @@ export async function readBodyText(c: Context, sniffXml = false): Promise<string
   const headerLabel = contentTypeParts(c.req.header('content-type')).charset;
   // Refused before the bytes are read, so the answer never depends on them.
   if (headerLabel) decoderFor(headerLabel, 'Content-Type');
-  const body = decode(await readRaw(c), c.req.header('content-encoding'));
+  const raw = await readRaw(c);
+  noteRequestBody(c, raw);
+  const body = decode(raw, c.req.header('content-encoding'));
   if (body.length === 0) return '';
   const bom = byteOrderMark(body);
   const declared = bom || headerLabel || !sniffXml ? undefined : declaredEncoding(body);

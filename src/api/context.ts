@@ -1,6 +1,8 @@
+import type { Context } from 'hono';
 import type { ApiVersion, AuthResult, AuthService, JournalEntry, Variant } from '../auth/index.js';
 import type { Settings } from '../config/index.js';
 import type { Logger } from '../log.js';
+import { noteJournalEntry } from './exchange.js';
 import { isoInstant } from './format.js';
 
 /** What the transports need from the emulator. */
@@ -26,8 +28,9 @@ export function versionString(deps: ApiDeps, version: ApiVersion): string {
   return version === '1.6' ? deps.settings.apiVersion16 : deps.settings.apiVersion17;
 }
 
-/** Writes one journal entry for a finished call. */
+/** Writes one journal entry for a finished call (its request and answer are kept beside it, src/api/exchange.ts). */
 export function journal(
+  c: Context,
   deps: ApiDeps,
   ep: Endpoint,
   variant: Variant,
@@ -49,5 +52,5 @@ export function journal(
     warnings: result.warnings,
   };
   if (fault) entry.fault = fault;
-  deps.auth.journal.record(entry);
+  noteJournalEntry(c, deps.auth.journal.record(entry));
 }

@@ -66,6 +66,7 @@ export async function handleRest(c: Context, ep: Endpoint, deps: ApiDeps): Promi
   const result = read.req ? deps.auth.getAccessToken(read.req) : read.error.result;
   const status = read.error?.status ?? 200;
   journal(
+    c,
     deps,
     ep,
     variant,

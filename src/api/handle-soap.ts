@@ -104,7 +104,7 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
     soap = soapVersionOf(c);
   } catch (err) {
     // Cannot tell the version: answer in SOAP 1.1, ASP.NET's default.
-    return fault(deps, ep, path, '1.1', err, baseHeaders);
+    return fault(c, deps, ep, path, '1.1', err, baseHeaders);
   }
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
   const read = await readCall(c, ep, deps, soap);
@@ -117,6 +117,7 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
   if (read.req) {
     const result = deps.auth.getAccessToken(read.req);
     journal(
+      c,
       deps,
       ep,
       variant,
@@ -129,7 +130,7 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
     const headers = apiHeaders(ep.version, versionString(deps, ep.version), result);
     res = renderSoap(soap, ep.version, result, headers);
   } else {
-    res = fault(deps, ep, path, soap, read.err, baseHeaders);
+    res = fault(c, deps, ep, path, soap, read.err, baseHeaders);
   }
   if (injected?.kind === 'delay') await sleep(injected.delayMs ?? 0);
   return res;
@@ -149,10 +150,11 @@ export function handleSoapMethodNotAllowed(c: Context, ep: Endpoint, deps: ApiDe
     `Method ${c.req.method} is not allowed on ${ep.service}.asmx: POST runs GetAccessToken; GET serves the help page, ?wsdl and ?disco.`,
   );
   const headers = { ...apiHeaders(ep.version, versionString(deps, ep.version), null), Allow: ASMX_ALLOW };
-  return fault(deps, ep, c.req.path, soap, err, headers, 405);
+  return fault(c, deps, ep, c.req.path, soap, err, headers, 405);
 }
 
 function fault(
+  c: Context,
   deps: ApiDeps,
   ep: Endpoint,
   path: string,
@@ -178,7 +180,7 @@ function fault(
     kind = 'Server';
   }
   // The request could not be read, so no user is known.
-  journal(deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, null, result, status);
+  journal(c, deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, null, result, status);
   const message = result.transactionMessage ?? '';
   return renderSoapFault(soap, kind, message, result.transactionCode, headers, options);
 }

@@ -1,11 +1,13 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { ApiVersion } from '../auth/index.js';
 import type { ApiDeps, Endpoint } from './context.js';
+import { keepExchange } from './exchange.js';
 import { handleRest } from './handle-rest.js';
 import { handleSoapCall, handleSoapMethodNotAllowed } from './handle-soap.js';
 import { handleServiceGet } from './handle-wsdl.js';
 
 export type { ApiDeps } from './context.js';
+export { exchangeOf } from './exchange.js';
 
 /**
  * The endpoints of one version under its base path (spec "3. GetAccessToken"; product rule "GetAccessToken").
@@ -31,6 +33,15 @@ function trimSlash(p: string): string {
   return p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
 }
 
+function handle(c: Context, ep: Endpoint, deps: ApiDeps): Response | Promise<Response> {
+  if (ep.kind !== 'soap') return handleRest(c, ep, deps);
+  const method = c.req.method;
+  // Hono answers HEAD from the GET response without its body.
+  if (method === 'GET' || method === 'HEAD') return handleServiceGet(c, ep, deps);
+  if (method === 'POST') return handleSoapCall(c, ep, deps);
+  return handleSoapMethodNotAllowed(c, ep, deps);
+}
+
 /**
  * The provider API as a Hono middleware app: paths are matched case-insensitively, as IIS does;
  * anything else falls through to the next handler (the app's 404).
@@ -47,12 +58,9 @@ export function apiApp(deps: ApiDeps): Hono {
   app.use('*', async (c, next) => {
     const ep = table.get(trimSlash(c.req.path).toLowerCase());
     if (!ep) return next();
-    if (ep.kind !== 'soap') return handleRest(c, ep, deps);
-    const method = c.req.method;
-    // Hono answers HEAD from the GET response without its body.
-    if (method === 'GET' || method === 'HEAD') return handleServiceGet(c, ep, deps);
-    if (method === 'POST') return handleSoapCall(c, ep, deps);
-    return handleSoapMethodNotAllowed(c, ep, deps);
+    const res = await handle(c, ep, deps);
+    keepExchange(c, res); // the journal shows the call as it was (GET /__admin/requests/:id)
+    return res;
   });
   return app;
 }

@@ -1,4 +1,5 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
+import { textResponse } from './exchange.js';
 import { formatInstant, result16String, withContentType } from './format.js';
 
 /** 1.6 answers `text/json` (spec "3. GetAccessToken", Responses). */
@@ -27,5 +28,5 @@ export function renderJson(
   const body =
     version === '1.6' ? JSON.stringify(result16String(result)) : JSON.stringify(responseObject(result));
   const type = version === '1.6' ? JSON16_CONTENT_TYPE : JSON17_CONTENT_TYPE;
-  return new Response(body, { status, headers: withContentType(headers, type) });
+  return textResponse(body, { status, headers: withContentType(headers, type) });
 }

@@ -1,4 +1,5 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
+import { textResponse } from './exchange.js';
 import { escapeXml, result16String, TEMPURI_NS, withContentType } from './format.js';
 import { responseElements } from './render-xml.js';
 
@@ -51,7 +52,7 @@ export function renderSoap(
       : // Nulls are omitted, as XmlSerializer does for null references (minOccurs="0" in the WSDL).
         responseElements(result, null);
   const body = `<GetAccessTokenResponse xmlns="${TEMPURI_NS}"><GetAccessTokenResult>${inner}</GetAccessTokenResult></GetAccessTokenResponse>`;
-  return new Response(envelope(soap, body), {
+  return textResponse(envelope(soap, body), {
     status: 200,
     headers: withContentType(headers, contentType(soap)),
   });
@@ -81,7 +82,7 @@ export function renderSoapFault(
     fault = `<soap:Fault><soap:Code><soap:Value>soap:${code}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${escapeXml(message)}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`;
   }
   const header = soap === '1.2' && options.notUnderstood ? notUnderstoodHeader(options.notUnderstood) : '';
-  return new Response(envelope(soap, fault, header), {
+  return textResponse(envelope(soap, fault, header), {
     status: options.status ?? SOAP_FAULT_STATUS,
     headers: withContentType(headers, contentType(soap)),
   });

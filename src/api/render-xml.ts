@@ -1,4 +1,5 @@
 import type { ApiVersion, AuthResult } from '../auth/index.js';
+import { textResponse } from './exchange.js';
 import { escapeXml, result16String, TEMPURI_NS, withContentType, XSI_NS } from './format.js';
 import { responseObject } from './render-json.js';
 
@@ -30,5 +31,5 @@ export function renderXml(
     version === '1.6'
       ? `${DECLARATION}<string xmlns="${SERIALIZATION_NS}">${escapeXml(result16String(result))}</string>`
       : `${DECLARATION}<GetAccessTokenResponse xmlns="${TEMPURI_NS}" xmlns:i="${XSI_NS}">${responseElements(result, 'i')}</GetAccessTokenResponse>`;
-  return new Response(body, { status, headers: withContentType(headers, XML_CONTENT_TYPE) });
+  return textResponse(body, { status, headers: withContentType(headers, XML_CONTENT_TYPE) });
 }

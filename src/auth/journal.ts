@@ -1,24 +1,13 @@
+import type { z } from 'zod';
 import type { ActivityBus } from '../activity/index.js';
+import type { JournalEntrySchema } from '../admin/contract/schemas.js';
 import { RingBuffer } from './ring-buffer.js';
-import type { ApiVersion, AuthOutcome, Variant } from './types.js';
 
 /** Most journal entries kept; older ones are dropped first (a load test must not exhaust memory). */
 export const MAX_JOURNAL_ENTRIES = 10_000;
 
 /** One GetAccessToken call as received (admin `GET /__admin/requests`). */
-export interface JournalEntry {
-  id: string;
-  at: string;
-  version: ApiVersion;
-  variant: Variant;
-  path: string;
-  username: string | null;
-  outcome: AuthOutcome;
-  transactionCode: string | null;
-  httpStatus: number;
-  warnings: string[];
-  fault?: { id: string; kind: string };
-}
+export type JournalEntry = z.output<typeof JournalEntrySchema>;
 
 export interface JournalFilter {
   version?: string;

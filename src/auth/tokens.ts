@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { TokenSchema } from '../admin/contract/schemas.js';
 import type { Clock } from '../clock/index.js';
 import { NotFoundError } from '../errors.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -25,15 +27,7 @@ export interface IssuedToken {
 }
 
 /** The admin view of a token: times as ISO strings and `expired` judged on the emulator clock. */
-export interface TokenView {
-  token: string;
-  username: string;
-  version: ApiVersion;
-  issuedAt: string;
-  expiresAt: string;
-  expired: boolean;
-  revoked: boolean;
-}
+export type TokenView = z.output<typeof TokenSchema>;
 
 /**
  * What the store keeps per token: the issue time as a number and no token copy (it is the Map key).

@@ -14,15 +14,17 @@ export interface UserIdentity {
 }
 
 /** Why a call ended the way it did; journal `outcome` values. */
-export type AuthOutcome =
-  | 'ok'
-  | 'invalid_credentials'
-  | 'version_not_authorized'
-  | 'missing_fields'
-  | 'malformed_request'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'fault';
+export const AUTH_OUTCOMES = [
+  'ok',
+  'invalid_credentials',
+  'version_not_authorized',
+  'missing_fields',
+  'malformed_request',
+  'payload_too_large',
+  'unsupported_media_type',
+  'fault',
+] as const;
+export type AuthOutcome = (typeof AUTH_OUTCOMES)[number];
 
 /**
  * The plain answer of the GetAccessToken core, before any transport renders it.

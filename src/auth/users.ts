@@ -61,6 +61,27 @@ export class UserStore {
     return user;
   }
 
+  /**
+   * Replaces user `username` with `input` (validated as `add` does; a `username` in the body must
+   * be the same). Tokens already issued stay valid until they expire.
+   */
+  replace(username: string, input: unknown): User {
+    if (!this.#users.has(username)) {
+      throw new NotFoundError('user_not_found', `No user "${username}". Known users: ${this.names()}.`);
+    }
+    const given = (input as { username?: unknown } | null)?.username;
+    if (given !== undefined && given !== username) {
+      throw new InputError(
+        'username_mismatch',
+        `The body's username "${String(given)}" is not the one in the path ("${username}"); a username cannot change: delete the user and add a new one.`,
+        { path: 'username' },
+      );
+    }
+    const user = parseUser(input !== null && typeof input === 'object' ? { ...input, username } : input);
+    this.#users.set(username, user);
+    return user;
+  }
+
   get(username: string): User | undefined {
     return this.#users.get(username);
   }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../config/version.js';
 import { registerCertsCommand } from './certs.js';
 import { registerGenerateCommand } from './generate.js';
 import { registerRunCommand } from './run.js';
@@ -17,13 +17,6 @@ const COMMANDS: Register[] = [
   registerVerifyCommand,
 ];
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
 /**
  * The CLI as a commander program; `serve` hands its flags to `serve` (the real one, or a test's).
  * Parsing throws a CommanderError for help, version and usage errors (`exitOverride`).
@@ -37,7 +30,7 @@ export function buildProgram(
     .description(
       'Contract-testing emulator for ReportBO notifications (webhook) and GetAccessToken (API 1.6/1.7).',
     )
-    .version(version())
+    .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 

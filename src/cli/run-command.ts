@@ -31,7 +31,7 @@ async function expand(paths: string[]): Promise<string[]> {
  */
 export async function runCommand(
   paths: string[],
-  flags: { target?: string; junit?: string; json?: string },
+  flags: { target?: string; adminToken?: string; junit?: string; json?: string },
   write: (text: string) => void = (t) => process.stdout.write(t),
   writeErr: (text: string) => void = (t) => process.stderr.write(t),
 ): Promise<number> {
@@ -69,7 +69,11 @@ export async function runCommand(
   const results: ScenarioResult[] = [];
   for (const { file, scenario } of loaded)
     results.push(
-      await runScenario(file, scenario, { ...(flags.target ? { target: flags.target } : {}), listener }),
+      await runScenario(file, scenario, {
+        ...(flags.target ? { target: flags.target } : {}),
+        ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
+        listener,
+      }),
     );
   write(formatSummary(results));
   let written = true;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 
 interface RunFlags {
   target?: string;
+  adminToken?: string;
   junit?: string;
   json?: string;
 }
@@ -20,10 +21,15 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
       '--target <url>',
       'run against a running emulator at this URL, e.g. http://localhost:8080 (it is not reset: the run adds its own credentials, users and CA, looks only at what it made, and removes them afterwards)',
     )
+    .option(
+      '--admin-token <token>',
+      'the --target emulator\'s admin token, sent as "Authorization: Bearer <token>" [env REPORTBO_ADMIN_TOKEN]',
+    )
     .option('--junit <file>', 'write a JUnit XML report (one testcase per expectation)')
     .option('--json <file>', 'write a JSON report of every scenario, step and expectation')
     .action(async (files: string[], flags: RunFlags) => {
       const { runCommand } = await import('./run-command.js');
-      setExit(await runCommand(files, flags));
+      const adminToken = flags.adminToken ?? (process.env.REPORTBO_ADMIN_TOKEN || undefined);
+      setExit(await runCommand(files, { ...flags, ...(adminToken ? { adminToken } : {}) }));
     });
 }

@@ -76,11 +76,46 @@ export async function serveSettings(
     if (variable) origins.set(spec.key, { kind: 'env', variable });
   }
   for (const key of Object.keys(fromFlags)) origins.set(key, { kind: 'flag' });
-  return {
-    settings: { ...fromScenario, ...fromFile, ...fromEnv, ...fromFlags },
-    preload,
-    names: serveNames(origins, scenario),
+  const names = serveNames(origins, scenario);
+  const {
+    users: usersText,
+    credentials: credentialsText,
+    caPem,
+    ...settings
+  } = {
+    ...fromScenario,
+    ...fromFile,
+    ...fromEnv,
+    ...fromFlags,
   };
+  // Lists given as settings (REPORTBO_USERS, --credentials …) replace a config file's lists, as any
+  // environment variable or flag outranks the file (decision 0062).
+  for (const [key, text] of [
+    ['users', usersText],
+    ['credentials', credentialsText],
+  ] as const) {
+    if (typeof text !== 'string') continue;
+    const origin = origins.get(key);
+    preload[key] = jsonList(text, names.name(key), key);
+    preload.origins = { ...preload.origins, [key]: origin?.kind === 'env' ? origin.variable : key };
+  }
+  if (typeof caPem === 'string')
+    preload.caPem = { pem: caPem.replaceAll('\\n', '\n'), where: names.name('caPem') };
+  return { settings, preload, names };
+}
+
+/** A JSON list given as one setting's text, with the config file's messages for a bad one. */
+function jsonList(text: string, where: string, key: string): unknown[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InputError('invalid_setting', `${where}: not valid JSON: ${(err as Error).message}`, {
+      path: key,
+    });
+  }
+  if (!Array.isArray(value)) throw new InputError('invalid_setting', `${where}: "${key}" must be a list.`);
+  return value;
 }
 
 function pickSettings(obj: Record<string, unknown>): Record<string, unknown> {
@@ -112,7 +147,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
       input,
       { settingNames: names },
       scenario?.preload ?? preload,
-      scenario ? { runScenario: () => scenario.run(running.url) } : {},
+      scenario ? { runScenario: () => scenario.run(running.url, running.emulator.settings.adminToken) } : {},
     );
   } catch (err) {
     await scenario?.close();
@@ -135,11 +170,20 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
   // A CA file builds the delivery engine at start; without one nothing is trusted yet.
   const trusted = settings.caFile ? running.emulator.delivery.trustStore.list().length : 0;
   // The same settings GET /__admin/config answers, so a CI log shows what the run used.
+  // The readiness line (decision 0064): its start `reportbo-emulator listening on http://HOST:PORT`
+  // names the address really listened on (0.0.0.0 in the image), and is promised to stay as it is.
+  const listened = listenedUrl(settings.host, running.port);
+  const reach = listened === running.url ? '' : `reach it at ${running.url}, `;
   log.info(
-    { url: running.url, config: effectiveConfig(settings, seed, trusted) },
-    `reportbo-emulator listening on ${running.url} (dashboard: ${running.url}/__admin/ui, settings: ${running.url}/__admin/config, clock ${clock.mode}, seed ${seed})`,
+    { url: running.url, listen: listened, config: effectiveConfig(settings, seed, trusted) },
+    `reportbo-emulator listening on ${listened} (${reach}dashboard: ${running.url}/__admin/ui, settings: ${running.url}/__admin/config, clock ${clock.mode}, seed ${seed})`,
   );
   return stopped;
+}
+
+/** `http://HOST:PORT` of the address the server listens on, an IPv6 address in brackets. */
+function listenedUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**

@@ -30,6 +30,10 @@ export async function runVerifyCommand(
       ...(flags.only === undefined ? {} : { only: flags.only }),
       ...integer('--response-timeout-ms', 'responseTimeoutMs', flags.responseTimeoutMs),
       ...integer('--seed', 'seed', flags.seed),
+      ...(flags.otherApiKey === undefined ? {} : { otherApiKey: flags.otherApiKey }),
+      ...integer('--probe-deadline-ms', 'probeDeadlineMs', flags.probeDeadlineMs),
+      ...integer('--burst-concurrency', 'burstConcurrency', flags.burstConcurrency),
+      ...(flags.failFast ? { failFast: true } : {}),
     },
     'cli',
   );

@@ -11,6 +11,10 @@ export interface VerifyFlags {
   only?: string;
   responseTimeoutMs?: string;
   seed?: string;
+  otherApiKey?: string;
+  probeDeadlineMs?: string;
+  burstConcurrency?: string;
+  failFast?: boolean;
   junit?: string;
   json?: string;
 }
@@ -46,6 +50,19 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
       'how long the receiver has to answer each delivery (default 30000, as the provider)',
     )
     .option('--seed <n>', 'seed of the generated bookings (default: random, printed in the report)')
+    .option(
+      '--other-api-key <key>',
+      'the ApiKey of another credential of the same receiver: rejects-wrong-api-key checks that it is refused here too',
+    )
+    .option(
+      '--probe-deadline-ms <ms>',
+      'how long a probe check is asked again until it reads right, for a receiver that records asynchronously (default 10000)',
+    )
+    .option(
+      '--burst-concurrency <n>',
+      'notifications survives-batch-burst redelivers at once (default 50; the provider does not publish its own)',
+    )
+    .option('--fail-fast', 'stop at the first failed case; the cases after it are skipped')
     .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
     .option('--json <file>', 'write the JSON report (folders are created)')
     .addHelpText(

@@ -1,3 +1,5 @@
+import type { Answer, CallInput } from '../admin/contract/route.js';
+import { ADMIN_ROUTES, type AdminRoutes, type OperationName } from '../admin/contract/routes.js';
 import { AdminApiError, AdminUnreachableError } from './errors.js';
 import type * as T from './types.js';
 
@@ -6,189 +8,280 @@ export interface AdminClientOptions {
   fetch?: typeof fetch;
   /** Per-request limit in ms for ordinary calls (default 30000); waits add their own timeout. */
   timeoutMs?: number;
+  /** Headers sent with every request (e.g. a proxy's authorization). */
+  headers?: Record<string, string>;
+  /** The emulator's admin token (`--admin-token`), sent as `Authorization: Bearer <token>` on every call. */
+  adminToken?: string;
 }
 
-type Query = Record<string, string | number | boolean | undefined>;
+/** How one call may differ from the client's defaults. */
+export interface CallOptions {
+  /** Error statuses that still resolve with the body (health answers 503 `starting`). */
+  okStatuses?: number[];
+  /** This call's limit in ms (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+}
+
+/** The operations a client calls: every route of the table but those with a `noClient` reason. */
+export type ClientOperation = {
+  [K in OperationName]: AdminRoutes[K] extends { noClient: string } ? never : K;
+}[OperationName];
+
+/** The arguments of `call(op, …)`: the input may be left out when the operation takes none. */
+type CallArgs<K extends OperationName> =
+  Record<never, never> extends CallInput<AdminRoutes[K]>
+    ? [input?: CallInput<AdminRoutes[K]>, options?: CallOptions]
+    : [input: CallInput<AdminRoutes[K]>, options?: CallOptions];
+
+/** One method per client operation, by its name: a route added to the table without one fails to compile. */
+type ClientMethods = { [K in ClientOperation]: (...args: never[]) => Promise<unknown> };
 
 /**
- * Typed client of the emulator's admin API (docs/admin-api.md). Every method is one HTTP call; an
- * error answer becomes an `AdminApiError` carrying the server's code and message.
+ * Typed client of the emulator's admin API (docs/admin-api.md). `call(operation, input)` reaches any
+ * route of the table (src/admin/contract/routes.ts) with its types; the named methods below are thin
+ * conveniences over it. An error answer becomes an `AdminApiError` carrying the server's code and
+ * message.
  */
-export class AdminClient {
+export class AdminClient implements ClientMethods {
   /** Base URL of the emulator, without trailing slash, e.g. `http://127.0.0.1:8080`. */
   readonly baseUrl: string;
   readonly #fetch: typeof fetch;
   readonly #timeoutMs: number;
+  readonly #headers: Record<string, string>;
 
   constructor(baseUrl: string, options: AdminClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#fetch = options.fetch ?? fetch;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#headers = {
+      ...options.headers,
+      ...(options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {}),
+    };
   }
 
   /** `GET /health`; resolves with `starting` (not an error) while the emulator warms up. */
-  health(): Promise<T.Health> {
-    return this.#call('GET', '/health', { okStatuses: [503] });
+  health() {
+    return this.call('health', {}, { okStatuses: [503] });
+  }
+  /** `GET /openapi.json`: the admin API as an OpenAPI 3.1 document. */
+  openApi() {
+    return this.call('openApi');
   }
   /** `GET /config`: the effective settings the emulator runs with (no secrets). */
-  config(): Promise<T.EffectiveConfig> {
-    return this.#call('GET', '/config');
+  config() {
+    return this.call('config');
   }
   /** `POST /reset`: forgets reservations, notifications, tokens, journal and faults. */
-  reset(): Promise<{ status: 'reset' }> {
-    return this.#call('POST', '/reset');
+  reset() {
+    return this.call('reset');
   }
 
   /** Lists credentials. */
-  async listCredentials(): Promise<T.Credential[]> {
-    return (await this.#call<{ credentials: T.Credential[] }>('GET', '/credentials')).credentials;
+  async listCredentials() {
+    return (await this.call('listCredentials')).credentials;
   }
   /** Adds a credential (`id` generated when absent). */
-  addCredential(input: T.CredentialInput): Promise<T.Credential> {
-    return this.#call('POST', '/credentials', { body: input });
+  addCredential(input: T.CredentialInput) {
+    return this.call('addCredential', { body: input });
+  }
+  /** Replaces a credential (the id stays); notifications already made keep their URL and ApiKey. */
+  updateCredential(id: string, input: T.CredentialInput) {
+    return this.call('updateCredential', { params: { id }, body: input });
+  }
+  /** Per credential: notifications by state, attempts, success rate, last failure, next batch. */
+  async deliveryStats() {
+    return (await this.call('deliveryStats')).credentials;
   }
   /** Deletes a credential by id. */
-  async deleteCredential(id: string): Promise<void> {
-    await this.#call('DELETE', `/credentials/${encodeURIComponent(id)}`);
+  async deleteCredential(id: string) {
+    await this.call('deleteCredential', { params: { id } });
   }
 
   /** Lists the certificates trusted for https:// destinations besides the system roots. */
-  async listTrusted(): Promise<T.TrustedCertificate[]> {
-    return (await this.#call<{ certificates: T.TrustedCertificate[] }>('GET', '/trust')).certificates;
+  async listTrusted() {
+    return (await this.call('listTrusted')).certificates;
   }
   /** Trusts the PEM CA certificate(s) for later deliveries; answers the ones that were new. */
-  async trust(pem: string): Promise<T.TrustedCertificate[]> {
-    return (await this.#call<{ added: T.TrustedCertificate[] }>('POST', '/trust', { body: { pem } })).added;
+  async trust(pem: string) {
+    return (await this.call('trust', { body: { pem } })).added;
   }
-
   /** Stops trusting the certificate with this SHA-256 fingerprint (as `listTrusted` shows it). */
-  async untrust(fingerprint: string): Promise<void> {
-    await this.#call('DELETE', `/trust/${encodeURIComponent(fingerprint)}`);
+  async untrust(fingerprint: string) {
+    await this.call('untrust', { params: { fingerprint } });
   }
 
   /** Lists GetAccessToken users. */
-  async listUsers(): Promise<T.UserView[]> {
-    return (await this.#call<{ users: T.UserView[] }>('GET', '/users')).users;
+  async listUsers() {
+    return (await this.call('listUsers')).users;
   }
   /** Adds a GetAccessToken user; the answer leaves the password out. */
-  addUser(user: T.User): Promise<T.UserView> {
-    return this.#call('POST', '/users', { body: user });
+  addUser(user: T.User) {
+    return this.call('addUser', { body: user });
+  }
+  /** Replaces a user (the username stays); issued tokens stay valid. */
+  updateUser(username: string, user: T.User) {
+    return this.call('updateUser', { params: { username }, body: user });
   }
   /** Deletes a user by username. */
-  async deleteUser(username: string): Promise<void> {
-    await this.#call('DELETE', `/users/${encodeURIComponent(username)}`);
+  async deleteUser(username: string) {
+    await this.call('deleteUser', { params: { username } });
   }
 
   /** Emits an Issue, Void or Exchange event; delivery runs in the background. */
-  emitEvent(input: T.EventInput): Promise<T.EventResult> {
-    return this.#call('POST', '/events', { body: input });
+  emitEvent(input: T.EventInput) {
+    return this.call('emitEvent', { body: input });
   }
   /** Lists reservations. */
-  async listReservations(): Promise<T.ReservationSummary[]> {
-    return (await this.#call<{ reservations: T.ReservationSummary[] }>('GET', '/reservations')).reservations;
+  async listReservations() {
+    return (await this.call('listReservations')).reservations;
   }
   /** One reservation with its last body and history. */
-  getReservation(bookingId: number): Promise<T.Reservation> {
-    return this.#call('GET', `/reservations/${bookingId}`);
+  getReservation(bookingId: number) {
+    return this.call('getReservation', { params: { bookingId } });
   }
   /** Manual redelivery with the chosen BookingStatus. */
-  redeliver(bookingId: number, status: T.BookingStatus): Promise<T.EventResult> {
-    return this.#call('POST', `/reservations/${bookingId}/redeliver`, { body: { status } });
+  redeliver(bookingId: number, status: T.BookingStatus) {
+    return this.call('redeliver', { params: { bookingId }, body: { status } });
   }
 
   /** Lists notifications (summaries), optionally filtered. */
-  listNotifications(query: T.NotificationQuery = {}): Promise<T.NotificationList> {
-    return this.#call('GET', '/notifications', { query: { ...query } });
+  listNotifications(query: T.NotificationQuery = {}) {
+    return this.call('listNotifications', { query });
   }
   /**
    * Waits until no matching notification has an attempt in flight, then lists them; `settled` is
    * false when `timeoutMs` (default 10000) passed first.
    */
-  waitSettled(query: T.NotificationQuery = {}, timeoutMs = 10_000): Promise<T.NotificationList> {
-    return this.#call('GET', '/notifications', {
-      query: { ...query, wait: 'settled', timeoutMs },
-      timeoutMs: timeoutMs + this.#timeoutMs,
-    });
+  waitSettled(query: T.NotificationQuery = {}, timeoutMs = 10_000) {
+    return this.call(
+      'listNotifications',
+      { query: { ...query, wait: 'settled', timeoutMs } },
+      { timeoutMs: timeoutMs + this.#timeoutMs },
+    );
+  }
+  /**
+   * The filtered notifications as HAR 1.2 (one entry per attempt, as sent, with the answers); with
+   * `format: 'ndjson'` the answer is the NDJSON text (one notification a line).
+   */
+  exportNotifications(query: T.ExportQuery = {}) {
+    return this.call('exportNotifications', { query });
   }
   /** One notification with headers, body and attempts. */
-  getNotification(id: string): Promise<T.Notification> {
-    return this.#call('GET', `/notifications/${encodeURIComponent(id)}`);
+  getNotification(id: string) {
+    return this.call('getNotification', { params: { id } });
+  }
+  /** Retry now: one attempt of a pending notification outside the batch schedule; answers when it ended. */
+  retryNotification(id: string) {
+    return this.call('retryNotification', { params: { id } });
   }
   /** Runs a redelivery batch now. */
-  runRedelivery(): Promise<T.BatchResult> {
-    return this.#call('POST', '/redelivery/run');
+  runRedelivery() {
+    return this.call('runRedelivery');
+  }
+  /** The batches run so far, and batch instants skipped with their reason. */
+  async listBatches() {
+    return (await this.call('listBatches')).batches;
   }
 
   /** The emulator clock. */
-  getClock(): Promise<T.ClockState> {
-    return this.#call('GET', '/clock');
+  getClock() {
+    return this.call('getClock');
   }
   /** Moves a manual clock (`{by: 'PT1H'}`, `{to: ISO}` or `{to: 'next-batch'}`); crossed batches finish first. */
-  advanceClock(input: T.AdvanceInput): Promise<T.AdvanceResult> {
-    return this.#call('POST', '/clock/advance', { body: input });
+  advanceClock(input: T.AdvanceInput) {
+    return this.call('advanceClock', { body: input });
   }
 
   /** Issued tokens with their expiry. */
-  async listTokens(username?: string): Promise<T.TokenRecord[]> {
-    return (await this.#call<{ tokens: T.TokenRecord[] }>('GET', '/tokens', { query: { username } })).tokens;
+  async listTokens(username?: string) {
+    return (await this.call('listTokens', { query: { username } })).tokens;
   }
   /** Revokes a token. */
-  async revokeToken(token: string): Promise<void> {
-    await this.#call('DELETE', `/tokens/${encodeURIComponent(token)}`);
+  async revokeToken(token: string) {
+    await this.call('revokeToken', { params: { token } });
   }
   /** The GetAccessToken journal, optionally filtered. */
-  async listRequests(query: T.JournalQuery = {}): Promise<T.JournalEntry[]> {
-    return (await this.#call<{ requests: T.JournalEntry[] }>('GET', '/requests', { query: { ...query } }))
-      .requests;
+  async listRequests(query: T.JournalQuery = {}) {
+    return (await this.call('listRequests', { query })).requests;
+  }
+  /** One GetAccessToken call with its request and response as sent and received (`exchange`). */
+  getRequest(id: string) {
+    return this.call('getRequest', { params: { id } });
   }
 
   /** Adds a GetAccessToken fault (delay, status, malformed body, dropped connection). */
-  addFault(input: T.FaultInput): Promise<T.Fault> {
-    return this.#call('POST', '/faults', { body: input });
+  addFault(input: T.FaultInput) {
+    return this.call('addFault', { body: input });
   }
   /** Lists active faults. */
-  async listFaults(): Promise<T.Fault[]> {
-    return (await this.#call<{ faults: T.Fault[] }>('GET', '/faults')).faults;
+  async listFaults() {
+    return (await this.call('listFaults')).faults;
   }
-  /** Removes one fault, or all when no id is given. */
-  async clearFaults(id?: string): Promise<void> {
-    await this.#call('DELETE', id === undefined ? '/faults' : `/faults/${encodeURIComponent(id)}`);
+  /** Removes every fault, or only the one with this id. */
+  async clearFaults(id?: string) {
+    if (id === undefined) await this.call('clearFaults');
+    else await this.deleteFault(id);
+  }
+  /** Removes one fault. */
+  async deleteFault(id: string) {
+    await this.call('deleteFault', { params: { id } });
   }
 
   /** Adds a simulated outage: the next N attempts, or a window of emulator time, fail without a send. */
-  addOutage(input: T.OutageInput): Promise<T.Outage> {
-    return this.#call('POST', '/outages', { body: input });
+  addOutage(input: T.OutageInput) {
+    return this.call('addOutage', { body: input });
   }
   /** Lists outages with their status and the attempts they failed. */
-  async listOutages(): Promise<T.Outage[]> {
-    return (await this.#call<{ outages: T.Outage[] }>('GET', '/outages')).outages;
+  async listOutages() {
+    return (await this.call('listOutages')).outages;
   }
-  /** Removes one outage, or all when no id is given. */
-  async clearOutages(id?: string): Promise<void> {
-    await this.#call('DELETE', id === undefined ? '/outages' : `/outages/${encodeURIComponent(id)}`);
+  /** One outage. */
+  getOutage(id: string) {
+    return this.call('getOutage', { params: { id } });
+  }
+  /** Removes every outage, or only the one with this id. */
+  async clearOutages(id?: string) {
+    if (id === undefined) await this.call('clearOutages');
+    else await this.deleteOutage(id);
+  }
+  /** Removes one outage. */
+  async deleteOutage(id: string) {
+    await this.call('deleteOutage', { params: { id } });
   }
 
   /** Runs the steps of the scenario the server was started with (`serve --scenario`). */
-  runScenario(): Promise<unknown> {
-    return this.#call('POST', '/scenarios/run', { timeoutMs: 10 * 60_000 });
+  runScenario() {
+    return this.call('runScenario', {}, { timeoutMs: 10 * 60_000 });
+  }
+  /** Runs the receiver conformance kit against a receiver; answers the report `verify --json` writes. */
+  verify(input: T.VerifyInput) {
+    return this.call('verify', { body: input }, { timeoutMs: 10 * 60_000 });
   }
 
-  async #call<R>(
-    method: string,
-    path: string,
-    opts: { body?: unknown; query?: Query; okStatuses?: number[]; timeoutMs?: number } = {},
-  ): Promise<R> {
-    const url = new URL(`${this.baseUrl}/__admin${path}`);
-    for (const [k, v] of Object.entries(opts.query ?? {}))
+  /** Calls any operation of the route table by name, with its path parameters, query and body. */
+  async call<K extends ClientOperation>(operation: K, ...args: CallArgs<K>): Promise<Answer<AdminRoutes[K]>> {
+    const [input = {}, options = {}] = args as [
+      { params?: Record<string, string | number>; query?: object; body?: unknown }?,
+      CallOptions?,
+    ];
+    const { method, path } = ADMIN_ROUTES[operation];
+    const filled = path.replace(/:(\w+)/g, (_, name: string) =>
+      encodeURIComponent(String(input.params?.[name])),
+    );
+    const url = new URL(`${this.baseUrl}/__admin${filled}`);
+    for (const [k, v] of Object.entries(input.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
-    const request = `${method} /__admin${path}`;
+    const verb = method.toUpperCase();
+    const request = `${verb} /__admin${filled}`;
+    const { body } = input;
     let res: Response;
     try {
       res = await this.#fetch(url, {
-        method,
-        headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
-        ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? this.#timeoutMs),
+        method: verb,
+        headers:
+          body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.#timeoutMs),
       });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
@@ -199,14 +292,14 @@ export class AdminClient {
       throw new AdminUnreachableError(this.baseUrl, request, reason);
     }
     const text = await res.text();
-    let body: unknown = text;
+    let answer: unknown = text;
     try {
-      body = text === '' ? undefined : JSON.parse(text);
+      answer = text === '' ? undefined : JSON.parse(text);
     } catch {
       // Not JSON: kept as text for the error message.
     }
-    if (!res.ok && !opts.okStatuses?.includes(res.status))
-      throw AdminApiError.fromResponse(request, res.status, body);
-    return body as R;
+    if (!res.ok && !options.okStatuses?.includes(res.status))
+      throw AdminApiError.fromResponse(request, res.status, answer);
+    return answer as Answer<AdminRoutes[K]>;
   }
 }

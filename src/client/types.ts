@@ -1,166 +1,67 @@
 /**
- * Shapes of the admin API (docs/admin-api.md) as seen by a client. Times are ISO 8601 strings of
- * emulator time unless the name ends in `Wall`.
+ * Shapes of the admin API (docs/admin-api.md) as seen by a client, each read from the route table's
+ * schemas (src/admin/contract/, decision 0045): answers as the emulator sends them (`z.output`),
+ * request bodies as it accepts them (`z.input`). Times are ISO 8601 strings of emulator time unless
+ * the name ends in `Wall`. Types only: nothing here runs.
  */
-// Shapes that have an owner in the emulator are re-exported from it (types only, nothing runs), so the
-// client can never drift from what the server answers.
+import type { z } from 'zod';
+import type * as D from '../admin/contract/delivery-schemas.js';
+import type { AdminRoutes } from '../admin/contract/routes.js';
+import type * as S from '../admin/contract/schemas.js';
 
-export type { TokenView as TokenRecord } from '../auth/tokens.js';
 export type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
-export type { AdvanceResult, ClockState } from '../clock/types.js';
-export type { EffectiveConfig } from '../config/effective.js';
 export type { BookingStatus } from '../contract/index.js';
 export type { CancelReason, NotificationState } from '../delivery/notification.js';
-export type { BatchResult, NotAttempted, NotAttemptedReason } from '../delivery/outbox.js';
+export type { NotAttemptedReason } from '../delivery/outbox.js';
 export type { AttemptOutcome } from '../delivery/outcome.js';
-export type { TrustedCertificate } from '../delivery/trust.js';
 export type { EventType } from '../reservations/index.js';
 
-import type { ApiVersion, Variant as JournalVariant } from '../auth/types.js';
-import type { BookingStatus } from '../contract/index.js';
-import type { CancelReason, NotificationState } from '../delivery/notification.js';
-import type { AttemptOutcome } from '../delivery/outcome.js';
-import type { EventType } from '../reservations/index.js';
+export type Health = z.output<typeof S.HealthSchema>;
+export type EffectiveConfig = z.output<typeof S.EffectiveConfigSchema>;
+export type TrustedCertificate = z.output<typeof S.TrustedCertificateSchema>;
 
-export interface Health {
-  status: 'ok' | 'starting';
-  clock?: 'real' | 'compressed' | 'manual';
-  seed?: number;
-}
+export type CredentialInput = z.input<typeof D.CredentialInputComponent>;
+export type Credential = z.output<typeof D.CredentialSchema>;
+export type CredentialFilters = Credential['filters'];
 
-export interface CredentialFilters {
-  pcc?: string[];
-  idWeb?: number[];
-}
-export interface CredentialInput {
-  id?: string;
-  apiKey: string;
-  url: string;
-  filters?: CredentialFilters;
-}
-export interface Credential extends Required<Pick<CredentialInput, 'id' | 'apiKey' | 'url'>> {
-  filters: CredentialFilters;
-  warnings: string[];
-}
-
-export interface User {
-  username: string;
-  password: string;
-  idWeb: number;
-  webDescription: string;
-  versions: ApiVersion[];
-}
+/** A GetAccessToken user as the emulator stores it (the body of `addUser`). */
+export type User = z.output<typeof S.UserInputSchema>;
 /** A user as the admin API answers it: never the password. */
-export type UserView = Omit<User, 'password'>;
+export type UserView = z.output<typeof S.UserAnswerSchema>;
+export type TokenRecord = z.output<typeof S.TokenSchema>;
+export type JournalEntry = z.output<typeof S.JournalEntrySchema>;
+export type JournalQuery = z.input<typeof S.JournalQuerySchema>;
+export type FaultInput = z.input<typeof S.FaultInputSchema>;
+export type Fault = z.output<typeof S.FaultAnswerSchema>;
 
-export interface EventInput {
-  type: EventType;
-  bookingId?: number;
-  /** Deep partial notification body. */
-  overrides?: Record<string, unknown>;
-  seed?: number;
-}
+export type ClockState = z.output<typeof S.ClockStateSchema>;
+export type AdvanceInput = z.input<typeof S.AdvanceInputSchema>;
+export type AdvanceResult = z.output<typeof S.AdvanceResultSchema>;
 
-export interface ReservationSummary {
-  bookingId: number;
-  bookingNumber: string;
-  status: BookingStatus;
-  updatedAt?: string;
-  exchangedTo?: number;
-  exchangedFrom?: number;
-}
-export interface Reservation extends ReservationSummary {
-  body: Record<string, unknown>;
-  history: unknown[];
-}
+export type EventInput = z.input<typeof D.EventInputComponent>;
+export type EventResult = z.output<typeof D.EventResultSchema>;
+export type NotificationRef = z.output<typeof D.NotificationRefSchema>;
+export type ReservationSummary = z.output<typeof D.ReservationSummarySchema>;
+export type Reservation = z.output<typeof D.ReservationSchema>;
+export type Attempt = z.output<typeof D.AttemptSchema>;
+export type NotificationSummary = z.output<typeof D.NotificationSummarySchema>;
+export type Notification = z.output<typeof D.NotificationSchema>;
+/** Filters of `listNotifications` (`wait` and `timeoutMs` are `waitSettled`'s). */
+export type NotificationQuery = Omit<z.input<typeof D.NotificationQuerySchema>, 'wait' | 'timeoutMs'>;
+export type ExportQuery = z.input<typeof D.ExportQuerySchema>;
+export type DeliveryStats = z.output<typeof D.DeliveryStatsSchema>;
+export type JournalDetail = z.output<typeof S.JournalDetailSchema>;
+export type NotificationList = z.output<typeof D.NotificationListSchema>;
+export type RetryResult = z.output<typeof D.RetryResultSchema>;
+export type BatchResult = z.output<typeof D.BatchResultSchema>;
+export type NotAttempted = NonNullable<BatchResult['notAttempted']>;
+export type Activity = z.output<typeof D.ActivitySchema>;
+export type OutageInput = z.input<typeof D.OutageInputComponent>;
+export type Outage = z.output<typeof D.OutageSchema>;
 
-export interface NotificationRef {
-  id: string;
-  credentialId: string;
-  bookingId: number;
-  state: NotificationState;
-}
-export interface EventResult {
-  event: EventType | 'Redelivery' | string;
-  at: string;
-  reservations: Array<Pick<ReservationSummary, 'bookingId' | 'bookingNumber' | 'status'>>;
-  notifications: NotificationRef[];
-  routedTo: number;
-  message: string;
-  warnings: string[];
-}
+export type ScenarioRunResult = z.output<typeof S.ScenarioRunResultSchema>;
+export type VerifyInput = z.input<typeof S.VerifyInputSchema>;
+export type VerifyReport = z.output<typeof S.VerifyReportSchema>;
 
-export interface Attempt {
-  number: number;
-  startedAt: string;
-  startedAtWall: string;
-  durationMs: number;
-  outcome: AttemptOutcome;
-  statusCode?: number | null;
-  message: string;
-  responseBody?: string;
-}
-export interface NotificationSummary extends NotificationRef {
-  bookingNumber: string;
-  bookingStatus: BookingStatus;
-  url: string;
-  createdAt: string;
-  deliveredAt: string | null;
-  exhaustedAt: string | null;
-  /** Set when the state is `cancelled`: when, and why (`credential_deleted`). */
-  cancelledAt: string | null;
-  cancelReason: CancelReason | null;
-  filename: string;
-  attemptCount: number;
-  warnings: string[];
-}
-export interface Notification extends Omit<NotificationSummary, 'attemptCount'> {
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-  attempts: Attempt[];
-}
-export interface NotificationQuery {
-  state?: NotificationState;
-  credentialId?: string;
-  bookingId?: number;
-}
-export interface NotificationList {
-  notifications: NotificationSummary[];
-  /** Present with `wait=settled`: false when the timeout passed first. */
-  settled?: boolean;
-}
-
-export type AdvanceInput = { by: string } | { to: string };
-export interface JournalEntry {
-  id: string;
-  at: string;
-  version: ApiVersion;
-  variant: JournalVariant;
-  path: string;
-  username: string | null;
-  outcome: string;
-  transactionCode: string | null;
-  warnings: unknown[];
-}
-export interface JournalQuery {
-  version?: ApiVersion;
-  variant?: JournalVariant;
-  username?: string;
-  outcome?: string;
-}
-
-export interface FaultInput {
-  version?: ApiVersion;
-  variant?: JournalVariant | 'soap';
-  kind: 'delay' | 'status' | 'malformed' | 'drop';
-  delayMs?: number;
-  status?: number;
-  count?: number;
-  fraction?: number;
-}
-export interface Fault extends FaultInput {
-  id: string;
-  [key: string]: unknown;
-}
-
-export type { Outage, OutageInput } from '../delivery/outages.js';
+/** Every admin operation by name, as declared in the route table. */
+export type AdminOperations = AdminRoutes;

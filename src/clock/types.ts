@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { AdvanceResultSchema, ClockStateSchema } from '../admin/contract/schemas.js';
+
 export const CLOCK_MODES = ['real', 'compressed', 'manual'] as const;
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
@@ -15,20 +18,11 @@ export type BatchListener = (at: Date, skip?: BatchSkip) => Promise<void> | void
 /** Where a manual clock should go: forward by a duration, to an instant, or to the next batch. */
 export type AdvanceTarget = { byMs: number } | { to: Date } | { to: 'next-batch' };
 
-export interface AdvanceResult {
-  from: string;
-  to: string;
-  /** Batch instants that were crossed, in order; each batch had finished before the next began. */
-  batches: string[];
-}
+/** What `advance` did: from, to, and the batch instants crossed, in order (each finished first). */
+export type AdvanceResult = z.output<typeof AdvanceResultSchema>;
 
-export interface ClockState {
-  mode: ClockMode;
-  now: string;
-  nextBatchAt: string;
-  /** Real milliseconds per emulator hour (compressed mode only). */
-  hourMs?: number;
-}
+/** The clock as `GET /__admin/clock` describes it; `hourMs` in compressed mode only. */
+export type ClockState = z.output<typeof ClockStateSchema>;
 
 /**
  * The emulator's clock: every timestamp, token expiry and the redelivery schedule read it.

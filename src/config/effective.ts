@@ -1,30 +1,19 @@
+import type { z } from 'zod';
+import type { EffectiveConfigSchema } from '../admin/contract/schemas.js';
 import type { Settings } from './schema.js';
 
 /**
  * The settings an emulator runs with, as `GET /__admin/config` answers them and the start log line
  * lists them. No secrets: ApiKeys and passwords live in credentials and users, never here; the CA
- * file is named by its path and counted, never shown.
+ * file is named by its path and counted, never shown; the admin token only as set or not.
  */
-export interface EffectiveConfig {
-  responseTimeoutMs: number;
-  allowHttp: boolean;
-  clock: { mode: Settings['clock']; hourMs: number | null };
-  deliveryConcurrency: number;
-  apiVersions: { '1.6': string; '1.7': string };
-  basePaths: { '1.6': string; '1.7': string };
-  caFile: string | null;
-  /** Certificates trusted for https:// destinations besides the system roots (CA file and admin). */
-  trustedCaCount: number;
-  acceptLowercaseKeys: boolean;
-  exchangeNotifies: Settings['exchangeNotifies'];
-  seed: number;
-  logLevel: Settings['logLevel'];
-}
+export type EffectiveConfig = z.output<typeof EffectiveConfigSchema>;
 
 /** The effective configuration of a running emulator (`seed` is the one in use, given or chosen). */
 export function effectiveConfig(settings: Settings, seed: number, trustedCaCount: number): EffectiveConfig {
   return {
     responseTimeoutMs: settings.responseTimeoutMs,
+    shutdownGraceMs: settings.shutdownGraceMs,
     allowHttp: settings.allowHttp,
     // hourMs only means something on the compressed clock.
     clock: { mode: settings.clock, hourMs: settings.clock === 'compressed' ? settings.hourMs : null },
@@ -37,5 +26,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     exchangeNotifies: settings.exchangeNotifies,
     seed,
     logLevel: settings.logLevel,
+    allowedHosts: settings.allowedHosts,
+    adminToken: settings.adminToken !== undefined,
   };
 }

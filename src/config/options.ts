@@ -30,6 +30,22 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     description: 'address to listen on (default 127.0.0.1; use 0.0.0.0 in containers)',
   },
   {
+    key: 'allowedHosts',
+    flag: '--allowed-hosts <names>',
+    env: ['REPORTBO_ALLOWED_HOSTS'],
+    kind: 'string',
+    description:
+      'comma-separated host names the admin API answers to besides loopback names, IP addresses, names without a dot (docker services) and --host; * allows any (docs/admin-api.md "Security")',
+  },
+  {
+    key: 'adminToken',
+    flag: '--admin-token <token>',
+    env: ['REPORTBO_ADMIN_TOKEN'],
+    kind: 'string',
+    description:
+      'require "Authorization: Bearer <token>" on every /__admin route but health and the dashboard page (default: no token)',
+  },
+  {
     key: 'clock',
     flag: '--clock <mode>',
     env: ['REPORTBO_CLOCK'],
@@ -60,6 +76,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
       'how long a receiver has to answer a delivery, connect to last byte (default 30000); real time, also with a compressed clock',
   },
   {
+    key: 'shutdownGraceMs',
+    flag: '--shutdown-grace-ms <ms>',
+    env: ['REPORTBO_SHUTDOWN_GRACE_MS'],
+    kind: 'number',
+    description:
+      'on SIGTERM/SIGINT, how long delivery attempts in flight may finish (default 5000); one still running is recorded as interrupted and its notification stays pending',
+  },
+  {
     key: 'seed',
     flag: '--seed <n>',
     env: ['REPORTBO_SEED'],
@@ -87,6 +111,30 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     kind: 'string',
     description:
       'write the URL the emulator listens on to this file once it is ready (the docker HEALTHCHECK reads it)',
+  },
+  {
+    key: 'users',
+    flag: '--users <json>',
+    env: ['REPORTBO_USERS'],
+    kind: 'string',
+    description:
+      "GetAccessToken users to preload, as a JSON list like a config file's users (replaces the file's list); for service containers, which cannot mount files",
+  },
+  {
+    key: 'credentials',
+    flag: '--credentials <json>',
+    env: ['REPORTBO_CREDENTIALS'],
+    kind: 'string',
+    description:
+      "credentials to preload, as a JSON list like a config file's credentials (replaces the file's list); for service containers, which cannot mount files",
+  },
+  {
+    key: 'caPem',
+    flag: '--ca-pem <pem>',
+    env: ['REPORTBO_CA_PEM'],
+    kind: 'string',
+    description:
+      'PEM CA certificate(s) to trust, given as text (\\n escapes allowed), besides --ca-file and the system store',
   },
   {
     key: 'allowHttp',

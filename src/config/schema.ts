@@ -15,9 +15,20 @@ export const SettingsSchema = z.object({
   port: z.number().int().min(0).max(65_535).default(8080),
   host: z.string().min(1).default('127.0.0.1'),
   clock: z.enum(CLOCK_MODES).default('real'),
+  /** Host names the admin API answers to besides the built-in ones (decision 0040); a comma list or a list. */
+  allowedHosts: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) =>
+      (typeof v === 'string' ? v.split(',') : v).map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
+    )
+    .default([]),
+  /** When set, every admin route but health and the dashboard page needs it as a Bearer token (decision 0041). */
+  adminToken: z.string().min(1).optional(),
   hourMs: z.number().int().min(100).max(HOUR_MS).default(60_000),
   clockStart: isoInstant.optional(),
   responseTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+  /** How long attempts in flight may finish when the emulator stops (decision 0043). */
+  shutdownGraceMs: z.number().int().min(0).max(600_000).default(5_000),
   seed: z
     .number()
     .int()

@@ -10,6 +10,22 @@ export const RESPONSE_BODY_CAP_BYTES = 4096;
  * 334 MB in 30 s on loopback). Receivers answer a few bytes; 64 KiB leaves room for any real page.
  */
 export const RESPONSE_READ_LIMIT_BYTES = 64 * 1024;
+/** Response headers are kept up to this many bytes (names and values), like the body's cap. */
+export const RESPONSE_HEADERS_CAP_BYTES = 4096;
+
+/** The response headers as one record (repeated ones joined by ", "), within RESPONSE_HEADERS_CAP_BYTES. */
+export function keptHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let bytes = 0;
+  for (const [name, raw] of Object.entries(headers)) {
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw.join(', ') : raw;
+    bytes += name.length + value.length + 4;
+    if (bytes > RESPONSE_HEADERS_CAP_BYTES) break;
+    kept[name] = value;
+  }
+  return kept;
+}
 
 export interface AttemptHandlerOptions {
   /** `host[:port]`, as messages name the receiver. */
@@ -34,6 +50,7 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
   readonly #o: AttemptHandlerOptions;
   #phase: SendPhase = 'connect';
   #statusCode: number | undefined;
+  #headers: Record<string, string> | undefined;
   #location: string | undefined;
   #kept: Buffer[] = [];
   #keptBytes = 0;
@@ -73,6 +90,7 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#phase = 'body';
     this.#statusCode = statusCode;
+    this.#headers = keptHeaders(headers);
     const location = headers.location;
     this.#location = Array.isArray(location) ? location[0] : location;
     const length = headers['content-length'];
@@ -198,7 +216,11 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#timer);
-    const done = { ...result, durationMs: Math.round(performance.now() - this.#started) } as SendResult;
+    const done = {
+      ...result,
+      ...(this.#headers === undefined ? {} : { responseHeaders: this.#headers }),
+      durationMs: Math.round(performance.now() - this.#started),
+    } as SendResult;
     if (defer) defer(() => this.#o.resolve(done));
     else this.#o.resolve(done);
   }

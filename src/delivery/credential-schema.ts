@@ -81,6 +81,11 @@ export interface Credential {
    * has no such member, and the provider always sends `Bearer <ApiKey>` (spec "Authentication" 1).
    */
   omitAuthorization?: true;
+  /**
+   * The exact Authorization value to send instead of `Bearer <apiKey>` (a malformed one: `Basic …`,
+   * `Bearer ` with no token). Only the `verify` kit sets it, as `omitAuthorization`.
+   */
+  authorization?: string;
 }
 
 /** Warning attached to http destinations (and to every notification sent to them), naming the setting as its user gave it. */

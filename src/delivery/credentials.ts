@@ -1,5 +1,5 @@
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import { type Credential, httpWarning, parseCredential } from './credential-schema.js';
 
 /**
@@ -22,9 +22,13 @@ export class CredentialStore {
 
   /**
    * Validates and adds a credential; `where` names its origin in errors (e.g. `credentials[1]`).
-   * `options.omitAuthorization` is for the verify kit only (see `Credential.omitAuthorization`).
+   * `options` are for the verify kit only (see `Credential.omitAuthorization` and `.authorization`).
    */
-  add(input: unknown, where = '', options: { omitAuthorization?: true } = {}): Credential {
+  add(
+    input: unknown,
+    where = '',
+    options: { omitAuthorization?: true; authorization?: string } = {},
+  ): Credential {
     const parsed = parseCredential(input, this.allowHttp, where, this.names, this.#httpWarning);
     const id = parsed.id ?? this.#freeId();
     if (this.#byId.has(id)) {
@@ -44,8 +48,37 @@ export class CredentialStore {
       filters,
       warnings,
       ...(options.omitAuthorization ? { omitAuthorization: true as const } : {}),
+      ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     };
     this.#byId.set(id, credential);
+    return credential;
+  }
+
+  /**
+   * Replaces credential `id` with `input` (validated as `add` does; an `id` in the body must be the
+   * same), keeping its place in the routing order. Notifications already made keep the URL and
+   * ApiKey they were made with (product rule "Core concepts": headers never change across attempts).
+   */
+  replace(id: string, input: unknown): Credential {
+    if (!this.#byId.has(id)) throw unknownCredential(id, this.list());
+    const given = (input as { id?: unknown } | null)?.id;
+    if (given !== undefined && given !== id) {
+      throw new InputError(
+        'credential_id_mismatch',
+        `The body's id "${String(given)}" is not the id in the path ("${id}"); a credential's id cannot change: delete it and add a new one.`,
+        { path: 'id' },
+      );
+    }
+    const body = input !== null && typeof input === 'object' ? { ...input, id } : input;
+    const { apiKey, url, filters, warnings } = parseCredential(
+      body,
+      this.allowHttp,
+      '',
+      this.names,
+      this.#httpWarning,
+    );
+    const credential: Credential = { id, apiKey, url, filters, warnings };
+    this.#byId.set(id, credential); // Map.set on an existing key keeps its insertion order
     return credential;
   }
 

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
+import type { AttemptSchema } from '../admin/contract/delivery-schemas.js';
 import { type BookingStatus, unpackBody } from '../contract/index.js';
-import type { AttemptOutcome } from './outcome.js';
+import { UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
 
 /** Spec "Limits": up to 4 additional attempts after the first failed one. */
@@ -26,27 +28,7 @@ export const ATTEMPT_TRIGGERS = ['first', 'batch', 'manual'] as const;
 export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
-export interface Attempt {
-  /** 1 for the first attempt, 2-5 for redeliveries. */
-  number: number;
-  /** Emulator time when the attempt started. */
-  startedAt: string;
-  /** Wall-clock time when the attempt started. */
-  startedAtWall: string;
-  /** Emulator time when it ended; a batch only retries attempts that ended before its instant. */
-  finishedAt: string;
-  durationMs: number;
-  /** What started it. */
-  trigger: AttemptTrigger;
-  /** The batch instant for batch redeliveries; absent otherwise. */
-  batchAt?: string;
-  outcome: AttemptOutcome;
-  statusCode?: number;
-  message: string;
-  responseBody?: string;
-  /** The outage (POST /__admin/outages) that failed it without sending; absent otherwise. */
-  outageId?: string;
-}
+export type Attempt = z.output<typeof AttemptSchema>;
 
 /**
  * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): the body gzipped only
@@ -81,6 +63,13 @@ export interface NotificationRecord {
   inFlight: boolean;
   /** Emulator ms when the last attempt finished. */
   lastFinishedMs?: number;
+}
+
+/** Attempts that count toward MAX_ATTEMPTS: all but those the emulator itself cut short. */
+export function countedAttempts(n: Pick<NotificationRecord, 'attempts'>): number {
+  let count = 0;
+  for (const a of n.attempts) if (!UNCOUNTED_OUTCOMES.has(a.outcome)) count++;
+  return count;
 }
 
 /** The admin API's summary view of a notification. */

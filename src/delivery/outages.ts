@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OutageSchema } from '../admin/contract/delivery-schemas.js';
 import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
 
@@ -48,29 +49,11 @@ export const OutageInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['for'], message: 'give either until or for, not both' });
   });
 
-export type OutageInput = z.input<typeof OutageInputSchema>;
+/** What an outage is doing: `scheduled` (window not begun), `active`, or `ended` (window passed or count used up). */
+export const OUTAGE_STATUSES = ['scheduled', 'active', 'ended'] as const;
 
 /** An outage as the admin API lists it. */
-export interface Outage {
-  id: string;
-  /** The credential it applies to, or null for every credential. */
-  credentialId: string | null;
-  /** Count mode: how many attempts it fails in all; null in window mode. */
-  attempts: number | null;
-  /** Count mode: attempts it still fails; null in window mode. */
-  remaining: number | null;
-  /** Window mode: first instant (emulator time) it applies; null in count mode. */
-  from: string | null;
-  /** Window mode: the instant it stops applying (exclusive), or null: until deleted. */
-  until: string | null;
-  note: string | null;
-  /** Emulator time it was added. */
-  createdAt: string;
-  /** Attempts it failed so far. */
-  failedAttempts: number;
-  /** `scheduled` (window not begun), `active`, or `ended` (window passed or count used up). */
-  status: 'scheduled' | 'active' | 'ended';
-}
+export type Outage = z.output<typeof OutageSchema>;
 
 interface OutageRule {
   id: string;

@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { ActivityBus } from '../activity/index.js';
+import type { BatchResultSchema, NotAttemptedSchema } from '../admin/contract/delivery-schemas.js';
 import type { Clock } from '../clock/index.js';
 import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
@@ -9,6 +11,7 @@ import {
   type Attempt,
   type AttemptTrigger,
   type CancelReason,
+  countedAttempts,
   MAX_ATTEMPTS,
   type NotificationRecord,
   toSummary,
@@ -18,7 +21,7 @@ import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
 import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
-import { Interner, IsoStrings } from './shared-strings.js';
+import { Interner, IsoStrings, SharedRecords } from './shared-strings.js';
 
 /** How many batch results `batches()` remembers. */
 export const BATCH_HISTORY_LIMIT = 100;
@@ -30,26 +33,29 @@ export const NOT_ATTEMPTED_LIST_LIMIT = 100;
 export const NOT_ATTEMPTED_REASONS = ['in_flight', 'failed_at_or_after_batch', 'credential_deleted'] as const;
 export type NotAttemptedReason = (typeof NOT_ATTEMPTED_REASONS)[number];
 
-/** The pending notifications a batch did not attempt, and why. */
-export interface NotAttempted {
-  count: number;
-  byReason: Partial<Record<NotAttemptedReason, number>>;
-  /** The first NOT_ATTEMPTED_LIST_LIMIT of them. */
-  notifications: Array<{ id: string; reason: NotAttemptedReason; message: string }>;
+/** The pending notifications a batch did not attempt, and why (the first NOT_ATTEMPTED_LIST_LIMIT listed). */
+export type NotAttempted = z.output<typeof NotAttemptedSchema>;
+
+/** What one redelivery batch did (docs/admin-api.md "BatchResult"); `skipped` with its reason when the instant passed without one. */
+export type BatchResult = z.output<typeof BatchResultSchema>;
+
+/** What stopping the outbox did with the attempts that were running (decision 0043). */
+export interface DrainResult {
+  /** Attempts running when the stop began. */
+  running: number;
+  /** Of those, the ones that ended within the grace period and were recorded as they ended. */
+  finished: number;
+  /** The ones still running when it passed: recorded as `interrupted`, their notifications pending. */
+  interrupted: number;
 }
 
-/** What one redelivery batch did (docs/admin-api.md "BatchResult"). */
-export interface BatchResult {
-  at: string;
-  attempted: number;
-  delivered: number;
-  failed: number;
-  exhausted: number;
-  /** Present when the batch instant passed without a batch (e.g. the previous one still ran). */
-  skipped?: boolean;
-  reason?: string;
-  /** Present when pending notifications were left out of the batch. */
-  notAttempted?: NotAttempted;
+/** An attempt handed to the sender and not yet ended: what its record needs if the stop cuts it short. */
+interface RunningAttempt {
+  trigger: AttemptTrigger;
+  batchAt: string | undefined;
+  startedAt: string;
+  startedAtWall: string;
+  startedMs: number;
 }
 
 export interface OutboxDeps {
@@ -80,9 +86,14 @@ export class Outbox {
   readonly #clockIso = new IsoStrings();
   readonly #wallIso = new IsoStrings();
   readonly #texts = new Interner();
+  readonly #headers = new SharedRecords();
   #seq = 0;
   #generation = 0;
   #batchRunning = false;
+  /** Set by `drain`: no attempt starts any more. */
+  #stopping = false;
+  readonly #running = new Map<NotificationRecord, RunningAttempt>();
+  #runningChanged: (() => void) | undefined;
 
   constructor(private readonly deps: OutboxDeps) {
     this.#limiter = new Limiter(deps.concurrency);
@@ -145,9 +156,19 @@ export class Outbox {
       );
     }
     const done = await this.#attempt(n, 'manual');
+    if (!done && this.#stopping)
+      throw new ConflictError(
+        'emulator_stopping',
+        `The emulator is stopping: notification ${id} stays pending, not retried.`,
+      );
     if (!done)
       throw new NotFoundError('notification_not_found', `Notification ${id} was reset while it was retried.`);
     return done;
+  }
+
+  /** Attempts handed to the sender and not yet ended (queued ones not counted). */
+  get runningAttempts(): number {
+    return this.#running.size;
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -267,10 +288,56 @@ export class Outbox {
     this.#byId.clear();
     this.#pending.clear();
     this.#inFlight.clear();
+    this.#running.clear();
     this.#history.length = 0;
     this.#texts.clear();
+    this.#headers.clear();
     this.#seq = 0;
     this.#waiters.changed();
+  }
+
+  /**
+   * Stops the outbox for a shutdown: no attempt starts any more (queued ones stay pending, not
+   * attempted); attempts running get `graceMs` to end and are recorded as they end; any still running
+   * then is recorded as `interrupted` (not the receiver's failure: it does not count toward the 5
+   * attempts) and its notification stays pending; its late answer is ignored (decision 0043).
+   */
+  async drain(graceMs: number): Promise<DrainResult> {
+    this.#stopping = true;
+    const running = this.#running.size;
+    if (running > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#runningChanged = () => {
+          if (this.#running.size === 0) resolve();
+        };
+        timer = setTimeout(resolve, graceMs);
+      });
+      clearTimeout(timer);
+      this.#runningChanged = undefined;
+    }
+    const interrupted = [...this.#running];
+    const finishedAt = this.#clockIso.of(this.deps.clock.now());
+    for (const [n, r] of interrupted) {
+      this.#record(n, {
+        number: n.attempts.length + 1,
+        startedAt: r.startedAt,
+        startedAtWall: r.startedAtWall,
+        finishedAt,
+        durationMs: Math.round(performance.now() - r.startedMs),
+        trigger: r.trigger,
+        batchAt: r.batchAt,
+        outcome: 'interrupted',
+        statusCode: undefined,
+        message: `the emulator stopped while this attempt ran (it did not end within the shutdown grace of ${graceMs} ms): not the receiver's failure; it does not count toward the ${MAX_ATTEMPTS} attempts and the notification stays pending`,
+        responseBody: undefined,
+        outageId: undefined,
+      });
+    }
+    this.#running.clear();
+    // Answers that still arrive belong to attempts already recorded: ignored, like after a reset.
+    if (interrupted.length > 0) this.#generation++;
+    return { running, finished: running - interrupted.length, interrupted: interrupted.length };
   }
 
   close(): void {
@@ -307,6 +374,11 @@ export class Outbox {
   ): Promise<NotificationRecord | undefined> {
     if (generation !== this.#generation) return undefined;
     const { clock, sender } = this.deps;
+    if (this.#stopping) {
+      // Queued when the emulator began to stop: never sent, still pending.
+      this.#settled(n);
+      return undefined;
+    }
     if (n.cancelWhenSettled) {
       // Its credential was deleted while this attempt waited for its turn: it is never sent.
       this.#cancel(n, n.cancelWhenSettled, this.#clockIso.of(clock.now()));
@@ -316,6 +388,7 @@ export class Outbox {
     const startNow = clock.now();
     const startedAt = this.#clockIso.of(startNow);
     const startedAtWall = this.#wallIso.of(new Date());
+    this.#running.set(n, { trigger, batchAt, startedAt, startedAtWall, startedMs: performance.now() });
     const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
     const result: SendResult = outage
       ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
@@ -334,6 +407,8 @@ export class Outbox {
             }),
           );
     if (generation !== this.#generation) return undefined;
+    this.#running.delete(n);
+    this.#runningChanged?.();
     const finished = clock.now();
     // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
     // for all attempts, all members in-object, none in an extra property array.
@@ -349,19 +424,27 @@ export class Outbox {
       statusCode: result.statusCode,
       message: this.#texts.of(result.message),
       responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
+      responseHeaders:
+        result.responseHeaders === undefined ? undefined : this.#headers.of(result.responseHeaders),
       outageId: outage?.id,
     };
+    this.#record(n, attempt, finished.getTime());
+    return n;
+  }
+
+  /** Adds an ended attempt to `n`, moves its state on, settles it and tells the listeners. */
+  #record(n: NotificationRecord, attempt: Attempt, finishedMs = this.deps.clock.now().getTime()): void {
     // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
     n.attempts = n.attempts.concat([attempt]);
-    n.lastFinishedMs = finished.getTime();
+    n.lastFinishedMs = finishedMs;
     // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
     // acknowledges.
-    if (result.outcome === 'http_status' && result.statusCode === 200) {
+    if (attempt.outcome === 'http_status' && attempt.statusCode === 200) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;
       this.#pending.delete(n);
-    } else if (n.attempts.length >= MAX_ATTEMPTS) {
+    } else if (countedAttempts(n) >= MAX_ATTEMPTS) {
       n.state = 'exhausted';
       n.exhaustedAt = attempt.finishedAt;
       this.#pending.delete(n);
@@ -372,7 +455,6 @@ export class Outbox {
     // The info log and the live stream both listen here (one line per attempt, state included).
     const { activity } = this.deps;
     if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
-    return n;
   }
 
   #settled(n: NotificationRecord): void {

@@ -1,4 +1,8 @@
-/** How one delivery attempt ended (docs/admin-api.md "Notifications"). Only `http_status` 200 is a success. */
+/**
+ * How one delivery attempt ended (docs/admin-api.md "Notifications"). Only `http_status` 200 is a
+ * success. `interrupted`: the emulator stopped while the attempt ran (decision 0043); not the
+ * receiver's failure, so it does not count toward the 5 attempts.
+ */
 export const ATTEMPT_OUTCOMES = [
   'http_status',
   'timeout',
@@ -7,10 +11,14 @@ export const ATTEMPT_OUTCOMES = [
   'tls_error',
   'reset',
   'invalid_response',
+  'interrupted',
   // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
   'simulated_outage',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Outcomes that are the emulator's doing, not the receiver's: they do not count toward MAX_ATTEMPTS. */
+export const UNCOUNTED_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set(['interrupted']);
 
 /** What the sender reports for one POST. It never throws: failures are data. */
 export interface SendResult {
@@ -21,6 +29,8 @@ export interface SendResult {
   message: string;
   /** The first RESPONSE_BODY_CAP_BYTES of the response body, as UTF-8 text. */
   responseBody?: string;
+  /** The response headers (lower-case names, repeated ones joined by ", "), up to 4 KiB; absent before a status line. */
+  responseHeaders?: Record<string, string>;
   /** Wall-clock duration of the attempt in milliseconds. */
   durationMs: number;
 }

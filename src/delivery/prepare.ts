@@ -62,6 +62,7 @@ const authorizations = new WeakMap<Credential, string>();
  */
 export function authorizationOf(credential: Credential): string {
   if (credential.omitAuthorization) return '';
+  if (credential.authorization !== undefined) return credential.authorization;
   let value = authorizations.get(credential);
   if (value === undefined) {
     value = `Bearer ${credential.apiKey}`;

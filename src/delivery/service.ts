@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
 import type { ActivityBus } from '../activity/index.js';
+import type { NotificationRefSchema } from '../admin/contract/delivery-schemas.js';
 import type { Clock } from '../clock/index.js';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
@@ -7,7 +9,7 @@ import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CredentialStore } from './credentials.js';
 import { OutageStore } from './outages.js';
-import { Outbox } from './outbox.js';
+import { type DrainResult, Outbox } from './outbox.js';
 import { route } from './routing.js';
 import { HttpSender, type Sender } from './sender.js';
 import { type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';
@@ -30,13 +32,8 @@ export interface DeliveryDeps {
   activity?: ActivityBus;
 }
 
-/** A notification reference as the events answer lists it. */
-export interface NotificationRef {
-  id: string;
-  credentialId: string;
-  bookingId: number;
-  state: string;
-}
+/** A notification an event created, as EventResult lists it. */
+export type NotificationRef = z.output<typeof NotificationRefSchema>;
 
 /** What routing one event's bodies did (merged into the admin EventResult). */
 export interface DispatchResult {
@@ -168,6 +165,11 @@ export class DeliveryService {
   reset(): void {
     this.outbox.reset();
     this.outages.reset();
+  }
+
+  /** Lets attempts in flight end within `graceMs` at a stop; see `Outbox.drain` (decision 0043). */
+  drain(graceMs: number): Promise<DrainResult> {
+    return this.outbox.drain(graceMs);
   }
 
   close(): void {

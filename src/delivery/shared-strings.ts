@@ -45,3 +45,33 @@ export class Interner {
     this.#strings.clear();
   }
 }
+
+/**
+ * One shared instance per distinct set of response headers: a receiver answers every attempt of a
+ * burst with the same few headers (the `date` header changes once a second), so 100,000 attempts
+ * keep a handful of records instead of 100,000.
+ */
+export class SharedRecords {
+  readonly #records = new Map<string, Readonly<Record<string, string>>>();
+
+  of(record: Record<string, string>): Readonly<Record<string, string>> {
+    const key = JSON.stringify(record);
+    if (key.length > INTERN_MAX_LENGTH * 8) return record;
+    const shared = this.#records.get(key);
+    if (shared !== undefined) return shared;
+    // Past the bound the oldest half goes: headers change with the second, old ones are not met again.
+    if (this.#records.size >= INTERN_MAX_ENTRIES) {
+      let drop = this.#records.size / 2;
+      for (const k of this.#records.keys()) {
+        if (drop-- <= 0) break;
+        this.#records.delete(k);
+      }
+    }
+    this.#records.set(key, record);
+    return record;
+  }
+
+  clear(): void {
+    this.#records.clear();
+  }
+}

@@ -1,22 +1,15 @@
 import { X509Certificate } from 'node:crypto';
+import type { z } from 'zod';
+import type { TrustedCertificateSchema } from '../admin/contract/schemas.js';
 import { InputError } from '../errors.js';
 
 /** Where a trusted certificate came from. */
 /** `scenario`: the CA of a scenario's built-in HTTPS receivers, trusted when the scenario starts. */
-export type TrustSource = 'ca-file' | 'admin' | 'scenario';
+export const TRUST_SOURCES = ['ca-file', 'ca-pem', 'admin', 'scenario'] as const;
+export type TrustSource = (typeof TRUST_SOURCES)[number];
 
 /** A certificate trusted for https:// destinations in addition to the system roots. */
-export interface TrustedCertificate {
-  subject: string;
-  issuer: string;
-  /** SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it. */
-  fingerprint256: string;
-  validFrom: string;
-  validTo: string;
-  /** Whether the certificate may sign others (a CA); a self-signed leaf can be trusted as itself. */
-  ca: boolean;
-  source: TrustSource;
-}
+export type TrustedCertificate = z.output<typeof TrustedCertificateSchema>;
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 

@@ -62,7 +62,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     {},
     { ...(users ? { users } : {}), ...(credentials ? { credentials } : {}) },
   );
-  const client = new AdminClient(running.url);
+  const { adminToken } = running.emulator.settings;
+  const client = new AdminClient(running.url, adminToken ? { adminToken } : {});
   const { basePath16, basePath17 } = running.emulator.settings;
   const list = async (query: T.NotificationQuery = {}) =>
     (await client.listNotifications(query)).notifications;

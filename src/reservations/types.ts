@@ -1,29 +1,19 @@
 /** What the reservation store keeps and answers (shapes of docs/admin-api.md). */
-import type { BookingStatus, NotificationBody } from '../contract/index.js';
+import type { z } from 'zod';
+import type {
+  HistoryEntrySchema,
+  ReservationSchema,
+  ReservationSummarySchema,
+} from '../admin/contract/delivery-schemas.js';
+import type { NotificationBody } from '../contract/index.js';
 import type { EventType } from './events.js';
 
-export interface ReservationSummary {
-  bookingId: number;
-  bookingNumber: string;
-  status: BookingStatus;
-  /** UpdateDate of the last notification body (emulator time). */
-  updatedAt: string;
-  exchangedTo?: number;
-  exchangedFrom?: number;
-}
-
-export interface HistoryEntry {
-  at: string;
-  event: EventType | 'Redeliver';
-  status: BookingStatus;
-  warning?: string;
-}
-
-export interface Reservation extends ReservationSummary {
-  /** The last generated notification body. */
-  body: NotificationBody;
-  history: HistoryEntry[];
-}
+/** A reservation as the admin API lists it. */
+export type ReservationSummary = z.output<typeof ReservationSummarySchema>;
+/** One change of a reservation (its `history`). */
+export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
+/** One reservation with its last notification body and history. */
+export type Reservation = z.output<typeof ReservationSchema>;
 
 export interface LifecycleResult {
   event: EventType | 'Redeliver';

@@ -35,7 +35,7 @@ export interface ServeScenario {
    * Runs the scenario's steps against the emulator at `url` (reset first); the CLI hands this to
    * the admin API as `POST /__admin/scenarios/run`. Refuses a second run while one is going.
    */
-  run(url: string): Promise<ScenarioRunAnswer>;
+  run(url: string, adminToken?: string): Promise<ScenarioRunAnswer>;
   close(): Promise<void>;
 }
 
@@ -60,12 +60,12 @@ export async function startServeScenario(file: string, preload: EmulatorPreload)
       credentials: [...(preload.credentials ?? []), ...credentialInputs(scenario, receivers.byName)],
       trust: [...(preload.trust ?? []), ...(receivers.caPem ? [receivers.caPem] : [])],
     },
-    async run(url) {
+    async run(url, adminToken) {
       if (running)
         throw new ConflictError('scenario_running', 'The scenario is already running; wait for its answer.');
       running = true;
       try {
-        const env = preloadedEnvironment(scenario, url, receivers.byName);
+        const env = preloadedEnvironment(scenario, url, receivers.byName, adminToken);
         // Each run starts from a clean slate: the counts a scenario expects are its own.
         await env.client.reset();
         for (const r of receivers.byName.values()) r.clear();

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { assertValidBody, type NotificationBody, NotificationBodyStrictSchema } from '../contract/index.js';
 import { generateNotification, MAX_SEED } from '../generate/index.js';
+import { Rng } from '../generate/random.js';
 
 /** Passengers of the maximal body: the generator's (and a GDS booking's) most. */
 export const MAX_PAX = 9;
@@ -13,6 +14,8 @@ export const MAX_PAX = 9;
 export const MAX_SEGMENTS = 8;
 /** Characters appended to the maximal body's first RawData. */
 export const LONG_RAW_DATA_CHARS = 16 * 1024;
+/** The maximal body's first Ratio.Amount: all 8 decimals of decimal(16,8) (a float32 or a rounding loses them). */
+export const MAXIMAL_RATIO_AMOUNT = 1234.56789012;
 /** Seeds tried for a maximal body whose payments include a card and whose taxes all carry details. */
 const MAX_SEED_TRIES = 500;
 
@@ -88,24 +91,70 @@ export function maximalBody(seed: number, at: Date): NotificationBody {
   body.Fees.PartnerFees.AFEE ??= 5;
   body.Remark ??= [{ PaxNumber: 1, Type: 'COSTCENTER', Text: 'Département Qualité' }];
   body.Ratio ??= [{ Currency: 'USD', Amount: 1, TargetCurrency: 'USD' }];
+  body.Ratio[0]!.Amount = MAXIMAL_RATIO_AMOUNT;
   body.Van ??= [{ Used: true, CardType: 'VISA', CardNumber: '411111XXXXXX1111' }];
   for (const p of body.Payment) {
     if (!p.CreditCard) continue;
     p.CreditCard.AuthCode ??= 'A1B2C3';
     p.CreditCard.Installments ??= 1;
   }
+  nonAsciiNames(body);
+  longRawData(body);
+  return assertValidBody(NotificationBodyStrictSchema, body, 'The maximal body');
+}
+
+function nonAsciiNames(body: NotificationBody): void {
   for (const [i, pax] of body.Pax.entries()) {
     const [first, last] = NON_ASCII_NAMES[i % NON_ASCII_NAMES.length]!;
     pax.FirstName = first;
     pax.LastName = last;
   }
+}
+
+function longRawData(body: NotificationBody): void {
   const first = body.Ticket[0]!;
   const names = body.Pax.map((p) => `${p.LastName}/${p.FirstName}`).join(' ');
   let extra = `\nPASSENGERS ${names}\n`;
   while (extra.length < LONG_RAW_DATA_CHARS)
-    extra += `FC ${r.ValidatingCarrier} ${body.Segment.map((s) => `${s.DepartureAirport}-${s.ArrivalAirport}`).join(' ')} END\n`;
+    extra += `FC ${body.Reservation.ValidatingCarrier} ${body.Segment.map((s) => `${s.DepartureAirport}-${s.ArrivalAirport}`).join(' ')} END\n`;
   first.RawData += extra;
-  return assertValidBody(NotificationBodyStrictSchema, body, 'The maximal body');
+}
+
+/** The traits of the maximal body, each alone on an ordinary Issue (which one a receiver refuses). */
+export const MAXIMAL_TRAITS = [
+  'status Exchanged with ExchangedFrom and ExchangedTo',
+  `RawData ${LONG_RAW_DATA_CHARS / 1024} KiB longer`,
+  'names outside ASCII',
+  `${MAX_PAX} passengers and ${MAX_SEGMENTS} segments`,
+] as const;
+
+/** One body per trait of MAXIMAL_TRAITS, each otherwise ordinary. */
+export function maximalTraitBodies(seed: number, at: Date): Array<{ trait: string; body: NotificationBody }> {
+  let n = 0;
+  // A seed each: four bookings, not four notifications of one.
+  const next = () => (seed + ++n) % MAX_SEED;
+  const plain = () => structuredClone(generateNotification({ event: 'Issue', seed: next(), at }).target);
+  const exchanged = plain();
+  const r = exchanged.Reservation;
+  r.BookingStatus = 'Exchanged';
+  r.ExchangedFrom = r.BookingID >= 9_999_999 ? r.BookingID - 1 : r.BookingID + 1;
+  r.ExchangedTo = r.BookingID >= 9_999_998 ? r.BookingID - 2 : r.BookingID + 2;
+  const long = plain();
+  longRawData(long);
+  const names = plain();
+  nonAsciiNames(names);
+  const wide = structuredClone(
+    generateNotification({
+      event: 'Issue',
+      seed: next(),
+      at,
+      shape: { pax: MAX_PAX, segments: MAX_SEGMENTS },
+    }).target,
+  );
+  return [exchanged, long, names, wide].map((body, i) => ({
+    trait: MAXIMAL_TRAITS[i]!,
+    body: assertValidBody(NotificationBodyStrictSchema, body, `The body with ${MAXIMAL_TRAITS[i]}`),
+  }));
 }
 
 /** A 9-passenger, 8-segment body paid by card with tax details on every ticket (first seed that has them). */
@@ -121,4 +170,32 @@ function generateMaximal(seed: number, at: Date): NotificationBody {
     if (body.Payment.some((p) => p.CreditCard) && body.Tax.every((t) => t.TaxDetails)) break;
   }
   return structuredClone(body!);
+}
+
+/** The large body's size on the wire (gzip): where request-size limits of proxies and frameworks bite. */
+export const LARGE_BODY_GZ_BYTES = 64 * 1024;
+const LARGE_LINE_CHARS = 64;
+const RAW_DATA_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 /.-';
+
+/**
+ * An ordinary Issue whose first RawData is long and varied (seeded ticket-like lines, no repeats),
+ * so it does not compress: about LARGE_BODY_GZ_BYTES on the wire, where the maximal body's repeated
+ * lines pack to a few KB.
+ */
+export function largeBody(seed: number, at: Date): NotificationBody {
+  const body = structuredClone(generateNotification({ event: 'Issue', seed, at }).target);
+  const rng = new Rng(seed ^ 0x1a46e);
+  const lines: string[] = [];
+  // Random text of this alphabet packs to about 0.7 bytes a character; a little over is fine.
+  const chars = Math.ceil(LARGE_BODY_GZ_BYTES / 0.68);
+  for (let n = 0; n < chars; n += LARGE_LINE_CHARS + 1)
+    lines.push(rng.chars(LARGE_LINE_CHARS, RAW_DATA_ALPHABET));
+  body.Ticket[0]!.RawData += `\n${lines.join('\n')}`;
+  return assertValidBody(NotificationBodyStrictSchema, body, 'The large body');
+}
+
+/** An ordinary Issue whose dates (UpdateDate included) lie `daysAgo` days before `now`. */
+export function oldBody(seed: number, now: Date, daysAgo: number): NotificationBody {
+  const at = new Date(now.getTime() - daysAgo * 86_400_000);
+  return structuredClone(generateNotification({ event: 'Issue', seed, at }).target);
 }

@@ -4,7 +4,8 @@
  * the receiver under test as its only destination.
  */
 
-import { HOUR_MS } from '../clock/schedule.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { nextBatchAfter } from '../clock/schedule.js';
 import type { NotificationBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
 import { createEmulator, type Emulator } from '../emulator.js';
@@ -12,14 +13,34 @@ import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import type { ResolvedOptions } from './options.js';
 
-/** Which Authorization the kit's notifications carry. */
-export type CredentialKind = 'api-key' | 'wrong-key' | 'no-authorization';
+/**
+ * Which Authorization the kit's notifications carry: the receiver's key, or one it must refuse
+ * (another key, none, or a malformed one: rejects-wrong-api-key, rejects-missing-authorization).
+ */
+export type CredentialKind =
+  | 'api-key'
+  | 'wrong-key'
+  | 'no-authorization'
+  | 'empty-bearer'
+  | 'key-prefix'
+  | 'key-other-case'
+  | 'basic'
+  | 'other-credential';
 
 /** One body to send, as the lifecycle emits it (`gz`: its packed bytes, made when absent). */
 export type Emitted = Omit<LifecycleResult['emit'][number], 'gz'> & { gz?: Buffer };
 
-/** Attempts the burst sends at once: above the 50 of survives-batch-burst, so none waits for a slot. */
-const DELIVERY_CONCURRENCY = 64;
+/** Slots beyond the burst's concurrency, so no burst request waits for one. */
+const DELIVERY_SLACK = 14;
+const MINUTE_MS = 60_000;
+/**
+ * The clock starts this far behind real time and each case starts at least CASE_LAG_MS behind it:
+ * bodies are dated minutes ago, never in the future, and never hours or days old by accident (a
+ * receiver may refuse a future date; an old one has a case of its own, accepts-old-update-date).
+ * The cases' own steps add up to well under a minute.
+ */
+const START_LAG_MS = 5 * MINUTE_MS;
+const CASE_LAG_MS = 2 * MINUTE_MS;
 /** Extra wait beyond the response timeout before a settle is given up (the sender's deadline fires first). */
 const SETTLE_MARGIN_MS = 10_000;
 
@@ -30,9 +51,35 @@ export interface MeasuredAttempt {
   attempt: Attempt;
 }
 
+/** The Authorization value of a malformed-key credential (rejects-wrong-api-key's variants). */
+export function malformedAuthorization(kind: CredentialKind, options: ResolvedOptions): string {
+  const key = options.apiKey;
+  switch (kind) {
+    case 'empty-bearer':
+      return 'Bearer ';
+    case 'key-prefix':
+      return `Bearer ${key.slice(0, Math.floor(key.length / 2))}`;
+    case 'key-other-case':
+      return `Bearer ${otherCase(key)}`;
+    case 'basic':
+      return `Basic ${Buffer.from(`reportbo:${key}`).toString('base64')}`;
+    case 'other-credential':
+      return `Bearer ${options.otherApiKey ?? ''}`;
+    default:
+      return `Bearer ${key}`;
+  }
+}
+
+/** The key with the case of every letter swapped (equal to the key when it has no letter). */
+export function otherCase(key: string): string {
+  return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
 export class VerifyContext {
   readonly #emulator: Emulator;
   readonly #wrongKey: string;
+  /** Stalls of this process's event loop over the run: the kit's own share of slow figures. */
+  readonly #lag = monitorEventLoopDelay({ resolution: 20 });
   /** Every real attempt of the run, by case: answers-within-timeout judges them. */
   readonly measured: MeasuredAttempt[] = [];
   #caseId = '';
@@ -47,18 +94,27 @@ export class VerifyContext {
     let key = `wrong-${rng.chars(24, '0123456789abcdef')}`;
     if (key === options.apiKey) key = `${key}x`;
     this.#wrongKey = key;
+    this.#lag.enable();
+  }
+
+  /** The longest stall of the kit's own event loop so far, in ms. */
+  kitLagMs(): number {
+    return Math.round(this.#lag.max / 1e6);
   }
 
   /** Builds the in-process emulator: manual clock a day back, the response timeout, the CA. */
   static async create(options: ResolvedOptions): Promise<VerifyContext> {
+    const concurrency = options.burstConcurrency + DELIVERY_SLACK;
     const http = new HttpSender({
       timeoutMs: options.responseTimeoutMs,
-      maxSockets: DELIVERY_CONCURRENCY,
+      maxSockets: concurrency,
       extraCaPem: options.caPems,
     });
-    // A day back, on the hour: every case then runs in its own emulator hour and bodies are never
-    // dated in the future (a receiver may rightly refuse those).
-    const start = Math.floor((Date.now() - 24 * HOUR_MS) / HOUR_MS) * HOUR_MS;
+    // Minutes back, off minute 55: the kit runs its redelivery batches itself (`nextBatch`), so the
+    // clock never has to cross a minute 55 (a crossing would run an extra batch mid-case).
+    let start = Date.now() - START_LAG_MS;
+    const minute55 = new Date(nextBatchAfter(start)).getTime();
+    if (minute55 < Date.now() + MINUTE_MS) start = minute55 + 1_000;
     const emulator = createEmulator(
       {
         clock: 'manual',
@@ -66,7 +122,7 @@ export class VerifyContext {
         responseTimeoutMs: options.responseTimeoutMs,
         allowHttp: options.allowHttp,
         seed: options.seed,
-        deliveryConcurrency: DELIVERY_CONCURRENCY,
+        deliveryConcurrency: concurrency,
         logLevel: 'silent',
       },
       { sender: http },
@@ -86,15 +142,28 @@ export class VerifyContext {
 
   /**
    * Starts a case with nothing pending: forgets the previous case's notifications (after keeping
-   * its attempts for the timing figures) and moves the clock to the next full hour, so the case has
-   * 55 emulator minutes before a batch runs.
+   * its attempts for the timing figures) and moves the clock up to CASE_LAG_MS behind real time.
    */
   async beginCase(caseId: string): Promise<void> {
     this.#harvest();
     this.#caseId = caseId;
     this.#emulator.delivery.reset();
-    const nowMs = this.now().getTime();
-    await this.#emulator.clock.advance({ to: new Date(Math.floor(nowMs / HOUR_MS + 1) * HOUR_MS) });
+    const target = Date.now() - CASE_LAG_MS;
+    if (target > this.now().getTime()) await this.#emulator.clock.advance({ to: new Date(target) });
+  }
+
+  /** The case running now (evidence of the run-wide checks names it). */
+  get caseId(): string {
+    return this.#caseId;
+  }
+
+  /** Attempts of the running case so far (the runner reads them to tell a receiver that died). */
+  currentAttempts(): MeasuredAttempt[] {
+    const out: MeasuredAttempt[] = [];
+    for (const record of this.#emulator.delivery.outbox.list())
+      for (const attempt of record.attempts)
+        if (attempt.outcome !== 'simulated_outage') out.push({ caseId: this.#caseId, record, attempt });
+    return out;
   }
 
   /** Keeps the last case's attempts; call once after the last case. */
@@ -171,10 +240,15 @@ export class VerifyContext {
     await this.#emulator.clock.advance({ byMs: ms });
   }
 
-  /** Moves the clock to the next minute-55 batch, which redelivers every pending notification. */
+  /**
+   * Runs a redelivery batch, which redelivers every pending notification at once, as the provider's
+   * minute-55 batch does. The kit runs it itself a second later instead of moving the clock to minute
+   * 55 (up to an hour per batch): what the receiver gets is the same, and bodies stay fresh.
+   */
   async nextBatch(): Promise<string> {
-    const result = await this.#emulator.clock.advance({ to: 'next-batch' });
-    return result.batches.at(-1) ?? result.to;
+    await this.tick(1_000);
+    const result = await this.#emulator.delivery.outbox.runBatch(this.now());
+    return result.at;
   }
 
   /** Sends a body built outside the lifecycle (minimal and maximal bodies). */
@@ -189,17 +263,22 @@ export class VerifyContext {
     const credentials = this.#emulator.delivery.credentials;
     for (const c of credentials.list()) credentials.remove(c.id);
     const url = this.options.receiver;
-    if (kind === 'api-key') credentials.add({ id: 'verify', apiKey: this.options.apiKey, url });
-    else if (kind === 'wrong-key') credentials.add({ id: 'verify-wrong-key', apiKey: this.#wrongKey, url });
+    const key = this.options.apiKey;
+    const id = `verify-${kind}`;
+    if (kind === 'api-key') credentials.add({ id: 'verify', apiKey: key, url });
+    else if (kind === 'wrong-key') credentials.add({ id, apiKey: this.#wrongKey, url });
     // The apiKey is never sent: the credential omits the header (rejects-missing-authorization).
+    else if (kind === 'no-authorization')
+      credentials.add({ id, apiKey: 'unused', url }, '', { omitAuthorization: true });
     else
-      credentials.add({ id: 'verify-no-authorization', apiKey: 'unused', url }, '', {
-        omitAuthorization: true,
+      credentials.add({ id, apiKey: 'unused', url }, '', {
+        authorization: malformedAuthorization(kind, this.options),
       });
     this.#kind = kind;
   }
 
   async close(): Promise<void> {
+    this.#lag.disable();
     await this.#emulator.stop();
   }
 }

@@ -1,13 +1,31 @@
 /** How the kit words what it sent and what came back (evidence lines and reasons). */
+
+import { RESPONSE_READ_LIMIT_BYTES } from '../delivery/attempt-handler.js';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
 import type { Evidence } from './types.js';
 
 const BODY_SHOWN_CHARS = 200;
 
-/** Whether an attempt acknowledged its notification (spec "Endpoints 1" rule 2: exactly 200). */
+/**
+ * Whether an attempt acknowledged its notification (spec "Endpoints 1" rule 2: exactly 200). A 200
+ * whose answer body passed the emulator's read limit counts: the spec ignores the answer body
+ * ("Endpoints 1" rule 4); the limit is the emulator's own safety cap (`overCap` warns of it).
+ */
 export function acknowledged(attempt: Attempt | undefined): boolean {
-  return attempt?.outcome === 'http_status' && attempt.statusCode === 200;
+  return (attempt?.outcome === 'http_status' && attempt.statusCode === 200) || overCap(attempt);
 }
+
+/** A 200 whose answer body passed the emulator's 64 KiB read limit (the emulator stopped reading). */
+export function overCap(attempt: Attempt | undefined): boolean {
+  return (
+    attempt?.outcome === 'invalid_response' &&
+    attempt.statusCode === 200 &&
+    attempt.message.startsWith('response body longer than')
+  );
+}
+
+/** The warning for answers over the read limit. */
+export const OVER_CAP_WARNING = `answered 200 with a body over ${RESPONSE_READ_LIMIT_BYTES / 1024} KiB: the spec ignores the answer body ("Endpoints 1" rule 4), so this is not a contract failure, but this emulator stops reading at ${RESPONSE_READ_LIMIT_BYTES / 1024} KiB (its own safety limit) and counts the attempt as an invalid response; answer a short body (e.g. "OK")`;
 
 /** How the Authorization header of a notification reads in a report (never the real key itself). */
 export function authorizationText(record: NotificationRecord, apiKey: string): string {
@@ -51,9 +69,23 @@ export function evidenceOf(
 export function shortAnswer(attempt: Attempt | undefined): string {
   if (!attempt) return 'no attempt';
   if (attempt.outcome === 'http_status') return `HTTP ${attempt.statusCode}`;
+  if (overCap(attempt)) return `HTTP 200 with a body over ${RESPONSE_READ_LIMIT_BYTES / 1024} KiB`;
+  if (unendedAnswer(attempt)) return `HTTP ${attempt.statusCode} whose body never ended (${attempt.message})`;
   if (attempt.outcome === 'timeout') return `no answer within the response timeout (${attempt.message})`;
   return attempt.message;
 }
+
+/**
+ * A status line came back, then nothing ended the answer before the deadline: typically a 200 with
+ * neither Content-Length nor chunked encoding on a kept-alive connection, whose body ends only when
+ * the connection closes.
+ */
+export function unendedAnswer(attempt: Attempt | undefined): boolean {
+  return attempt?.outcome === 'timeout' && attempt.statusCode !== undefined;
+}
+
+/** Outcomes where the request never got to the receiver (nothing was sent). */
+const NOT_SENT = new Set(['connect_refused', 'dns_error', 'tls_error']);
 
 /** What an unacknowledged answer costs in production, for a failure's reason. */
 export function consequence(attempt: Attempt | undefined): string {
@@ -66,7 +98,13 @@ export function consequence(attempt: Attempt | undefined): string {
     if (s >= 300 && s < 400) return `redirects are never followed: ${retried}`;
     return `${retried}`;
   }
+  if (unendedAnswer(attempt))
+    return (
+      `the receiver answered ${attempt.statusCode} in time, but the answer never ended: with neither Content-Length nor Transfer-Encoding: chunked on a kept-alive connection, ` +
+      `the body ends only when the connection closes, so the sender waited for the response timeout; send Content-Length (e.g. Content-Length: 2 with "OK") or close the connection. Meanwhile ${retried}`
+    );
   if (attempt.outcome === 'timeout')
     return `an answer later than the response timeout is a failed delivery: ${retried}`;
-  return `the notification did not reach your receiver: ${retried}`;
+  if (NOT_SENT.has(attempt.outcome)) return `the notification did not reach your receiver: ${retried}`;
+  return `the request was sent whole, but the answer was not a complete HTTP response: ${retried}`;
 }

@@ -3,7 +3,9 @@ import { resolveOptions, type VerifyOptions } from './options.js';
 import { runVerify } from './runner.js';
 import type { VerifyReport } from './types.js';
 
-export type { VerifyOptions } from './options.js';
+export { CASES } from './cases/index.js';
+export { resolveOptions, type VerifyOptions } from './options.js';
+export { runVerify } from './runner.js';
 export {
   CASE_IDS,
   type CaseId,

@@ -8,13 +8,21 @@ import { CASE_IDS, type CaseId, type VerifyListener } from './types.js';
 
 /** Spec "Limits": the provider waits 30 seconds for an answer. */
 export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
+/** How long the probe is asked again until a booking reads right (an asynchronous receiver lags). */
+export const DEFAULT_PROBE_DEADLINE_MS = 10_000;
+/**
+ * Notifications survives-batch-burst redelivers at once. The spec publishes no concurrency for the
+ * provider's batches ("Limits": batches at minute 55); 50 is the kit's assumption, an option.
+ */
+export const DEFAULT_BURST_CONCURRENCY = 50;
 /** Placeholders a `--probe` URL template may hold. */
 export const PROBE_PLACEHOLDERS = ['{BookingID}', '{BookingNumber}'] as const;
 
 /** The options as JSON (the admin route's body; the CLI builds the same object from its flags). */
 export const VerifyOptionsSchema = z.strictObject({
   receiver: z.string().min(1, 'give the URL the provider posts notifications to'),
-  apiKey: z.string().trim().min(1, 'give the ApiKey your receiver expects as Bearer token'),
+  apiKey: apiKeySchema('give the ApiKey your receiver expects as Bearer token'),
+  otherApiKey: apiKeySchema('give the ApiKey of another credential of the same receiver').optional(),
   caFile: z.string().min(1).optional(),
   caPem: z.string().min(1).optional(),
   allowHttp: z.boolean().optional(),
@@ -22,7 +30,25 @@ export const VerifyOptionsSchema = z.strictObject({
   only: z.union([z.string(), z.array(z.string())]).optional(),
   responseTimeoutMs: z.number().int().min(1).max(600_000).optional(),
   seed: z.number().int().min(0).max(MAX_SEED).optional(),
+  probeDeadlineMs: z.number().int().min(0).max(600_000).optional(),
+  burstConcurrency: z.number().int().min(1).max(1000).optional(),
+  failFast: z.boolean().optional(),
 });
+
+/**
+ * An ApiKey travels in a header: a CR, LF or other control character cannot be sent (and would
+ * split the header), so it is bad usage, not a failed case.
+ */
+function apiKeySchema(missing: string) {
+  return z
+    .string()
+    .trim()
+    .min(1, missing)
+    .refine((k) => ![...k].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), {
+      message:
+        'holds a control character (CR, LF, tab, …), which cannot travel in an Authorization header; give the key alone, without line breaks',
+    });
+}
 
 /** Options of `verifyReceiver` (docs/verify.md). */
 export type VerifyOptions = z.input<typeof VerifyOptionsSchema> & {
@@ -39,6 +65,14 @@ export interface ResolvedOptions {
   cases: ReadonlySet<CaseId>;
   responseTimeoutMs: number;
   seed: number;
+  /** The key of another credential (rejects-wrong-api-key sends it too), when given. */
+  otherApiKey: string | undefined;
+  /** How long a probe check is asked again until it reads right. */
+  probeDeadlineMs: number;
+  /** Notifications survives-batch-burst redelivers at once. */
+  burstConcurrency: number;
+  /** Stop at the first failed case (the rest are skipped). */
+  failFast: boolean;
   /** PEM certificates trusted besides the system roots. */
   caPems: string[];
 }
@@ -56,6 +90,10 @@ const FLAGS: Record<string, string> = {
   only: '--only',
   responseTimeoutMs: '--response-timeout-ms',
   seed: '--seed',
+  otherApiKey: '--other-api-key',
+  probeDeadlineMs: '--probe-deadline-ms',
+  burstConcurrency: '--burst-concurrency',
+  failFast: '--fail-fast',
 };
 
 /** Checks the options and reads the CA file; every problem is an InputError saying what to fix. */
@@ -112,6 +150,10 @@ export async function resolveOptions(
     cases: selectCases(o.only, name),
     responseTimeoutMs: o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
     seed: o.seed ?? Math.floor(Math.random() * MAX_SEED),
+    otherApiKey: o.otherApiKey,
+    probeDeadlineMs: o.probeDeadlineMs ?? DEFAULT_PROBE_DEADLINE_MS,
+    burstConcurrency: o.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY,
+    failFast: o.failFast ?? false,
     caPems,
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The `--probe` client: asks the receiver what it recorded for a booking. A GET to the template
- * (with {BookingID} or {BookingNumber} filled in) answers 200 with `{"BookingStatus": …}`, or 404
- * for a booking the receiver does not know (docs/verify.md "--probe").
+ * (with {BookingID} or {BookingNumber} filled in) answers 200 with `{"BookingStatus": …}` (and
+ * optionally the stored content members, `ProbeContent`), or 404 for a booking the receiver does not
+ * know (docs/verify.md "--probe"). A receiver that records asynchronously lags: `until` asks again
+ * until the answer is right or the deadline passes.
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
@@ -16,7 +18,16 @@ export interface ProbeAnswer {
   bookingStatus?: string;
   /** The answer's body (shortened) or the network error. */
   text: string;
+  /** The members of a 200 JSON object answer (content checks read them). */
+  json?: Record<string, unknown>;
+  /** `until`: milliseconds from the first ask to this answer, and how many asks it took. */
+  waitedMs?: number;
+  asks?: number;
 }
+
+/** First pause between two asks of `until`; it doubles up to POLL_MAX_MS. */
+const POLL_FIRST_MS = 20;
+const POLL_MAX_MS = 400;
 
 const SHOWN_CHARS = 200;
 
@@ -28,6 +39,8 @@ export class Probe {
     private readonly apiKey: string,
     caPems: readonly string[],
     private readonly timeoutMs: number,
+    /** How long `until` asks again (`--probe-deadline-ms`). */
+    readonly deadlineMs = 10_000,
   ) {
     this.#agent = new Agent({
       connect: { ca: [...rootCertificates, ...caPems], minVersion: 'TLSv1.2', timeout: timeoutMs },
@@ -64,6 +77,8 @@ export class Probe {
         try {
           const parsed = JSON.parse(text) as { BookingStatus?: unknown } | null;
           if (typeof parsed?.BookingStatus === 'string') answer.bookingStatus = parsed.BookingStatus;
+          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+            answer.json = parsed as Record<string, unknown>;
         } catch {}
       }
       return answer;
@@ -74,6 +89,26 @@ export class Probe {
         url,
         text: `no answer: ${cause}${(e.cause?.code ?? e.code) ? ` (${e.cause?.code ?? e.code})` : ''}`,
       };
+    }
+  }
+
+  /**
+   * Asks until `right(answer)` holds or the deadline passes; answers the last answer with how long
+   * it took (`waitedMs`) and how many asks (`asks`). A receiver that queues its work is right only
+   * after its queue ran: one read right after the 200 would blame it for its (allowed) lag.
+   */
+  async until(
+    booking: { bookingId: number; bookingNumber: string },
+    right: (answer: ProbeAnswer) => boolean,
+  ): Promise<ProbeAnswer> {
+    const started = performance.now();
+    let pause = POLL_FIRST_MS;
+    for (let asks = 1; ; asks++) {
+      const answer = await this.get(booking);
+      const waitedMs = Math.round(performance.now() - started);
+      if (right(answer) || waitedMs + pause > this.deadlineMs) return { ...answer, waitedMs, asks };
+      await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(POLL_MAX_MS, pause * 2);
     }
   }
 
@@ -88,7 +123,13 @@ export function probeEvidence(answer: ProbeAnswer, what: string): Evidence {
     answer.status === undefined
       ? answer.text
       : `HTTP ${answer.status}${answer.text ? ` ${answer.text}` : ''}`;
-  return { sent: `GET ${answer.url} (${what})`, received };
+  const waited =
+    answer.asks === undefined
+      ? ''
+      : answer.asks === 1
+        ? ' (first ask)'
+        : ` (after ${answer.waitedMs} ms, ${answer.asks} asks)`;
+  return { sent: `GET ${answer.url} (${what})`, received: `${received}${waited}` };
 }
 
 /** The recorded status as a reason line shows it. */

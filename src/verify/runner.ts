@@ -1,6 +1,7 @@
 /** Runs the selected cases one after the other against one in-process emulator and builds the report. */
 import { toEmulatorError } from '../errors.js';
 import { CASES, type Outcome } from './cases/index.js';
+import { type Death, findDeath, groupCauses } from './causes.js';
 import { VerifyContext } from './context.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe } from './probe.js';
@@ -15,10 +16,18 @@ export async function runVerify(
   const selected = CASES.filter((c) => options.cases.has(c.id));
   const ctx = await VerifyContext.create(options);
   const probe = options.probe
-    ? new Probe(options.probe, options.apiKey, options.caPems, options.responseTimeoutMs)
+    ? new Probe(
+        options.probe,
+        options.apiKey,
+        options.caPems,
+        options.responseTimeoutMs,
+        options.probeDeadlineMs,
+      )
     : undefined;
   const results: CaseResult[] = [];
   let connectionFailure = false;
+  let death: Death | undefined;
+  let stopped: string | undefined;
   try {
     for (const [i, def] of selected.entries()) {
       listener.caseStart?.(def.id, def.title, i + 1, selected.length);
@@ -36,6 +45,13 @@ export async function runVerify(
           // The cause stands once, on the tls line; repeating it on every skipped case buries it.
           reason: 'not run: the connection to the receiver failed (see tls)',
         };
+      } else if (death) {
+        outcome = {
+          status: 'skipped',
+          reason: `not run: the receiver stopped accepting connections during ${death.caseId} (see the cause)`,
+        };
+      } else if (stopped) {
+        outcome = { status: 'skipped', reason: `not run: --fail-fast stopped the run at ${stopped}` };
       } else {
         try {
           await ctx.beginCase(def.id);
@@ -48,6 +64,16 @@ export async function runVerify(
         }
       }
       if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = true;
+      if (!death && !connectionFailure && outcome.status !== 'skipped') {
+        death = findDeath([...ctx.measured, ...ctx.currentAttempts()], options.apiKey);
+        if (death)
+          outcome = {
+            ...outcome,
+            status: 'failed',
+            reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}. ${outcome.reason}`,
+          };
+      }
+      if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
       const result: CaseResult = {
         id: def.id,
         title: def.title,
@@ -68,6 +94,7 @@ export async function runVerify(
     await probe?.close();
   }
   const count = (s: CaseResult['status']) => results.filter((r) => r.status === s).length;
+  const causes = groupCauses(results, ctx.measured, options.apiKey, death);
   return {
     receiver: options.receiver,
     passed: count('passed'),
@@ -75,6 +102,7 @@ export async function runVerify(
     warned: count('warned'),
     skipped: count('skipped'),
     cases: results,
+    causes,
     seed: options.seed,
     responseTimeoutMs: options.responseTimeoutMs,
     durationMs: Math.round(performance.now() - started),

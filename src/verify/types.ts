@@ -11,9 +11,12 @@ export const CASE_IDS = [
   'handles-void-before-issue',
   'accepts-minimal-body',
   'accepts-maximal-body',
+  'accepts-large-body',
+  'accepts-old-update-date',
   'survives-batch-burst',
   'records-final-status',
   'same-second-filename-collision',
+  'records-concurrent-issue-and-void',
   'answers-within-timeout',
 ] as const;
 export type CaseId = (typeof CASE_IDS)[number];
@@ -32,11 +35,18 @@ export const CASE_TITLES: Readonly<Record<CaseId, string>> = {
   'accepts-minimal-body': 'acknowledges a body with every optional member and field left out',
   'accepts-maximal-body':
     'acknowledges the largest body: 9 passengers, 8 segments, every optional member, non-ASCII names, long RawData',
-  'survives-batch-burst': 'acknowledges 50 notifications redelivered at once by one minute-55 batch',
+  'accepts-large-body':
+    'acknowledges a large body that does not compress (varied RawData, about 64 KiB on the wire)',
+  'accepts-old-update-date':
+    'acknowledges a notification whose UpdateDate is days old (a late redelivery or a manual redelivery)',
+  'survives-batch-burst':
+    'acknowledges the notifications one minute-55 batch redelivers at once (50 by default, --burst-concurrency)',
   'records-final-status':
     'records the last status sent; duplicates and late redeliveries change nothing (--probe)',
   'same-second-filename-collision':
     'records Voided when an Issue and its Void share a Content-Disposition filename (--probe)',
+  'records-concurrent-issue-and-void':
+    'records Voided when an Issue and its Void arrive at the same time in one batch (--probe)',
   'answers-within-timeout': 'answers every delivery of the run within the response timeout',
 };
 
@@ -63,8 +73,31 @@ export interface CaseResult {
   /** What to change in the receiver when the case does not pass. */
   fix: string;
   durationMs: number;
-  /** answers-within-timeout: the answer times measured over the whole run. */
-  timing?: { answers: number; p50Ms: number; p95Ms: number; maxMs: number };
+  /**
+   * answers-within-timeout: answer times over the whole run, one request at a time (p50/p95/max),
+   * the burst's apart (`burst`), and the longest stall of the kit's own event loop (`kitLagMs`).
+   */
+  timing?: Figures & { burst?: Figures; kitLagMs?: number };
+}
+
+/** Answer times: how many, and their p50, p95 and max. */
+export interface Figures {
+  answers: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+/** Several failed cases that share one cause, with what to fix first (docs/verify.md "Causes"). */
+export interface CauseGroup {
+  /** `receiver-stopped`, `api-key`, `redirect`, `valid-bodies-refused` or `server-error`. */
+  cause: string;
+  /** What the kit saw, in one line. */
+  summary: string;
+  /** What to fix first; the grouped cases' own fixes come after it. */
+  fixFirst: string;
+  /** The failed cases this cause explains. */
+  cases: CaseId[];
 }
 
 /** The report `--json` writes and `verifyReceiver` answers. */
@@ -75,6 +108,8 @@ export interface VerifyReport {
   warned: number;
   skipped: number;
   cases: CaseResult[];
+  /** Causes shared by several failed cases, most fundamental first (empty when none). */
+  causes: CauseGroup[];
   /** The seed of the generated bodies (give it back with --seed to send the same bookings). */
   seed: number;
   responseTimeoutMs: number;

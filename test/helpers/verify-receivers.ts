@@ -71,7 +71,15 @@ export async function verifyTestReceiver(
       if (!m) return [404, 'no such route'];
       const state =
         mistake === 'records-by-filename'
-          ? [...byFilename.values()].filter((s) => s.BookingID === Number(m[1])).at(-1)
+          ? // One file per filename; the booking reads as its newest file (UpdateDate, then lifecycle).
+            [...byFilename.values()]
+              .filter((s) => s.BookingID === Number(m[1]))
+              .sort(
+                (x, y) =>
+                  Date.parse(x.UpdateDate) - Date.parse(y.UpdateDate) ||
+                  (RANK[x.BookingStatus] ?? 0) - (RANK[y.BookingStatus] ?? 0),
+              )
+              .at(-1)
           : bookings.get(Number(m[1]));
       return state ? [200, JSON.stringify(state)] : [404, '{"error":"unknown booking"}'];
     }

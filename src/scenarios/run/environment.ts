@@ -77,7 +77,9 @@ export async function inProcessEnvironment(
         ...(receivers.caPem ? { trust: [receivers.caPem] } : {}),
       },
     );
-    return environment(new AdminClient(running.url), running.url, scenario, receivers, [], async () => {
+    const { adminToken } = running.emulator.settings;
+    const client = new AdminClient(running.url, adminToken ? { adminToken } : {});
+    return environment(client, running.url, scenario, receivers, [], async () => {
       await running.close();
     });
   } catch (err) {
@@ -91,9 +93,10 @@ export function preloadedEnvironment(
   scenario: Scenario,
   url: string,
   receivers: ReadonlyMap<string, Receiver>,
+  adminToken?: string,
 ): ScenarioEnvironment {
   return {
-    client: new AdminClient(url),
+    client: new AdminClient(url, adminToken ? { adminToken } : {}),
     url,
     basePath16: scenario.settings.basePath16 ?? DEFAULT_BASE_PATHS['1.6'],
     basePath17: scenario.settings.basePath17 ?? DEFAULT_BASE_PATHS['1.7'],

@@ -19,6 +19,8 @@ export interface RunListener {
 export interface RunOptions {
   /** URL of a running emulator; absent: a fresh emulator in this process. */
   target?: string;
+  /** The target's admin token (`run --admin-token`), sent on every admin call. */
+  adminToken?: string;
   listener?: RunListener;
 }
 
@@ -34,7 +36,7 @@ export async function runScenario(
   let env: ScenarioEnvironment;
   try {
     env = options.target
-      ? await targetEnvironment(scenario, options.target)
+      ? await targetEnvironment(scenario, options.target, options.adminToken)
       : await inProcessEnvironment(scenario, file);
   } catch (err) {
     const result: ScenarioResult = {

@@ -17,8 +17,12 @@ import { sequenceOf, sharedScope } from './scope.js';
  * same name that the target already holds is used only when it is the scenario's. What cannot be
  * applied to a running emulator (seed, clock, settings) is said in the notes, by name, before the run.
  */
-export async function targetEnvironment(scenario: Scenario, target: string): Promise<ScenarioEnvironment> {
-  const client = new AdminClient(target);
+export async function targetEnvironment(
+  scenario: Scenario,
+  target: string,
+  adminToken?: string,
+): Promise<ScenarioEnvironment> {
+  const client = new AdminClient(target, adminToken ? { adminToken } : {});
   const health = await client.health();
   const notes = await unappliedNotes(client, scenario, health.seed);
   const users = await usersToAdd(client, scenario, notes);

@@ -1,7 +1,7 @@
 /** Cases about acknowledging: exactly 200 for every status, and again for a redelivery. */
 import { acknowledged, consequence, evidenceOf, shortAnswer } from '../evidence.js';
 import { CASE_TITLES } from '../types.js';
-import { type CaseDefinition, capitalize, failed, judgeAcknowledged, MINUTE_MS, passed } from './case.js';
+import { type CaseDefinition, capitalize, failed, judgeAcknowledged, passed, STEP_MS } from './case.js';
 
 const EXACTLY_200 =
   'spec "Endpoints 1" rule 2: the receiver answers with HTTP status exactly 200 to acknowledge; any other status, other 2xx included, is a delivery failure and triggers redelivery (docs/spec-rules.md#endpoints-1)';
@@ -27,7 +27,7 @@ export const acknowledgesEveryStatus: CaseDefinition = {
     const a = ctx.issue();
     const b = ctx.issue();
     await ctx.send([...a.emit, ...b.emit]);
-    await ctx.tick(MINUTE_MS);
+    await ctx.tick(STEP_MS);
     const voided = ctx.void(a.reservations[0]!.bookingId);
     const exchanged = ctx.exchange(b.reservations[0]!.bookingId);
     const records = await ctx.send([...voided.emit, ...exchanged.emit]);
@@ -51,7 +51,7 @@ export const acknowledgesRedelivery: CaseDefinition = {
   async run({ ctx, options }) {
     const issued = ctx.issue();
     const [first] = await ctx.send(issued.emit);
-    await ctx.tick(MINUTE_MS);
+    await ctx.tick(STEP_MS);
     // The same bytes again, left pending (as if the first answer had been lost on the way back) and
     // redelivered by the next minute-55 batch.
     const [again] = await ctx.sendDuringOutage(issued.emit);

@@ -1,47 +1,142 @@
-/** Cases about the Bearer ApiKey: another key, and no Authorization header at all. */
+/**
+ * Cases about the Bearer ApiKey: another key (and malformed ones), and no Authorization header at
+ * all. Each sends a valid notification too, as a control: a refusal means something only when valid
+ * notifications are answered otherwise. With --probe, a refused notification must have no effect.
+ */
 import type { NotificationRecord } from '../../delivery/index.js';
-import type { CredentialKind } from '../context.js';
+import { type CredentialKind, otherCase } from '../context.js';
 import { evidenceOf, shortAnswer } from '../evidence.js';
-import { CASE_TITLES } from '../types.js';
-import { type CaseDefinition, type CaseInput, failed, type Outcome, passed, reached } from './case.js';
+import { probeEvidence, recordedText } from '../probe.js';
+import { CASE_TITLES, type Evidence } from '../types.js';
+import {
+  type CaseDefinition,
+  type CaseInput,
+  failed,
+  type Outcome,
+  passed,
+  reached,
+  warned,
+} from './case.js';
+import { booking, drain } from './probe-checks.js';
 
 const RULE =
   'spec "Authentication" 1 and "Endpoints 1" rule 3: every delivery carries Authorization: Bearer <ApiKey> of the credential, and the receiver checks it on every request to confirm the origin (docs/spec-rules.md#authentication)';
 
-async function judgeRejected(
-  { ctx, options }: CaseInput,
-  kind: CredentialKind,
-  what: string,
-): Promise<Outcome> {
-  const [record] = await ctx.send(ctx.issue().emit, kind);
-  return verdict(record!, what, options.apiKey);
+/** What each refused credential sends, for reasons. */
+const WHAT: Record<Exclude<CredentialKind, 'api-key'>, string> = {
+  'wrong-key': 'with another Bearer key',
+  'no-authorization': 'without any Authorization header',
+  'empty-bearer': 'with "Bearer " and an empty token',
+  'key-prefix': 'with the first half of your key as Bearer token (a prefix)',
+  'key-other-case': 'with your key in another letter case',
+  basic: 'with "Basic <base64 of reportbo:your key>" instead of Bearer',
+  'other-credential': 'with the ApiKey of another credential (--other-api-key)',
+};
+
+interface Sent {
+  kind: Exclude<CredentialKind, 'api-key'>;
+  record: NotificationRecord;
 }
 
-function verdict(record: NotificationRecord, what: string, apiKey: string): Outcome {
-  const attempt = record.attempts.at(-1);
-  const evidence = [evidenceOf(record, apiKey, attempt)];
-  if (!reached(record))
-    return failed(
-      `could not be judged: the notification did not reach the receiver (${attempt?.message})`,
-      evidence,
-    );
-  if (attempt?.outcome === 'http_status' && attempt.statusCode === 200) {
-    return failed(
-      `answered 200 to a notification ${what}: anyone who learns your URL can inject or change bookings`,
-      evidence,
-    );
+const statusOf = (r: NotificationRecord) => {
+  const a = r.attempts.at(-1);
+  return a?.outcome === 'http_status' ? `HTTP ${a.statusCode}` : a?.outcome;
+};
+
+async function judgeRejected(
+  { ctx, options, probe }: CaseInput,
+  kinds: ReadonlyArray<Exclude<CredentialKind, 'api-key'>>,
+): Promise<Outcome> {
+  // The control: what a valid notification gets from this receiver.
+  const [control] = await ctx.send(ctx.issue().emit, 'api-key');
+  const sent: Sent[] = [];
+  for (const kind of kinds) {
+    const [record] = await ctx.send(ctx.issue().emit, kind);
+    sent.push({ kind, record: record! });
   }
-  const advice =
-    attempt?.statusCode === 401 || attempt?.statusCode === 403 ? '' : ' (401 or 403 says why more clearly)';
-  return passed(`refused it with ${shortAnswer(attempt)}${advice}`, evidence);
+  const evidence: Evidence[] = [
+    {
+      ...evidenceOf(control!, options.apiKey),
+      sent: `${evidenceOf(control!, options.apiKey).sent} [control]`,
+    },
+    ...sent.map((s) => evidenceOf(s.record, options.apiKey)),
+  ];
+  const failures: string[] = [];
+  const inconclusive: string[] = [];
+  const refused: string[] = [];
+  const controlStatus = statusOf(control!);
+  const unreached = sent.filter((x) => !reached(x.record));
+  if (unreached.length === sent.length)
+    return failed(
+      `could not be judged: the notification did not reach the receiver (${unreached[0]!.record.attempts.at(-1)?.message})${sent.length > 1 ? `, nor did the ${sent.length - 1} others` : ''}`,
+      evidence,
+    );
+  for (const { kind, record } of sent) {
+    const attempt = record.attempts.at(-1);
+    const what = `a notification ${WHAT[kind]}`;
+    if (!reached(record)) {
+      failures.push(`${what} could not be judged: it did not reach the receiver (${attempt?.message})`);
+    } else if (attempt?.outcome === 'http_status' && attempt.statusCode === 200) {
+      failures.push(`answered 200 to ${what}: anyone who learns your URL can inject or change bookings`);
+    } else if (statusOf(record) === controlStatus) {
+      inconclusive.push(`${what} got ${shortAnswer(attempt)}, the same answer as a valid notification`);
+    } else if (
+      attempt?.outcome === 'http_status' &&
+      attempt.statusCode! >= 200 &&
+      attempt.statusCode! < 300
+    ) {
+      failures.push(
+        `answered ${attempt.statusCode} to ${what}: a 2xx is never a refusal, it says the notification was taken; answer 401`,
+      );
+    } else refused.push(`${WHAT[kind]}: ${shortAnswer(attempt)}`);
+  }
+  if (probe) {
+    // A refused notification must have no effect: once the queue is past them, they are unknown.
+    await drain(ctx, probe);
+    for (const { kind, record } of sent) {
+      const b = booking({ bookingId: record.bookingId, bookingNumber: record.bookingNumber });
+      const answer = await probe.get(b);
+      evidence.push(
+        probeEvidence(answer, `booking of the notification ${WHAT[kind]}: expected 404 (unknown)`),
+      );
+      if (answer.status !== 404 && statusOf(record) !== 'HTTP 200')
+        failures.push(
+          `the notification ${WHAT[kind]} was answered ${shortAnswer(record.attempts.at(-1))}, but the probe says ${recordedText(answer)} for its booking ${b.bookingId}: the receiver stored it before checking the key (a refused notification must change nothing)`,
+        );
+    }
+  }
+  const advice = sent.some(({ record }) => ![401, 403].includes(record.attempts.at(-1)?.statusCode ?? 0))
+    ? ' (401 or 403 says why more clearly)'
+    : '';
+  if (failures.length) return failed(failures.join('; '), evidence);
+  if (inconclusive.length)
+    return warned(
+      `inconclusive: ${inconclusive.join('; ')} (${controlStatus}), so this does not show that the key is checked; make valid notifications pass first`,
+      evidence,
+    );
+  const checked = probe ? '; the probe shows none of them stored' : '';
+  return passed(
+    sent.length === 1
+      ? `refused it with ${refused[0]!.split(': ').at(-1)}${advice}${checked}`
+      : `refused every one (${refused.join('; ')})${advice}${checked}`,
+    evidence,
+  );
 }
 
 export const rejectsWrongApiKey: CaseDefinition = {
   id: 'rejects-wrong-api-key',
   title: CASE_TITLES['rejects-wrong-api-key'],
   rule: RULE,
-  fix: 'Compare the Bearer value with your ApiKey(s) on every request (in constant time) and answer 401 when it does not match.',
-  run: (input) => judgeRejected(input, 'wrong-key', 'with another Bearer key'),
+  fix: 'Compare the whole Authorization value with "Bearer " + your ApiKey(s) on every request, exactly (same case, full length, in constant time); answer 401 when it does not match, before storing anything.',
+  run: (input) => {
+    const kinds: Array<Exclude<CredentialKind, 'api-key'>> = ['wrong-key', 'empty-bearer'];
+    // A prefix needs a key of 2 characters or more (half of it, never empty).
+    if (input.options.apiKey.length >= 2) kinds.push('key-prefix');
+    if (otherCase(input.options.apiKey) !== input.options.apiKey) kinds.push('key-other-case');
+    kinds.push('basic');
+    if (input.options.otherApiKey) kinds.push('other-credential');
+    return judgeRejected(input, kinds);
+  },
 };
 
 export const rejectsMissingAuthorization: CaseDefinition = {
@@ -49,5 +144,5 @@ export const rejectsMissingAuthorization: CaseDefinition = {
   title: CASE_TITLES['rejects-missing-authorization'],
   rule: RULE,
   fix: 'Treat a missing or malformed Authorization header like a wrong key: answer 401 and store nothing.',
-  run: (input) => judgeRejected(input, 'no-authorization', 'without any Authorization header'),
+  run: (input) => judgeRejected(input, ['no-authorization']),
 };

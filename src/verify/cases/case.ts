@@ -1,7 +1,14 @@
 /** What a case is: its public id and wording, and how it runs. */
 import type { NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
-import { acknowledged, consequence, evidenceOf, shortAnswer } from '../evidence.js';
+import {
+  acknowledged,
+  consequence,
+  evidenceOf,
+  OVER_CAP_WARNING,
+  overCap,
+  shortAnswer,
+} from '../evidence.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Probe } from '../probe.js';
 import type { CaseId, CaseResult, CaseStatus, Evidence } from '../types.js';
@@ -34,7 +41,11 @@ export interface CaseDefinition {
   run(input: CaseInput): Promise<Outcome>;
 }
 
-export const MINUTE_MS = 60_000;
+/**
+ * Emulator time between two events of one case: enough for a later UpdateDate (a second) and the
+ * filename's time to change, short enough that bodies stay minutes old (VerifyContext).
+ */
+export const STEP_MS = 2_000;
 
 export const passed = (reason: string, evidence: Evidence[] = []): Outcome => ({
   status: 'passed',
@@ -51,6 +62,13 @@ export const warned = (reason: string, evidence: Evidence[] = []): Outcome => ({
   reason,
   evidence,
 });
+
+/**
+ * How a receiver orders two notifications of one booking (docs/verify.md "The tie rule"): written
+ * once, quoted by every fix that needs it, so no two fixes contradict each other.
+ */
+export const TIE_RULE =
+  'a byte-identical body is a duplicate (answer 200, change nothing); a newer UpdateDate wins; the same UpdateDate with another BookingStatus is not a duplicate: the later lifecycle state wins (Issued, then Issued-Exch, then Exchanged or Voided)';
 
 /** Attempt outcomes that mean the request got to the receiver (it answered, late, or broke off). */
 const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
@@ -73,6 +91,9 @@ export function judgeAcknowledged(
   const refused = items.filter(({ record }) => !acknowledged(record.attempts.at(-1)));
   if (refused.length === 0) {
     const times = items.map(({ record }) => Math.round(record.attempts.at(-1)!.durationMs));
+    const capped = items.filter(({ record }) => overCap(record.attempts.at(-1)));
+    if (capped.length > 0)
+      return warned(`${capped.map(({ what }) => what).join(', ')}: ${OVER_CAP_WARNING}`, evidence);
     return passed(
       items.length === 1
         ? `answered 200 in ${times[0]} ms`

@@ -4,6 +4,8 @@ import { rejectsMissingAuthorization, rejectsWrongApiKey } from './auth.js';
 import { acceptsMaximalBody, acceptsMinimalBody } from './bodies.js';
 import { survivesBatchBurst } from './burst.js';
 import type { CaseDefinition } from './case.js';
+import { recordsConcurrentIssueAndVoid } from './concurrent.js';
+import { acceptsLargeBody, acceptsOldUpdateDate } from './large-and-old.js';
 import { recordsFinalStatus, sameSecondFilenameCollision } from './recorded.js';
 import { answersWithinTimeout } from './timing.js';
 import { tls } from './tls.js';
@@ -21,8 +23,11 @@ export const CASES: readonly CaseDefinition[] = [
   handlesVoidBeforeIssue,
   acceptsMinimalBody,
   acceptsMaximalBody,
+  acceptsLargeBody,
+  acceptsOldUpdateDate,
   survivesBatchBurst,
   recordsFinalStatus,
   sameSecondFilenameCollision,
+  recordsConcurrentIssueAndVoid,
   answersWithinTimeout,
 ];

@@ -17,6 +17,22 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
+/** The case whose attempts are the kit's own burst (figures apart: the kit's work dominates them). */
+const BURST_CASE = 'survives-batch-burst';
+
+function figuresOf(list: readonly MeasuredAttempt[]) {
+  const sorted = list.map((m) => m.attempt.durationMs).sort((a, b) => a - b);
+  return {
+    answers: sorted.length,
+    p50Ms: Math.round(percentile(sorted, 50)),
+    p95Ms: Math.round(percentile(sorted, 95)),
+    maxMs: Math.round(sorted.at(-1) ?? 0),
+  };
+}
+
+const text = (f: ReturnType<typeof figuresOf>) =>
+  `${f.answers} answers: p50 ${f.p50Ms} ms, p95 ${f.p95Ms} ms, max ${f.maxMs} ms`;
+
 export const answersWithinTimeout: CaseDefinition = {
   id: 'answers-within-timeout',
   title: CASE_TITLES['answers-within-timeout'],
@@ -32,14 +48,17 @@ export const answersWithinTimeout: CaseDefinition = {
     }
     if (answers.length === 0)
       return failed('no delivery of the run reached the receiver, so no answer time could be measured');
-    const sorted = answers.map((m) => m.attempt.durationMs).sort((a, b) => a - b);
+    // One request at a time: the receiver's own latency. The burst: the kit's connections and TLS
+    // handshakes share the machine with it, so its figures are reported, never judged for speed.
+    const single = answers.filter((m) => m.caseId !== BURST_CASE);
+    const burst = answers.filter((m) => m.caseId === BURST_CASE);
+    const perRequest = figuresOf(single.length ? single : answers);
     const timing = {
-      answers: sorted.length,
-      p50Ms: Math.round(percentile(sorted, 50)),
-      p95Ms: Math.round(percentile(sorted, 95)),
-      maxMs: Math.round(sorted.at(-1)!),
+      ...perRequest,
+      ...(burst.length && single.length ? { burst: figuresOf(burst) } : {}),
+      kitLagMs: ctx.kitLagMs(),
     };
-    const figures = `${timing.answers} answers: p50 ${timing.p50Ms} ms, p95 ${timing.p95Ms} ms, max ${timing.maxMs} ms`;
+    const figures = `per request, one at a time: ${text(perRequest)}${timing.burst ? `; the burst apart: ${text(timing.burst)}` : ''}`;
     const late = answers.filter((m) => m.attempt.outcome === 'timeout');
     const show = (list: MeasuredAttempt[]) =>
       list.slice(0, EVIDENCE_SHOWN).map((m) => ({
@@ -50,17 +69,25 @@ export const answersWithinTimeout: CaseDefinition = {
       const cases = [...new Set(late.map((m) => m.caseId))].join(', ');
       return {
         ...failed(
-          `${late.length} of ${timing.answers} deliveries got no answer within the ${options.responseTimeoutMs} ms response timeout (in ${cases}); each counts as failed and is redelivered (${figures})`,
+          `${late.length} of ${answers.length} deliveries got no answer within the ${options.responseTimeoutMs} ms response timeout (in ${cases}); each counts as failed and is redelivered (${figures})`,
           show(late),
         ),
         timing,
       };
     }
-    if (timing.p95Ms > SLOW_P95_MS) {
-      const slow = [...answers].sort((a, b) => b.attempt.durationMs - a.attempt.durationMs);
+    if (perRequest.p95Ms > SLOW_P95_MS) {
+      const slow = [...single].sort((a, b) => b.attempt.durationMs - a.attempt.durationMs);
+      // The kit's own process stalled about as long: the figures measure this machine, not the receiver.
+      if (timing.kitLagMs * 2 >= perRequest.p95Ms)
+        return {
+          ...passed(
+            `every answer within the ${options.responseTimeoutMs} ms response timeout (${figures}); the p95 over ${SLOW_P95_MS / 1000} s is not judged: the kit's own process was stalled up to ${timing.kitLagMs} ms (a loaded machine), so the figures measure the machine, not the receiver`,
+          ),
+          timing,
+        };
       return {
         ...warned(
-          `every answer came within ${options.responseTimeoutMs} ms, but the p95 is over ${SLOW_P95_MS / 1000} s (${figures}): under production load that gets close to the limit`,
+          `every answer came within ${options.responseTimeoutMs} ms, but the p95 of single requests is over ${SLOW_P95_MS / 1000} s (${figures}): under production load that gets close to the limit; the slowest are listed`,
           show(slow),
         ),
         timing,

@@ -3,12 +3,16 @@
  * roots plus the given CA, the certificate verified for the host). When it fails, no notification
  * can arrive, so the runner skips the cases after it.
  */
+
+import { X509Certificate } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { type PeerCertificate, rootCertificates, connect as tlsConnect } from 'node:tls';
 import { classifyError } from '../../delivery/outcome.js';
 import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, failed, type Outcome, passed, warned } from './case.js';
 
+/** The ALPN list the sender offers (undici over HTTP/1.1). */
+const SENDER_ALPN = ['http/1.1'];
 /** A certificate ending sooner than this is warned about. */
 export const EXPIRY_WARNING_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -66,18 +70,37 @@ function checkTls(
       ...(isIP(host) ? {} : { servername: host }),
       ca: [...rootCertificates, ...caPems],
       minVersion: 'TLSv1.2',
+      // As the sender (undici, HTTP/1.1): an HTTP/2-only endpoint refuses this offer.
+      ALPNProtocols: SENDER_ALPN,
       rejectUnauthorized: true,
     });
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
       resolve(failed(`no TLS handshake within ${timeoutMs} ms`, [{ sent, received: 'nothing' }]));
     });
-    socket.once('secureConnect', () => {
+    socket.once('secureConnect', async () => {
       const protocol = socket.getProtocol() ?? 'unknown protocol';
       const cert = socket.getPeerCertificate();
       socket.destroy();
       const description = describeCertificate(cert);
       const evidence = [{ sent, received: `${protocol}, ${description}` }];
+      if (protocol !== 'TLSv1.2') {
+        // "TLS 1.2 or higher": the provider may connect with 1.2; a 1.3-only endpoint refuses it.
+        const tls12 = await handshake({ host, port, caPems, timeoutMs, maxVersion: 'TLSv1.2' });
+        evidence.push({
+          sent: `TLS handshake with ${target} offering TLS 1.2 only`,
+          received: tls12 ?? 'TLSv1.2',
+        });
+        if (tls12) {
+          resolve(
+            failed(
+              `the receiver accepts ${protocol} but refuses TLS 1.2 (${tls12}): the spec requires TLS 1.2 or higher, so a sender that offers 1.2 cannot deliver; enable TLS 1.2 besides 1.3`,
+              evidence,
+            ),
+          );
+          return;
+        }
+      }
       const daysLeft = (Date.parse(cert.valid_to) - Date.now()) / DAY_MS;
       if (daysLeft < EXPIRY_WARNING_DAYS) {
         resolve(
@@ -90,10 +113,106 @@ function checkTls(
       }
       resolve(passed(`${protocol}, ${description}`, evidence));
     });
-    socket.once('error', (err) => {
+    socket.once('error', async (err) => {
       socket.destroy();
       const cause = classifyError(err, 'connect', target).message;
-      resolve(failed(`the provider could not deliver: ${cause}`, [{ sent, received: cause }]));
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      let why = `the provider could not deliver: ${cause}`;
+      if (/NO_APPLICATION_PROTOCOL/.test(code) || /no.application.protocol/i.test(err.message))
+        why = `the receiver speaks HTTP/2 only: it refused the ALPN offer "http/1.1" that the sender makes (${code}); the provider's sender speaks HTTP/1.1, so enable HTTP/1.1 on the endpoint (e.g. allowHTTP1, or http1 in the proxy's ALPN list)`;
+      else if (UNTRUSTED_CODES.has(code) && caPems.length > 0) {
+        const chain = await chainProblem(host, port, caPems, timeoutMs);
+        if (chain) why = `the provider could not deliver: ${chain}`;
+      }
+      resolve(failed(why, [{ sent, received: cause }]));
+    });
+  });
+}
+
+/** Codes of a certificate whose issuer is not trusted. */
+const UNTRUSTED_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
+/**
+ * With --ca-file given and the issuer still untrusted: the receiver's certificate comes from an
+ * intermediate CA it does not send (an incomplete chain), or from another CA than the one given.
+ */
+function chainProblem(
+  host: string,
+  port: number,
+  caPems: string[],
+  timeoutMs: number,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host,
+      port,
+      ...(isIP(host) ? {} : { servername: host }),
+      rejectUnauthorized: false,
+      ALPNProtocols: SENDER_ALPN,
+    });
+    socket.setTimeout(timeoutMs, () => {
+      socket.destroy();
+      resolve(undefined);
+    });
+    socket.once('error', () => resolve(undefined));
+    socket.once('secureConnect', () => {
+      const leaf = socket.getPeerCertificate(true);
+      socket.destroy();
+      const issuer = leaf.issuer?.CN ?? leaf.issuer?.O ?? '?';
+      const sentChain = leaf.issuerCertificate && leaf.issuerCertificate !== leaf ? 1 : 0;
+      const given = caPems.map((pem) => {
+        try {
+          return new X509Certificate(pem).subject.replace(/\n/g, ', ');
+        } catch {
+          return '?';
+        }
+      });
+      if (sentChain === 0)
+        resolve(
+          `its certificate is issued by "${issuer}", which is not a CA you gave with --ca-file (${given.join('; ')}), and the receiver sends no intermediate certificate with it: serve the full chain (the certificate, then every intermediate up to the CA in --ca-file), or give the CA that issued it`,
+        );
+      else
+        resolve(
+          `its certificate is issued by "${issuer}" and the chain it sends does not end at a CA you gave with --ca-file (${given.join('; ')}): give the CA at the top of that chain`,
+        );
+    });
+  });
+}
+
+/** One handshake (TLS options as given); answers the error's cause, or undefined when it worked. */
+function handshake(o: {
+  host: string;
+  port: number;
+  caPems: string[];
+  timeoutMs: number;
+  maxVersion: 'TLSv1.2';
+}): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: o.host,
+      port: o.port,
+      ...(isIP(o.host) ? {} : { servername: o.host }),
+      ca: [...rootCertificates, ...o.caPems],
+      minVersion: 'TLSv1.2',
+      maxVersion: o.maxVersion,
+      ALPNProtocols: SENDER_ALPN,
+      rejectUnauthorized: true,
+    });
+    socket.setTimeout(o.timeoutMs, () => {
+      socket.destroy();
+      resolve(`no TLS handshake within ${o.timeoutMs} ms`);
+    });
+    socket.once('secureConnect', () => {
+      socket.destroy();
+      resolve(undefined);
+    });
+    socket.once('error', (err) => {
+      socket.destroy();
+      resolve(classifyError(err, 'connect', `${o.host}:${o.port}`).message);
     });
   });
 }

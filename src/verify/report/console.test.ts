@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../types.js';
-import { consoleProgress, formatCase } from './console.js';
+import { consoleProgress, formatCase, formatSummary } from './console.js';
 
 const result = (status: CaseResult['status']): CaseResult => ({
   id: 'acknowledges-issue',
@@ -41,5 +41,43 @@ describe('the verify console report', () => {
       '      fix:      Answer exactly 200.',
       '',
     ]);
+  });
+
+  it('lists under a warning the requests it mentions (e.g. the slowest answers), then the fix', () => {
+    expect(formatCase(result('warned')).split('\n')).toEqual([
+      '  ! acknowledges-issue — answered 200 in 3 ms',
+      '      sent:     POST https://r.example/hook: Issued',
+      '      received: HTTP 202 after 3 ms',
+      '      fix:      Answer exactly 200.',
+      '',
+    ]);
+  });
+
+  it('names each shared cause once, with what to fix first, before the summary line', () => {
+    const out = formatSummary({
+      receiver: 'https://r.example/hook',
+      passed: 0,
+      failed: 2,
+      warned: 0,
+      skipped: 0,
+      cases: [result('failed'), { ...result('failed'), id: 'accepts-minimal-body' }],
+      causes: [
+        {
+          cause: 'api-key',
+          summary: 'every notification with your key was answered 401 (5 of 5)',
+          fixFirst: 'Check --api-key.',
+          cases: ['acknowledges-issue', 'accepts-minimal-body'],
+        },
+      ],
+      seed: 1,
+      responseTimeoutMs: 30000,
+      durationMs: 1200,
+    });
+    expect(out).toBe(
+      '\n  CAUSE api-key — every notification with your key was answered 401 (5 of 5)\n' +
+        '      fix first: Check --api-key.\n' +
+        '      explains:  acknowledges-issue, accepts-minimal-body\n' +
+        '\nFAILED: 2 cases: 0 passed, 2 failed, 0 warned, 0 skipped (1.2 s)\n',
+    );
   });
 });

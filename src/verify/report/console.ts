@@ -27,17 +27,28 @@ export function formatCase(r: CaseResult): string {
     lines.push(`      rule:     ${r.rule}`);
     lines.push(`      fix:      ${r.fix}`);
   } else if (r.status === 'warned') {
+    // The requests a warning mentions (e.g. the slowest answers) are listed, as under a failure.
+    for (const e of r.evidence) {
+      lines.push(`      sent:     ${e.sent}`);
+      lines.push(`      received: ${e.received}`);
+    }
     lines.push(`      fix:      ${r.fix}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** The summary line. */
+/** The summary line, after the causes shared by several failed cases (fix those first). */
 export function formatSummary(report: VerifyReport): string {
   const n = report.cases.length;
   const verdict = report.failed > 0 ? 'FAILED' : 'OK';
+  const causes = (report.causes ?? [])
+    .map(
+      (c) =>
+        `\n  CAUSE ${c.cause} — ${c.summary}\n      fix first: ${c.fixFirst}\n      explains:  ${c.cases.join(', ')}\n`,
+    )
+    .join('');
   return (
-    `\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
+    `${causes}\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
     `${report.warned} warned, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)\n`
   );
 }

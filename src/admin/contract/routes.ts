@@ -1,0 +1,480 @@
+/**
+ * THE ADMIN API, DECLARED ONCE (decision 0045). Every route under `/__admin` is one entry here; the
+ * OpenAPI document (`GET /__admin/openapi.json`), the handlers' types and `AdminClient` all read it.
+ *
+ * To add a route:
+ *   1. declare it below: its key is the operation name (the OpenAPI operationId and the client's
+ *      method name); give method, path, tag, summary and the zod schemas of what it takes and answers
+ *      (a new named answer shape: `component('Name', schema)` in schemas.ts or delivery-schemas.ts);
+ *   2. bind its handler by the same key in its group's file in src/admin (see mount.ts);
+ *   3. add a client method of that name in src/client/client.ts (or give `noClient` a reason), and a
+ *      row in docs/admin-api.md. test/admin-contract.test.ts fails until all three are there.
+ */
+import { z } from 'zod';
+import {
+  ActivitySchema,
+  BatchResultSchema,
+  CredentialInputComponent,
+  CredentialSchema,
+  DeliveryStatsSchema,
+  EventInputComponent,
+  EventResultSchema,
+  ExportQuerySchema,
+  ExportSchema,
+  NotificationListSchema,
+  NotificationQuerySchema,
+  NotificationSchema,
+  OutageInputComponent,
+  OutageSchema,
+  RedeliverInputSchema,
+  ReservationSchema,
+  ReservationSummarySchema,
+  RetryResultSchema,
+} from './delivery-schemas.js';
+import { route } from './route.js';
+import {
+  AdvanceInputSchema,
+  AdvanceResultSchema,
+  ClockStateSchema,
+  EffectiveConfigSchema,
+  FaultAnswerSchema,
+  FaultInputSchema,
+  HealthSchema,
+  JournalDetailSchema,
+  JournalEntrySchema,
+  JournalQuerySchema,
+  ResetResultSchema,
+  ScenarioRunResultSchema,
+  TokenQuerySchema,
+  TokenSchema,
+  TrustInputSchema,
+  TrustListSchema,
+  TrustResultSchema,
+  UserAnswerSchema,
+  UserInputSchema,
+  VerifyInputSchema,
+  VerifyReportSchema,
+} from './schemas.js';
+
+const bookingIdParam = z.object({ bookingId: z.int().positive() });
+const listOf = <K extends string, S extends z.ZodType>(key: K, item: S) =>
+  z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<S> });
+
+export const ADMIN_ROUTES = {
+  // health
+  health: route({
+    method: 'get',
+    path: '/health',
+    tag: 'health',
+    summary: '{"status":"ok"} once ready, 503 "starting" before',
+    responses: { 200: HealthSchema, 503: HealthSchema },
+  }),
+  openApi: route({
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'health',
+    summary: 'this document',
+    responses: { 200: z.looseObject({}).describe('OpenAPI 3.1 document') },
+  }),
+  config: route({
+    method: 'get',
+    path: '/config',
+    tag: 'health',
+    summary: 'effective settings (no secrets), as the start log line lists them',
+    responses: { 200: EffectiveConfigSchema },
+  }),
+  reset: route({
+    method: 'post',
+    path: '/reset',
+    tag: 'health',
+    summary:
+      'forget reservations, notifications, tokens, journal and faults; keep users, credentials, settings',
+    responses: { 200: ResetResultSchema },
+  }),
+
+  // delivery: credentials and trust
+  listCredentials: route({
+    method: 'get',
+    path: '/credentials',
+    tag: 'delivery',
+    summary: 'list credentials',
+    responses: { 200: listOf('credentials', CredentialSchema) },
+  }),
+  addCredential: route({
+    method: 'post',
+    path: '/credentials',
+    tag: 'delivery',
+    summary: 'add a credential (id generated when absent); http:// only with --allow-http',
+    body: CredentialInputComponent,
+    responses: { 201: CredentialSchema },
+    errors: [400, 409],
+  }),
+  updateCredential: route({
+    method: 'put',
+    path: '/credentials/:id',
+    tag: 'delivery',
+    summary:
+      'replace a credential (validated as POST; the id cannot change); notifications already made keep their URL and ApiKey',
+    body: CredentialInputComponent,
+    responses: { 200: CredentialSchema },
+    errors: [400, 404],
+  }),
+  deliveryStats: route({
+    method: 'get',
+    path: '/delivery-stats',
+    tag: 'delivery',
+    summary:
+      'per credential: notifications by state, attempts, success rate, last failure and the next batch when one is pending',
+    responses: { 200: listOf('credentials', DeliveryStatsSchema) },
+  }),
+  deleteCredential: route({
+    method: 'delete',
+    path: '/credentials/:id',
+    tag: 'delivery',
+    summary:
+      'delete a credential; its pending notifications are cancelled (state cancelled, cancelReason credential_deleted)',
+    responses: { 204: null },
+    errors: [404],
+  }),
+  listTrusted: route({
+    method: 'get',
+    path: '/trust',
+    tag: 'delivery',
+    summary: 'certificates trusted for https:// destinations besides the system roots',
+    responses: { 200: TrustListSchema },
+  }),
+  trust: route({
+    method: 'post',
+    path: '/trust',
+    tag: 'delivery',
+    summary:
+      'trust the CA certificate(s) for later deliveries; JSON {"pem"} or the PEM text itself as the body (curl --data-binary @ca.pem)',
+    body: TrustInputSchema,
+    responses: { 201: TrustResultSchema },
+    errors: [400],
+  }),
+  untrust: route({
+    method: 'delete',
+    path: '/trust/:fingerprint',
+    tag: 'delivery',
+    summary:
+      'stop trusting the certificate with this SHA-256 fingerprint (as GET /trust lists it; colons and case optional)',
+    responses: { 204: null },
+    errors: [404],
+  }),
+
+  // delivery: events and reservations
+  emitEvent: route({
+    method: 'post',
+    path: '/events',
+    tag: 'delivery',
+    summary: 'emit Issue, Void or Exchange; answers at once, delivery runs in the background',
+    body: EventInputComponent,
+    responses: { 202: EventResultSchema },
+    errors: [400, 404, 409],
+  }),
+  listReservations: route({
+    method: 'get',
+    path: '/reservations',
+    tag: 'delivery',
+    summary: 'reservations and their BookingStatus',
+    responses: { 200: listOf('reservations', ReservationSummarySchema) },
+  }),
+  getReservation: route({
+    method: 'get',
+    path: '/reservations/:bookingId',
+    tag: 'delivery',
+    summary: 'one reservation with its last body and history',
+    params: bookingIdParam,
+    responses: { 200: ReservationSchema },
+    errors: [404],
+  }),
+  redeliver: route({
+    method: 'post',
+    path: '/reservations/:bookingId/redeliver',
+    tag: 'delivery',
+    summary: 'manual redelivery with the chosen status (spec "Endpoints 2")',
+    params: bookingIdParam,
+    body: RedeliverInputSchema,
+    responses: { 202: EventResultSchema },
+    errors: [400, 404],
+  }),
+
+  // delivery: notifications and redelivery
+  listNotifications: route({
+    method: 'get',
+    path: '/notifications',
+    tag: 'delivery',
+    summary: 'notification summaries; wait=settled holds the answer until no matching delivery is in flight',
+    query: NotificationQuerySchema,
+    responses: { 200: NotificationListSchema },
+    errors: [400],
+  }),
+  exportNotifications: route({
+    method: 'get',
+    path: '/notifications/export',
+    tag: 'delivery',
+    summary:
+      'the filtered notifications as a file: HAR 1.2 (one entry per attempt, as sent, with the answers) or NDJSON (format=ndjson)',
+    query: ExportQuerySchema,
+    responses: { 200: ExportSchema },
+    errors: [400],
+  }),
+  getNotificationBody: route({
+    method: 'get',
+    path: '/notifications/:id/body.gz',
+    tag: 'delivery',
+    summary: 'the body exactly as sent (gzip), as a file, for curl --data-binary @<filename>.gz',
+    responses: { 200: null },
+    errors: [404],
+    media: 'application/gzip',
+    noClient: 'binary gzip bytes for curl; getNotification has the body decoded',
+  }),
+  getNotification: route({
+    method: 'get',
+    path: '/notifications/:id',
+    tag: 'delivery',
+    summary: 'one notification with headers, body and attempts',
+    responses: { 200: NotificationSchema },
+    errors: [404],
+  }),
+  retryNotification: route({
+    method: 'post',
+    path: '/notifications/:id/retry',
+    tag: 'delivery',
+    summary:
+      'retry now: one attempt of a pending notification at once, outside the batch schedule (trigger "manual"); it counts toward the 5 attempts; answers when the attempt ended',
+    responses: { 200: RetryResultSchema },
+    errors: [404, 409],
+  }),
+  runRedelivery: route({
+    method: 'post',
+    path: '/redelivery/run',
+    tag: 'delivery',
+    summary:
+      'run a redelivery batch now, at the current emulator time; notAttempted says why pending notifications were left out',
+    responses: { 200: BatchResultSchema },
+  }),
+  listBatches: route({
+    method: 'get',
+    path: '/redelivery/batches',
+    tag: 'delivery',
+    summary: 'batches run so far, and batch instants skipped with their reason',
+    responses: { 200: listOf('batches', BatchResultSchema) },
+  }),
+
+  // delivery: simulated outages
+  listOutages: route({
+    method: 'get',
+    path: '/outages',
+    tag: 'delivery',
+    summary: 'simulated outages of the receiver, with their status and the attempts they failed',
+    responses: { 200: listOf('outages', OutageSchema) },
+  }),
+  addOutage: route({
+    method: 'post',
+    path: '/outages',
+    tag: 'delivery',
+    summary:
+      'fail the next N attempts, or every attempt in a window of emulator time, as simulated_outage (the receiver is never contacted)',
+    body: OutageInputComponent,
+    responses: { 201: OutageSchema },
+    errors: [400],
+  }),
+  clearOutages: route({
+    method: 'delete',
+    path: '/outages',
+    tag: 'delivery',
+    summary: 'remove every outage',
+    responses: { 204: null },
+  }),
+  getOutage: route({
+    method: 'get',
+    path: '/outages/:id',
+    tag: 'delivery',
+    summary: 'one outage',
+    responses: { 200: OutageSchema },
+    errors: [404],
+  }),
+  deleteOutage: route({
+    method: 'delete',
+    path: '/outages/:id',
+    tag: 'delivery',
+    summary: 'remove one outage',
+    responses: { 204: null },
+    errors: [404],
+  }),
+
+  // clock
+  getClock: route({
+    method: 'get',
+    path: '/clock',
+    tag: 'clock',
+    summary: 'clock mode, emulator now, next batch',
+    responses: { 200: ClockStateSchema },
+  }),
+  advanceClock: route({
+    method: 'post',
+    path: '/clock/advance',
+    tag: 'clock',
+    summary: 'move a manual clock; every crossed minute-55 batch finishes first',
+    body: AdvanceInputSchema,
+    responses: { 200: AdvanceResultSchema },
+    errors: [400, 409],
+  }),
+
+  // getaccesstoken
+  listUsers: route({
+    method: 'get',
+    path: '/users',
+    tag: 'getaccesstoken',
+    summary: 'list GetAccessToken users (without passwords)',
+    responses: { 200: listOf('users', UserAnswerSchema) },
+  }),
+  addUser: route({
+    method: 'post',
+    path: '/users',
+    tag: 'getaccesstoken',
+    summary: 'add a user; the answer never carries the password',
+    body: UserInputSchema,
+    responses: { 201: UserAnswerSchema },
+    errors: [400, 409],
+  }),
+  updateUser: route({
+    method: 'put',
+    path: '/users/:username',
+    tag: 'getaccesstoken',
+    summary: 'replace a user (validated as POST; the username cannot change); issued tokens stay valid',
+    body: UserInputSchema,
+    responses: { 200: UserAnswerSchema },
+    errors: [400, 404],
+  }),
+  deleteUser: route({
+    method: 'delete',
+    path: '/users/:username',
+    tag: 'getaccesstoken',
+    summary: 'delete a user',
+    responses: { 204: null },
+    errors: [404],
+  }),
+  listTokens: route({
+    method: 'get',
+    path: '/tokens',
+    tag: 'getaccesstoken',
+    summary: 'issued tokens with expiry (8 h of emulator time)',
+    query: TokenQuerySchema,
+    responses: { 200: listOf('tokens', TokenSchema) },
+  }),
+  revokeToken: route({
+    method: 'delete',
+    path: '/tokens/:token',
+    tag: 'getaccesstoken',
+    summary: 'revoke a token',
+    responses: { 204: null },
+    errors: [404],
+  }),
+  listRequests: route({
+    method: 'get',
+    path: '/requests',
+    tag: 'getaccesstoken',
+    summary: 'journal of GetAccessToken calls, oldest first',
+    query: JournalQuerySchema,
+    responses: { 200: listOf('requests', JournalEntrySchema) },
+  }),
+  getRequest: route({
+    method: 'get',
+    path: '/requests/:id',
+    tag: 'getaccesstoken',
+    summary:
+      'one journaled call with exchange: its request and response as sent and received (bodies up to 4 KiB)',
+    responses: { 200: JournalDetailSchema },
+    errors: [404],
+  }),
+  listFaults: route({
+    method: 'get',
+    path: '/faults',
+    tag: 'getaccesstoken',
+    summary: 'active GetAccessToken faults',
+    responses: { 200: listOf('faults', FaultAnswerSchema) },
+  }),
+  addFault: route({
+    method: 'post',
+    path: '/faults',
+    tag: 'getaccesstoken',
+    summary: 'make the next N (or a fraction of) calls late, 5xx, malformed or dropped',
+    body: FaultInputSchema,
+    responses: { 201: FaultAnswerSchema },
+    errors: [400],
+  }),
+  clearFaults: route({
+    method: 'delete',
+    path: '/faults',
+    tag: 'getaccesstoken',
+    summary: 'remove every fault',
+    responses: { 204: null },
+  }),
+  deleteFault: route({
+    method: 'delete',
+    path: '/faults/:id',
+    tag: 'getaccesstoken',
+    summary: 'remove one fault',
+    responses: { 204: null },
+    errors: [404],
+  }),
+
+  // scenarios and verify
+  runScenario: route({
+    method: 'post',
+    path: '/scenarios/run',
+    tag: 'scenarios',
+    summary:
+      'run the steps of the scenario loaded with serve --scenario; 404 when none is loaded, 409 while it runs',
+    responses: { 200: ScenarioRunResultSchema },
+    errors: [404, 409],
+  }),
+  verify: route({
+    method: 'post',
+    path: '/verify',
+    tag: 'verify',
+    summary:
+      'run the receiver conformance kit (reportbo-emulator verify) against a receiver, trusting the CAs this emulator trusts; answers the report verify --json writes (docs/verify.md), or with Accept: application/x-ndjson a stream of caseStart/caseEnd events ending with the report (docs/admin-api.md)',
+    body: VerifyInputSchema,
+    responses: { 200: VerifyReportSchema },
+    errors: [400],
+  }),
+
+  // live
+  stream: route({
+    method: 'get',
+    path: '/stream',
+    tag: 'live',
+    summary:
+      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, attempt, batch, clock, token, admin, refused; a client more than 256 KiB behind is dropped (reconnect: hello again, read the lists)',
+    responses: { 200: ActivitySchema },
+    media: 'text/event-stream',
+    noClient: 'an endless Server-Sent Events stream: read it with an EventSource',
+  }),
+  ui: route({
+    method: 'get',
+    path: '/ui',
+    tag: 'live',
+    summary: 'the live dashboard (HTML; / and /__admin redirect here)',
+    responses: { 200: null },
+    media: 'text/html',
+    noClient: 'a page for browsers',
+  }),
+  uiFile: route({
+    method: 'get',
+    path: '/ui/:file',
+    tag: 'live',
+    summary: "the dashboard's script modules and style (dashboard.js, dashboard.css, …)",
+    responses: { 200: null },
+    errors: [404],
+    media: 'text/plain',
+    noClient: "a file of the dashboard's page",
+  }),
+} as const;
+
+export type AdminRoutes = typeof ADMIN_ROUTES;
+/** An operation name: the key of a route in ADMIN_ROUTES. */
+export type OperationName = keyof AdminRoutes;

@@ -1,0 +1,246 @@
+/**
+ * Request and answer schemas of the admin API besides delivery (delivery-schemas.ts): health,
+ * settings, trust, GetAccessToken users, tokens, journal and faults, the clock, scenarios and verify.
+ * Each named one is a component of the OpenAPI document; the emulator's views are typed from them
+ * (`z.output<typeof …>`), so what the services return and what the document says are one thing.
+ */
+import { z } from 'zod';
+import { FaultSchema } from '../../auth/faults.js';
+import { AUTH_OUTCOMES, VARIANTS } from '../../auth/types.js';
+import { UserSchema, UserViewSchema } from '../../auth/users.js';
+import { TRUST_SOURCES } from '../../delivery/trust.js';
+import { VerifyOptionsSchema } from '../../verify/options.js';
+import { CASE_IDS } from '../../verify/types.js';
+import { API_VERSION, CLOCK_MODE, component, instant, int, str } from './fields.js';
+
+// Every error answer (`errors`, `default` of each operation in the document): named, never returned by a handler.
+component(
+  'Problem',
+  z.object({
+    error: z.object({
+      code: str.describe('stable machine-readable code'),
+      category: z.enum(['user_input', 'conflict', 'not_found', 'delivery', 'internal']),
+      message: str.describe('what failed, why, and how to fix it'),
+      details: z.looseObject({}).optional().describe('e.g. path (field), accepted (values)'),
+    }),
+  }),
+);
+
+export const HealthSchema = component(
+  'Health',
+  z.object({
+    status: z.enum(['ok', 'starting']),
+    version: str.describe('the package version (package.json)'),
+    clock: CLOCK_MODE.optional(),
+    seed: int.optional(),
+  }),
+);
+
+export const EffectiveConfigSchema = component(
+  'EffectiveConfig',
+  z.object({
+    responseTimeoutMs: int.describe('real milliseconds, on every clock'),
+    allowHttp: z.boolean(),
+    clock: z.object({
+      mode: CLOCK_MODE,
+      hourMs: int.nullable().describe('real ms per emulator hour; null unless compressed'),
+    }),
+    deliveryConcurrency: int,
+    apiVersions: z.object({ '1.6': str, '1.7': str }),
+    basePaths: z.object({ '1.6': str, '1.7': str }),
+    caFile: str.nullable().describe('path of the CA file given at start'),
+    trustedCaCount: int.describe('certificates trusted besides the system roots'),
+    acceptLowercaseKeys: z.boolean(),
+    exchangeNotifies: z.enum(['new', 'old', 'both']),
+    seed: int,
+    logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
+    shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
+    allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
+    adminToken: z.boolean().describe('whether a token is required (never its value)'),
+  }),
+);
+
+export const ResetResultSchema = z.object({ status: z.literal('reset') });
+
+export const TrustInputSchema = component(
+  'TrustInput',
+  z.object({ pem: str.describe('one or more PEM certificates') }),
+  'input',
+);
+export const TrustedCertificateSchema = component(
+  'TrustedCertificate',
+  z.object({
+    subject: str,
+    issuer: str,
+    fingerprint256: str.describe('SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it'),
+    validFrom: instant,
+    validTo: instant,
+    ca: z.boolean().describe('whether it may sign others; a self-signed leaf can be trusted as itself'),
+    source: z.enum(TRUST_SOURCES),
+  }),
+);
+export const TrustListSchema = component(
+  'TrustList',
+  z.object({ certificates: z.array(TrustedCertificateSchema) }),
+);
+export const TrustResultSchema = component(
+  'TrustResult',
+  z.object({
+    added: z.array(TrustedCertificateSchema).describe('the certificates that were new'),
+    certificates: z.array(TrustedCertificateSchema),
+  }),
+);
+
+export const UserInputSchema = component('UserInput', UserSchema, 'input');
+export const UserAnswerSchema = component('User', UserViewSchema);
+
+export const TokenSchema = component(
+  'Token',
+  z.object({
+    token: str,
+    username: str,
+    version: API_VERSION,
+    issuedAt: instant,
+    expiresAt: instant,
+    expired: z.boolean().describe('judged on the emulator clock'),
+    revoked: z.boolean(),
+  }),
+);
+export const TokenQuerySchema = z.object({ username: str.optional().describe('only this user') });
+
+export const JournalEntrySchema = component(
+  'JournalEntry',
+  z.object({
+    id: str,
+    at: instant,
+    version: API_VERSION,
+    variant: z.enum(VARIANTS),
+    path: str,
+    username: str.nullable(),
+    outcome: z.enum(AUTH_OUTCOMES),
+    transactionCode: str.nullable(),
+    httpStatus: int,
+    warnings: z.array(str),
+    fault: z.object({ id: str, kind: str }).optional(),
+  }),
+);
+const headerPairs = z.array(z.tuple([str, str]));
+export const JournalDetailSchema = component(
+  'JournalDetail',
+  JournalEntrySchema.extend({
+    exchange: z
+      .object({
+        request: z.object({
+          method: str,
+          target: str.describe('path and query as sent'),
+          headers: headerPairs,
+          body: str.describe('up to 4 KiB, decompressed when sent with Content-Encoding gzip or deflate'),
+          bodyBytes: int,
+          truncated: z.boolean(),
+        }),
+        response: z.object({ status: int, headers: headerPairs, body: str, truncated: z.boolean() }),
+      })
+      .nullable()
+      .describe('the call as the client sent it and got it back; null when it did not come over HTTP'),
+  }),
+);
+export const JournalQuerySchema = z.object({
+  version: API_VERSION.optional().describe('only this API version'),
+  variant: z.enum(VARIANTS).optional().describe('only this variant'),
+  username: str.optional().describe('only this user'),
+  outcome: str.optional().describe('only this outcome, e.g. ok'),
+});
+
+export const FaultInputSchema = component('FaultInput', FaultSchema, 'input');
+export const FaultAnswerSchema = component(
+  'Fault',
+  z.object({
+    ...FaultSchema.shape,
+    id: str,
+    remaining: int.nullable().describe('calls still to be affected (count mode), or null (fraction mode)'),
+    matched: int.describe('calls this rule affected so far'),
+  }),
+);
+
+export const ClockStateSchema = component(
+  'ClockState',
+  z.object({
+    mode: CLOCK_MODE,
+    now: instant,
+    nextBatchAt: instant,
+    hourMs: int.optional().describe('real milliseconds per emulator hour (compressed mode only)'),
+  }),
+);
+export const AdvanceInputSchema = component(
+  'AdvanceInput',
+  z.union([
+    z.strictObject({
+      by: z.union([z.string().meta({ examples: ['PT1H', '30m'] }), z.number().describe('ms')]),
+    }),
+    z.strictObject({ to: z.string().meta({ examples: ['2026-04-27T11:00:00Z', 'next-batch'] }) }),
+  ]),
+  'input',
+);
+export const AdvanceResultSchema = component(
+  'AdvanceResult',
+  z.object({
+    from: instant,
+    to: instant,
+    batches: z
+      .array(instant)
+      .describe('batch instants crossed, in order; each batch had finished before the next began'),
+  }),
+);
+
+/** An object whose members the scenario runner owns (typed there, not here). */
+const anObject = (description: string) =>
+  z.custom<object>((v) => typeof v === 'object').meta({ type: 'object', description });
+
+export const ScenarioRunResultSchema = component(
+  'ScenarioRunResult',
+  z.object({
+    status: str.describe('passed, failed or error'),
+    summary: anObject('counts of scenarios and expectations'),
+    result: anObject('every step and expectation, as run --json writes them'),
+  }),
+);
+
+export const VerifyInputSchema = component('VerifyInput', VerifyOptionsSchema, 'input');
+const VerifyCaseSchema = component(
+  'VerifyCase',
+  z.object({
+    id: z.enum(CASE_IDS),
+    title: str,
+    status: z.enum(['passed', 'failed', 'warned', 'skipped']),
+    reason: str,
+    evidence: z.array(z.object({ sent: str, received: str })),
+    rule: str,
+    fix: str,
+    durationMs: int,
+    timing: z
+      .object({
+        answers: int,
+        p50Ms: int,
+        p95Ms: int,
+        maxMs: int,
+        burst: z.object({ answers: int, p50Ms: int, p95Ms: int, maxMs: int }).optional(),
+        kitLagMs: int.optional(),
+      })
+      .optional(),
+  }),
+);
+export const VerifyReportSchema = component(
+  'VerifyReport',
+  z.object({
+    receiver: str,
+    passed: int,
+    failed: int,
+    warned: int,
+    skipped: int,
+    cases: z.array(VerifyCaseSchema),
+    causes: z.array(z.object({ cause: str, summary: str, fixFirst: str, cases: z.array(z.enum(CASE_IDS)) })),
+    seed: int,
+    responseTimeoutMs: int,
+    durationMs: int,
+  }),
+);

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { deliveryHeaders, type NotificationRecord, toDetail } from '../delivery/index.js';
+import { bodyText } from './notification-query.js';
+
+/** A header or query pair as HAR lists them. */
+interface HarPair {
+  name: string;
+  value: string;
+}
+
+const pairs = (record: Readonly<Record<string, string>>): HarPair[] =>
+  Object.entries(record).map(([name, value]) => ({ name, value }));
+
+let version: string | undefined;
+function packageVersion(): string {
+  version ??= (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
+  return version;
+}
+
+/**
+ * The HAR 1.2 log of notifications (http://www.softwareishard.com/blog/har-12-spec/): one entry per
+ * attempt, the request as sent (its headers exactly; `postData.text` the decompressed JSON, since the
+ * body went out gzip-compressed, which the entry's comment says) and the receiver's answer as kept
+ * (status, headers, the first 4 KiB of its body). An attempt that got no status line (a timeout, a
+ * refused connection, a TLS failure) has status 0 and its cause in `_error`, as browsers write them.
+ */
+export function harLog(records: Iterable<NotificationRecord>) {
+  const entries = [];
+  for (const n of records) {
+    const headers = deliveryHeaders(n.authorization, n.filename, n.gz.length);
+    const text = n.attempts.length ? bodyText(n) : '';
+    const url = new URL(n.url);
+    for (const a of n.attempts) {
+      const responseHeaders = a.responseHeaders ?? {};
+      const responseText = a.responseBody ?? '';
+      entries.push({
+        startedDateTime: a.startedAtWall,
+        time: a.durationMs,
+        request: {
+          method: 'POST',
+          url: n.url,
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: pairs(headers),
+          queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+          postData: { mimeType: 'application/json', params: [], text },
+          headersSize: -1,
+          bodySize: n.gz.length,
+        },
+        response: {
+          status: a.statusCode ?? 0,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: pairs(responseHeaders),
+          content: {
+            size: Buffer.byteLength(responseText),
+            mimeType: responseHeaders['content-type'] ?? 'x-unknown',
+            text: responseText,
+          },
+          redirectURL: responseHeaders.location ?? '',
+          headersSize: -1,
+          bodySize: -1,
+        },
+        cache: {},
+        timings: { send: 0, wait: a.durationMs, receive: 0 },
+        comment: `${n.id} attempt ${a.number}/5 (${a.trigger}): ${a.message}. Emulator time ${a.startedAt}. The body was sent gzip-compressed (${n.gz.length} bytes); postData.text is it decompressed.`,
+        _notificationId: n.id,
+        _attempt: a.number,
+        _emulatorTime: a.startedAt,
+        _outcome: a.outcome,
+        ...(a.outcome === 'http_status' ? {} : { _error: a.message }),
+      });
+    }
+  }
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'reportbo-emulator', version: packageVersion() },
+      pages: [],
+      entries,
+    },
+  };
+}
+
+/** One JSON line per notification: its full view (as `GET /__admin/notifications/:id`) and the gzip body as sent, base64. */
+export function* ndjsonLines(records: Iterable<NotificationRecord>): Generator<string> {
+  for (const n of records)
+    yield `${JSON.stringify({ ...toDetail(n), gzipBase64: n.gz.toString('base64') })}\n`;
+}

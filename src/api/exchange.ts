@@ -1,0 +1,161 @@
+import type { IncomingMessage } from 'node:http';
+import { constants, gunzipSync, inflateSync } from 'node:zlib';
+import type { Context } from 'hono';
+import type { JournalEntry } from '../auth/index.js';
+
+/** Request and response bodies are kept up to this many bytes per journal entry (as attempts keep 4 KiB). */
+export const EXCHANGE_BODY_CAP_BYTES = 4096;
+
+/**
+ * What is kept of a GetAccessToken call for the journal, by reference: nothing is copied or encoded
+ * on the call's path (the hottest of the emulator); `exchangeOf` builds the readable view when asked.
+ * Kept in WeakMaps keyed by the journal entry, so it goes when the journal drops the entry.
+ */
+interface ExchangeParts {
+  method: string;
+  target: string;
+  /** `rawHeaders` of the request ([name, value, name, value, …]) or its Headers. */
+  requestHeaders: readonly string[] | Headers;
+  requestBody: Buffer | undefined;
+  requestBytes: number;
+  status: number;
+  /** The headers the renderer gave the answer (a plain record, no copy), or the Response's. */
+  responseHeaders: Readonly<Record<string, string>> | Headers;
+  responseBody: string | undefined;
+}
+
+/** One GetAccessToken call as the client sent it and got it back (`GET /__admin/requests/:id`). */
+export interface JournalExchange {
+  request: {
+    method: string;
+    /** Path and query as sent. */
+    target: string;
+    headers: Array<[string, string]>;
+    /** The body as text (decompressed when it was sent with Content-Encoding gzip or deflate), up to 4 KiB. */
+    body: string;
+    /** The body's size in bytes as received. */
+    bodyBytes: number;
+    /** True when the body was longer than the cap. */
+    truncated: boolean;
+  };
+  response: {
+    status: number;
+    headers: Array<[string, string]>;
+    body: string;
+    truncated: boolean;
+  };
+}
+
+const requestBodies = new WeakMap<Context, Buffer>();
+const responseBodies = new WeakMap<Response, { body: string; headers: Readonly<Record<string, string>> }>();
+const entries = new WeakMap<Context, JournalEntry>();
+const exchanges = new WeakMap<JournalEntry, ExchangeParts>();
+
+/**
+ * Remembers the request body bytes as read (before decompression), the first 4 KiB copied: a chunk
+ * read from a socket can be a view of a much larger buffer, which a reference would keep alive.
+ */
+export function noteRequestBody(c: Context, raw: Buffer): void {
+  if (raw.length > 0) requestBodies.set(c, Buffer.from(raw.subarray(0, EXCHANGE_BODY_CAP_BYTES)));
+}
+
+/** Remembers the journal entry a call wrote. */
+export function noteJournalEntry(c: Context, entry: JournalEntry): void {
+  entries.set(c, entry);
+}
+
+/** A text Response whose body the journal can show later without reading the stream. */
+export function textResponse(
+  body: string,
+  init: ResponseInit & { headers: Record<string, string> },
+): Response {
+  const res = new Response(body, init);
+  responseBodies.set(res, { body, headers: init.headers });
+  return res;
+}
+
+/** Keeps, beside the call's journal entry, references to its request and its answer. */
+export function keepExchange(c: Context, res: Response): void {
+  const entry = entries.get(c);
+  if (!entry) return;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const requestBody = requestBodies.get(c);
+  const rendered = responseBodies.get(res);
+  exchanges.set(entry, {
+    method: c.req.method,
+    target: incoming?.url ?? pathAndQuery(c.req.url),
+    requestHeaders: incoming?.rawHeaders ?? c.req.raw.headers,
+    requestBody,
+    requestBytes: Number(c.req.header('content-length') ?? requestBody?.length ?? 0),
+    status: res.status,
+    responseHeaders: rendered?.headers ?? res.headers,
+    responseBody: rendered?.body,
+  });
+}
+
+function pathAndQuery(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start < 0 ? '/' : url.slice(start);
+}
+
+function capped(text: string): { body: string; truncated: boolean } {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= EXCHANGE_BODY_CAP_BYTES) return { body: text, truncated: false };
+  return { body: bytes.subarray(0, EXCHANGE_BODY_CAP_BYTES).toString('utf8'), truncated: true };
+}
+
+function pairs(
+  headers: readonly string[] | Headers | Readonly<Record<string, string>>,
+): Array<[string, string]> {
+  if (headers instanceof Headers) return [...headers];
+  if (!Array.isArray(headers)) return Object.entries(headers);
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < headers.length; i += 2) out.push([headers[i]!, headers[i + 1]!]);
+  return out;
+}
+
+/** The answer's headers; the server adds Content-Length (and Date, Connection), which a renderer never sets. */
+function responseHeaders(p: ExchangeParts): Array<[string, string]> {
+  const headers = pairs(p.responseHeaders);
+  if (p.responseBody !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-length'))
+    headers.push(['Content-Length', String(Buffer.byteLength(p.responseBody))]);
+  return headers;
+}
+
+function requestText(raw: Buffer | undefined, headers: Array<[string, string]>): string {
+  if (!raw || raw.length === 0) return '';
+  const encoding = headers
+    .find(([name]) => name.toLowerCase() === 'content-encoding')?.[1]
+    .trim()
+    .toLowerCase();
+  // A body over the cap was kept cut short: a sync flush decodes what its first bytes hold.
+  const options = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 64 * 1024 };
+  try {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(raw, options).toString('utf8');
+    if (encoding === 'deflate') return inflateSync(raw, options).toString('utf8');
+  } catch {
+    return `(could not be decompressed as ${encoding}; ${raw.length} bytes)`;
+  }
+  return raw.toString('utf8');
+}
+
+/** The call as it was, or undefined when nothing was kept (an entry recorded outside the HTTP app). */
+export function exchangeOf(entry: JournalEntry): JournalExchange | undefined {
+  const p = exchanges.get(entry);
+  if (!p) return undefined;
+  const requestHeaders = pairs(p.requestHeaders);
+  const request = capped(requestText(p.requestBody, requestHeaders));
+  if (p.requestBytes > EXCHANGE_BODY_CAP_BYTES) request.truncated = true;
+  const response = capped(p.responseBody ?? '');
+  return {
+    request: {
+      method: p.method,
+      target: p.target,
+      headers: requestHeaders,
+      body: request.body,
+      bodyBytes: p.requestBytes,
+      truncated: request.truncated,
+    },
+    response: { status: p.status, headers: responseHeaders(p), ...response },
+  };
+}

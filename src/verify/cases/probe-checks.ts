@@ -1,0 +1,102 @@
+/**
+ * What the probe cases share: reading a booking until it is right (an asynchronous receiver lags),
+ * waiting for the receiver's queue to reach a point (a sentinel booking), and judging a list of
+ * expected states with the time each took to read right.
+ */
+import type { NotificationRecord } from '../../delivery/index.js';
+import type { VerifyContext } from '../context.js';
+import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
+import { type Probe, type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
+import type { Evidence } from '../types.js';
+import { failed, type Outcome, passed } from './case.js';
+
+/** A BookingID the generator never draws (it draws 1000000–9999999): unknown to every receiver. */
+export const UNKNOWN_BOOKING_ID = 1;
+/** A BookingNumber the generator never draws (its alphabet has no 0, 1, O or I). */
+export const UNKNOWN_BOOKING_NUMBER = 'VERIFY0';
+
+export interface Booking {
+  bookingId: number;
+  bookingNumber: string;
+}
+
+export const booking = (r: Booking): Booking => ({ bookingId: r.bookingId, bookingNumber: r.bookingNumber });
+
+export interface Check {
+  what: string;
+  booking: Booking;
+  /** Expected BookingStatus, or null for "unknown" (404). */
+  expected: string | null;
+  /** The probe's answer when it was read mid-flow (else it is read when judged). */
+  answer?: ProbeAnswer;
+}
+
+/** Whether an answer is what a check expects. */
+export function matches(answer: ProbeAnswer, expected: string | null): boolean {
+  return expected === null ? answer.status === 404 : answer.bookingStatus === expected;
+}
+
+/** Reads a booking until it says `expected` (or the deadline); `null` (unknown) is read once. */
+export function read(probe: Probe, b: Booking, expected: string | null): Promise<ProbeAnswer> {
+  if (expected === null) return probe.get(b);
+  return probe.until(b, (a) => matches(a, expected));
+}
+
+/**
+ * Waits until the receiver has worked through everything sent so far: sends the Issue of a new
+ * booking (the sentinel) and reads it until it is Issued. A receiver that queues its work takes
+ * notifications in order, so what came before the sentinel is recorded once the sentinel is: a
+ * check read then sees the final state, not a state a queued notification is about to overwrite.
+ */
+export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnswer> {
+  const sentinel = ctx.issue();
+  await ctx.send(sentinel.emit);
+  return probe.until(booking(sentinel.reservations[0]!), (a) => a.bookingStatus === 'Issued');
+}
+
+/** "read right after 840 ms (asked 7 times)" when the receiver lagged, else ''. */
+export function lagNote(answers: readonly ProbeAnswer[]): string {
+  const slowest = answers.reduce<ProbeAnswer | undefined>(
+    (max, a) => ((a.asks ?? 1) > 1 && (a.waitedMs ?? 0) > (max?.waitedMs ?? -1) ? a : max),
+    undefined,
+  );
+  if (!slowest) return '';
+  return `; your receiver records asynchronously: the slowest check read right after ${slowest.waitedMs} ms (${slowest.asks} asks; --probe-deadline-ms allows up to the deadline)`;
+}
+
+/** Probes every check; the verdict names each mismatch and how long the right ones took. */
+export async function judgeRecorded(
+  probe: Probe,
+  checks: Check[],
+  sent: NotificationRecord[],
+  apiKey: string,
+  notes: string[],
+): Promise<Outcome> {
+  const evidence: Evidence[] = [];
+  const wrong: string[] = [];
+  const answers: ProbeAnswer[] = [];
+  for (const check of checks) {
+    const answer = check.answer ?? (await read(probe, check.booking, check.expected));
+    answers.push(answer);
+    evidence.push(probeEvidence(answer, `${check.what}: expected ${check.expected ?? '404 (unknown)'}`));
+    if (!matches(answer, check.expected))
+      wrong.push(
+        `${check.what}: expected ${check.expected ?? '404 (unknown)'}, the probe says ${recordedText(answer)}${check.expected !== null && (answer.asks ?? 1) > 1 ? ` (still after ${answer.waitedMs} ms)` : ''}`,
+      );
+  }
+  const unacked = sent.filter((r) => !acknowledged(r.attempts.at(-1)));
+  const ackNote = unacked.length
+    ? ` (${unacked.length} of the notifications were not acknowledged: ${unacked.map((r) => `${r.bookingStatus} → ${shortAnswer(r.attempts.at(-1))}`).join(', ')})`
+    : '';
+  const noteText = notes.length ? `; ${notes.join('; ')}` : '';
+  if (wrong.length > 0) {
+    return failed(`${wrong.join('; ')}${ackNote}`, [
+      ...evidence,
+      ...sent.filter((r) => unacked.includes(r)).map((r) => evidenceOf(r, apiKey)),
+    ]);
+  }
+  return passed(
+    `the probe reported the last status of every flow (${checks.length} checks)${ackNote}${lagNote(answers)}${noteText}`,
+    evidence,
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * One cause, named once: when many cases fail for one reason (every answer 401, every valid body
+ * refused with one 4xx, a redirect everywhere, a receiver that stopped answering), the report says so
+ * first, with what to fix first, instead of a dozen case fixes that each name a symptom.
+ */
+import type { MeasuredAttempt } from './context.js';
+import { sentText } from './evidence.js';
+import type { CaseId, CaseResult, CauseGroup } from './types.js';
+
+/** Below this many judged deliveries a shared answer says little. */
+const MIN_ANSWERS = 3;
+/** Cases whose notifications are meant to be refused (their 401s are right). */
+const REFUSING_CASES = new Set(['rejects-wrong-api-key', 'rejects-missing-authorization']);
+
+/** The receiver stopped accepting connections after it had answered: the last request before it. */
+export interface Death {
+  caseId: string;
+  lastAnswered: string;
+  firstRefused: string;
+}
+
+const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
+
+/** Whether the receiver died: a connection refused after an answer. Attempts in run order. */
+export function findDeath(attempts: readonly MeasuredAttempt[], apiKey: string): Death | undefined {
+  const ordered = [...attempts].sort((a, b) =>
+    a.attempt.startedAtWall.localeCompare(b.attempt.startedAtWall),
+  );
+  let last: MeasuredAttempt | undefined;
+  for (const m of ordered) {
+    if (REACHED.has(m.attempt.outcome)) last = m;
+    else if (m.attempt.outcome === 'connect_refused' && last)
+      return {
+        caseId: m.caseId,
+        lastAnswered: `${sentText(last.record, last.attempt, apiKey)} [case ${last.caseId}], answered ${last.attempt.outcome === 'http_status' ? `HTTP ${last.attempt.statusCode}` : last.attempt.message}`,
+        firstRefused: `${m.attempt.message} [case ${m.caseId}]`,
+      };
+  }
+  return undefined;
+}
+
+/** The causes shared by several failed cases, most fundamental first. */
+export function groupCauses(
+  results: readonly CaseResult[],
+  attempts: readonly MeasuredAttempt[],
+  apiKey: string,
+  death: Death | undefined,
+): CauseGroup[] {
+  const failed = results.filter((r) => r.status === 'failed').map((r) => r.id);
+  const groups: CauseGroup[] = [];
+  if (death) {
+    groups.push({
+      cause: 'receiver-stopped',
+      summary: `the receiver stopped accepting connections during ${death.caseId}: ${death.firstRefused}`,
+      fixFirst: `Find out why the receiver stopped (crash, out of memory, a restart) right after this request: ${death.lastAnswered}. The cases after it were not run; their fixes do not apply until it stays up.`,
+      cases: failed,
+    });
+    return groups;
+  }
+  const valid = attempts.filter(
+    (m) =>
+      !REFUSING_CASES.has(m.caseId) &&
+      m.record.authorization === `Bearer ${apiKey}` &&
+      REACHED.has(m.attempt.outcome),
+  );
+  if (valid.length < MIN_ANSWERS || failed.length < 2) return groups;
+  const statuses = new Set(
+    valid.map((m) => (m.attempt.outcome === 'http_status' ? m.attempt.statusCode : -1)),
+  );
+  if (statuses.size !== 1) return groups;
+  const status = [...statuses][0]!;
+  const casesOf = () =>
+    [...new Set(valid.map((m) => m.caseId as CaseId))].filter((id) => failed.includes(id));
+  if (status === 401 || status === 403) {
+    groups.push({
+      cause: 'api-key',
+      summary: `every notification with your key was answered ${status} (${valid.length} of ${valid.length})`,
+      fixFirst: `Check --api-key: it must be the exact key your receiver expects in "Authorization: Bearer <key>" (no quotes, no spaces, same case). The kit sent: ${sentText(valid[0]!.record, valid[0]!.attempt, apiKey)}.`,
+      cases: casesOf(),
+    });
+  } else if (status >= 300 && status < 400) {
+    const location = /redirect to (\S+) not followed/.exec(valid[0]!.attempt.message)?.[1];
+    groups.push({
+      cause: 'redirect',
+      summary: `every notification was answered ${status}${location ? ` with Location: ${location}` : ''}: redirects are never followed`,
+      fixFirst: location
+        ? `Give the URL the redirect points to as --receiver (${location}), or stop redirecting (e.g. http→https, a missing or extra trailing slash).`
+        : 'Give the final URL as --receiver, or stop redirecting (e.g. http→https, a missing or extra trailing slash).',
+      cases: casesOf(),
+    });
+  } else if (status >= 400 && status < 500) {
+    groups.push({
+      cause: 'valid-bodies-refused',
+      summary: `every valid notification was answered ${status} (${valid.length} of ${valid.length}), whatever its body`,
+      fixFirst:
+        'Check, in this order: that the body is gunzipped before parsing (Content-Encoding: gzip; Content-Type names the decompressed JSON), that the key is read from "Authorization: Bearer <key>", and that the body is parsed as the spec\'s JSON object (UTF-8). The answer bodies below say which.',
+      cases: casesOf(),
+    });
+  } else if (status >= 500) {
+    groups.push({
+      cause: 'server-error',
+      summary: `every valid notification was answered ${status} (${valid.length} of ${valid.length})`,
+      fixFirst: 'The receiver fails on every notification: read its logs for the error of the first one.',
+      cases: casesOf(),
+    });
+  }
+  return groups.filter((g) => g.cases.length > 0);
+}

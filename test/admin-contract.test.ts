@@ -1,0 +1,104 @@
+/**
+ * The admin API is declared once, in the route table (src/admin/contract/routes.ts, decision 0045):
+ * every operation there has an AdminClient method of its name and a row in docs/admin-api.md, and the
+ * client methods added with the table reach their routes on a running emulator.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteDeclaration } from '../src/admin/contract/route.js';
+import { ADMIN_ROUTES } from '../src/admin/contract/routes.js';
+import { AdminApiError, AdminClient } from '../src/client/index.js';
+import { type RunningEmulator, startServer } from '../src/server.js';
+
+const routes = Object.entries(ADMIN_ROUTES) as Array<[string, RouteDeclaration]>;
+
+/** Operations a table of the docs lists, as `GET /credentials/:id` (first cell, backticked). */
+function documentedOperations(): Set<string> {
+  const doc = readFileSync(new URL('../docs/admin-api.md', import.meta.url), 'utf8');
+  const found = new Set<string>();
+  for (const line of doc.split('\n')) {
+    if (!line.startsWith('| `')) continue;
+    const firstCell = line.split(' | ')[0]!;
+    for (const [, method, path] of firstCell.matchAll(/`(GET|POST|DELETE|PUT|PATCH) ([^`]+)`/g))
+      found.add(`${method} ${path!.replace(/^\/__admin/, '')}`);
+  }
+  return found;
+}
+
+describe('the admin route table', () => {
+  it('has an AdminClient method named after every operation, unless it says why not', () => {
+    const client = new AdminClient('http://127.0.0.1:9');
+    const missing = routes
+      .filter(([name, r]) => r.noClient === undefined && typeof (client as never)[name] !== 'function')
+      .map(([name, r]) => `${name} (${r.method.toUpperCase()} ${r.path})`);
+    expect(missing, 'add a method of this name to src/client/client.ts').toEqual([]);
+    const exempt = routes.filter(([, r]) => r.noClient !== undefined).map(([name]) => name);
+    expect(exempt.sort()).toEqual(['getNotificationBody', 'stream', 'ui', 'uiFile']);
+  });
+
+  it('has a row in docs/admin-api.md for every operation', () => {
+    const documented = documentedOperations();
+    const undocumented = routes
+      .map(([, r]) => `${r.method.toUpperCase()} ${r.path}`)
+      .filter((op) => !documented.has(op));
+    expect(undocumented, 'add a row to a table of docs/admin-api.md').toEqual([]);
+  });
+
+  it('declares each method and path once', () => {
+    const keys = routes.map(([, r]) => `${r.method} ${r.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('the client methods the table brought', () => {
+  let running: RunningEmulator;
+  let client: AdminClient;
+  beforeAll(async () => {
+    running = await startServer({ port: 0, clock: 'manual', logLevel: 'silent', allowHttp: true });
+    client = new AdminClient(running.url);
+  });
+  afterAll(() => running.close());
+
+  it('retries a pending notification now, lists the batches, and reaches verify and the document', async () => {
+    // Port 9 on loopback refuses: the first attempt fails and the notification stays pending.
+    await client.addCredential({ id: 'c', apiKey: 'k', url: 'http://127.0.0.1:9/refused' });
+    const event = await client.emitEvent({ type: 'Issue' });
+    const id = event.notifications[0]!.id;
+    await client.waitSettled({}, 20_000);
+    const retried = await client.retryNotification(id);
+    expect(retried.attempt).toMatchObject({ number: 2, trigger: 'manual', outcome: 'connect_refused' });
+    expect(retried.notification).toMatchObject({ id, state: 'pending', attemptCount: 2 });
+
+    expect(await client.listBatches()).toEqual([]);
+    const batch = await client.runRedelivery();
+    expect((await client.listBatches()).map((b) => b.at)).toEqual([batch.at]);
+
+    const refused = await client.verify({ receiver: 'not a url' } as never).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AdminApiError);
+    expect(refused).toMatchObject({ status: 400, request: 'POST /__admin/verify' });
+
+    const doc = await client.openApi();
+    expect(Object.keys(doc.paths as object)).toContain('/notifications/{id}/retry');
+  });
+
+  it('sends the headers it was given with every request', async () => {
+    const seen: Headers[] = [];
+    const recording = new AdminClient(running.url, {
+      headers: { 'x-trace': 't-1' },
+      fetch: (url, init) => {
+        seen.push(new Headers(init?.headers));
+        return fetch(url, init);
+      },
+    });
+    await recording.addUser({
+      username: 'h',
+      password: 'p',
+      idWeb: 1,
+      webDescription: 'H',
+      versions: ['1.7'],
+    });
+    await recording.listUsers();
+    expect(seen.map((h) => h.get('x-trace'))).toEqual(['t-1', 't-1']);
+    expect(seen[0]!.get('content-type')).toBe('application/json');
+  });
+});

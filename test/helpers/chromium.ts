@@ -1,0 +1,109 @@
+/**
+ * Debian's chromium driven by playwright-core (never a browser download), for the dashboard's
+ * browser tests: one persistent context per test file, pages closed after each test, and every
+ * script or console error of a page failing the test. Without /usr/bin/chromium the tests are
+ * skipped with how to install it (REPORTBO_BROWSER_TESTS=required makes that a failure).
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+const missing = `${CHROMIUM} not found. Install it with: apt-get install -y chromium`;
+
+/** What the page functions use of the browser (the tests are typed without the DOM library). */
+export interface BrowserGlobals {
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    querySelectorAll(selector: string): { length: number };
+    activeElement: { id: string; selectionStart: number | null; value?: string } | null;
+  };
+  requestAnimationFrame(callback: (time: number) => void): number;
+}
+
+/** Registers the file's browser hooks; `browser()` is the context, `pageErrors` what pages reported. */
+export function useChromium() {
+  if (!haveChromium && process.env.REPORTBO_BROWSER_TESTS === 'required')
+    throw new Error(`dashboard browser tests required: ${missing}`);
+  if (!haveChromium) console.warn(`dashboard browser tests skipped: ${missing}`);
+  let profile: string | undefined;
+  let context: BrowserContext | undefined;
+  const pageErrors: string[] = [];
+  // Runs before the emulators close (after-hooks run last-registered first): a page left open
+  // would log its stream's end and its reconnection attempts.
+  afterEach(async () => {
+    await Promise.all(context?.pages().map((p) => p.close()) ?? []);
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
+  beforeAll(async () => {
+    if (!haveChromium) return;
+    profile = await mkdtemp(join(tmpdir(), 'reportbo-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      viewport: { width: 1400, height: 900 },
+      timezoneId: 'UTC',
+      locale: 'en-US',
+      acceptDownloads: true,
+    });
+    await Promise.all(context.pages().map((p) => p.close()));
+  });
+  afterAll(async () => {
+    await context?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+  });
+
+  /** A new page whose errors fail the test. */
+  async function newPage(): Promise<Page> {
+    const page = await context!.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    return page;
+  }
+
+  /** Opens the dashboard at `hash` and waits until its live stream is connected. */
+  async function open(url: string, hash = ''): Promise<Page> {
+    const page = await newPage();
+    await page.goto(`${url}/__admin/ui${hash}`);
+    await page.waitForSelector('#live.on');
+    return page;
+  }
+  return { browser: () => context!, newPage, open, pageErrors };
+}
+
+/** Waits until the text of the element `selector` matches `pattern`, and answers it. */
+export async function waitText(page: Page, selector: string, pattern: RegExp): Promise<string> {
+  await page.waitForFunction(
+    ([sel, source, flags]) =>
+      new RegExp(source!, flags).test(
+        (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
+      ),
+    [selector, pattern.source, pattern.flags] as const,
+  );
+  return (await page.locator(selector).textContent()) ?? '';
+}
+
+/** Waits until `selector` matches exactly `count` elements. */
+export async function waitCount(page: Page, selector: string, count: number): Promise<void> {
+  await page.waitForFunction(
+    ([sel, n]) =>
+      (globalThis as unknown as BrowserGlobals).document.querySelectorAll(sel as string).length === n,
+    [selector, count] as const,
+  );
+}

@@ -1,0 +1,323 @@
+/**
+ * Receivers for the verify kit's second round of tests: a correct receiver written the way teams
+ * write them (Bearer check, gunzip, one record per BookingID where the newer UpdateDate wins and a
+ * tie goes to the later lifecycle state, a probe at GET /bookings/<BookingID> that returns the stored
+ * content members), in several correct styles (a queue, slow answers), and the same receiver with
+ * one realistic bug each. Real sockets on 127.0.0.1:0, plain HTTP (the kit runs with allowHttp)
+ * unless TLS material is given.
+ */
+import { once } from 'node:events';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
+
+/** One realistic bug; the test names the case(s) each must fail. */
+export type Bug =
+  /** Stores the notification, then checks the key and answers 401 (the refusal has an effect). */
+  | 'stores-before-auth'
+  /** `key.startsWith(token)`: a prefix of the key, and an empty token, pass. */
+  | 'compares-prefix'
+  /** Compares the key without regard to case. */
+  | 'compares-any-case'
+  /** Takes `Basic base64(user:key)` as well as Bearer. */
+  | 'accepts-basic'
+  /** One endpoint for all credentials: any of its keys is accepted on any path. */
+  | 'accepts-any-credential-key'
+  /** 401 to a wrong key, but a request without Authorization is stored and answered 201. */
+  | 'answers-201-without-authorization'
+  /** A Void of an unknown booking makes a placeholder that the late Issue overwrites. */
+  | 'placeholder-overwritten-by-issue'
+  /** A Void of an unknown booking is answered 200 and dropped. */
+  | 'drops-unknown-void'
+  /** Reads the booking, waits for its "database", writes: two updates at once race. */
+  | 'read-modify-write'
+  /** Decodes the body as Latin-1. */
+  | 'decodes-latin1'
+  /** Stores amounts rounded to 2 decimals. */
+  | 'rounds-amounts'
+  /** A proxy in front with a 9 KB request limit (413). */
+  | 'proxy-limit-9kb'
+  /** Refuses an UpdateDate older than 15 minutes (a "replay" check). */
+  | 'refuses-old-update-date'
+  /** Keeps the first of two notifications with the same UpdateDate (the tie taken for a duplicate). */
+  | 'ignores-equal-update-date'
+  /** Answers 400 to a Void that shares its filename with a notification already stored. */
+  | 'refuses-void-with-taken-filename'
+  /** Expects another key: every notification is answered 401. */
+  | 'expects-other-key'
+  /** Takes only uncompressed JSON: every gzip body is answered 400. */
+  | 'expects-plain-json'
+  /** Redirects every POST to the same path with a trailing slash (308). */
+  | 'redirects-everything'
+  /** The process dies after it answered this many POSTs (`diesAfter`). */
+  | 'dies'
+  /** Answers 500 to every notification. */
+  | 'fails-everything'
+  /** Answers 413 while more than 8 requests are in flight (a proxy's buffer pool). */
+  | 'refuses-burst-with-413'
+  /** Answers 200 with a 100 KiB page to the large bodies (an echo of the request). */
+  | 'answers-huge-body';
+
+export interface BugReceiverOptions {
+  bug?: Bug;
+  /** Correct style: records after this lag, in order, from a queue (answers 200 at once). */
+  queueLagMs?: number;
+  /** Correct style: answers every POST after this many ms. */
+  slowMs?: number;
+  /** Another credential's key this receiver also serves (`accepts-any-credential-key`). */
+  otherKey?: string;
+  /** `dies`: POSTs answered before the process "dies" (the server closes, connections reset). */
+  diesAfter?: number;
+  tls?: { certPem: string; keyPem: string; minVersion?: 'TLSv1.3'; maxVersion?: 'TLSv1.3' };
+}
+
+export interface BugReceiver {
+  url: string;
+  probe: string;
+  /** POSTs received. */
+  posts(): number;
+  close(): Promise<void>;
+}
+
+interface Stored {
+  BookingID: number;
+  BookingNumber: string;
+  BookingStatus: string;
+  UpdateDate: string;
+  Pax: Array<{ FirstName: string; LastName: string }>;
+  RatioAmount?: number;
+  RawDataLength: number;
+}
+
+/** The members of a body this receiver reads. */
+interface LooseBody {
+  Reservation: { BookingID: number; BookingNumber: string; BookingStatus: string; UpdateDate: string };
+  Pax: Array<{ FirstName: string; LastName: string }>;
+  Ratio?: Array<{ Amount: number }>;
+  Ticket: Array<{ RawData: string }>;
+}
+
+/** Later lifecycle states win a tie on UpdateDate (docs/verify.md "The tie rule"). */
+const RANK: Record<string, number> = { Issued: 0, 'Issued-Exch': 1, Exchanged: 2, Voided: 2 };
+const FIFTEEN_MINUTES_MS = 15 * 60_000;
+const open = new Set<BugReceiver>();
+
+afterEach(async () => {
+  const closing = [...open].map((r) => r.close());
+  open.clear();
+  await Promise.all(closing);
+});
+
+/** Whether `next` replaces `current` (newer UpdateDate; on a tie, the later lifecycle state). */
+function newer(next: Stored, current: Stored | undefined, bug: Bug | undefined): boolean {
+  if (!current) return true;
+  const d = Date.parse(next.UpdateDate) - Date.parse(current.UpdateDate);
+  if (d !== 0) return d > 0;
+  if (bug === 'ignores-equal-update-date') return false;
+  return (RANK[next.BookingStatus] ?? 0) > (RANK[current.BookingStatus] ?? 0);
+}
+
+/** Starts a receiver for `apiKey` on 127.0.0.1:0. */
+export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): Promise<BugReceiver> {
+  const bug = o.bug;
+  const bookings = new Map<number, Stored>();
+  const placeholders = new Set<number>();
+  const filenames = new Set<string>();
+  const sockets = new Set<Socket>();
+  let posts = 0;
+  let answered = 0;
+  let inFlight = 0;
+  let dead = false;
+
+  const record = (state: Stored) => {
+    if (
+      bug === 'placeholder-overwritten-by-issue' &&
+      placeholders.has(state.BookingID) &&
+      state.BookingStatus !== 'Voided'
+    ) {
+      placeholders.delete(state.BookingID);
+      bookings.set(state.BookingID, state);
+      return;
+    }
+    if (newer(state, bookings.get(state.BookingID), bug)) bookings.set(state.BookingID, state);
+  };
+  // A queue with a fixed latency: each notification is recorded queueLagMs after it was answered,
+  // in arrival order (the same delay for all keeps the order).
+  const later = (work: () => void) => {
+    if (!o.queueLagMs) work();
+    else setTimeout(work, o.queueLagMs);
+  };
+
+  const keyOk = (auth: string | undefined): boolean => {
+    if (auth === `Bearer ${apiKey}`) return true;
+    if (auth === undefined) return false;
+    const bearer = /^Bearer (.*)$/.exec(auth)?.[1];
+    // `auth.slice('Bearer '.length)` then a prefix compare: an empty token and a prefix pass.
+    if (bug === 'compares-prefix' && auth.startsWith('Bearer'))
+      return apiKey.startsWith(auth.slice(7).trim());
+    if (bug === 'compares-any-case' && bearer !== undefined)
+      return bearer.toLowerCase() === apiKey.toLowerCase();
+    if (bug === 'accepts-any-credential-key' && bearer === o.otherKey) return true;
+    if (bug === 'accepts-basic' && auth.startsWith('Basic ')) {
+      return Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':').at(-1) === apiKey;
+    }
+    return false;
+  };
+
+  const parse = (raw: Buffer): { text: string; state: Stored; body: LooseBody } => {
+    const unpacked = bug === 'expects-plain-json' ? raw : gunzipSync(raw);
+    const text = unpacked.toString(bug === 'decodes-latin1' ? 'latin1' : 'utf8');
+    const body = JSON.parse(text) as LooseBody;
+    const r = body.Reservation;
+    const amount = body.Ratio?.[0]?.Amount;
+    return {
+      text,
+      body,
+      state: {
+        BookingID: r.BookingID,
+        BookingNumber: r.BookingNumber,
+        BookingStatus: r.BookingStatus,
+        UpdateDate: r.UpdateDate,
+        Pax: body.Pax.map((p) => ({
+          FirstName: p.FirstName,
+          LastName: p.LastName,
+        })),
+        ...(amount === undefined
+          ? {}
+          : { RatioAmount: bug === 'rounds-amounts' ? Math.round(amount * 100) / 100 : amount }),
+        RawDataLength: [...String(body.Ticket[0]?.RawData)].length,
+      },
+    };
+  };
+
+  /** Answers one POST: [status, body, headers]. */
+  const decide = async (
+    req: IncomingMessage,
+    raw: Buffer,
+  ): Promise<[number, string, Record<string, string>?]> => {
+    if (bug === 'redirects-everything') return [308, 'moved', { location: `${req.url}/` }];
+    if (bug === 'proxy-limit-9kb' && Number(req.headers['content-length']) > 9_000)
+      return [413, '<html><body><h1>413 Request Entity Too Large</h1></body></html>'];
+    if (bug === 'refuses-burst-with-413') {
+      // The proxy's buffers are shared: while they are busy, a request body is "too large".
+      if (inFlight > 8) return [413, 'request entity too large'];
+      await sleep(200);
+    }
+    if (bug === 'fails-everything') return [500, 'internal error'];
+    const auth = req.headers.authorization;
+    if (bug === 'stores-before-auth') {
+      const { state } = parse(raw);
+      record(state);
+      if (!keyOk(auth)) return [401, 'unknown Bearer ApiKey'];
+      return [200, 'OK'];
+    }
+    if (bug === 'answers-201-without-authorization' && auth === undefined) {
+      record(parse(raw).state);
+      return [201, 'created'];
+    }
+    if (bug === 'expects-other-key' || !keyOk(auth)) return [401, 'unknown or missing Bearer ApiKey'];
+    const { state, text } = parse(raw);
+    if (bug === 'refuses-old-update-date' && Date.now() - Date.parse(state.UpdateDate) > FIFTEEN_MINUTES_MS)
+      return [400, 'UpdateDate too old: possible replay'];
+    const filename = /filename=([^;]+)/.exec(String(req.headers['content-disposition']))?.[1] ?? '';
+    if (
+      bug === 'refuses-void-with-taken-filename' &&
+      state.BookingStatus === 'Voided' &&
+      filenames.has(filename)
+    )
+      return [400, 'duplicate file'];
+    filenames.add(filename);
+    const unknownVoid = state.BookingStatus === 'Voided' && !bookings.has(state.BookingID);
+    if (bug === 'drops-unknown-void' && unknownVoid) return [200, 'OK'];
+    if (bug === 'placeholder-overwritten-by-issue' && unknownVoid) placeholders.add(state.BookingID);
+    if (bug === 'read-modify-write') {
+      // Read the booking, decide, then write once the "transaction" is done (an Issue writes more
+      // rows): no lock, so two updates that overlap both decide on what they read.
+      const wins = newer(state, bookings.get(state.BookingID), bug);
+      await sleep(state.BookingStatus === 'Issued' ? 300 : 200);
+      if (wins) bookings.set(state.BookingID, state);
+      return [200, 'OK'];
+    }
+    later(() => record(state));
+    if (bug === 'answers-huge-body' && text.length > 20_000) return [200, 'x'.repeat(100 * 1024)];
+    return [200, 'OK'];
+  };
+
+  const probe = (path: string): [number, string] => {
+    const m = /^\/bookings\/(\d+)$/.exec(path);
+    if (!m) return [404, 'no such route'];
+    const state = bookings.get(Number(m[1]));
+    return state ? [200, JSON.stringify(state)] : [404, '{"error":"unknown booking"}'];
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    if (req.method === 'POST') inFlight++;
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      if (req.method === 'GET') {
+        const [status, text] = probe(req.url ?? '/');
+        res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+        return;
+      }
+      posts++;
+      let answer: [number, string, Record<string, string>?];
+      try {
+        answer = await decide(req, Buffer.concat(chunks));
+      } catch (err) {
+        answer = [400, (err as Error).message];
+      }
+      if (o.slowMs) await sleep(o.slowMs);
+      inFlight--;
+      res.writeHead(answer[0], { 'content-type': 'text/plain', ...answer[2] }).end(answer[1]);
+      answered++;
+      if (bug === 'dies' && answered >= (o.diesAfter ?? 5) && !dead) {
+        dead = true;
+        // The process is gone: the listening socket closes, open connections reset.
+        setImmediate(() => {
+          server.close();
+          for (const s of sockets) s.destroy();
+        });
+      }
+    });
+  };
+  const server = o.tls
+    ? createHttpsServer(
+        {
+          cert: o.tls.certPem,
+          key: o.tls.keyPem,
+          ...(o.tls.minVersion ? { minVersion: o.tls.minVersion } : {}),
+          ...(o.tls.maxVersion ? { maxVersion: o.tls.maxVersion } : {}),
+        },
+        handle,
+      )
+    : createHttpServer(handle);
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  server.on('tlsClientError', () => {});
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const base = `${o.tls ? 'https' : 'http'}://${o.tls ? 'localhost' : '127.0.0.1'}:${port}`;
+  const receiver: BugReceiver = {
+    url: `${base}/reportbo`,
+    probe: `${base}/bookings/{BookingID}`,
+    posts: () => posts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) {
+          resolve();
+          return;
+        }
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+  open.add(receiver);
+  return receiver;
+}

@@ -1,0 +1,158 @@
+/**
+ * The packed package used the way test suites use it (decision 0060): from an ES module, from
+ * `require`, from Jest 29 and Jest 30 in their default CommonJS mode, and from Vitest. Each runs a
+ * test file that starts an emulator, gets a 1.7 token for a preloaded user and reads it back through
+ * the admin client. Jest is installed from the registry once into a cache folder (helpers/packed.ts).
+ */
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cachedTool, pack, ROOT, run, userProject } from './helpers/packed.js';
+
+let dir: string;
+let project: string;
+
+beforeAll(async () => {
+  const tarballDir = await mkdtemp(join(tmpdir(), 'pack-'));
+  const tarball = await pack(tarballDir);
+  ({ dir, project } = await userProject([tarball]));
+  await rm(tarballDir, { recursive: true, force: true });
+}, 300_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** The body of each runner's test: the same calls in both module systems. */
+const BODY = `
+  const emulator = await startEmulator({
+    users: [{ username: 'sdk', password: 'secret', idWeb: 1001, webDescription: 'Agency', versions: ['1.7'] }],
+  });
+  try {
+    const res = await fetch(emulator.baseUrls['1.7'] + '/AuthService.json/GetAccessToken', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'sdk', Password: 'secret' }),
+    });
+    const answer = await res.json();
+    expect(answer.IDWeb).toBe(1001);
+    expect(answer.TransactionCode).toBe(null);
+    const client = new AdminClient(emulator.url);
+    const journal = await client.listRequests();
+    expect(journal.length).toBe(1);
+    expect(typeof verifyReceiver).toBe('function');
+  } finally {
+    await emulator.stop();
+  }
+`;
+
+const CJS_TEST = `const { startEmulator, AdminClient, verifyReceiver } = require('reportbo-emulator');
+test('a token from the emulator', async () => {${BODY}});
+test('the CommonJS build is what require() loads', () => {
+  expect(require.resolve('reportbo-emulator')).toMatch(/dist[\\\\/]cjs[\\\\/]index\\.cjs$/);
+});
+`;
+
+describe('the packed package in a user project', () => {
+  it('works from an ES module and from require(), each loading its own build', async () => {
+    const script = (load: string) =>
+      `${load}\nconst expect = (v) => ({ toBe: (w) => { if (v !== w) throw new Error(v + ' !== ' + w); } });\n` +
+      `(async () => {${BODY}; console.log('ok'); })().catch((e) => { console.error(e); process.exit(1); });\n`;
+    await writeFile(
+      join(project, 'use.mjs'),
+      script("import { startEmulator, AdminClient, verifyReceiver } from 'reportbo-emulator';"),
+    );
+    await writeFile(
+      join(project, 'use.cjs'),
+      script("const { startEmulator, AdminClient, verifyReceiver } = require('reportbo-emulator');"),
+    );
+    for (const file of ['use.mjs', 'use.cjs']) {
+      const { stdout } = await run(process.execPath, [file], { cwd: project, timeout: 60_000 });
+      expect(stdout.trim(), file).toBe('ok');
+    }
+    const resolved = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "console.log(import.meta.resolve('reportbo-emulator'))"],
+      { cwd: project },
+    );
+    expect(resolved.stdout.trim()).toMatch(/\/dist\/index\.js$/);
+  }, 120_000);
+
+  for (const major of [29, 30]) {
+    it(`works from Jest ${major} in its default CommonJS mode`, async () => {
+      const jestDir = await cachedTool(`jest-${major}`, `jest@${major}`, 'jest/bin/jest.js');
+      await writeFile(join(project, `jest${major}.test.js`), CJS_TEST);
+      const jest = join(jestDir, 'node_modules/jest/bin/jest.js');
+      const result = await run(
+        process.execPath,
+        [jest, '--ci', '--rootDir', project, '--testMatch', `**/jest${major}.test.js`, '--json'],
+        { cwd: project, timeout: 180_000 },
+      ).catch((err: { stdout: string; stderr: string }) => err);
+      const report = JSON.parse(result.stdout) as { numPassedTests: number; numFailedTests: number };
+      expect({ passed: report.numPassedTests, failed: report.numFailedTests }, result.stderr).toEqual({
+        passed: 2,
+        failed: 0,
+      });
+      const version = (await run(process.execPath, [jest, '--version'], { cwd: project })).stdout.trim();
+      expect(version.split('.')[0]).toBe(String(major));
+    }, 400_000);
+  }
+
+  it('works from Vitest', async () => {
+    await writeFile(
+      join(project, 'emulator.vitest.test.mjs'),
+      `import { test, expect } from 'vitest';
+import { startEmulator, AdminClient, verifyReceiver } from 'reportbo-emulator';
+test('a token from the emulator', async () => {${BODY}});
+`,
+    );
+    // The user's project has Vitest installed: this checkout's copy, linked (its own dependencies
+    // resolve beside it).
+    await symlink(join(ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
+    const vitest = join(project, 'node_modules/vitest/vitest.mjs');
+    const result = await run(
+      process.execPath,
+      [vitest, 'run', '--root', project, 'emulator.vitest.test.mjs'],
+      {
+        cwd: project,
+        timeout: 120_000,
+      },
+    ).catch((err: { stdout: string; stderr: string }) => err);
+    expect(result.stdout + result.stderr).toMatch(/Tests\s+.*1 passed/);
+  }, 180_000);
+  it('gives TypeScript code compiled as CommonJS the same types through the require condition', async () => {
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    await writeFile(
+      join(project, 'tsconfig.cjs.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['typed.cts'],
+      }),
+    );
+    await writeFile(
+      join(project, 'typed.cts'),
+      "import { startEmulator, type StartedEmulator } from 'reportbo-emulator';\n" +
+        "export const e: Promise<StartedEmulator> = startEmulator({ clock: 'manual' });\n",
+    );
+    await expect(
+      run(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { cwd: project }),
+    ).resolves.toBeDefined();
+    await writeFile(
+      join(project, 'typed.cts'),
+      "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ clock: 'sometimes' });\n",
+    );
+    const failed = await run(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { cwd: project }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect((failed as { stdout: string }).stdout).toContain('"sometimes"');
+  }, 120_000);
+});

@@ -1,0 +1,212 @@
+// @ts-check
+// One notification: its state and actions, the attempts, the request as sent (headers, curl, the
+// gzip body as a file) and its body decoded (as a tree and as raw text).
+
+import { renderAttempt } from './attempts.js';
+import { copyText, curlCommand } from './curl.js';
+import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
+import { act, download, MAX_ATTEMPTS, post, say, state } from './state.js';
+
+/** @typedef {import('./state.js').Detail} Detail */
+
+/** @param {...unknown} children */
+const panel = (...children) =>
+  h('div', { class: 'panel detail', id: 'detail' }, h('div', { class: 'empty' }, ...children.map(String)));
+
+export function renderDetail() {
+  const d = state.detail;
+  if (!state.selected)
+    return panel(
+      "Select a notification to see its attempts, the request as sent and the receiver's answers.",
+    );
+  if (!d) return panel(`Loading ${state.selected}…`);
+  const summary = state.notifications.get(d.id) ?? d;
+  const canRetry = d.state === 'pending' && !summary.inFlight && !state.busy;
+  const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
+  // The exact text the receiver reads after gunzip: the body was packed as JSON.stringify of this object.
+  const raw = JSON.stringify(d.body);
+  const curl = curlCommand(d);
+  const gzipBytes = Number(d.headers['Content-Length'] ?? 0);
+  return h(
+    'div',
+    { class: 'panel detail', id: 'detail', 'data-id': d.id },
+    h(
+      'div',
+      { class: 'body' },
+      h(
+        'div',
+        { class: 'title' },
+        h('strong', { class: 'mono' }, d.id),
+        h('span', { class: 'mono' }, d.bookingNumber),
+        h('span', null, `BookingID ${d.bookingId}`),
+        h('span', null, d.bookingStatus),
+        pill(d.state, d.state),
+        h('span', { class: 'muted' }, `→ ${d.credentialId}`),
+      ),
+      h('div', { class: 'muted mono' }, d.url),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'retry-now',
+            disabled: !canRetry,
+            title:
+              'POST /__admin/notifications/:id/retry: one attempt now, outside the batch schedule (counts toward the 5)',
+            onclick: () =>
+              act(
+                (/** @type {any} */ r) =>
+                  `${d.id}: attempt ${r.attempt.number}/${MAX_ATTEMPTS} → ${outcomeText(r.attempt)} (${r.notification.state})`,
+                () => post(`/notifications/${d.id}/retry`),
+              ),
+          },
+          'Retry now',
+        ),
+        h('span', { class: 'sep' }),
+        h('label', { for: 'redeliver-status' }, 'Manual redelivery as'),
+        select(
+          {
+            id: 'redeliver-status',
+            onchange: (/** @type {Event} */ e) => {
+              state.choice.redeliverStatus = /** @type {HTMLSelectElement} */ (e.target).value;
+            },
+          },
+          statuses.map((s) => [s, s]),
+          state.choice.redeliverStatus || d.bookingStatus,
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'redeliver',
+            disabled: state.busy,
+            title:
+              'POST /__admin/reservations/:bookingId/redeliver: a new notification per matching credential',
+            onclick: () =>
+              act(
+                (/** @type {any} */ r) =>
+                  `Redelivery of ${d.bookingNumber}: ${r.notifications.map((/** @type {any} */ n) => n.id).join(', ') || 'no notification'} (${r.message})`,
+                () =>
+                  post(`/reservations/${d.bookingId}/redeliver`, {
+                    status: /** @type {HTMLSelectElement} */ (document.getElementById('redeliver-status'))
+                      .value,
+                  }),
+              ),
+          },
+          'Redeliver',
+        ),
+      ),
+      d.state === 'cancelled'
+        ? h(
+            'div',
+            { class: 'cancelled-note', id: 'cancelled' },
+            `Cancelled at ${fullTime(d.cancelledAt)}: ${cancelText(d.cancelReason)}; it is not redelivered.`,
+          )
+        : null,
+      d.warnings.length
+        ? h(
+            'ul',
+            { class: 'warnings' },
+            d.warnings.map((w) => h('li', null, w)),
+          )
+        : null,
+      h('h3', null, `Attempts (${d.attempts.length}/${MAX_ATTEMPTS})`),
+      d.attempts.length
+        ? h(
+            'ol',
+            { class: 'timeline', id: 'attempts' },
+            d.attempts.map((a, i) => renderAttempt(a, d.attempts[i - 1], gzipBytes)),
+          )
+        : h(
+            'div',
+            { class: 'muted' },
+            d.state === 'cancelled'
+              ? 'No attempt: cancelled before its first attempt was sent.'
+              : 'The first attempt is under way.',
+          ),
+      d.state === 'pending' && state.clock
+        ? h(
+            'div',
+            { class: 'muted', id: 'next-attempt' },
+            `Next attempt at ${fullTime(state.clock.nextBatchAt)} (emulator time: the next redelivery batch)`,
+          )
+        : null,
+      h('h3', null, 'Request as sent'),
+      h(
+        'table',
+        { class: 'headers', id: 'request-headers' },
+        h(
+          'tbody',
+          null,
+          Object.entries(d.headers).map(([k, v]) => h('tr', null, h('td', null, k), h('td', null, v))),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'download-gz',
+            title: `GET /__admin/notifications/${d.id}/body.gz: the body exactly as sent (gzip)`,
+            onclick: () =>
+              act(
+                (name) => `Saved ${name}`,
+                () => download(`/notifications/${d.id}/body.gz`),
+              ),
+          },
+          'Download body (.gz)',
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'copy-curl',
+            onclick: async () =>
+              say(
+                (await copyText(curl, document.getElementById('curl')))
+                  ? `Copied the curl command (it reads ${d.filename}.gz: download the body beside it)`
+                  : 'The browser refused the clipboard: the command is selected, copy it with Ctrl+C',
+              ),
+          },
+          'Copy as curl',
+        ),
+      ),
+      h('pre', { class: 'curl', id: 'curl' }, curl),
+      h('h3', null, 'Body (decoded)'),
+      h('div', { class: 'json', id: 'body', 'data-keep': `body-${d.id}` }, jsonTree(d.body, null, 0)),
+      h(
+        'details',
+        { class: 'raw' },
+        h(
+          'summary',
+          null,
+          'Raw decoded body ',
+          h(
+            'button',
+            {
+              type: 'button',
+              id: 'copy-body',
+              onclick: async () =>
+                say(
+                  (await copyText(raw, document.getElementById('raw-body')))
+                    ? `Copied the decoded body of ${d.id}`
+                    : 'The browser refused the clipboard: the body is selected, copy it with Ctrl+C',
+                ),
+            },
+            'Copy',
+          ),
+        ),
+        h('pre', { id: 'raw-body' }, raw),
+      ),
+    ),
+  );
+}
+
+/** @param {string | null} reason */
+function cancelText(reason) {
+  return reason === 'credential_deleted' ? 'its credential was deleted (credential_deleted)' : String(reason);
+}
