@@ -17,6 +17,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/generate.js'),
   () => import('./suites/scenario-run.js'),
   () => import('./suites/verify.js'),
+  () => import('./suites/persistence.js'),
 ];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);

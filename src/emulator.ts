@@ -13,6 +13,7 @@ import {
 import { DeliveryService, type Sender } from './delivery/index.js';
 import { createLogger, flushLog, type Logger, silentLogger } from './log.js';
 import { ReservationStore } from './reservations/index.js';
+import { PersistentState } from './store/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
 export interface EmulatorDeps {
@@ -72,7 +73,8 @@ export interface Emulator {
   readonly ready: Promise<void>;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
   reset(): void;
-  start(): void;
+  /** Starts the clock; `port` is the one the server listens on (a data dir's lock names it). */
+  start(port?: number): void;
   stop(): Promise<void>;
 }
 
@@ -85,12 +87,15 @@ export function createEmulator(
   const names = deps.settingNames ?? OPTION_NAMES;
   const settings = resolveSettings(input as Record<string, unknown>, names);
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
+  // Read back before the clock is built: a manual or compressed clock starts where it stood (decision 0080).
+  const persisted = settings.dataDir ? PersistentState.open(settings.dataDir, settings.port) : undefined;
+  const clockStart = persisted?.clockStart(settings.clock)?.toISOString() ?? settings.clockStart;
   const clock =
     deps.clock ??
     createClock({
       mode: settings.clock,
       hourMs: settings.hourMs,
-      ...(settings.clockStart ? { start: new Date(settings.clockStart) } : {}),
+      ...(clockStart ? { start: new Date(clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
   const now = () => clock.now();
@@ -135,7 +140,7 @@ export function createEmulator(
   });
   // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
   // CA file rejects `ready` (startServer awaits it before listening).
-  const ready = (async () => {
+  const preloaded = (async () => {
     for (const [i, cr] of (preload.credentials ?? []).entries())
       delivery.credentials.add(cr, `${listName.credentials}[${i}]`);
     for (const pem of preload.trust ?? []) delivery.trust(pem, 'scenario', "the scenario receivers' CA");
@@ -167,7 +172,15 @@ export function createEmulator(
     delivery.close();
   });
 
-  return {
+  // The data dir is read back after the preloads (a config or scenario's users and credentials win
+  // over the data dir's).
+  const ready = persisted ? preloaded.then(() => persisted.attach(emulator)) : preloaded;
+  if (persisted) {
+    resetters.push(() => persisted.reset());
+    stoppers.push(() => persisted.close());
+  }
+
+  const emulator: Emulator = {
     settings,
     seed,
     clock,
@@ -181,7 +194,8 @@ export function createEmulator(
     reset() {
       for (const r of resetters) r();
     },
-    start() {
+    start(port) {
+      if (port !== undefined) persisted?.listening(port);
       clock.start();
     },
     async stop() {
@@ -190,4 +204,5 @@ export function createEmulator(
       flushLog(log);
     },
   };
+  return emulator;
 }

@@ -43,8 +43,8 @@ export async function startServer(
     await emulator.stop();
     throw err;
   }
-  emulator.start();
   const { port } = server.address() as AddressInfo;
+  emulator.start(port);
   const host =
     emulator.settings.host === '0.0.0.0' || emulator.settings.host === '::'
       ? '127.0.0.1'

@@ -52,16 +52,12 @@ describe.skipIf(!haveChromium)('receiver outages in the dashboard', () => {
     expect(r.requests).toHaveLength(0);
     await waitText(page, '#outage-table tbody tr td:nth-child(4)', /^ended$/); // counted live
     expect(await page.locator('#outage-table tbody tr td:nth-child(5)').textContent()).toBe('1');
-    await page.evaluate(() => {
-      location.hash = '';
-    });
+    await page.evaluate('location.hash = ""');
     await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(7)`, /^simulated_outage$/);
     await page.click(`#notification-table tr[data-id="${id}"]`);
     await waitText(page, '#attempts li[data-number="1"]', /simulated outage o-1 "receiver redeploy"/);
 
-    await page.evaluate(() => {
-      location.hash = '#setup';
-    });
+    await page.evaluate('location.hash = "#setup"');
     await page.click('#remove-outage-o-1');
     await waitText(page, '#outages-panel .empty', /No outage/);
     expect((await emu.admin<{ outages: unknown[] }>('GET', '/outages')).body.outages).toEqual([]);

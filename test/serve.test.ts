@@ -66,6 +66,7 @@ describe('reportbo-emulator serve', () => {
           REPORTBO_BASE_PATH_17: '/v17',
           REPORTBO_ACCEPT_LOWERCASE_KEYS: 'true',
           REPORTBO_LOG_LEVEL: 'info',
+          REPORTBO_DATA_DIR: join(dir, 'data'),
         },
       );
       const res = await fetch(`${url}/__admin/config`);
@@ -87,6 +88,7 @@ describe('reportbo-emulator serve', () => {
         shutdownGraceMs: 5000,
         allowedHosts: [],
         adminToken: false,
+        dataDir: join(dir, 'data'),
       });
       const line = log()
         .split('\n')

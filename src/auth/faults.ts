@@ -113,6 +113,12 @@ export class FaultStore {
     return undefined;
   }
 
+  /** Takes the rules read back from a data dir (decision 0080); ids go on after the highest. */
+  restore(faults: Fault[]): void {
+    this.#faults = faults.map((f) => ({ ...f }));
+    for (const f of faults) this.#seq = Math.max(this.#seq, Number(f.id.slice(2)));
+  }
+
   reset(): void {
     this.#faults = [];
   }

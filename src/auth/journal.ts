@@ -49,6 +49,14 @@ export class Journal {
     );
   }
 
+  /** Takes entries read back from a data dir (decision 0080); ids go on after the highest. */
+  restore(entries: Iterable<JournalEntry>): void {
+    for (const e of entries) {
+      this.#entries.push(e);
+      this.#seq = Math.max(this.#seq, Number(e.id.slice(2)));
+    }
+  }
+
   reset(): void {
     this.#entries.clear();
     this.#seq = 0;

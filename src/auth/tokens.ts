@@ -108,6 +108,24 @@ export class TokenStore {
     t.revoked = true;
   }
 
+  /** Takes a token read back from a data dir (decision 0080), as `issue` kept it. */
+  restore(t: {
+    token: string;
+    username: string;
+    version: ApiVersion;
+    issuedAtMs: number;
+    revoked: boolean;
+  }): void {
+    const oldest = this.#order.push(t.token);
+    if (oldest !== undefined) this.#tokens.delete(oldest);
+    this.#tokens.set(t.token, {
+      username: t.username,
+      version: t.version,
+      issuedAtMs: t.issuedAtMs,
+      revoked: t.revoked,
+    });
+  }
+
   /** Forgets every token and restarts the token source (a seeded run issues the same tokens again). */
   reset(): void {
     this.#tokens.clear();

@@ -28,5 +28,6 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     logLevel: settings.logLevel,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,
+    dataDir: settings.dataDir ?? null,
   };
 }

@@ -105,6 +105,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     description: 'preload the credentials, users, receivers and settings of a scenario file',
   },
   {
+    key: 'dataDir',
+    flag: '--data-dir <dir>',
+    env: ['REPORTBO_DATA_DIR'],
+    kind: 'string',
+    description:
+      'keep every acknowledged admin change, notification and attempt, and the clock position, in this directory across restarts and kill -9 (default: in memory only)',
+  },
+  {
     key: 'urlFile',
     flag: '--url-file <file>',
     env: ['REPORTBO_URL_FILE'],

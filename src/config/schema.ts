@@ -53,6 +53,8 @@ export const SettingsSchema = z.object({
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Absent: pretty when stderr is a terminal, JSON otherwise (decided where the logger is made). */
   logFormat: z.enum(LOG_FORMATS).optional(),
+  /** Where state is kept across restarts (decision 0080); absent: in memory only. */
+  dataDir: z.string().min(1).optional(),
   /** File paths only the process shell reads. */
   config: z.string().optional(),
   scenario: z.string().optional(),

@@ -67,6 +67,8 @@ export const CredentialInputSchema = z.strictObject({
     .optional(),
 });
 
+export type CredentialInput = z.input<typeof CredentialInputSchema>;
+
 /** A stored credential: id assigned, URL checked, warnings attached. */
 export interface Credential {
   id: string;

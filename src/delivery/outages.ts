@@ -180,6 +180,22 @@ export class OutageStore {
     this.#rules = [];
   }
 
+  /** Takes the outages read back from a data dir (decision 0080); ids go on after the highest. */
+  restore(outages: readonly Outage[]): void {
+    this.#rules = outages.map((o) => ({
+      id: o.id,
+      credentialId: o.credentialId,
+      attempts: o.attempts,
+      remaining: o.remaining,
+      fromMs: o.from === null ? null : Date.parse(o.from),
+      untilMs: o.until === null ? null : Date.parse(o.until),
+      note: o.note,
+      createdAt: o.createdAt,
+      failedAttempts: o.failedAttempts,
+    }));
+    for (const o of outages) this.#seq = Math.max(this.#seq, Number(o.id.slice(2)));
+  }
+
   #view(r: OutageRule, nowMs: number): Outage {
     let status: Outage['status'];
     if (r.remaining !== null) status = r.remaining > 0 ? 'active' : 'ended';

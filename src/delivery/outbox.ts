@@ -1,10 +1,9 @@
-import type { z } from 'zod';
 import type { ActivityBus } from '../activity/index.js';
-import type { BatchResultSchema, NotAttemptedSchema } from '../admin/contract/delivery-schemas.js';
 import type { Clock } from '../clock/index.js';
 import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { BatchHistory, type BatchResult, runBatch } from './batches.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
 import {
@@ -16,28 +15,19 @@ import {
   type NotificationRecord,
   toSummary,
 } from './notification.js';
+import { NotificationStore } from './notification-store.js';
 import { type OutageStore, outageMessage } from './outages.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
-import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
-import { Interner, IsoStrings, SharedRecords } from './shared-strings.js';
+import type { NotificationFilter } from './settle.js';
 
-/** How many batch results `batches()` remembers. */
-export const BATCH_HISTORY_LIMIT = 100;
-
-/** How many not-attempted notifications a batch result lists one by one (all are counted). */
-export const NOT_ATTEMPTED_LIST_LIMIT = 100;
-
-/** Why a batch did not attempt a pending notification (docs/delivery.md "States and redelivery"). */
-export const NOT_ATTEMPTED_REASONS = ['in_flight', 'failed_at_or_after_batch', 'credential_deleted'] as const;
-export type NotAttemptedReason = (typeof NOT_ATTEMPTED_REASONS)[number];
-
-/** The pending notifications a batch did not attempt, and why (the first NOT_ATTEMPTED_LIST_LIMIT listed). */
-export type NotAttempted = z.output<typeof NotAttemptedSchema>;
-
-/** What one redelivery batch did (docs/admin-api.md "BatchResult"); `skipped` with its reason when the instant passed without one. */
-export type BatchResult = z.output<typeof BatchResultSchema>;
+export {
+  type BatchResult,
+  NOT_ATTEMPTED_LIST_LIMIT,
+  NOT_ATTEMPTED_REASONS,
+  type NotAttemptedReason,
+} from './batches.js';
 
 /** What stopping the outbox did with the attempts that were running (decision 0043). */
 export interface DrainResult {
@@ -70,25 +60,34 @@ export interface OutboxDeps {
   outages?: OutageStore;
 }
 
+/** An attempt as it starts: what is known before the receiver answers. */
+export type StartedAttempt = Pick<Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>;
+
+/**
+ * Told of every change of the outbox, synchronously and in order, before the change is answered to
+ * anyone: a data dir writes each one to its journal (decision 0080). An attempt is told when it
+ * starts, before its request is sent, so a crash leaves a trace of every attempt that may have
+ * reached the receiver.
+ */
+export interface OutboxRecorder {
+  created(n: NotificationRecord): void;
+  attemptStarted(n: NotificationRecord, attempt: StartedAttempt): void;
+  /** An attempt ended (`attempt`), or the notification was cancelled (no attempt). */
+  changed(n: NotificationRecord, attempt?: Attempt): void;
+  batchStarted(at: string): void;
+  batchDone(result: BatchResult): void;
+}
+
 /**
  * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
  * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
- * run in batches.
+ * run in batches (src/delivery/batches.ts); the records live in a NotificationStore.
  */
 export class Outbox {
-  readonly #byId = new Map<string, NotificationRecord>();
-  readonly #pending = new Set<NotificationRecord>();
-  readonly #inFlight = new Set<NotificationRecord>();
+  readonly #store = new NotificationStore();
   readonly #limiter: Limiter;
-  readonly #waiters = new SettleWaiters(() => this.#inFlight);
-  readonly #history: BatchResult[] = [];
-  // Emulator time and wall time change at different paces: one last-string cache each.
-  readonly #clockIso = new IsoStrings();
-  readonly #wallIso = new IsoStrings();
-  readonly #texts = new Interner();
-  readonly #headers = new SharedRecords();
-  #seq = 0;
-  #generation = 0;
+  readonly #history: BatchHistory;
+  #recorder: OutboxRecorder | undefined;
   #batchRunning = false;
   /** Set by `drain`: no attempt starts any more. */
   #stopping = false;
@@ -97,6 +96,12 @@ export class Outbox {
 
   constructor(private readonly deps: OutboxDeps) {
     this.#limiter = new Limiter(deps.concurrency);
+    this.#history = new BatchHistory(deps.log, deps.activity);
+  }
+
+  /** Sets who hears of every change (a data dir); one at a time. */
+  record(recorder: OutboxRecorder | undefined): void {
+    this.#recorder = recorder;
   }
 
   /**
@@ -105,14 +110,14 @@ export class Outbox {
    */
   create(credential: Credential, bookingId: number, body: NotificationBody, gz?: Buffer): NotificationRecord {
     const record: NotificationRecord = {
-      id: `n-${String(++this.#seq).padStart(6, '0')}`,
+      id: this.#store.nextId(),
       credentialId: credential.id,
       bookingId,
       bookingNumber: body.Reservation.BookingNumber,
       bookingStatus: body.Reservation.BookingStatus as BookingStatus,
       state: 'pending',
       url: credential.url,
-      createdAt: this.#clockIso.of(this.deps.clock.now()),
+      createdAt: this.#store.clockIso.of(this.deps.clock.now()),
       deliveredAt: null,
       exhaustedAt: null,
       cancelledAt: null,
@@ -126,8 +131,8 @@ export class Outbox {
       inFlight: false,
       lastFinishedMs: undefined,
     };
-    this.#byId.set(record.id, record);
-    this.#pending.add(record);
+    this.#store.add(record);
+    this.#recorder?.created(record);
     void this.#attempt(record, 'first'); // marks it in flight at once; the attempt runs in the background
     const { activity } = this.deps;
     if (activity?.active) activity.publish({ kind: 'notification_created', notification: toSummary(record) });
@@ -140,7 +145,7 @@ export class Outbox {
    * more often than the provider would); delivered, exhausted or in-flight notifications are refused.
    */
   async retryNow(id: string): Promise<NotificationRecord> {
-    const n = this.#byId.get(id);
+    const n = this.#store.byId.get(id);
     if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${id}".`);
     if (n.state !== 'pending') {
       throw new ConflictError(
@@ -172,65 +177,47 @@ export class Outbox {
   }
 
   get(id: string): NotificationRecord | undefined {
-    return this.#byId.get(id);
+    return this.#store.byId.get(id);
   }
 
   list(filter: NotificationFilter = {}): NotificationRecord[] {
-    return [...this.#byId.values()].filter((n) => matchesFilter(n, filter));
+    return this.#store.list(filter);
   }
 
   /** Resolves `true` once no matching notification has an attempt queued or running. */
   waitSettled(filter: NotificationFilter, timeoutMs: number): Promise<boolean> {
-    return this.#waiters.wait(filter, timeoutMs);
+    return this.#store.waiters.wait(filter, timeoutMs);
   }
 
   /** Results of the most recent batches, oldest first. */
   batches(): readonly BatchResult[] {
-    return this.#history;
+    return this.#history.list();
   }
 
   /**
-   * One redelivery batch at emulator instant `at`: every pending notification whose last attempt
-   * finished before `at` is attempted once (spec "Limits": batches at minute 55); the others are listed
-   * with the reason. A batch that starts while another runs is skipped and recorded, never queued, so
-   * batches neither overlap nor double up.
+   * One redelivery batch at emulator instant `at` (src/delivery/batches.ts). A batch that starts while
+   * another runs is skipped and recorded, never queued, so batches neither overlap nor double up.
    */
   async runBatch(at: Date): Promise<BatchResult> {
     if (this.#batchRunning) return this.recordSkipped(at, 'previous batch still running');
     this.#batchRunning = true;
     try {
-      const atIso = at.toISOString();
-      const atMs = at.getTime();
-      const due: NotificationRecord[] = [];
-      const left = new NotAttemptedList(atIso, this.deps.clock.nextBatchAt(at).toISOString());
-      for (const n of this.#pending) {
-        if (n.inFlight) left.add(n, n.cancelWhenSettled ? 'credential_deleted' : 'in_flight');
-        else if (n.attempts.length > 0 && (n.lastFinishedMs ?? Number.POSITIVE_INFINITY) < atMs) due.push(n);
-        else left.add(n, 'failed_at_or_after_batch');
-      }
-      const result: BatchResult = { at: atIso, attempted: due.length, delivered: 0, failed: 0, exhausted: 0 };
-      const generation = this.#generation;
-      // Every due notification is in flight from now (waiters and the admin API see it queued), but
-      // only `concurrency` runners walk the list: queueing all of them in the limiter at once held
-      // a closure and a few promises per notification for the whole batch (100,000 due, CLI: 4.0 s
-      // of CPU and a 493 MiB peak RSS, against 3.3 s and 430 MiB with runners).
-      for (const n of due) this.#markInFlight(n);
-      let next = 0;
-      const runner = async (): Promise<void> => {
-        while (next < due.length && generation === this.#generation) {
-          const n = due[next++]!;
-          if (!(await this.#limiter.run(() => this.#send(n, generation, 'batch', atIso)))) continue;
-          if (n.state === 'delivered') result.delivered++;
-          else result.failed++;
-          if (n.state === 'exhausted') result.exhausted++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(this.deps.concurrency, due.length) }, runner));
-      if (left.count > 0) result.notAttempted = left.result();
-      // The info log (non-empty batches) and the live stream (every batch) listen here.
-      const { activity } = this.deps;
-      if (activity?.active) activity.publish({ kind: 'batch', batch: result });
-      return this.#remember(result);
+      this.#recorder?.batchStarted(at.toISOString());
+      const store = this.#store;
+      const result = await runBatch(
+        {
+          pending: store.pending,
+          concurrency: this.deps.concurrency,
+          generation: () => store.generation,
+          markInFlight: (n) => store.markInFlight(n),
+          send: (n, generation, batchAt) =>
+            this.#limiter.run(() => this.#send(n, generation, 'batch', batchAt)),
+        },
+        at,
+        this.deps.clock.nextBatchAt(at).toISOString(),
+      );
+      this.#recorder?.batchDone(result);
+      return this.#history.remember(result);
     } finally {
       this.#batchRunning = false;
     }
@@ -238,19 +225,19 @@ export class Outbox {
 
   /** Records the batch instant `at` as skipped, with the reason, and logs it. */
   recordSkipped(at: Date, reason: string): BatchResult {
-    const skipped: BatchResult = {
-      at: at.toISOString(),
-      attempted: 0,
-      delivered: 0,
-      failed: 0,
-      exhausted: 0,
-      skipped: true,
-      reason,
-    };
-    this.deps.log.warn(skipped, 'redelivery batch skipped');
-    const { activity } = this.deps;
-    if (activity?.active) activity.publish({ kind: 'batch', batch: skipped });
-    return this.#remember(skipped);
+    const skipped = this.#history.skipped(at, reason);
+    this.#recorder?.batchDone(skipped);
+    return this.#history.remember(skipped);
+  }
+
+  /**
+   * Takes what a data dir read back (decision 0080): notifications (none in flight) and batch results.
+   * Pending notifications without any attempt (their first attempt was queued at the crash) start it.
+   */
+  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>): void {
+    this.#store.restore(records);
+    this.#history.restore(batches);
+    for (const n of this.#store.pending) if (n.attempts.length === 0) void this.#attempt(n, 'first');
   }
 
   /**
@@ -259,15 +246,16 @@ export class Outbox {
    * Answers how many were cancelled now.
    */
   cancelCredential(credentialId: string, reason: CancelReason): number {
-    const at = this.#clockIso.of(this.deps.clock.now());
+    const at = this.#store.clockIso.of(this.deps.clock.now());
     let cancelled = 0;
-    for (const n of this.#pending) {
+    for (const n of this.#store.pending) {
       if (n.credentialId !== credentialId) continue;
       if (n.inFlight) {
         n.cancelWhenSettled = reason;
         continue;
       }
       this.#cancel(n, reason, at);
+      this.#recorder?.changed(n);
       cancelled++;
     }
     return cancelled;
@@ -278,22 +266,15 @@ export class Outbox {
     n.cancelledAt = at;
     n.cancelReason = reason;
     n.cancelWhenSettled = undefined;
-    this.#pending.delete(n);
+    this.#store.pending.delete(n);
     this.deps.log.info({ id: n.id, credentialId: n.credentialId, reason }, 'notification cancelled');
   }
 
   /** Forgets every notification and batch; attempts still running finish unrecorded. */
   reset(): void {
-    this.#generation++;
-    this.#byId.clear();
-    this.#pending.clear();
-    this.#inFlight.clear();
+    this.#store.reset();
     this.#running.clear();
-    this.#history.length = 0;
-    this.#texts.clear();
-    this.#headers.clear();
-    this.#seq = 0;
-    this.#waiters.changed();
+    this.#history.clear();
   }
 
   /**
@@ -317,7 +298,7 @@ export class Outbox {
       this.#runningChanged = undefined;
     }
     const interrupted = [...this.#running];
-    const finishedAt = this.#clockIso.of(this.deps.clock.now());
+    const finishedAt = this.#store.clockIso.of(this.deps.clock.now());
     for (const [n, r] of interrupted) {
       this.#record(n, {
         number: n.attempts.length + 1,
@@ -336,30 +317,19 @@ export class Outbox {
     }
     this.#running.clear();
     // Answers that still arrive belong to attempts already recorded: ignored, like after a reset.
-    if (interrupted.length > 0) this.#generation++;
+    if (interrupted.length > 0) this.#store.generation++;
     return { running, finished: running - interrupted.length, interrupted: interrupted.length };
   }
 
   close(): void {
-    this.#waiters.cancelAll();
-  }
-
-  #remember(result: BatchResult): BatchResult {
-    this.#history.push(result);
-    if (this.#history.length > BATCH_HISTORY_LIMIT) this.#history.shift();
-    return result;
+    this.#store.waiters.cancelAll();
   }
 
   /** Queues one attempt; resolves with the record once it finished (undefined after a reset). */
   #attempt(n: NotificationRecord, trigger: AttemptTrigger): Promise<NotificationRecord | undefined> {
-    const generation = this.#generation;
-    this.#markInFlight(n);
+    const generation = this.#store.generation;
+    this.#store.markInFlight(n);
     return this.#limiter.run(() => this.#send(n, generation, trigger));
-  }
-
-  #markInFlight(n: NotificationRecord): void {
-    n.inFlight = true;
-    this.#inFlight.add(n);
   }
 
   /**
@@ -372,24 +342,29 @@ export class Outbox {
     trigger: AttemptTrigger,
     batchAt?: string,
   ): Promise<NotificationRecord | undefined> {
-    if (generation !== this.#generation) return undefined;
+    const store = this.#store;
+    if (generation !== store.generation) return undefined;
     const { clock, sender } = this.deps;
     if (this.#stopping) {
       // Queued when the emulator began to stop: never sent, still pending.
-      this.#settled(n);
+      store.settled(n);
       return undefined;
     }
     if (n.cancelWhenSettled) {
       // Its credential was deleted while this attempt waited for its turn: it is never sent.
-      this.#cancel(n, n.cancelWhenSettled, this.#clockIso.of(clock.now()));
-      this.#settled(n);
+      this.#cancel(n, n.cancelWhenSettled, store.clockIso.of(clock.now()));
+      this.#recorder?.changed(n);
+      store.settled(n);
       return n;
     }
     const startNow = clock.now();
-    const startedAt = this.#clockIso.of(startNow);
-    const startedAtWall = this.#wallIso.of(new Date());
+    const startedAt = store.clockIso.of(startNow);
+    const startedAtWall = store.wallIso.of(new Date());
+    const number = n.attempts.length + 1;
     this.#running.set(n, { trigger, batchAt, startedAt, startedAtWall, startedMs: performance.now() });
     const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
+    // Written before the request goes out: a crash while it is in flight leaves its trace (decision 0080).
+    if (!outage) this.#recorder?.attemptStarted(n, { number, startedAt, startedAtWall, trigger, batchAt });
     const result: SendResult = outage
       ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
       : await sender
@@ -406,34 +381,35 @@ export class Outbox {
               durationMs: 0,
             }),
           );
-    if (generation !== this.#generation) return undefined;
+    if (generation !== store.generation) return undefined;
     this.#running.delete(n);
     this.#runningChanged?.();
     const finished = clock.now();
     // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
     // for all attempts, all members in-object, none in an extra property array.
     const attempt: Attempt = {
-      number: n.attempts.length + 1,
+      number,
       startedAt,
       startedAtWall,
-      finishedAt: this.#clockIso.of(finished),
+      finishedAt: store.clockIso.of(finished),
       durationMs: result.durationMs,
       trigger,
       batchAt,
       outcome: result.outcome,
       statusCode: result.statusCode,
-      message: this.#texts.of(result.message),
-      responseBody: result.responseBody === undefined ? undefined : this.#texts.of(result.responseBody),
+      message: store.texts.of(result.message),
+      responseBody: result.responseBody === undefined ? undefined : store.texts.of(result.responseBody),
       responseHeaders:
-        result.responseHeaders === undefined ? undefined : this.#headers.of(result.responseHeaders),
+        result.responseHeaders === undefined ? undefined : store.headers.of(result.responseHeaders),
       outageId: outage?.id,
     };
     this.#record(n, attempt, finished.getTime());
     return n;
   }
 
-  /** Adds an ended attempt to `n`, moves its state on, settles it and tells the listeners. */
+  /** Adds an ended attempt to `n`, moves its state on, writes it, settles it and tells the listeners. */
   #record(n: NotificationRecord, attempt: Attempt, finishedMs = this.deps.clock.now().getTime()): void {
+    const store = this.#store;
     // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
     // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
     n.attempts = n.attempts.concat([attempt]);
@@ -443,65 +419,18 @@ export class Outbox {
     if (attempt.outcome === 'http_status' && attempt.statusCode === 200) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;
-      this.#pending.delete(n);
+      store.pending.delete(n);
     } else if (countedAttempts(n) >= MAX_ATTEMPTS) {
       n.state = 'exhausted';
       n.exhaustedAt = attempt.finishedAt;
-      this.#pending.delete(n);
+      store.pending.delete(n);
     } else if (n.cancelWhenSettled) {
       this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt);
     }
-    this.#settled(n);
+    this.#recorder?.changed(n, attempt);
+    store.settled(n);
     // The info log and the live stream both listen here (one line per attempt, state included).
     const { activity } = this.deps;
     if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
-  }
-
-  #settled(n: NotificationRecord): void {
-    n.inFlight = false;
-    this.#inFlight.delete(n);
-    this.#waiters.changed();
-  }
-}
-
-/** Collects the notifications a batch leaves out: counted all, listed up to the limit with a message. */
-class NotAttemptedList {
-  count = 0;
-  readonly #byReason: Partial<Record<NotAttemptedReason, number>> = {};
-  readonly #listed: NotAttempted['notifications'] = [];
-
-  constructor(
-    private readonly atIso: string,
-    private readonly nextBatchIso: string,
-  ) {}
-
-  add(n: NotificationRecord, reason: NotAttemptedReason): void {
-    this.count++;
-    this.#byReason[reason] = (this.#byReason[reason] ?? 0) + 1;
-    if (this.#listed.length < NOT_ATTEMPTED_LIST_LIMIT) {
-      this.#listed.push({ id: n.id, reason, message: this.#message(n, reason) });
-    }
-  }
-
-  #message(n: NotificationRecord, reason: NotAttemptedReason): string {
-    const last = n.attempts[n.attempts.length - 1];
-    switch (reason) {
-      case 'in_flight':
-        return last === undefined
-          ? 'its first attempt is queued or running; a notification is never sent twice at once'
-          : `attempt ${last.number + 1} is queued or running; a notification is never sent twice at once`;
-      case 'credential_deleted':
-        return 'its credential was deleted; it is cancelled when its running attempt ends undelivered';
-      case 'failed_at_or_after_batch':
-        return (
-          `its last attempt ended at ${last?.finishedAt ?? 'an unknown time'}, not before this batch's instant ${this.atIso}: ` +
-          `a batch retries attempts that ended before it (spec "Limits"); the next batch, ${this.nextBatchIso}, retries it ` +
-          '(manual clock: POST /__admin/clock/advance {"to":"next-batch"})'
-        );
-    }
-  }
-
-  result(): NotAttempted {
-    return { count: this.count, byReason: this.#byReason, notifications: this.#listed };
   }
 }

@@ -14,6 +14,10 @@ export const ATTEMPT_OUTCOMES = [
   'interrupted',
   // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
   'simulated_outage',
+  // The emulator died (kill -9, crash) while the attempt was in flight; found in a data dir at the
+  // restart (decision 0080). The receiver may have got it, so unlike `interrupted` it counts toward
+  // the 5 attempts; delivery is at-least-once.
+  'interrupted_by_crash',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 

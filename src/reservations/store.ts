@@ -38,7 +38,7 @@ import type {
  * A reservation as the store keeps it: the body packed (gzipped JSON, ~1.3 KB) instead of parsed
  * (~5 KiB of objects), the same Buffer the outbox sends; parsed only when an event or a reader needs it.
  */
-interface StoredReservation extends ReservationSummary {
+export interface StoredReservation extends ReservationSummary {
   gz: Buffer;
   history: HistoryEntry[];
 }
@@ -169,6 +169,23 @@ export class ReservationStore {
   /** Every reservation, in the order they were created. */
   list(): ReservationSummary[] {
     return [...this.records.values()].map(summary);
+  }
+
+  /** The stored form of one reservation, and the event sequence number (a data dir writes both: decision 0080). */
+  stored(bookingId: number): { record: StoredReservation; sequence: number } | undefined {
+    const record = this.records.get(bookingId);
+    return record && { record, sequence: this.sequence };
+  }
+
+  /** Every stored reservation, in the order they were created, and the event sequence number. */
+  storedAll(): { records: IterableIterator<StoredReservation>; sequence: number } {
+    return { records: this.records.values(), sequence: this.sequence };
+  }
+
+  /** Takes a reservation read back from a data dir (decision 0080), and the event sequence it had reached. */
+  restore(record: StoredReservation, sequence: number): void {
+    this.records.set(record.bookingId, record);
+    if (sequence > this.sequence) this.sequence = sequence;
   }
 
   /** Forgets every reservation and restarts the event sequence (same seed ⇒ same bodies again). */

@@ -243,7 +243,11 @@ export const BatchResultSchema = component(
     failed: int,
     exhausted: int,
     skipped: z.boolean().optional().describe('the instant passed without a batch (see reason)'),
-    reason: str.optional().describe('why the batch was skipped, e.g. previous batch still running'),
+    reason: str
+      .optional()
+      .describe(
+        'why the batch was skipped (e.g. previous batch still running; the emulator was not running), or cut off (interrupted: …, with --data-dir)',
+      ),
     notAttempted: NotAttemptedSchema.optional().describe('pending notifications left out, and why'),
   }),
 );

@@ -57,6 +57,9 @@ export const EffectiveConfigSchema = component(
     shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
     allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
     adminToken: z.boolean().describe('whether a token is required (never its value)'),
+    dataDir: str
+      .nullable()
+      .describe('where state is kept across restarts (--data-dir); null: in memory only'),
   }),
 );
 

@@ -1,0 +1,71 @@
+import type { NotificationRecord } from './notification.js';
+import { matchesFilter, type NotificationFilter, SettleWaiters } from './settle.js';
+import { Interner, IsoStrings, SharedRecords } from './shared-strings.js';
+
+/**
+ * Where the outbox keeps its notifications: every record by id, the pending and the in-flight ones,
+ * the id sequence, the shared strings and the settle waiters. No delivery rule lives here.
+ */
+export class NotificationStore {
+  readonly byId = new Map<string, NotificationRecord>();
+  readonly pending = new Set<NotificationRecord>();
+  readonly inFlight = new Set<NotificationRecord>();
+  readonly waiters = new SettleWaiters(() => this.inFlight);
+  // Emulator time and wall time change at different paces: one last-string cache each.
+  readonly clockIso = new IsoStrings();
+  readonly wallIso = new IsoStrings();
+  readonly texts = new Interner();
+  /** Receivers' answer headers: one shared record per distinct set. */
+  readonly headers = new SharedRecords();
+  /** Bumped by reset: an attempt queued before it finishes unrecorded. */
+  generation = 0;
+  #seq = 0;
+
+  /** The next notification id (`n-000001`, …). */
+  nextId(): string {
+    return `n-${String(++this.#seq).padStart(6, '0')}`;
+  }
+
+  add(n: NotificationRecord): void {
+    this.byId.set(n.id, n);
+    if (n.state === 'pending') this.pending.add(n);
+  }
+
+  list(filter: NotificationFilter = {}): NotificationRecord[] {
+    return [...this.byId.values()].filter((n) => matchesFilter(n, filter));
+  }
+
+  markInFlight(n: NotificationRecord): void {
+    n.inFlight = true;
+    this.inFlight.add(n);
+  }
+
+  settled(n: NotificationRecord): void {
+    n.inFlight = false;
+    this.inFlight.delete(n);
+    this.waiters.changed();
+  }
+
+  /**
+   * Takes records read back from a data dir (decision 0080): none in flight; the id sequence goes on
+   * after the highest id, so a restart never reuses an id.
+   */
+  restore(records: Iterable<NotificationRecord>): void {
+    for (const n of records) {
+      this.add(n);
+      const seq = Number(n.id.slice(2));
+      if (seq > this.#seq) this.#seq = seq;
+    }
+  }
+
+  reset(): void {
+    this.generation++;
+    this.byId.clear();
+    this.pending.clear();
+    this.inFlight.clear();
+    this.texts.clear();
+    this.headers.clear();
+    this.#seq = 0;
+    this.waiters.changed();
+  }
+}

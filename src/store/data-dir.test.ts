@@ -1,0 +1,165 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATA_DIR_FORMAT, DataDir } from './data-dir.js';
+import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
+
+/** Decodes `buf`, answering the records with what decodeRecords said. */
+function decodeAll(buf: Buffer) {
+  const records: StoreRecord[] = [];
+  return { ...decodeRecords(buf, (r) => records.push(r)), records };
+}
+
+/** Opens `dir`, answering the data dir and the records it read back. */
+function openAll(dir: string, port: number): DataDir & { records: StoreRecord[] } {
+  const records: StoreRecord[] = [];
+  return Object.assign(
+    DataDir.open(dir, port, (r) => records.push(r)),
+    { records },
+  );
+}
+
+const dirs: string[] = [];
+const fresh = () => {
+  const d = mkdtempSync(join(tmpdir(), 'reportbo-store-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('records', () => {
+  it('reads back kind, data and raw bytes as written', () => {
+    const body = Buffer.from([0x1f, 0x8b, 0, 255, 7]);
+    const buf = Buffer.concat([
+      encodeRecord({ k: 'a', d: { x: 1 } }),
+      encodeRecord({ k: 'b', d: [2], b: body }),
+    ]);
+    const read = decodeAll(buf);
+    expect(read.problem).toBeUndefined();
+    expect(read.records).toEqual([
+      { k: 'a', d: { x: 1 } },
+      { k: 'b', d: [2], b: body },
+    ]);
+  });
+
+  it('stops at a truncated last record and calls it the last', () => {
+    const one = encodeRecord({ k: 'a', d: 'kept' });
+    const two = encodeRecord({ k: 'b', d: 'cut short' });
+    const read = decodeAll(Buffer.concat([one, two.subarray(0, two.length - 3)]));
+    expect(read.records).toEqual([{ k: 'a', d: 'kept' }]);
+    expect(read.goodBytes).toBe(one.length);
+    expect(read.problem).toMatchObject({ offset: one.length, last: true });
+  });
+
+  it('tells damage in the middle (good records after a bad one) from a cut-off end', () => {
+    const one = encodeRecord({ k: 'a', d: 1 });
+    const two = encodeRecord({ k: 'b', d: 2 });
+    two[two.length - 1]! ^= 0xff;
+    const read = decodeAll(Buffer.concat([one, two, encodeRecord({ k: 'c', d: 3 })]));
+    expect(read.problem).toMatchObject({
+      offset: one.length,
+      reason: 'record that fails its checksum',
+      last: false,
+    });
+  });
+});
+
+describe('DataDir', () => {
+  it('gives back what was appended after a reopen, and compaction keeps exactly the state it was given', () => {
+    const dir = fresh();
+    const a = openAll(dir, 1234);
+    a.append({ k: 'x', d: 1 });
+    a.append({ k: 'y', d: 2, b: Buffer.from('gz') });
+    a.close();
+    const b = openAll(dir, 1234);
+    expect(b.records).toEqual([
+      { k: 'x', d: 1 },
+      { k: 'y', d: 2, b: Buffer.from('gz') },
+    ]);
+    b.compact([{ k: 'z', d: 3 }]);
+    b.append({ k: 'after', d: 4 });
+    b.close();
+    const c = openAll(dir, 1234);
+    expect(c.records).toEqual([
+      { k: 'z', d: 3 },
+      { k: 'after', d: 4 },
+    ]);
+    c.close();
+  });
+
+  it('repairs a journal whose last record a crash cut short, with a notice', () => {
+    const dir = fresh();
+    const a = openAll(dir, 0);
+    a.append({ k: 'kept', d: 1 });
+    a.append({ k: 'cut', d: 'x'.repeat(100) });
+    a.close();
+    const journal = join(dir, 'journal-0.bin');
+    truncateSync(journal, readFileSync(journal).length - 10);
+    const b = openAll(dir, 0);
+    expect(b.records).toEqual([{ k: 'kept', d: 1 }]);
+    expect(b.notices.join('\n')).toMatch(/repaired journal-0\.bin: dropped a truncated record/);
+    b.append({ k: 'next', d: 2 });
+    b.close();
+    expect(openAll(dir, 0).records.map((r) => r.k)).toEqual(['kept', 'next']);
+  });
+
+  it('refuses a journal damaged before its end instead of dropping good records', () => {
+    const dir = fresh();
+    const a = openAll(dir, 0);
+    a.append({ k: 'a', d: 1 });
+    a.close();
+    const journal = join(dir, 'journal-0.bin');
+    const bytes = readFileSync(journal);
+    bytes[bytes.length - 1]! ^= 0xff;
+    writeFileSync(journal, bytes);
+    appendFileSync(journal, encodeRecord({ k: 'b', d: 2 }));
+    expect(() => openAll(dir, 0)).toThrow(/fails its checksum at byte 0 with good records after it/);
+  });
+
+  it('refuses a data dir written by a newer format, naming both versions', () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'format.json'), JSON.stringify({ format: DATA_DIR_FORMAT + 1 }));
+    expect(() => openAll(dir, 0)).toThrow(
+      `was written by a newer emulator (format ${DATA_DIR_FORMAT + 1}; this one reads format ${DATA_DIR_FORMAT} and older)`,
+    );
+  });
+
+  it('refuses a second opener while the first holds the lock, naming pid, host and port', () => {
+    const dir = fresh();
+    const first = openAll(dir, 4321);
+    // Another live process's lock (this process's parent), as a second emulator would find it.
+    writeFileSync(
+      join(dir, 'lock.json'),
+      JSON.stringify({
+        pid: process.ppid,
+        host: hostname(),
+        port: 4321,
+        startedAt: '2026-11-24T10:00:00.000Z',
+      }),
+    );
+    expect(() => openAll(dir, 0)).toThrow(
+      `in use by another emulator (pid ${process.ppid} on ${hostname()}, port 4321`,
+    );
+    first.close();
+  });
+
+  it('takes over a lock whose process is gone, with a notice', () => {
+    const dir = fresh();
+    writeFileSync(
+      join(dir, 'lock.json'),
+      JSON.stringify({
+        pid: 2 ** 22 + 12345,
+        host: hostname(),
+        port: 8080,
+        startedAt: '2026-11-24T10:00:00.000Z',
+      }),
+    );
+    const d = openAll(dir, 0);
+    expect(d.notices[0]).toMatch(/took over a stale lock of pid 4206649 \(no longer running; port 8080/);
+    expect(JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8')).pid).toBe(process.pid);
+    d.close();
+  });
+});

@@ -1,0 +1,266 @@
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { EmulatorError } from '../errors.js';
+import { DirLock, LOCK_FILE } from './lock.js';
+import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
+
+/** The on-disk format this code writes and reads (`format.json`); a newer one is refused. */
+export const DATA_DIR_FORMAT = 1;
+const FORMAT_FILE = 'format.json';
+const SNAPSHOT_FILE = 'snapshot.bin';
+/** The journal grows to at least this before it is compacted into a snapshot. */
+export const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
+/** How often written records are flushed to the disk itself (fdatasync): a power cut loses at most this. */
+export const SYNC_INTERVAL_MS = 1000;
+
+const journalName = (generation: number) => `journal-${generation}.bin`;
+
+/**
+ * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N, every state
+ * record at one instant) and `journal-N.bin` (every change since, appended). Opening it takes the
+ * lock, reads both files back and repairs a truncated last record; `append` writes one record to the OS
+ * before it returns, so an admin answer sent after it survives `kill -9`.
+ */
+export class DataDir {
+  readonly notices: string[] = [];
+  #generation: number;
+  #fd: number;
+  #journalBytes: number;
+  #snapshotBytes: number;
+  #dirty = false;
+  readonly #timer: NodeJS.Timeout;
+  #closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly lock: DirLock,
+    onRecord: (rec: StoreRecord) => void,
+  ) {
+    const format = readFormat(dir);
+    const snapshotFile = join(dir, SNAPSHOT_FILE);
+    this.#generation = 0;
+    this.#snapshotBytes = 0;
+    if (existsSync(snapshotFile)) {
+      const buf = readFileSync(snapshotFile);
+      let header: StoreRecord | undefined;
+      const read = decodeRecords(buf, (rec) => {
+        if (header) onRecord(rec);
+        else header = rec;
+      });
+      // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
+      if (read.problem || header?.k !== 'snapshot')
+        throw storeError(
+          'data_dir_corrupt',
+          `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
+        );
+      this.#generation = (header.d as { generation: number }).generation;
+      this.#snapshotBytes = buf.length;
+    }
+    const journalFile = join(dir, journalName(this.#generation));
+    this.#journalBytes = 0;
+    if (existsSync(journalFile)) {
+      const buf = readFileSync(journalFile);
+      const read = decodeRecords(buf, onRecord);
+      if (read.problem) {
+        if (!read.problem.last)
+          throw storeError(
+            'data_dir_corrupt',
+            `${journalFile} has a ${read.problem.reason} at byte ${read.problem.offset} with good records after it: that is damage, not an interrupted write. Move the data dir away to start empty, or restore it from a backup.`,
+          );
+        const fd = openSync(journalFile, 'r+');
+        ftruncateSync(fd, read.goodBytes);
+        fsyncSync(fd);
+        closeSync(fd);
+        this.notices.push(
+          `data dir ${dir}: repaired ${journalName(this.#generation)}: dropped a ${read.problem.reason} at byte ${read.problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
+        );
+      }
+      this.#journalBytes = read.goodBytes;
+    }
+    // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
+    for (const f of readdirSync(dir)) {
+      if (/^journal-\d+\.bin$/.test(f) && f !== journalName(this.#generation)) unlinkSync(join(dir, f));
+      if (f.endsWith('.tmp')) unlinkSync(join(dir, f));
+    }
+    if (format === undefined) writeFormat(dir);
+    this.#fd = openSync(journalFile, 'a');
+    this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /**
+   * Opens (creating it if needed) and locks `dir`, handing every record read back to `onRecord`,
+   * oldest first (the snapshot's, then the journal's); `port` goes into the lock file.
+   */
+  static open(dir: string, port: number, onRecord: (rec: StoreRecord) => void): DataDir {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw storeError(
+        'data_dir_unusable',
+        `Cannot create the data dir ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Choose a writable directory (--data-dir, REPORTBO_DATA_DIR).`,
+      );
+    }
+    readFormat(dir); // refuses a newer format before taking the lock
+    let taken: ReturnType<typeof DirLock.take>;
+    try {
+      taken = DirLock.take(dir, port);
+    } catch (err) {
+      if (err instanceof EmulatorError) throw err;
+      throw storeError(
+        'data_dir_unusable',
+        `Cannot write the lock ${join(dir, LOCK_FILE)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. The data dir must be writable by this user.`,
+      );
+    }
+    try {
+      const store = new DataDir(dir, taken.lock, onRecord);
+      if (taken.notice) store.notices.unshift(taken.notice);
+      return store;
+    } catch (err) {
+      taken.lock.release();
+      throw err;
+    }
+  }
+
+  /** Appends one record to the journal, written to the OS before this returns. */
+  append(rec: StoreRecord): void {
+    if (this.#closed) return;
+    const buf = encodeRecord(rec);
+    writeSync(this.#fd, buf);
+    this.#journalBytes += buf.length;
+    this.#dirty = true;
+  }
+
+  /** Whether the journal has grown enough to be folded into a new snapshot. */
+  wantsCompaction(): boolean {
+    return this.#journalBytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes);
+  }
+
+  /**
+   * Writes every record of `state` as snapshot generation N+1 (temporary file, fsync, rename), then
+   * starts journal N+1 and deletes journal N. A crash at any step leaves either the old snapshot with
+   * its journal or the new snapshot (whose journal is empty or absent).
+   */
+  compact(state: Iterable<StoreRecord>): void {
+    if (this.#closed) return;
+    const generation = this.#generation + 1;
+    const tmp = join(this.dir, `${SNAPSHOT_FILE}.tmp`);
+    const fd = openSync(tmp, 'w');
+    let bytes = 0;
+    try {
+      const write = (rec: StoreRecord) => {
+        const buf = encodeRecord(rec);
+        writeSync(fd, buf);
+        bytes += buf.length;
+      };
+      write({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
+      for (const rec of state) write(rec);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
+    syncDir(this.dir);
+    const old = this.#generation;
+    closeSync(this.#fd);
+    this.#generation = generation;
+    this.#fd = openSync(join(this.dir, journalName(generation)), 'a');
+    this.#journalBytes = 0;
+    this.#snapshotBytes = bytes;
+    try {
+      unlinkSync(join(this.dir, journalName(old)));
+    } catch {
+      // Never written (no change since the last snapshot).
+    }
+  }
+
+  /** Sizes for messages and benchmarks. */
+  sizes(): { snapshotBytes: number; journalBytes: number } {
+    return { snapshotBytes: this.#snapshotBytes, journalBytes: this.#journalBytes };
+  }
+
+  /** Flushes written records to the disk itself (they already survive a killed process). */
+  sync(): void {
+    if (!this.#dirty || this.#closed) return;
+    this.#dirty = false;
+    fdatasyncSync(this.#fd);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.sync();
+    this.#closed = true;
+    clearInterval(this.#timer);
+    closeSync(this.#fd);
+    this.lock.release();
+  }
+
+  setPort(port: number): void {
+    this.lock.setPort(port);
+  }
+}
+
+function readFormat(dir: string): number | undefined {
+  const file = join(dir, FORMAT_FILE);
+  if (!existsSync(file)) {
+    if (readdirSync(dir).some((f) => f === SNAPSHOT_FILE || /^journal-\d+\.bin$/.test(f)))
+      throw storeError(
+        'data_dir_corrupt',
+        `${dir} holds emulator data but no ${FORMAT_FILE}; restore it or move the data dir away.`,
+      );
+    return undefined;
+  }
+  let format: number;
+  try {
+    format = (JSON.parse(readFileSync(file, 'utf8')) as { format: number }).format;
+  } catch (err) {
+    throw storeError(
+      'data_dir_corrupt',
+      `${file} cannot be read (${(err as Error).message}); restore it or move the data dir away.`,
+    );
+  }
+  if (!Number.isInteger(format) || format > DATA_DIR_FORMAT)
+    throw storeError(
+      'data_dir_newer',
+      `The data dir ${dir} was written by a newer emulator (format ${format}; this one reads format ${DATA_DIR_FORMAT} and older). Upgrade reportbo-emulator, or give this one another data dir.`,
+      { dataDir: dir, format, supported: DATA_DIR_FORMAT },
+    );
+  return format;
+}
+
+function writeFormat(dir: string): void {
+  const file = join(dir, FORMAT_FILE);
+  writeFileSync(
+    `${file}.tmp`,
+    `${JSON.stringify({ format: DATA_DIR_FORMAT, writer: 'reportbo-emulator' })}\n`,
+  );
+  renameSync(`${file}.tmp`, file);
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    fsyncSync(fd);
+    closeSync(fd);
+  } catch {
+    // Some file systems do not sync directories; the rename is still atomic.
+  }
+}
+
+function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
+  return new EmulatorError(code, message, 500, 'user_input', details);
+}

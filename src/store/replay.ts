@@ -1,0 +1,288 @@
+import type { Fault } from '../auth/faults.js';
+import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
+import type { ApiVersion } from '../auth/types.js';
+import type { User } from '../auth/users.js';
+import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
+import type { CredentialInput } from '../delivery/credential-schema.js';
+import {
+  type Attempt,
+  countedAttempts,
+  MAX_ATTEMPTS,
+  type NotificationRecord,
+} from '../delivery/notification.js';
+import type { Outage } from '../delivery/outages.js';
+import type { StartedAttempt } from '../delivery/outbox.js';
+import type { TrustSource } from '../delivery/trust.js';
+import type { StoredReservation } from '../reservations/store.js';
+import type { StoreRecord } from './records.js';
+
+/** Where the clock stood: emulator ms at wall ms (a compressed clock runs on from it at `hourMs`). */
+export interface ClockMark {
+  mode: string;
+  emuMs: number;
+  wallMs: number;
+  hourMs: number;
+}
+
+/** A token as the token store keeps it. */
+export interface KeptToken {
+  token: string;
+  username: string;
+  version: ApiVersion;
+  issuedAtMs: number;
+  revoked: boolean;
+}
+
+/**
+ * A notification as its record carries it: null members left out, no body bytes (`gzOf`: the body is
+ * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
+ */
+export type NotificationData = Partial<
+  Omit<NotificationRecord, 'gz' | 'inFlight' | 'cancelWhenSettled' | 'warnings'>
+> &
+  Pick<
+    NotificationRecord,
+    | 'id'
+    | 'credentialId'
+    | 'bookingId'
+    | 'bookingNumber'
+    | 'bookingStatus'
+    | 'state'
+    | 'url'
+    | 'createdAt'
+    | 'filename'
+    | 'authorization'
+  > & {
+    warnings?: string[];
+    warningsOf?: string;
+    gzOf?: number;
+  };
+
+/** What a notification's change record carries. */
+export type NotificationChange = Pick<NotificationRecord, 'id' | 'state'> &
+  Partial<
+    Pick<
+      NotificationRecord,
+      'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason' | 'lastFinishedMs'
+    >
+  > & {
+    attempt?: Attempt;
+  };
+
+const NO_WARNINGS: readonly string[] = [];
+const NO_ATTEMPTS: readonly Attempt[] = [];
+
+/** Everything a data dir holds, rebuilt from its records (snapshot then journal), in memory. */
+export class ReplayedState {
+  clock: ClockMark | undefined;
+  /** The latest batch instant run, skipped or started, in emulator ms. */
+  lastBatchMs: number | undefined;
+  readonly users = new Map<string, User>();
+  readonly credentials = new Map<string, CredentialInput & { id: string }>();
+  /** PEM text and source by SHA-256 fingerprint. */
+  readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
+  faults: Fault[] = [];
+  outages: Outage[] = [];
+  readonly reservations = new Map<number, StoredReservation>();
+  eventSequence = 0;
+  readonly notifications = new Map<string, NotificationRecord>();
+  /** Attempts that started and never ended: a crash cut them off. */
+  readonly started = new Map<string, StartedAttempt>();
+  batches: BatchResult[] = [];
+  /** A batch that started and never ended. */
+  batchRunning: string | undefined;
+  requests: JournalEntry[] = [];
+  readonly tokens = new Map<string, KeptToken>();
+  readonly #warnings = new Map<string, string[]>();
+  /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
+  readonly #warningsOf = new Map<string, string[]>();
+
+  apply(rec: StoreRecord): void {
+    const d = rec.d as never;
+    switch (rec.k) {
+      case 'clock':
+        this.clock = d;
+        break;
+      case 'user+':
+        this.users.set((d as User).username, d);
+        break;
+      case 'user-':
+        this.users.delete((d as { username: string }).username);
+        break;
+      case 'cred+':
+        this.credentials.set((d as { id: string }).id, d);
+        break;
+      case 'cred-':
+        this.credentials.delete((d as { id: string }).id);
+        break;
+      case 'trust+':
+        this.trust.set((d as { fingerprint: string }).fingerprint, d);
+        break;
+      case 'trust-':
+        this.trust.delete((d as { fingerprint: string }).fingerprint);
+        break;
+      case 'faults':
+        this.faults = (d as { faults: Fault[] }).faults;
+        break;
+      case 'outages':
+        this.outages = (d as { outages: Outage[] }).outages;
+        break;
+      case 'res': {
+        const { record, sequence } = d as { record: Omit<StoredReservation, 'gz'>; sequence: number };
+        this.reservations.set(record.bookingId, { ...record, gz: rec.b! });
+        this.eventSequence = Math.max(this.eventSequence, sequence);
+        break;
+      }
+      case 'n+':
+        this.#created(d, rec.b);
+        break;
+      case 'a>': {
+        const { id, attempt } = d as { id: string; attempt: StartedAttempt };
+        this.started.set(id, attempt);
+        break;
+      }
+      case 'n':
+        this.#changed(d);
+        break;
+      case 'b>':
+        this.batchRunning = (d as { at: string }).at;
+        this.#batchAt((d as { at: string }).at);
+        break;
+      case 'b':
+        this.batches.push(d);
+        if (this.batches.length > 2 * BATCH_HISTORY_LIMIT)
+          this.batches = this.batches.slice(-BATCH_HISTORY_LIMIT);
+        if (this.batchRunning === (d as BatchResult).at) this.batchRunning = undefined;
+        this.#batchAt((d as BatchResult).at);
+        break;
+      case 'req':
+        this.requests.push(d);
+        if (this.requests.length > 2 * MAX_JOURNAL_ENTRIES)
+          this.requests = this.requests.slice(-MAX_JOURNAL_ENTRIES);
+        break;
+      case 'tok':
+        this.tokens.set((d as KeptToken).token, d);
+        break;
+      case 'tok-': {
+        const t = this.tokens.get((d as { token: string }).token);
+        if (t) t.revoked = true;
+        break;
+      }
+      case 'reset':
+        // product rule "Admin API": reset forgets these; users, credentials and trust stay.
+        this.reservations.clear();
+        this.eventSequence = 0;
+        this.notifications.clear();
+        this.#warningsOf.clear();
+        this.started.clear();
+        this.batches = [];
+        this.batchRunning = undefined;
+        this.requests = [];
+        this.tokens.clear();
+        this.faults = [];
+        this.outages = [];
+        break;
+      default:
+        throw new Error(`unknown record kind "${rec.k}"`);
+    }
+  }
+
+  /**
+   * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted_by_crash`
+   * attempt (it counts toward the 5: the receiver may have got it), the notification stays pending
+   * unless that was its fifth. Answers the notifications it changed.
+   */
+  interruptAttempts(atIso: string): NotificationRecord[] {
+    const changed: NotificationRecord[] = [];
+    for (const [id, s] of this.started) {
+      const n = this.notifications.get(id);
+      if (n?.state !== 'pending') continue;
+      const attempt: Attempt = {
+        ...s,
+        number: n.attempts.length + 1,
+        finishedAt: s.startedAt,
+        durationMs: 0,
+        outcome: 'interrupted_by_crash',
+        message: `the emulator stopped while this attempt was in flight (found at the restart of ${atIso}); whether the receiver got it is unknown: delivery is at-least-once across a restart, as the provider's`,
+      };
+      n.attempts = n.attempts.concat([attempt]);
+      n.lastFinishedMs = Date.parse(s.startedAt);
+      if (countedAttempts(n) >= MAX_ATTEMPTS) {
+        n.state = 'exhausted';
+        n.exhaustedAt = s.startedAt;
+      }
+      changed.push(n);
+    }
+    this.started.clear();
+    return changed;
+  }
+
+  #batchAt(at: string): void {
+    const ms = Date.parse(at);
+    if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
+  }
+
+  #created(d: NotificationData, b: Buffer | undefined): void {
+    const gz = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.gz : undefined);
+    if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
+    let warnings: readonly string[] = NO_WARNINGS;
+    if (d.warnings) {
+      const key = d.warnings.join('\n');
+      warnings = this.#warnings.get(key) ?? d.warnings;
+      this.#warnings.set(key, warnings as string[]);
+    } else if (d.warningsOf !== undefined) {
+      const standIn = this.#warningsOf.get(d.warningsOf) ?? [];
+      this.#warningsOf.set(d.warningsOf, standIn);
+      warnings = standIn;
+    }
+    // Every member in the order Outbox.create writes them: one object shape for all records.
+    this.notifications.set(d.id, {
+      id: d.id,
+      credentialId: d.credentialId,
+      bookingId: d.bookingId,
+      bookingNumber: d.bookingNumber,
+      bookingStatus: d.bookingStatus,
+      state: d.state,
+      url: d.url,
+      createdAt: d.createdAt,
+      deliveredAt: d.deliveredAt ?? null,
+      exhaustedAt: d.exhaustedAt ?? null,
+      cancelledAt: d.cancelledAt ?? null,
+      cancelReason: d.cancelReason ?? null,
+      cancelWhenSettled: undefined,
+      filename: d.filename,
+      authorization: d.authorization,
+      gz,
+      attempts: d.attempts ?? NO_ATTEMPTS,
+      warnings,
+      inFlight: false,
+      lastFinishedMs: d.lastFinishedMs,
+    });
+  }
+
+  /** Gives the notifications whose records named their credential's warnings those warnings. */
+  resolveWarnings(of: (credentialId: string) => readonly string[] | undefined): void {
+    if (this.#warningsOf.size === 0) return;
+    const standIns = new Map([...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS]));
+    for (const n of this.notifications.values()) {
+      const real = standIns.get(n.warnings as string[]);
+      if (real) n.warnings = real;
+    }
+    this.#warningsOf.clear();
+  }
+
+  #changed(d: NotificationChange): void {
+    const n = this.notifications.get(d.id);
+    if (!n) return; // forgotten by a reset after the attempt started
+    n.state = d.state;
+    n.deliveredAt = d.deliveredAt ?? null;
+    n.exhaustedAt = d.exhaustedAt ?? null;
+    n.cancelledAt = d.cancelledAt ?? null;
+    n.cancelReason = d.cancelReason ?? null;
+    n.lastFinishedMs = d.lastFinishedMs;
+    if (d.attempt) {
+      n.attempts = n.attempts.concat([d.attempt]);
+      this.started.delete(d.id);
+    }
+  }
+}

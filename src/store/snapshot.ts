@@ -1,0 +1,128 @@
+import type { AuthService } from '../auth/index.js';
+import type { DeliveryService } from '../delivery/index.js';
+import type { NotificationRecord } from '../delivery/notification.js';
+import type { StartedAttempt } from '../delivery/outbox.js';
+import type { ReservationStore, StoredReservation } from '../reservations/index.js';
+import type { StoreRecord } from './records.js';
+import type { ClockMark, NotificationChange } from './replay.js';
+
+/** The services a data dir keeps (a subset of the Emulator). */
+export interface KeptServices {
+  auth: AuthService;
+  reservations: ReservationStore;
+  delivery: DeliveryService;
+}
+
+/** The record of one reservation: its state in JSON, its body as raw bytes. */
+export function reservationRecord(record: StoredReservation, sequence: number): StoreRecord {
+  const { gz, ...rest } = record;
+  return { k: 'res', d: { record: rest, sequence }, b: gz };
+}
+
+/**
+ * The record of a new notification, as small as it can be read fast (a restart parses 100,000):
+ * null members left out, the warnings named by their credential when they are its warnings, and
+ * the body written once: when it is the reservation's latest body (the usual case, the same
+ * Buffer), the record names the reservation instead.
+ */
+export function notificationRecord(
+  n: NotificationRecord,
+  reservations: ReservationStore,
+  credentialWarnings: readonly string[] | undefined,
+): StoreRecord {
+  const d: Record<string, unknown> = {
+    id: n.id,
+    credentialId: n.credentialId,
+    bookingId: n.bookingId,
+    bookingNumber: n.bookingNumber,
+    bookingStatus: n.bookingStatus,
+    state: n.state,
+    url: n.url,
+    createdAt: n.createdAt,
+    filename: n.filename,
+    authorization: n.authorization,
+  };
+  if (n.deliveredAt !== null) d.deliveredAt = n.deliveredAt;
+  if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
+  if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
+  if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
+  if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
+  if (n.attempts.length > 0) d.attempts = n.attempts;
+  if (n.warnings.length > 0) {
+    if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
+    else d.warnings = n.warnings;
+  }
+  const shared = reservations.stored(n.bookingId)?.record.gz === n.gz;
+  if (shared) d.gzOf = n.bookingId;
+  return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
+}
+
+/** The record of a notification's state change (null members left out), with the attempt that ended. */
+export function changeRecord(n: NotificationRecord, attempt?: NotificationChange['attempt']): StoreRecord {
+  const d: Partial<NotificationChange> = { id: n.id, state: n.state };
+  if (n.deliveredAt !== null) d.deliveredAt = n.deliveredAt;
+  if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
+  if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
+  if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
+  if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
+  if (attempt) d.attempt = attempt;
+  return { k: 'n', d };
+}
+
+/**
+ * Every record of the state at this instant, for a snapshot: what the admin API acknowledged, in an
+ * order replay can follow (reservations before the notifications that share their bodies), plus the
+ * attempts and the batch running now, so a crash after the snapshot still finds them cut off.
+ */
+export function* stateRecords(
+  s: KeptServices,
+  clock: ClockMark,
+  started: ReadonlyMap<string, StartedAttempt>,
+  batchRunning: string | undefined,
+): Generator<StoreRecord> {
+  yield { k: 'clock', d: clock };
+  for (const u of s.auth.users.list()) yield { k: 'user+', d: u };
+  for (const c of s.delivery.credentials.list()) yield { k: 'cred+', d: credentialData(c) };
+  const pems = s.delivery.trustStore.pems();
+  for (const [i, t] of s.delivery.trustStore.list().entries())
+    yield { k: 'trust+', d: { text: pems[i], source: t.source, fingerprint: t.fingerprint256 } };
+  yield { k: 'faults', d: { faults: s.auth.faults.list() } };
+  yield { k: 'outages', d: { outages: s.delivery.outages.list() } };
+  const { records, sequence } = s.reservations.storedAll();
+  for (const r of records) yield reservationRecord(r, sequence);
+  // A notification's record carries its attempts so far.
+  for (const n of s.delivery.outbox.list())
+    yield notificationRecord(n, s.reservations, s.delivery.credentials.get(n.credentialId)?.warnings);
+  for (const [id, attempt] of started) yield { k: 'a>', d: { id, attempt } };
+  for (const b of s.delivery.outbox.batches()) yield { k: 'b', d: b };
+  if (batchRunning) yield { k: 'b>', d: { at: batchRunning } };
+  for (const e of s.auth.journal.list()) yield { k: 'req', d: e };
+  for (const t of s.auth.tokens.list())
+    yield {
+      k: 'tok',
+      d: {
+        token: t.token,
+        username: t.username,
+        version: t.version,
+        issuedAtMs: Date.parse(t.issuedAt),
+        revoked: t.revoked,
+      },
+    };
+}
+
+/** A credential as its record keeps it: the admin input, plus the verify kit's flag. */
+export function credentialData(c: {
+  id: string;
+  apiKey: string;
+  url: string;
+  filters: { pcc?: string[]; idWeb?: number[] };
+  omitAuthorization?: true;
+}) {
+  return {
+    id: c.id,
+    apiKey: c.apiKey,
+    url: c.url,
+    filters: c.filters,
+    ...(c.omitAuthorization ? { omitAuthorization: true as const } : {}),
+  };
+}

@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SettingsInput } from '../src/config/index.js';
+import { type RunningEmulator, startServer } from '../src/server.js';
+import { runCli } from './helpers/cli.js';
+import { behave, receiver } from './helpers/receiver.js';
+
+// --data-dir (decision 0080): what a restart reads back, what reset clears, and the refusals.
+
+const dirs: string[] = [];
+const running: RunningEmulator[] = [];
+const freshDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'reportbo-dd-'));
+  dirs.push(d);
+  return join(d, 'data');
+};
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function serve(input: SettingsInput): Promise<RunningEmulator> {
+  const r = await startServer({ port: 0, logLevel: 'silent', allowHttp: true, ...input });
+  running.push(r);
+  return r;
+}
+
+async function admin<T = Record<string, unknown>>(
+  r: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const res = await fetch(`${r.url}/__admin${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+async function restart(r: RunningEmulator, input: SettingsInput): Promise<RunningEmulator> {
+  await r.close();
+  running.splice(running.indexOf(r), 1);
+  return serve(input);
+}
+
+describe('--data-dir', () => {
+  it('reads back users, credentials, faults, outages, reservations, notifications with attempts, batches and the manual clock', async () => {
+    const rec = await receiver({ defaultBehaviour: behave.status(503) });
+    const settings: SettingsInput = {
+      dataDir: freshDir(),
+      clock: 'manual',
+      clockStart: '2026-04-27T10:00:00Z',
+    };
+    let emu = await serve(settings);
+    await admin(emu, 'POST', '/users', { username: 'ana', password: 'pw', idWeb: 7, webDescription: 'Ana' });
+    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-01', url: rec.url });
+    await admin(emu, 'POST', '/faults', { kind: 'status', status: 503, count: 3 });
+    await admin(emu, 'POST', '/outages', { credentialId: 'c1', from: '2030-01-01T00:00:00Z', for: 'PT1H' });
+    const event = await admin<{
+      notifications: Array<{ id: string }>;
+      reservations: Array<{ bookingId: number }>;
+    }>(emu, 'POST', '/events', { type: 'Issue' });
+    await admin(emu, 'GET', '/notifications?wait=settled');
+    await admin(emu, 'POST', '/clock/advance', { by: 'PT1H' });
+    await admin(emu, 'GET', '/notifications?wait=settled');
+    const before = await admin(emu, 'GET', `/notifications/${event.body.notifications[0]!.id}`);
+
+    emu = await restart(emu, settings);
+    expect((await admin(emu, 'GET', '/config')).body.dataDir).toBe(settings.dataDir);
+    expect((await admin(emu, 'GET', '/users')).body).toEqual({
+      users: [{ username: 'ana', idWeb: 7, webDescription: 'Ana', versions: ['1.6', '1.7'] }],
+    });
+    expect((await admin(emu, 'GET', '/credentials')).body).toMatchObject({
+      credentials: [{ id: 'c1', url: `${rec.url}/` }],
+    });
+    expect((await admin(emu, 'GET', '/faults')).body).toMatchObject({
+      faults: [{ kind: 'status', remaining: 3 }],
+    });
+    expect((await admin(emu, 'GET', '/outages')).body).toMatchObject({
+      outages: [{ id: 'o-1', credentialId: 'c1', from: '2030-01-01T00:00:00.000Z', status: 'scheduled' }],
+    });
+    expect((await admin(emu, 'GET', '/clock')).body.now).toBe('2026-04-27T11:00:00.000Z');
+    const bookingId = event.body.reservations[0]!.bookingId;
+    expect((await admin(emu, 'GET', `/reservations/${bookingId}`)).body).toMatchObject({
+      bookingId,
+      status: 'Issued',
+    });
+    const after = await admin(emu, 'GET', `/notifications/${event.body.notifications[0]!.id}`);
+    expect(after.body).toEqual(before.body);
+    expect((after.body as { attempts: unknown[] }).attempts).toHaveLength(2);
+    expect((await admin(emu, 'GET', '/redelivery/batches')).body).toMatchObject({
+      batches: [{ at: '2026-04-27T10:55:00.000Z', attempted: 1, failed: 1 }],
+    });
+    // New ids go on after the ones read back.
+    const next = await admin<{ notifications: Array<{ id: string }> }>(emu, 'POST', '/events', {
+      type: 'Issue',
+    });
+    expect(next.body.notifications[0]!.id).toBe('n-000002');
+    await rec.close();
+  });
+
+  it('reset clears what reset forgets from the data dir too, and keeps users and credentials', async () => {
+    const settings: SettingsInput = { dataDir: freshDir(), clock: 'manual' };
+    let emu = await serve(settings);
+    await admin(emu, 'POST', '/users', { username: 'bo', password: 'pw', idWeb: 1, webDescription: 'Bo' });
+    await admin(emu, 'POST', '/credentials', {
+      id: 'c1',
+      apiKey: 'persisted-key-02',
+      url: 'http://127.0.0.1:9/x',
+    });
+    await admin(emu, 'POST', '/events', { type: 'Issue' });
+    await admin(emu, 'POST', '/reset');
+    emu = await restart(emu, settings);
+    expect((await admin<{ reservations: unknown[] }>(emu, 'GET', '/reservations')).body.reservations).toEqual(
+      [],
+    );
+    expect(
+      (await admin<{ notifications: unknown[] }>(emu, 'GET', '/notifications')).body.notifications,
+    ).toEqual([]);
+    expect((await admin<{ users: unknown[] }>(emu, 'GET', '/users')).body.users).toHaveLength(1);
+    expect(
+      (await admin<{ credentials: unknown[] }>(emu, 'GET', '/credentials')).body.credentials,
+    ).toHaveLength(1);
+  });
+
+  it('records every batch instant a compressed clock passed while the emulator was down: the latest runs, the others are skipped with the reason', async () => {
+    const rec = await receiver({ defaultBehaviour: behave.status(503) });
+    const settings: SettingsInput = {
+      dataDir: freshDir(),
+      clock: 'compressed',
+      hourMs: 400,
+      clockStart: '2026-04-27T10:00:00Z',
+    };
+    let emu = await serve(settings);
+    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-03', url: rec.url });
+    await admin(emu, 'POST', '/events', { type: 'Issue' });
+    await admin(emu, 'GET', '/notifications?wait=settled');
+    await emu.close();
+    running.splice(running.indexOf(emu), 1);
+    await new Promise((r) => setTimeout(r, 2_000)); // ~5 emulator hours pass while it is down
+    emu = await serve(settings);
+    const { batches } = (
+      await admin<{ batches: Array<{ at: string; skipped?: boolean; reason?: string; attempted: number }> }>(
+        emu,
+        'GET',
+        '/redelivery/batches',
+      )
+    ).body;
+    const down = batches.filter((b) => b.reason?.includes('the emulator was not running'));
+    expect(down.length).toBeGreaterThanOrEqual(2);
+    expect(down.every((b) => b.skipped)).toBe(true);
+    // Every hour between the first batch and the last is there once: none lost, none doubled.
+    const at = batches.map((b) => Date.parse(b.at));
+    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBe(3_600_000);
+    const caughtUp = batches.find((b) => Date.parse(b.at) === Date.parse(down.at(-1)!.at) + 3_600_000);
+    expect(caughtUp?.skipped).toBeUndefined();
+    await rec.close();
+  });
+
+  it('keeps what a config file preloaded, also once the file no longer lists it', async () => {
+    const dataDir = freshDir();
+    const first = await startServer(
+      { port: 0, logLevel: 'silent', dataDir, clock: 'manual' },
+      {},
+      { users: [{ username: 'from-config', password: 'pw', idWeb: 3, webDescription: 'C' }] },
+    );
+    await first.close();
+    const emu = await serve({ dataDir, clock: 'manual' });
+    expect(
+      (await admin<{ users: Array<{ username: string }> }>(emu, 'GET', '/users')).body.users,
+    ).toMatchObject([{ username: 'from-config' }]);
+  });
+
+  it('refuses a second emulator on the same data dir, naming the first', async () => {
+    const dataDir = freshDir();
+    const first = await serve({ dataDir, clock: 'manual' });
+    await expect(serve({ dataDir, clock: 'manual' })).rejects.toThrow(
+      new RegExp(`in use by another emulator \\(pid ${process.pid} on .+, port ${first.port},`),
+    );
+  });
+
+  it('refuses, from the CLI, a data dir written by a newer format', async () => {
+    const dataDir = freshDir();
+    await serve({ dataDir, clock: 'manual' }).then((r) => r.close());
+    running.length = 0;
+    writeFileSync(join(dataDir, 'format.json'), JSON.stringify({ format: 99 }));
+    const run = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`The data dir ${dataDir} was written by a newer emulator (format 99;`);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+});
