@@ -203,6 +203,62 @@ describe.skipIf(engine.skip !== undefined)('the emulator image on a Docker engin
     ]);
     expect(receiver.requests[0]!.headers.authorization).toBe('Bearer ci-key');
   }, 120_000);
+
+  it('keeps state in a /data volume across docker kill and start, as an arbitrary uid in group 0', async () => {
+    const volume = `reportbo-test-data-${process.pid}`;
+    volumes.push(volume);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const id = await runDetached([
+      '--user',
+      '12345:0',
+      '-v',
+      `${volume}:/data`,
+      '-e',
+      `REPORTBO_PORT=${port}`,
+      '-e',
+      'REPORTBO_DATA_DIR=/data',
+      '-e',
+      'REPORTBO_CLOCK=manual',
+      image,
+    ]);
+    const ready = () =>
+      waitUntil(
+        'health answering',
+        async () => ((await fetch(`${base}/__admin/health`)).status === 200 ? true : undefined),
+        id,
+      );
+    await ready();
+    const config = (await (await fetch(`${base}/__admin/config`)).json()) as { dataDir?: string };
+    expect(config.dataDir).toBe('/data');
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}/__admin${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post('/credentials', {
+          id: 'kept',
+          apiKey: 'k',
+          url: 'https://receiver.invalid/reportbo',
+        })
+      ).status,
+    ).toBe(201);
+    expect((await post('/clock/advance', { by: 'PT2H' })).status).toBe(200);
+    const before = (await (await fetch(`${base}/__admin/clock`)).json()) as { now: string };
+
+    await docker(engine, ['kill', id]); // SIGKILL: no chance to flush or say goodbye
+    await docker(engine, ['start', id]);
+    await ready();
+    const credentials = (await (await fetch(`${base}/__admin/credentials`)).json()) as {
+      credentials: Array<{ id: string }>;
+    };
+    expect(credentials.credentials.map((c) => c.id)).toEqual(['kept']);
+    const after = (await (await fetch(`${base}/__admin/clock`)).json()) as { now: string };
+    expect(after.now).toBe(before.now);
+  }, 180_000);
 });
 
 /** `docker logs` replays the container's stderr on its own stderr: this reads both streams. */

@@ -146,6 +146,46 @@ describe('DataDir', () => {
     first.close();
   });
 
+  it('refuses a second opener in the same process while the first holds the lock', () => {
+    const dir = fresh();
+    const first = openAll(dir, 4321);
+    expect(() => openAll(dir, 0)).toThrow(`in use by another emulator (pid ${process.pid} on ${hostname()}`);
+    first.close();
+  });
+
+  it("takes over a lock naming this process's pid that this process does not hold (a restarted container's pid 1)", () => {
+    const dir = fresh();
+    writeFileSync(
+      join(dir, 'lock.json'),
+      JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        port: 8080,
+        startedAt: '2026-11-24T10:00:00.000Z',
+      }),
+    );
+    const d = openAll(dir, 0);
+    expect(d.notices[0]).toMatch(new RegExp(`took over a stale lock of pid ${process.pid} `));
+    d.close();
+  });
+
+  it('takes over a lock whose pid now runs another process (its start time differs)', () => {
+    const dir = fresh();
+    writeFileSync(
+      join(dir, 'lock.json'),
+      JSON.stringify({
+        pid: process.ppid,
+        host: hostname(),
+        port: 8080,
+        startedAt: '2026-11-24T10:00:00.000Z',
+        procStart: '1',
+      }),
+    );
+    const d = openAll(dir, 0);
+    expect(d.notices[0]).toMatch(new RegExp(`took over a stale lock of pid ${process.ppid} `));
+    d.close();
+  });
+
   it('takes over a lock whose process is gone, with a notice', () => {
     const dir = fresh();
     writeFileSync(

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { ConflictError } from '../errors.js';
 
 /** What the lock file says about the emulator that holds a data dir. */
@@ -9,13 +9,21 @@ export interface LockOwner {
   host: string;
   port: number;
   startedAt: string;
+  /** The process's start time in clock ticks since boot (Linux `/proc/<pid>/stat`), when known. */
+  procStart?: string;
 }
 
 export const LOCK_FILE = 'lock.json';
 
+/** Lock files this process holds: a lock naming this pid but not in here is a previous process's. */
+const HELD = new Set<string>();
+
 /**
  * Takes the data dir's lock (`lock.json`, created exclusively) or refuses, naming the emulator that
- * holds it. A lock whose process is gone (same host, no such pid) is stale: taken over, with a notice.
+ * holds it. A lock whose process is gone is stale: taken over, with a notice. Gone means, on the same
+ * host: no such pid, a pid now running another process (its start time differs), or this process's
+ * own pid while this process does not hold the lock. The last is the container case: a container
+ * restarted after `docker kill` runs the new emulator as pid 1 again.
  */
 export class DirLock {
   readonly #file: string;
@@ -28,24 +36,26 @@ export class DirLock {
 
   /** Takes the lock of `dir`; answers it and, when a stale lock was taken over, a notice. */
   static take(dir: string, port: number): { lock: DirLock; notice?: string } {
-    const file = join(dir, LOCK_FILE);
+    const file = resolve(dir, LOCK_FILE);
     const owner: LockOwner = {
       pid: process.pid,
       host: hostname(),
       port,
       startedAt: new Date().toISOString(),
+      ...procStartOf('self'),
     };
     for (let tries = 0; tries < 2; tries++) {
       try {
         const fd = openSync(file, 'wx');
         writeSync(fd, `${JSON.stringify(owner)}\n`);
         closeSync(fd);
+        HELD.add(file);
         return { lock: new DirLock(file, owner) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const held = readOwner(file);
-      if (held && (held.host !== owner.host || isAlive(held.pid))) {
+      if (held && (held.host !== owner.host || isAlive(held, file))) {
         throw new ConflictError(
           'data_dir_locked',
           `The data dir ${dir} is in use by another emulator (pid ${held.pid} on ${held.host}, port ${held.port}, started ${held.startedAt}). Stop that one, or give this one another data dir (--data-dir). If that emulator is gone (another host's process cannot be checked), delete ${file}.`,
@@ -69,6 +79,7 @@ export class DirLock {
   }
 
   release(): void {
+    HELD.delete(this.#file);
     try {
       if (readOwner(this.#file)?.pid === process.pid) unlinkSync(this.#file);
     } catch {
@@ -86,12 +97,27 @@ function readOwner(file: string): LockOwner | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
+/** Whether the lock's owner still runs (same host only: another host's process cannot be checked). */
+function isAlive(owner: LockOwner, file: string): boolean {
+  if (owner.pid === process.pid) return HELD.has(file);
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(owner.pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  // The pid runs, but maybe as another process since (pid reuse after a reboot or a restart).
+  const now = procStartOf(String(owner.pid)).procStart;
+  return owner.procStart === undefined || now === undefined || now === owner.procStart;
+}
+
+/** `{procStart}` of a process from `/proc/<pid>/stat` (field 22), or nothing off Linux. */
+function procStartOf(pid: string): { procStart?: string } {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: field 3 onwards.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start ? { procStart: start } : {};
+  } catch {
+    return {};
   }
 }
