@@ -29,6 +29,20 @@ function machine(): string {
   return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}, Node ${process.version}`;
 }
 
+// Kept as written between these markers: the before/after figures of a change, each naming the
+// command that measured them (a suite above, or bench/ab-builds.mjs for two builds alternated).
+const NOTES_BEGIN = '<!-- notes:begin -->';
+const NOTES_END = '<!-- notes:end -->';
+
+function previousNotes(): string | undefined {
+  try {
+    const text = readFileSync(OUT, 'utf8');
+    return new RegExp(`${NOTES_BEGIN}\\n([\\s\\S]*?)${NOTES_END}`).exec(text)?.[1]?.trim();
+  } catch {
+    return undefined;
+  }
+}
+
 function previousSections(): Map<string, string> {
   const sections = new Map<string, string>();
   let text = '';
@@ -64,6 +78,7 @@ async function main(): Promise<void> {
   }
   // Read the file again only now: another `npm run bench -- <suite>` may have written it meanwhile.
   const sections = previousSections();
+  const notes = previousNotes();
   for (const [name, section] of fresh) sections.set(name, section);
   const parts = [
     '# Benchmarks',
@@ -72,6 +87,7 @@ async function main(): Promise<void> {
     'Do not edit by hand: every figure below came from the command named in its section.',
     'How to read the figures and what bounds them: [benchmarks-method.md](benchmarks-method.md).',
     '',
+    ...(notes ? [NOTES_BEGIN, notes, NOTES_END, ''] : []),
   ];
   for (const suite of suites) {
     const section = sections.get(suite.name);

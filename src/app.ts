@@ -1,13 +1,10 @@
 import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
 import { adminGuard } from './admin/guard.js';
 import { healthRoutes } from './admin/health.js';
-import type { AdminOptions } from './admin/index.js';
+import { type AdminOptions, adminApp, refuseWrongMethods } from './admin/index.js';
 import { apiApp } from './api/index.js';
-import { type Emulator, loadEmulatorServices } from './emulator.js';
+import type { Emulator } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
-import { lazyModule } from './lazy-module.js';
-
-const adminModule = lazyModule('the admin API', () => import('./admin/index.js'), 'loadAdminApi()');
 
 /**
  * Builds the HTTP app of an emulator: provider API and admin API on one port. No I/O here.
@@ -21,30 +18,15 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const guard = adminGuard(emulator);
   app.use('/__admin', guard);
   app.use('/__admin/*', guard);
-  // A browser opened on the emulator lands on the dashboard (it loads with the admin API, below).
+  // A browser opened on the emulator lands on the dashboard.
   for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
-  // Health answers from start; the rest of the admin API (its schemas, the OpenAPI document, the
-  // reservation lifecycle with the generator and the contract, the delivery engine with undici)
-  // loads on its first request: ~70 ms off every cold start (docs/benchmarks-method.md).
   app.route('/__admin', healthRoutes(emulator));
-  let admin: Promise<Hono> | undefined;
-  app.use('/__admin/*', async (c) => {
-    admin ??= loadAdminApi().then(
-      ({ adminApp, refuseWrongMethods }) => {
-        const sub = new Hono().route('/__admin', adminApp(emulator, options));
-        // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
-        refuseWrongMethods(sub);
-        sub.notFound(notFound);
-        sub.onError(onError);
-        return sub;
-      },
-      (err: unknown) => {
-        admin = undefined; // a failed load is retried by the next request, not cached
-        throw err;
-      },
-    );
-    return (await admin).fetch(c.req.raw, c.env);
-  });
+  const admin = new Hono().route('/__admin', adminApp(emulator, options));
+  // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
+  refuseWrongMethods(admin);
+  admin.notFound(notFound);
+  admin.onError(onError);
+  app.use('/__admin/*', async (c) => admin.fetch(c.req.raw, c.env));
   // GetAccessToken under settings.basePath16 / basePath17, matched case-insensitively (src/api).
   app.route(
     '/',
@@ -73,16 +55,7 @@ function notFoundHandler(emulator: Emulator): NotFoundHandler {
   };
 }
 
-/**
- * Loads what the admin API needs beyond health (its routes, the reservation lifecycle, the delivery
- * engine); its first request does this by itself, `startServer` may do it ahead.
- */
-export async function loadAdminApi(): Promise<typeof import('./admin/index.js')> {
-  const [admin] = await Promise.all([adminModule.load(), loadEmulatorServices()]);
-  return admin;
-}
-
-/** One mapping of errors to answers, for the app and the lazily built admin API alike. */
+/** One mapping of errors to answers, for the app and the admin API alike. */
 function errorHandler(emulator: Emulator): ErrorHandler {
   return (err, c) => {
     const e = toEmulatorError(err);

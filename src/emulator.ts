@@ -10,10 +10,9 @@ import {
   type Settings,
   type SettingsInput,
 } from './config/index.js';
-import type { DeliveryService, Sender } from './delivery/index.js';
-import { lazyModule } from './lazy-module.js';
-import { createLogger, createLogOutput, type Logger, silentLogger } from './log.js';
-import type { ReservationStore } from './reservations/index.js';
+import { DeliveryService, type Sender } from './delivery/index.js';
+import { createLogger, flushLog, type Logger, silentLogger } from './log.js';
+import { ReservationStore } from './reservations/index.js';
 import { PersistentState } from './store/index.js';
 
 /** What an emulator instance can be given instead of its defaults (tests pass a manual clock, a logger). */
@@ -63,16 +62,9 @@ export interface Emulator {
   readonly activity: ActivityBus;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
-  /**
-   * Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations).
-   * Built on first use: it brings the generator and the notification contract, which answering
-   * health and GetAccessToken does not need.
-   */
+  /** Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations). */
   readonly reservations: ReservationStore;
-  /**
-   * Credentials, routing, notifications and redelivery batches (src/delivery). Built at creation
-   * when credentials are preloaded or a CA file is set (both are checked at start), else on first use.
-   */
+  /** Credentials, routing, notifications and redelivery batches (src/delivery). */
   readonly delivery: DeliveryService;
   /**
    * Resolves once everything the server answers with is ready (e.g. WSDLs parsed, preloaded
@@ -84,25 +76,6 @@ export interface Emulator {
   /** Starts the clock; `port` is the one the server listens on (a data dir's lock names it). */
   start(port?: number): void;
   stop(): Promise<void>;
-}
-
-// Loaded on first use, not at start-up: together with what they import (the generator, the
-// notification contract, the HTTP sender) they are ~40 modules that health and GetAccessToken never use.
-const LOADER = 'loadEmulatorServices()';
-const reservationsModule = lazyModule(
-  'The reservation store',
-  () => import('./reservations/index.js'),
-  LOADER,
-);
-const deliveryModule = lazyModule('The delivery engine', () => import('./delivery/index.js'), LOADER);
-
-/**
- * Imports what start-up skipped (the reservation lifecycle and the delivery engine); the admin API
- * awaits it before its first request, and so must code that uses `emulator.reservations` or
- * `emulator.delivery` outside it.
- */
-export async function loadEmulatorServices(): Promise<void> {
-  await Promise.all([reservationsModule.load(), deliveryModule.load()]);
 }
 
 /** Builds an emulator from settings (validated here) and optional dependencies. */
@@ -126,13 +99,13 @@ export function createEmulator(
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
     });
   const now = () => clock.now();
-  const output =
-    deps.logger || settings.logLevel === 'silent'
-      ? undefined
-      : createLogOutput({ format: settings.logFormat, now });
-  const log = deps.logger ?? (output ? createLogger(settings.logLevel, { output, now }) : silentLogger());
+  const log =
+    deps.logger ??
+    (settings.logLevel === 'silent'
+      ? silentLogger()
+      : createLogger(settings.logLevel, { format: settings.logFormat, now }));
   const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
-  logActivity(activity, log, output, clock.mode);
+  logActivity(activity, log, clock.mode);
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
@@ -141,7 +114,6 @@ export function createEmulator(
 
   const resetters: Array<() => void> = [];
   const stoppers: Array<() => Promise<void> | void> = [];
-  const readiness: Array<Promise<void>> = [];
 
   const auth = createAuthService({
     clock,
@@ -152,53 +124,36 @@ export function createEmulator(
   for (const [i, u] of (preload.users ?? []).entries()) auth.users.add(u, `${listName.users}[${i}]`);
   resetters.push(() => auth.reset()); // users are kept (product rule "Admin API": reset)
 
-  let reservations: ReservationStore | undefined;
-  const reservationStore = () =>
-    (reservations ??= new (reservationsModule.get().ReservationStore)({
-      clock,
-      seed,
-      exchangeNotifies: settings.exchangeNotifies,
-    }));
-  resetters.push(() => reservations?.reset()); // one never built holds nothing
+  const reservations = new ReservationStore({
+    clock,
+    seed,
+    exchangeNotifies: settings.exchangeNotifies,
+  });
+  resetters.push(() => reservations.reset());
 
-  let delivery: DeliveryService | undefined;
-  const deliveryService = () =>
-    (delivery ??= new (deliveryModule.get().DeliveryService)(settings, {
-      clock,
-      log,
-      names,
-      activity,
-      ...(deps.sender ? { sender: deps.sender } : {}),
-    }));
+  const delivery = new DeliveryService(settings, {
+    clock,
+    log,
+    names,
+    activity,
+    ...(deps.sender ? { sender: deps.sender } : {}),
+  });
   // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
-  // CA file rejects `ready` (startServer awaits it before listening). Without them the services wait
-  // for their first use.
-  const checkAtStart =
-    (preload.credentials?.length ?? 0) > 0 ||
-    (preload.trust?.length ?? 0) > 0 ||
-    preload.caPem !== undefined ||
-    settings.caFile;
-  if (checkAtStart) {
-    readiness.push(
-      loadEmulatorServices().then(() => {
-        const service = deliveryService();
-        for (const [i, cr] of (preload.credentials ?? []).entries())
-          service.credentials.add(cr, `${listName.credentials}[${i}]`);
-        for (const pem of preload.trust ?? []) service.trust(pem, 'scenario', "the scenario receivers' CA");
-        if (preload.caPem) service.trust(preload.caPem.pem, 'ca-pem', preload.caPem.where);
-        return service.loadCaFile();
-      }),
-    );
-  }
+  // CA file rejects `ready` (startServer awaits it before listening).
+  const preloaded = (async () => {
+    for (const [i, cr] of (preload.credentials ?? []).entries())
+      delivery.credentials.add(cr, `${listName.credentials}[${i}]`);
+    for (const pem of preload.trust ?? []) delivery.trust(pem, 'scenario', "the scenario receivers' CA");
+    if (preload.caPem) delivery.trust(preload.caPem.pem, 'ca-pem', preload.caPem.where);
+    await delivery.loadCaFile();
+  })();
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
   clock.onBatch(async (at, skip) => {
-    await deliveryModule.load();
-    if (skip) deliveryService().outbox.recordSkipped(at, skip.reason);
-    else await deliveryService().outbox.runBatch(at);
+    if (skip) delivery.outbox.recordSkipped(at, skip.reason);
+    else await delivery.outbox.runBatch(at);
   });
-  resetters.push(() => delivery?.reset()); // credentials are kept (product rule "Admin API": reset)
+  resetters.push(() => delivery.reset()); // credentials are kept (product rule "Admin API": reset)
   stoppers.push(async () => {
-    if (!delivery) return;
     // Attempts in flight may end within the grace; the rest are recorded as interrupted (decision 0043).
     const graceMs = settings.shutdownGraceMs;
     const running = delivery.outbox.runningAttempts;
@@ -217,10 +172,10 @@ export function createEmulator(
     delivery.close();
   });
 
+  // The data dir is read back after the preloads (a config or scenario's users and credentials win
+  // over the data dir's).
+  const ready = persisted ? preloaded.then(() => persisted.attach(emulator)) : preloaded;
   if (persisted) {
-    // After the preloads (a config or scenario's users and credentials win over the data dir's).
-    const before = Promise.all(readiness);
-    readiness.push(before.then(loadEmulatorServices).then(() => persisted.attach(emulator)));
     resetters.push(() => persisted.reset());
     stoppers.push(() => persisted.close());
   }
@@ -233,13 +188,9 @@ export function createEmulator(
     names,
     activity,
     auth,
-    get reservations() {
-      return reservationStore();
-    },
-    get delivery() {
-      return deliveryService();
-    },
-    ready: Promise.all(readiness).then(() => {}),
+    reservations,
+    delivery,
+    ready,
     reset() {
       for (const r of resetters) r();
     },
@@ -250,6 +201,7 @@ export function createEmulator(
     async stop() {
       clock.stop();
       for (const s of stoppers) await s();
+      flushLog(log);
     },
   };
   return emulator;

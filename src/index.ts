@@ -18,7 +18,7 @@ export {
   NotificationBodyStrictSchema,
   notificationJsonSchema,
 } from './contract/index.js';
-export { createEmulator, type Emulator, type EmulatorDeps, loadEmulatorServices } from './emulator.js';
+export { createEmulator, type Emulator, type EmulatorDeps } from './emulator.js';
 export { EmulatorError } from './errors.js';
 export {
   type GeneratedEvent,

@@ -1,10 +1,10 @@
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
-import { LineBuffer } from './log-buffer.js';
 
 /** The logger every component receives; a pino instance writing to stderr. */
 export type Logger = pino.Logger;
-export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 /** `json`: one JSON object a line (docker logs, CI); `pretty`: aligned columns for a person. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -20,83 +20,37 @@ export interface LogOutputOptions {
   color?: boolean;
 }
 
-/**
- * Where the log goes, in one format: pino writes through `stream`; the activity log (one line per
- * GetAccessToken call, attempt, event…) writes through `info`, which builds the same line without
- * pino's generic serialization (measured in decision 0034).
- */
-export interface LogOutput {
-  readonly format: LogFormat;
-  /** pino's destination: takes pino's JSON lines, writes them as JSON or pretty. */
-  readonly stream: { write(line: string): void };
-  /** Writes one info line: `fields` (JSON values; undefined ones are left out) and a message. */
-  info(fields: Readonly<Record<string, unknown>>, msg: string): void;
-  /** Writes one info line from its members already serialized as JSON (no braces), ASCII only. */
-  members(json: string): void;
-}
-
 /** The format used when none is given: pretty for a person at a terminal, JSON for machines. */
 export function defaultLogFormat(fd = 2): LogFormat {
   return isatty(fd) ? 'pretty' : 'json';
 }
 
 const NAME = 'reportbo-emulator';
-const NON_ASCII = /[\u0080-\uffff]/;
-const NON_ASCII_ALL = /[\u0080-\uffff]/g;
-const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/**
+ * Log text queued while stderr cannot take it (a pipe nobody reads): past this, new lines are
+ * dropped instead of growing memory or blocking the server.
+ */
+const MAX_QUEUED_LOG_BYTES = 16 * 1024 * 1024;
 
 /**
- * JSON text with every non-ASCII character as a `\uXXXX` escape (the same JSON value). "→" in a
- * message made every buffered line two-byte text: encoding it for write(2) cost 0.7 µs a line
- * against 0.15 µs for one-byte text.
+ * A logger writing lines to stderr (or `fd`), JSON or pretty, each with the emulator time. The one
+ * write path of the log: every line (start-up, errors, the activity lines of src/activity) goes
+ * through pino to one asynchronous destination (sonic-boom), which gathers the lines written while
+ * a write is in flight into the next one and writes what is left on exit.
  */
-export function asciiJson(json: string): string {
-  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, escapeChar) : json;
-}
-
-/** A log output on a file descriptor (stderr by default). */
-export function createLogOutput(options: LogOutputOptions = {}): LogOutput {
+export function createLogger(level: LogLevel = 'info', options: LogOutputOptions = {}): Logger {
   const fd = options.fd ?? 2;
   const format = options.format ?? defaultLogFormat(fd);
-  const out = new LineBuffer(fd);
-  const wallIso = isoCache();
-  const emulatorIso = isoCache();
-  const now = options.now;
-  if (format === 'json') {
-    return {
-      format,
-      stream: out,
-      info(fields, msg) {
-        this.members(asciiJson(`${JSON.stringify(fields).slice(1, -1)},"msg":${JSON.stringify(msg)}`));
-      },
-      members(json) {
-        const emulatorTime = now ? `"emulatorTime":"${emulatorIso(now().getTime())}",` : '';
-        out.write(`{"level":30,"time":"${wallIso(Date.now())}","name":"${NAME}",${emulatorTime}${json}}\n`);
-      },
-    };
-  }
+  const destination = pino.destination({ fd, sync: false, maxLength: MAX_QUEUED_LOG_BYTES });
   const color = options.color ?? (isatty(fd) && !process.env.NO_COLOR);
-  return {
-    format,
-    // pino's own lines (start, errors) are few: parsing each back for the pretty format is cheap enough.
-    stream: { write: (line: string) => out.write(prettyLine(line, color)) },
-    info(fields, msg) {
-      const at = now ? emulatorIso(now().getTime()) : wallIso(Date.now());
-      out.write(prettyRecord({ emulatorTime: at, level: 30, kind: fields.kind, msg, ok: fields.ok }, color));
-    },
-    members(json) {
-      out.write(prettyLine(`{"level":30,${json}}`, color));
-    },
-  };
-}
-
-/** A logger writing lines to stderr (or `output`), JSON or pretty, each with the emulator time. */
-export function createLogger(
-  level: LogLevel = 'info',
-  options: LogOutputOptions & { output?: LogOutput } = {},
-): Logger {
-  const output = options.output ?? createLogOutput(options);
   const { now } = options;
+  const stream =
+    format === 'json'
+      ? destination
+      : {
+          write: (line: string) => destination.write(prettyLine(line, color)),
+          flushSync: () => destination.flushSync(),
+        };
   return pino(
     {
       level,
@@ -105,26 +59,28 @@ export function createLogger(
       // pino calls the mixin only for lines at an enabled level.
       ...(now ? { mixin: () => ({ emulatorTime: now().toISOString() }) } : {}),
     },
-    output.stream,
+    stream,
   );
+}
+
+/**
+ * Writes what the logger still holds now (before a message written to stderr directly, or a stop);
+ * a logger without a buffering destination (silent, an embedder's) has nothing to write.
+ */
+export function flushLog(log: Logger): void {
+  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    | { flushSync?: () => void }
+    | undefined;
+  try {
+    stream?.flushSync?.();
+  } catch {
+    // Not open yet (nothing written) or already closed: nothing to write.
+  }
 }
 
 /** A logger that writes nothing (tests, embedded use). */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
-}
-
-/** ISO text of an epoch-ms instant, reusing the last string while the millisecond repeats. */
-function isoCache(): (ms: number) => string {
-  let lastMs = Number.NaN;
-  let last = '';
-  return (ms) => {
-    if (ms !== lastMs) {
-      lastMs = ms;
-      last = new Date(ms).toISOString();
-    }
-    return last;
-  };
 }
 
 const LEVELS: Record<number, [label: string, color: string]> = {

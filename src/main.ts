@@ -1,7 +1,6 @@
 import { plainServeFlags } from './cli/plain-serve.js';
 import { runServe } from './cli/serve.js';
 import { EmulatorError } from './errors.js';
-import { flushLogs } from './log-buffer.js';
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -12,7 +11,6 @@ export async function main(argv: string[]): Promise<number> {
     const { runProgram } = await import('./cli/program.js');
     return await runProgram(argv);
   } catch (err) {
-    flushLogs(); // the log's lines first, then the error that ended the run
     if (err instanceof EmulatorError) {
       process.stderr.write(`reportbo-emulator: ${err.message}\n`);
       return err.category === 'user_input' ? 2 : 1;

@@ -104,8 +104,6 @@ describe.skipIf(!haveChromium)('the dashboard and the admin API door', () => {
     expect(await page.locator('#tab-setup .count').textContent()).toBe('0');
     // A credential the stream never announces, then more events in one go than a client may have
     // waiting: the page's connection is dropped; only reading the lists again shows the credential.
-    const { loadEmulatorServices } = await import('../src/emulator.js');
-    await loadEmulatorServices();
     emu.emulator.delivery.credentials.add(
       { id: 'quiet', apiKey: 'k', url: 'https://receiver.test/' },
       'test',

@@ -8,6 +8,9 @@ import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
+/** The page's `location`, inside `page.evaluate` (the tests are typed without the DOM library). */
+declare const location: { hash: string };
+
 const { open, pageErrors } = useChromium();
 
 describe.skipIf(!haveChromium)('receiver outages in the dashboard', () => {

@@ -26,8 +26,6 @@ const bodies = join(ROOT, 'bench', 'peers', 'bodies');
 export const STATIC_JSON_17 = JSON.stringify(
   JSON.parse(readFileSync(join(bodies, 'get-access-token-1.7.json'), 'utf8')),
 );
-/** The static 1.7 SOAP 1.1 answer of the peers. */
-export const STATIC_SOAP_17 = readFileSync(join(bodies, 'get-access-token-1.7.soap11.xml'), 'utf8');
 
 /** Body and headers of a 1.7 JSON GetAccessToken call. */
 export function jsonRequest17(): { headers: Record<string, string>; body: string } {

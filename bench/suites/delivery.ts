@@ -7,8 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { MAX_ATTEMPTS } from '../../dist/delivery/index.js';
-import { loadEmulatorServices } from '../../dist/emulator.js';
+import { MAX_ATTEMPTS } from '../../dist/delivery/notification.js';
 import { startServer } from '../../dist/server.js';
 import { envNumber, fmt, table } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
@@ -62,7 +61,6 @@ const suite: BenchSuite = {
       allowHttp: true,
       seed: 42,
     });
-    await loadEmulatorServices(); // the delivery engine loads on first use (src/lazy-module.ts)
     const { delivery } = server.emulator;
     try {
       delivery.credentials.add({ id: 'bench', apiKey: 'bench-key', url: `${receiverUrl}/hook` });

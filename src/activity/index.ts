@@ -1,9 +1,3 @@
 /** What happened in the emulator, published to the live stream and the info log. */
 export { ActivityBus } from './bus.js';
-export {
-  type Activity,
-  type ActivityKind,
-  type ActivityListener,
-  ADMIN_CHANGES,
-  type AdminChange,
-} from './types.js';
+export type { Activity, AdminChange } from './types.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../auth/journal.js';
 import type { Attempt, NotificationSummary } from '../delivery/notification.js';
 import { prettyLine } from '../log.js';
-import { activityLine, tokenJson } from './log-lines.js';
+import { activityLine } from './log-lines.js';
 
 const summary = (over: Partial<NotificationSummary> = {}): NotificationSummary => ({
   id: 'n-000001',
@@ -226,31 +226,5 @@ describe('the pretty format', () => {
     const failed = prettyLine(JSON.stringify({ level: 30, kind: 'attempt', msg: 'm', ok: false }), true);
     expect(failed).toContain('\u001b[31mm\u001b[0m');
     expect(prettyLine(json, false)).not.toContain('\u001b[');
-  });
-});
-
-describe('the JSON line of a GetAccessToken call', () => {
-  it('has the members and message of the generic line, the username escaped', () => {
-    const entry: JournalEntry = {
-      id: 'r-000001',
-      at: '2026-04-27T10:00:00Z',
-      version: '1.6',
-      variant: 'xml',
-      path: '/api/1.6/FlightService.xml/GetAccessToken',
-      username: 'a "quoted" üser\\',
-      outcome: 'ok',
-      transactionCode: null,
-      httpStatus: 200,
-      warnings: [],
-    };
-    const variants: JournalEntry[] = [
-      entry,
-      { ...entry, username: null, outcome: 'invalid_credentials', transactionCode: '1200' },
-      { ...entry, fault: { id: 'f-1', kind: 'http_500' }, httpStatus: 500 },
-    ];
-    for (const e of variants) {
-      const line = activityLine({ kind: 'token', entry: e })!;
-      expect(JSON.parse(`{${tokenJson(e)}}`)).toEqual({ ...line.fields, msg: line.msg });
-    }
   });
 });

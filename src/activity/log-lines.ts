@@ -1,5 +1,5 @@
-import type { JournalEntry } from '../auth/journal.js';
-import { asciiJson, type Logger, type LogOutput } from '../log.js';
+import { MAX_ATTEMPTS } from '../delivery/notification.js';
+import type { Logger } from '../log.js';
 import type { ActivityBus } from './bus.js';
 import type { Activity } from './types.js';
 
@@ -11,46 +11,20 @@ export interface ActivityLine {
 
 /**
  * Writes one info line per activity (event, attempt, batch, GetAccessToken call, admin change,
- * clock move). Subscribes only when `log` has info enabled, so a quieter level costs the hot paths
- * nothing. The lines go to `output` when the emulator made its logger on one (its fast path), else
- * through `log` (a logger given by the embedder).
+ * clock move) through `log`. Subscribes only when `log` has info enabled, so a quieter level costs
+ * the hot paths nothing.
  */
 export function logActivity(
   bus: ActivityBus,
   log: Logger,
-  output?: LogOutput,
   /** The clock's mode: any but `real` marks the times a line names as emulator time. */
   clockMode = 'real',
 ): () => void {
   if (!log.isLevelEnabled('info')) return () => {};
-  const write = output
-    ? (line: ActivityLine) => output.info(line.fields, line.msg)
-    : (line: ActivityLine) => log.info(line.fields, line.msg);
-  const json = output?.format === 'json' ? output : undefined;
   return bus.subscribe((activity) => {
-    if (json && activity.kind === 'token') return json.members(tokenJson(activity.entry));
     const line = activityLine(activity, clockMode);
-    if (line) write(line);
+    if (line) log.info(line.fields, line.msg);
   });
-}
-
-/**
- * The JSON members (message last) of a GetAccessToken call's line, the same as `activityLine` gives
- * (a test keeps them equal), written out directly: this line is logged on every call of the hottest
- * path, and through the generic path it cost ~4 µs of a ~45 µs request (decision 0034).
- * All values but the username are the emulator's own enum values and numbers, which need no escaping.
- */
-export function tokenJson(e: JournalEntry): string {
-  const ok = e.outcome === 'ok' && !e.fault;
-  const result = e.fault
-    ? `fault ${e.fault.kind} (${e.fault.id})`
-    : ok
-      ? 'ok'
-      : `${e.transactionCode ?? ''} ${e.outcome}`.trim();
-  const user = e.username === null ? 'null' : asciiJson(JSON.stringify(e.username));
-  const name = e.username === null ? '(no user)' : user.slice(1, -1);
-  const code = e.transactionCode === null ? 'null' : `"${e.transactionCode}"`;
-  return `"kind":"token","version":"${e.version}","variant":"${e.variant}","username":${user},"outcome":"${e.outcome}","transactionCode":${code},"httpStatus":${e.httpStatus},"ok":${ok},"msg":"GetAccessToken ${e.version} ${e.variant} ${name} \\u2192 ${result} (HTTP ${e.httpStatus})"`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -113,7 +87,7 @@ export function activityLine(a: Activity, clockMode = 'real'): ActivityLine | un
           state: n.state,
           ok,
         },
-        msg: `${n.id} attempt ${t.number}/5${trigger} → ${result} in ${t.durationMs} ms (credential ${n.credentialId}, BookingNumber ${n.bookingNumber}) ${n.url}${tail}`,
+        msg: `${n.id} attempt ${t.number}/${MAX_ATTEMPTS}${trigger} → ${result} in ${t.durationMs} ms (credential ${n.credentialId}, BookingNumber ${n.bookingNumber}) ${n.url}${tail}`,
       };
     }
     case 'batch': {

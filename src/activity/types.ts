@@ -44,5 +44,4 @@ export type Activity =
   /** An admin call answered 4xx: what was asked and the problem's code and message. */
   | { kind: 'refused'; method: string; path: string; status: number; code: string; message: string };
 
-export type ActivityKind = Activity['kind'];
 export type ActivityListener = (activity: Activity) => void;

@@ -6,9 +6,8 @@ import { handleRest } from './handle-rest.js';
 import { handleSoapCall, handleSoapMethodNotAllowed } from './handle-soap.js';
 import { handleServiceGet } from './handle-wsdl.js';
 
-export { MAX_BODY_BYTES } from './body.js';
-export type { ApiDeps, Endpoint } from './context.js';
-export { exchangeOf, type JournalExchange } from './exchange.js';
+export type { ApiDeps } from './context.js';
+export { exchangeOf } from './exchange.js';
 
 /**
  * The endpoints of one version under its base path (spec "3. GetAccessToken"; product rule "GetAccessToken").

@@ -9,12 +9,12 @@ import type { AuthResult } from './types.js';
 import { UserStore } from './users.js';
 
 export { failure, TRANSACTION_CODES } from './codes.js';
-export { type Fault, FaultSchema, FaultStore } from './faults.js';
+export { type Fault, FaultStore } from './faults.js';
 export type { TokenRequest } from './get-access-token.js';
 export { Journal, type JournalEntry, type JournalFilter } from './journal.js';
-export { TOKEN_LIFETIME_MS, TokenStore, type TokenView } from './tokens.js';
+export { TokenStore } from './tokens.js';
 export * from './types.js';
-export { parseUser, type User, UserSchema, UserStore } from './users.js';
+export { UserStore } from './users.js';
 
 /** The GetAccessToken domain: users, tokens, the call journal and fault rules. No transport code. */
 export interface AuthService {

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import forge from 'node-forge';
+import { HOUR_MS } from '../clock/schedule.js';
 
 /** RSA key size for generated keys: the smallest size TLS 1.2 stacks accept at default security levels. */
 export const KEY_BITS = 2048;
 /** Default validity of a generated certificate, from one hour ago (clock skew) to this many days ahead. */
 export const DEFAULT_VALIDITY_DAYS = 30;
-const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** A certificate and its private key, PEM-encoded. */

@@ -28,7 +28,7 @@ export function registerRunCommand(program: Command, setExit: (code: number) => 
     .option('--junit <file>', 'write a JUnit XML report (one testcase per expectation)')
     .option('--json <file>', 'write a JSON report of every scenario, step and expectation')
     .action(async (files: string[], flags: RunFlags) => {
-      const { runCommand } = await import('../scenarios/cli-run.js');
+      const { runCommand } = await import('./run-command.js');
       const adminToken = flags.adminToken ?? (process.env.REPORTBO_ADMIN_TOKEN || undefined);
       setExit(await runCommand(files, { ...flags, ...(adminToken ? { adminToken } : {}) }));
     });

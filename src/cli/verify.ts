@@ -71,7 +71,7 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
         'Example:\n  reportbo-emulator verify --receiver https://localhost:8443/reportbo --api-key KEY --ca-file ca.pem\n',
     )
     .action(async (flags: VerifyFlags) => {
-      const { runVerifyCommand } = await import('../verify/cli.js');
+      const { runVerifyCommand } = await import('./verify-command.js');
       setExit(await runVerifyCommand(flags));
     });
 }

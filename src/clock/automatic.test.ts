@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompressedClock, timeoutSpanWarning } from './compressed.js';
-import { CRON_LOAD_DELAY_MS, RealClock } from './real.js';
+import { RealClock } from './real.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('real clock', () => {
-  it('fires the batch at minute 55 of the hour (UTC) through node-cron, stamped with that minute', async () => {
+  it('fires the batch at minute 55 of every wall hour (UTC), stamped with that minute', async () => {
     vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
     const clock = new RealClock();
     const seen: string[] = [];
@@ -15,7 +15,6 @@ describe('real clock', () => {
       seen.push(at.toISOString());
     });
     clock.start();
-    await clock.scheduled; // node-cron is imported by start()
     await vi.advanceTimersByTimeAsync(1_000);
     expect(seen).toEqual([]);
     await vi.advanceTimersByTimeAsync(2_000);
@@ -42,48 +41,31 @@ describe('real clock', () => {
       if (ran.length === 1) await new Promise((r) => setTimeout(r, 90 * 60_000));
     });
     clock.start();
-    await clock.scheduled;
     await vi.advanceTimersByTimeAsync(2 * 3_600_000 + 5_000);
     clock.stop();
     expect(ran).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T12:55:00.000Z']);
     expect(skipped).toEqual([{ at: '2026-04-27T11:55:00.000Z', reason: 'previous batch still running' }]);
   });
 
-  it('runs, once, a minute 55 that passed while node-cron was still loading', async () => {
-    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:59.900Z') });
+  it('runs once, late, the minute 55 its timer reached after the machine slept, and records the instants that passed as skipped', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:50:00.000Z') });
     const clock = new RealClock();
-    const seen: string[] = [];
-    clock.onBatch((at) => {
-      seen.push(at.toISOString());
+    const ran: string[] = [];
+    const skipped: Array<{ at: string; reason: string }> = [];
+    clock.onBatch((at, skip) => {
+      if (skip) skipped.push({ at: at.toISOString(), reason: skip.reason });
+      else ran.push(at.toISOString());
     });
     clock.start();
-    vi.setSystemTime(new Date('2026-04-27T10:55:00.500Z')); // before the import resolved
-    await clock.scheduled;
-    await vi.advanceTimersByTimeAsync(3_600_000);
-    expect(seen).toEqual(['2026-04-27T10:55:00.000Z', '2026-04-27T11:55:00.000Z']);
+    vi.setSystemTime(new Date('2026-04-27T12:56:00.000Z')); // the wall clock jumped; timers did not run
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
     clock.stop();
+    expect(ran).toEqual(['2026-04-27T10:55:00.000Z']);
+    expect(skipped.map((s) => s.at)).toEqual(['2026-04-27T11:55:00.000Z', '2026-04-27T12:55:00.000Z']);
   });
 
-  it('loads node-cron a moment after start when the next minute 55 is far, and still fires it', async () => {
-    vi.useFakeTimers({ now: new Date('2026-04-27T10:00:00.000Z') });
-    const clock = new RealClock();
-    const seen: string[] = [];
-    clock.onBatch((at) => {
-      seen.push(at.toISOString());
-    });
-    clock.start();
-    await vi.advanceTimersByTimeAsync(CRON_LOAD_DELAY_MS);
-    await clock.scheduled;
-    await vi.advanceTimersByTimeAsync(55 * 60_000);
-    expect(seen).toEqual(['2026-04-27T10:55:00.000Z']);
-    clock.stop();
-  });
-
-  it.each([
-    ['loading', '2026-04-27T10:54:58.000Z'],
-    ['waiting to load', '2026-04-27T10:00:00.000Z'],
-  ])('schedules nothing when stopped while node-cron was still %s', async (_, now) => {
-    vi.useFakeTimers({ now: new Date(now) });
+  it('schedules nothing once stopped', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:54:58.000Z') });
     const clock = new RealClock();
     const seen: string[] = [];
     clock.onBatch((at) => {
@@ -91,9 +73,24 @@ describe('real clock', () => {
     });
     clock.start();
     clock.stop();
-    await clock.scheduled;
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(seen).toEqual([]);
+  });
+
+  it('reads the wall time it is given and arms its first batch for the next minute 55 of that time', async () => {
+    vi.useFakeTimers({ now: new Date('2026-04-27T10:00:00.000Z') });
+    let wall = Date.parse('2026-04-27T23:54:59.000Z');
+    const clock = new RealClock(undefined, () => wall);
+    const seen: string[] = [];
+    clock.onBatch((at) => {
+      seen.push(at.toISOString());
+    });
+    expect(clock.describe()).toMatchObject({ mode: 'real', nextBatchAt: '2026-04-27T23:55:00.000Z' });
+    clock.start();
+    wall += 1_000;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(seen).toEqual(['2026-04-27T23:55:00.000Z']);
+    clock.stop();
   });
 
   it('refuses to be advanced, naming the mode that can be', async () => {

@@ -1,5 +1,5 @@
 import { AutomaticClock } from './automatic.js';
-import { batchesBetween, HOUR_MS, nextBatchAfter } from './schedule.js';
+import { HOUR_MS } from './schedule.js';
 import type { ClockState } from './types.js';
 
 /**
@@ -12,16 +12,14 @@ export class CompressedClock extends AutomaticClock {
   readonly mode = 'compressed' as const;
   #startMs: number;
   #realStart: number | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
 
   constructor(
     start: Date,
-    readonly hourMs: number,
-    private readonly onListenerError: (err: unknown) => void = () => {},
-    private readonly realNowMs: () => number = () => performance.now(),
+    hourMs: number,
+    onListenerError: (err: unknown) => void = () => {},
+    realNowMs: () => number = () => performance.now(),
   ) {
-    super();
+    super(hourMs, onListenerError, realNowMs);
     this.#startMs = start.getTime();
   }
 
@@ -31,59 +29,20 @@ export class CompressedClock extends AutomaticClock {
     return new Date(Math.floor(this.#startMs + (elapsedReal * HOUR_MS) / this.hourMs));
   }
 
-  start(): void {
-    if (this.#running) return;
-    // Restarting after stop() resumes from where emulator time stood.
+  /** Restarting after stop() resumes from where emulator time stood. */
+  protected override resume(): void {
     this.#startMs = this.now().getTime();
     this.#realStart = this.realNowMs();
-    this.#running = true;
-    this.#schedule(this.#startMs);
   }
 
-  stop(): void {
-    if (this.#running) this.#startMs = this.now().getTime();
+  protected override pause(): void {
+    this.#startMs = this.now().getTime();
     this.#realStart = undefined;
-    this.#running = false;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 
-  /** Arms the timer of the first batch instant after `afterMs` (at once when that is already past). */
-  #schedule(afterMs: number): void {
-    this.#arm(nextBatchAfter(afterMs));
-  }
-
-  #arm(at: number): void {
-    if (!this.#running) return;
-    const delayReal = Math.max(0, ((at - this.now().getTime()) * this.hourMs) / HOUR_MS);
-    this.#timer = setTimeout(async () => {
-      // Timers count whole real milliseconds and may fire a fraction early, which is seconds of
-      // emulator time: a batch never runs before its instant.
-      if (this.now().getTime() < at) return this.#arm(at);
-      const startedReal = this.realNowMs();
-      await this.listeners.emit(new Date(at), this.onListenerError);
-      this.#schedule(await this.#skipPassed(at, this.realNowMs() - startedReal));
-    }, delayReal);
-    this.#timer.unref();
-  }
-
-  /**
-   * Reports every batch instant that passed while the batch of `ranAt` ran (`tookReal` ms) as
-   * skipped; answers the last instant handled, after which the next batch is armed.
-   */
-  async #skipPassed(ranAt: number, tookReal: number): Promise<number> {
-    let last = ranAt;
+  protected override skipReason(ranAt: number, tookReal: number): string {
     const took = `${Math.round(tookReal)} real ms = ${formatEmulatorSpan((tookReal * HOUR_MS) / this.hourMs)} of emulator time`;
-    for (;;) {
-      if (!this.#running) return last;
-      const passed = batchesBetween(last, this.now().getTime());
-      if (passed.length === 0) return last;
-      for (const t of passed) {
-        const reason = `previous batch still running: the batch of ${new Date(ranAt).toISOString()} took ${took} (hourMs ${this.hourMs}); the response timeout is real time and does not scale with hourMs`;
-        await this.listeners.emit(new Date(t), this.onListenerError, { reason });
-      }
-      last = passed[passed.length - 1]!;
-    }
+    return `previous batch still running: the batch of ${new Date(ranAt).toISOString()} took ${took} (hourMs ${this.hourMs}); the response timeout is real time and does not scale with hourMs`;
   }
 
   override describe(): ClockState {

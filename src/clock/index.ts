@@ -5,17 +5,7 @@ import type { Clock, ClockMode } from './types.js';
 
 export { timeoutSpanWarning } from './compressed.js';
 export { parseDurationMs } from './duration.js';
-export { BATCH_MINUTE, batchesBetween, HOUR_MS, nextBatchAfter } from './schedule.js';
-export type {
-  AdvanceResult,
-  AdvanceTarget,
-  BatchListener,
-  BatchSkip,
-  Clock,
-  ClockMode,
-  ClockState,
-} from './types.js';
-export { CLOCK_MODES } from './types.js';
+export type { AdvanceTarget, Clock, ClockMode } from './types.js';
 export { CompressedClock, ManualClock, RealClock };
 
 export interface ClockOptions {

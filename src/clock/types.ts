@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { AdvanceResultSchema, ClockStateSchema } from '../admin/contract/schemas.js';
 
-export type ClockMode = 'real' | 'compressed' | 'manual';
-export const CLOCK_MODES: readonly ClockMode[] = ['real', 'compressed', 'manual'];
+export const CLOCK_MODES = ['real', 'compressed', 'manual'] as const;
+export type ClockMode = (typeof CLOCK_MODES)[number];
 
 /** Why a batch instant passed without a batch (it is recorded, never dropped silently). */
 export interface BatchSkip {

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { HOUR_MS } from '../clock/schedule.js';
+import { CLOCK_MODES } from '../clock/types.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../log.js';
+
+/** Where GetAccessToken answers by default, per API version (spec "Endpoints"). */
+export const DEFAULT_BASE_PATHS = { '1.6': '/api/1.6', '1.7': '/api/1.7' } as const;
 
 const isoInstant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
   message: 'expected an ISO 8601 instant, e.g. 2026-04-27T10:00:00Z',
@@ -8,7 +14,7 @@ const isoInstant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
 export const SettingsSchema = z.object({
   port: z.number().int().min(0).max(65_535).default(8080),
   host: z.string().min(1).default('127.0.0.1'),
-  clock: z.enum(['real', 'compressed', 'manual']).default('real'),
+  clock: z.enum(CLOCK_MODES).default('real'),
   /** Host names the admin API answers to besides the built-in ones (decision 0040); a comma list or a list. */
   allowedHosts: z
     .union([z.string(), z.array(z.string())])
@@ -18,7 +24,7 @@ export const SettingsSchema = z.object({
     .default([]),
   /** When set, every admin route but health and the dashboard page needs it as a Bearer token (decision 0041). */
   adminToken: z.string().min(1).optional(),
-  hourMs: z.number().int().min(100).max(3_600_000).default(60_000),
+  hourMs: z.number().int().min(100).max(HOUR_MS).default(60_000),
   clockStart: isoInstant.optional(),
   responseTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
   /** How long attempts in flight may finish when the emulator stops (decision 0043). */
@@ -39,14 +45,14 @@ export const SettingsSchema = z.object({
   basePath16: z
     .string()
     .regex(/^\/[^?#]*$/, 'expected a path starting with /')
-    .default('/api/1.6'),
+    .default(DEFAULT_BASE_PATHS['1.6']),
   basePath17: z
     .string()
     .regex(/^\/[^?#]*$/, 'expected a path starting with /')
-    .default('/api/1.7'),
-  logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+    .default(DEFAULT_BASE_PATHS['1.7']),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Absent: pretty when stderr is a terminal, JSON otherwise (decided where the logger is made). */
-  logFormat: z.enum(['pretty', 'json']).optional(),
+  logFormat: z.enum(LOG_FORMATS).optional(),
   /** Where state is kept across restarts (decision 0080); absent: in memory only. */
   dataDir: z.string().min(1).optional(),
   /** File paths only the process shell reads. */

@@ -4,7 +4,7 @@ import { buildNotificationSchema } from './schema.js';
 
 export type { DeepPartial } from './deep-partial.js';
 export { BOOKING_STATUSES, type BookingStatus, EVENT_TYPES, type EventType } from './events.js';
-export { fractionDigits, PAX_TYPES, type PaxType } from './formats.js';
+export { fractionDigits, type PaxType } from './formats.js';
 
 /** The body as a tolerant receiver reads it: unknown members are let through. */
 export const NotificationBodySchema = buildNotificationSchema('lenient');
@@ -14,7 +14,6 @@ export const NotificationBodyStrictSchema = buildNotificationSchema('strict');
 export type NotificationBody = z.infer<typeof NotificationBodySchema>;
 export type Ticket = NotificationBody['Ticket'][number];
 export type Segment = NotificationBody['Segment'][number];
-export type Pax = NotificationBody['Pax'][number];
 export type Payment = NotificationBody['Payment'][number];
 
 /** Where the schema will be published (the `$id` of the JSON Schema). */
@@ -28,7 +27,7 @@ export function notificationJsonSchema(): Record<string, unknown> {
   >;
   return { $schema: schema.$schema, $id: NOTIFICATION_SCHEMA_ID, ...schema };
 }
-export { assertValidBody, describeIssues } from './validate.js';
+export { assertValidBody } from './validate.js';
 
 /** The JSON Schema as the file docs/notification.schema.json holds it (2-space indent, final newline). */
 export function notificationJsonSchemaText(): string {

@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ConnectionWatch, RequestOnConnection } from './connection-watch.js';
-import { classifyError, RESET_CODES, type SendPhase, type SendResult, statusMessage } from './outcome.js';
-import { asNodeError } from './undici-errors.js';
+import { classifyFailure, failureFacts, type SendPhase, type SendResult, statusMessage } from './outcome.js';
 
 /** Response bodies are read up to this many bytes and the rest discarded (product rule "Delivery rules"). */
 export const RESPONSE_BODY_CAP_BYTES = 4096;
@@ -148,16 +147,12 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.#settled) return;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'UND_ERR_INVALID_ARG') {
-      // A request undici refuses to build (e.g. a header value with a control character): the
-      // node:http sender threw here, and the outbox recorded it as this.
-      this.#finish({ outcome: 'invalid_response', message: `could not send: ${err.message}` });
-      return;
-    }
-    const nodeError = asNodeError(err);
-    const result = classifyError(nodeError, this.#phase, this.#o.target, this.#statusCode);
-    if (this.#neverReachedReceiver(nodeError.code)) {
+    const result = classifyFailure({
+      ...failureFacts(err, this.#phase, this.#o.target, this.#statusCode),
+      bodyBytes: this.#bodyBytes,
+      declaredLength: this.#declaredLength,
+    });
+    if (this.#neverReachedReceiver(result.outcome)) {
       this.#firstTry = result.message;
       this.#phase = 'connect';
       this.#controller = undefined;
@@ -167,7 +162,14 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
       queueMicrotask(() => retry(this));
       return;
     }
-    this.#finish(this.#labelled(code, result));
+    this.#finish(
+      this.#firstTry === undefined
+        ? result
+        : {
+            ...result,
+            message: `${result.message} (on a new connection: the first try, on a reused connection, failed before any answer: ${this.#firstTry})`,
+          },
+    );
   }
 
   /**
@@ -175,7 +177,7 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
    * the receiver closed an idle connection as the request was sent (no `Keep-Alive: timeout=` told
    * the sender when), so the request never reached it.
    */
-  #neverReachedReceiver(code: string | undefined): boolean {
+  #neverReachedReceiver(outcome: SendResult['outcome']): boolean {
     const request = this.#request;
     return (
       this.#firstTry === undefined &&
@@ -185,42 +187,8 @@ export class AttemptHandler implements Dispatcher.DispatchHandler {
       request.index > 1 &&
       request.use.requests === request.index &&
       request.use.answerBytes === 0 &&
-      RESET_CODES.has(code ?? '')
+      outcome === 'reset'
     );
-  }
-
-  /** A response cut short by a close (FIN) or with a wrong length is invalid; a reset stays a reset. */
-  #labelled(
-    code: string | undefined,
-    result: Omit<SendResult, 'durationMs'>,
-  ): Omit<SendResult, 'durationMs'> {
-    const status = this.#statusCode === undefined ? '' : ` (status ${this.#statusCode})`;
-    let labelled = result;
-    const promised =
-      this.#declaredLength === undefined ? '' : ` of the ${this.#declaredLength} its Content-Length promised`;
-    if (
-      this.#phase === 'body' &&
-      (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_SOCKET')
-    ) {
-      // Which of the two undici reports depends on when it reads the close; both are a body cut short.
-      labelled = {
-        ...result,
-        outcome: 'invalid_response',
-        message: `invalid HTTP response: the receiver closed the connection after ${this.#bodyBytes} body bytes${promised}, before the body was complete${status}`,
-      };
-    } else if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-      labelled = {
-        ...result,
-        outcome: 'invalid_response',
-        message:
-          'invalid HTTP response: its Content-Length does not match its body (two different Content-Length headers, or a body cut short)',
-      };
-    }
-    if (this.#firstTry === undefined) return labelled;
-    return {
-      ...labelled,
-      message: `${labelled.message} (on a new connection: the first try, on a reused connection, failed before any answer: ${this.#firstTry})`,
-    };
   }
 
   #body(): string {

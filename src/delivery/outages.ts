@@ -49,8 +49,6 @@ export const OutageInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['for'], message: 'give either until or for, not both' });
   });
 
-export type OutageInput = z.input<typeof OutageInputSchema>;
-
 /** What an outage is doing: `scheduled` (window not begun), `active`, or `ended` (window passed or count used up). */
 export const OUTAGE_STATUSES = ['scheduled', 'active', 'ended'] as const;
 

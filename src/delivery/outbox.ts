@@ -23,11 +23,9 @@ import type { Sender } from './sender.js';
 import type { NotificationFilter } from './settle.js';
 
 export {
-  BATCH_HISTORY_LIMIT,
   type BatchResult,
   NOT_ATTEMPTED_LIST_LIMIT,
   NOT_ATTEMPTED_REASONS,
-  type NotAttempted,
   type NotAttemptedReason,
 } from './batches.js';
 

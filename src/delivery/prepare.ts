@@ -1,6 +1,5 @@
-import { type NotificationBody, packBody } from '../contract/index.js';
+import type { NotificationBody } from '../contract/index.js';
 import type { Credential } from './credential-schema.js';
-import type { DeliveryRequest } from './sender.js';
 
 /**
  * Spec "1. Notification delivery (outbound from the service)", header table: the fixed identifier of the
@@ -50,11 +49,6 @@ export function bookingNumberProblem(bookingNumber: string): string | undefined 
         ? 'a line break (LF)'
         : `"${bad}" (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
   return `contains ${shown}; it is part of the Content-Disposition filename, which holds letters, digits, ".", "_" and "-" only`;
-}
-
-/** A request computed once per notification: every attempt sends these exact bytes and headers. */
-export interface PreparedNotification extends DeliveryRequest {
-  filename: string;
 }
 
 // One `Bearer <apiKey>` string per credential, shared by all its notifications (100,000 pending
@@ -117,24 +111,5 @@ function withoutAuthorization(filename: string, bodyLength: number): DeliveryHea
     'Content-Encoding': 'gzip',
     'Content-Length': String(bodyLength),
     'Content-Disposition': `attachment; filename=${filename}`,
-  };
-}
-
-/**
- * Builds the request of spec "1. Notification delivery (outbound from the service)" sending `body` to
- * `credential`. `gz` is the body's packed bytes when the caller already has them (the reservation store
- * does); otherwise they are made here.
- */
-export function prepareNotification(
-  credential: Credential,
-  body: NotificationBody,
-  gz: Buffer = packBody(body),
-): PreparedNotification {
-  const filename = notificationFilename(body);
-  return {
-    url: credential.url,
-    filename,
-    body: gz,
-    headers: Object.freeze(deliveryHeaders(authorizationOf(credential), filename, gz.length)),
   };
 }

@@ -1,10 +1,10 @@
 import { rootCertificates } from 'node:tls';
-import { AttemptHandler, RESPONSE_BODY_CAP_BYTES, RESPONSE_READ_LIMIT_BYTES } from './attempt-handler.js';
+import { AttemptHandler, RESPONSE_BODY_CAP_BYTES } from './attempt-handler.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { OriginPools } from './origin-pools.js';
 import type { SendResult } from './outcome.js';
 
-export { RESPONSE_BODY_CAP_BYTES, RESPONSE_READ_LIMIT_BYTES };
+export { RESPONSE_BODY_CAP_BYTES };
 /** Spec "Limits": TLS 1.2 or higher. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
 /** Parsed destination URLs kept (credentials are few; the bound only keeps a misuse from growing). */

@@ -15,13 +15,12 @@ import { deriveSeed, Rng } from './random.js';
 import { exchangeBodies, withStatus } from './transitions.js';
 
 export { EVENT_TYPES } from '../contract/index.js';
-export { BOOKING_ID_MAX, BOOKING_ID_MIN, type BookingShape, buildIssuedBody, PROVIDERS } from './booking.js';
-export { segmentUtcMs } from './itinerary.js';
+export { BOOKING_ID_MAX, BOOKING_ID_MIN, type BookingShape } from './booking.js';
 export { applyOverrides } from './overrides.js';
 export { deriveSeed, MAX_SEED, Rng } from './random.js';
 export * as reference from './reference/index.js';
-export { exchangeBodies, withStatus } from './transitions.js';
-export { toMinor, zulu } from './units.js';
+export { withStatus } from './transitions.js';
+export { zulu } from './units.js';
 
 /** Overrides as they arrive: a deep partial of the body (validated after merging). */
 export type Overrides = DeepPartial<NotificationBody> | Record<string, unknown>;

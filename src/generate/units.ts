@@ -1,4 +1,5 @@
 /** Money and time helpers: amounts are computed in integer minor units so sums are exact. */
+import { HOUR_MS } from '../clock/schedule.js';
 import type { Currency } from './reference/index.js';
 
 /** A US-dollar amount converted to whole minor units of `currency`. */
@@ -7,11 +8,10 @@ export function usdToMinor(usd: number, currency: Currency): number {
 }
 
 /**
- * Integer digits an amount may have (spec "Limits"): ticket and passenger amounts are decimal(16,8),
- * Payment.Amount is decimal(20,8), i.e. at most 16 − 8 and 20 − 8 digits before the point.
+ * Integer digits a ticket or passenger amount may have (spec "Limits"): decimal(16,8), i.e. at most
+ * 16 − 8 digits before the point (Payment.Amount is decimal(20,8)).
  */
 export const AMOUNT_INTEGER_DIGITS = 8;
-export const PAYMENT_INTEGER_DIGITS = 12;
 
 /** The largest amount with `integerDigits` integer digits, in minor units of `currency`. */
 export function largestMinor(integerDigits: number, currency: Currency): number {
@@ -34,7 +34,7 @@ export function formatAmount(minor: number, currency: Currency): string {
 }
 
 export const MINUTE_MS = 60_000;
-export const HOUR_MS = 60 * MINUTE_MS;
+export { HOUR_MS };
 export const DAY_MS = 24 * HOUR_MS;
 
 /** An instant as a Zulu datetime with whole seconds, e.g. 2026-04-27T10:00:00Z. */

@@ -37,7 +37,6 @@ export const ReceiverBehaviourSchema = z.discriminatedUnion('kind', [
 ]);
 
 export type ReceiverBehaviour = z.infer<typeof ReceiverBehaviourSchema>;
-export type ReceiverBehaviourKind = ReceiverBehaviour['kind'];
 
 /** Shorthands for building behaviours in code. */
 export const behave = {

@@ -1,6 +1,6 @@
 /** Event input (admin API `POST /__admin/events`, scenario steps) and the lifecycle rule table. */
 import { z } from 'zod';
-import { BOOKING_STATUSES, type BookingStatus, EVENT_TYPES, type EventType } from '../contract/index.js';
+import { type BookingStatus, EVENT_TYPES, type EventType } from '../contract/index.js';
 import { MAX_SEED } from '../generate/random.js';
 
 export { EVENT_TYPES, type EventType };
@@ -23,13 +23,6 @@ export const TRANSITIONS: Readonly<Record<Exclude<EventType, 'Issue'>, readonly 
   Exchange: ['Issued', 'Issued-Exch'],
 };
 
-/** Status after each event (Exchange: of the old reservation; the new one is Issued-Exch). */
-export const RESULTING_STATUS: Readonly<Record<EventType, BookingStatus>> = {
-  Issue: 'Issued',
-  Void: 'Voided',
-  Exchange: 'Exchanged',
-};
-
 /** Events allowed on a reservation in `status`. */
 export function allowedEvents(status: BookingStatus): Array<Exclude<EventType, 'Issue'>> {
   return (Object.keys(TRANSITIONS) as Array<Exclude<EventType, 'Issue'>>).filter((e) =>
@@ -39,5 +32,3 @@ export function allowedEvents(status: BookingStatus): Array<Exclude<EventType, '
 
 /** Reservation members the lifecycle owns; overrides may not set them. */
 export const LIFECYCLE_FIELDS = ['BookingStatus', 'BookingID', 'ExchangedTo', 'ExchangedFrom'] as const;
-
-export { BOOKING_STATUSES };

@@ -9,7 +9,10 @@ export function scenarioJsonSchemaText(): string {
   return `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
 }
 
-/** Writes the JSON Schema file (`npm run scenario-schema:write`). */
+/**
+ * Writes the JSON Schema file (`npm run scenario-schema:write` imports it from dist/).
+ * @public
+ */
 export async function writeScenarioJsonSchema(path = SCENARIO_SCHEMA_PATH): Promise<void> {
   await writeFile(path, scenarioJsonSchemaText());
 }

@@ -1,2 +1,2 @@
 /** The data dir: an embedded append-only journal with snapshots (decision 0080). */
-export { type AttachTarget, PersistentState } from './persistent-state.js';
+export { PersistentState } from './persistent-state.js';

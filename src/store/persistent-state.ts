@@ -1,5 +1,6 @@
 import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
-import { batchesBetween, type Clock, HOUR_MS } from '../clock/index.js';
+import type { Clock } from '../clock/index.js';
+import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { BatchResult } from '../delivery/batches.js';
 import type { OutboxRecorder, StartedAttempt } from '../delivery/outbox.js';
 import type { Logger } from '../log.js';

@@ -5,10 +5,10 @@
  */
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { nextBatchAfter } from '../clock/index.js';
+import { nextBatchAfter } from '../clock/schedule.js';
 import type { NotificationBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
-import { createEmulator, type Emulator, loadEmulatorServices } from '../emulator.js';
+import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import type { ResolvedOptions } from './options.js';
@@ -104,7 +104,6 @@ export class VerifyContext {
 
   /** Builds the in-process emulator: manual clock a day back, the response timeout, the CA. */
   static async create(options: ResolvedOptions): Promise<VerifyContext> {
-    await loadEmulatorServices();
     const concurrency = options.burstConcurrency + DELIVERY_SLACK;
     const http = new HttpSender({
       timeoutMs: options.responseTimeoutMs,

@@ -1,6 +1,7 @@
 /** How the kit words what it sent and what came back (evidence lines and reasons). */
+
+import { RESPONSE_READ_LIMIT_BYTES } from '../delivery/attempt-handler.js';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
-import { RESPONSE_READ_LIMIT_BYTES } from '../delivery/sender.js';
 import type { Evidence } from './types.js';
 
 const BODY_SHOWN_CHARS = 200;

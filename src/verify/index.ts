@@ -4,19 +4,13 @@ import { runVerify } from './runner.js';
 import type { VerifyReport } from './types.js';
 
 export { CASES } from './cases/index.js';
-export {
-  DEFAULT_RESPONSE_TIMEOUT_MS,
-  resolveOptions,
-  type VerifyOptions,
-  VerifyOptionsSchema,
-} from './options.js';
+export { resolveOptions, type VerifyOptions } from './options.js';
 export { runVerify } from './runner.js';
 export {
   CASE_IDS,
   type CaseId,
   type CaseResult,
   type CaseStatus,
-  type CauseGroup,
   type Evidence,
   type VerifyListener,
   type VerifyReport,

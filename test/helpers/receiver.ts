@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/receivers/index.js';
 
-export { behave, type ReceivedRequest, type Receiver } from '../../src/receivers/index.js';
+export { behave, type Receiver } from '../../src/receivers/index.js';
 
 const open = new Set<Receiver>();
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-export { type CliRun, ROOT, runCli } from './cli.js';
+export { ROOT, runCli } from './cli.js';
 
 /** A temporary directory for scenario files and reports, removed after the test file. */
 export function scenarioDir(): { dir: string; write(name: string, text: string): string } {

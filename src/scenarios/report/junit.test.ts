@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../run/results.js';
-import { junitXml } from './junit.js';
+import { scenarioJunit } from './junit.js';
 
 const result: ScenarioResult = {
   file: 'a & b.yaml',
@@ -45,9 +45,9 @@ const result: ScenarioResult = {
   ],
 };
 
-describe('junitXml', () => {
+describe('scenarioJunit', () => {
   it('escapes names and messages and counts tests, failures, errors and skips', () => {
-    const xml = junitXml([result], new Date('2026-04-27T10:00:00Z'));
+    const xml = scenarioJunit([result], new Date('2026-04-27T10:00:00Z'));
     expect(XMLValidator.validate(xml)).toBe(true);
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
     expect(doc.testsuites).toMatchObject({ tests: '4', failures: '1', errors: '1' });

@@ -1,6 +1,7 @@
 import { AdminClient } from '../../client/index.js';
 import type { ApiVersion as ClientApiVersion, CredentialInput, User } from '../../client/types.js';
 import { scenarioNames } from '../../config/names.js';
+import { DEFAULT_BASE_PATHS } from '../../config/schema.js';
 import type { Receiver } from '../../receivers/index.js';
 import { RECEIVER_PREFIX, type Scenario } from '../schema/index.js';
 import { type ScenarioReceivers, startScenarioReceivers } from './receivers.js';
@@ -97,8 +98,8 @@ export function preloadedEnvironment(
   return {
     client: new AdminClient(url, adminToken ? { adminToken } : {}),
     url,
-    basePath16: scenario.settings.basePath16 ?? '/api/1.6',
-    basePath17: scenario.settings.basePath17 ?? '/api/1.7',
+    basePath16: scenario.settings.basePath16 ?? DEFAULT_BASE_PATHS['1.6'],
+    basePath17: scenario.settings.basePath17 ?? DEFAULT_BASE_PATHS['1.7'],
     receivers,
     notes: [],
     scope: WHOLE_EMULATOR,

@@ -6,6 +6,7 @@ import type { Step, StepKind } from '../schema/index.js';
 import { bindings, bookingId, type RunContext } from './context.js';
 import { expectNotifications } from './expect-notifications.js';
 import { expectLogin, expectReceiver, expectRequests, expectReservation } from './expect-others.js';
+import { stepKind } from './label.js';
 import { login } from './login.js';
 import { resolve } from './match.js';
 import type { ExpectationResult } from './results.js';
@@ -31,56 +32,62 @@ function describeEvent(r: EventResult): string {
   return `${ids} → ${r.message}${r.warnings.length ? ` (warnings: ${r.warnings.join('; ')})` : ''}`;
 }
 
-/** Runs one step against the environment. */
-export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome> {
-  const { client } = ctx.env;
-  const names = bindings(ctx);
-  if ('issue' in step) {
-    const v: NonNullable<Value<'issue'>> = step.issue ?? {};
-    const r = await client.emitEvent({
+/** Runs one step against the environment: the runner of its kind in STEP_RUNNERS. */
+export function runStep(ctx: RunContext, step: Step): Promise<StepOutcome> {
+  const kind = stepKind(step);
+  const run = STEP_RUNNERS[kind] as (ctx: RunContext, value: unknown) => Promise<StepOutcome>;
+  return run(ctx, (step as Record<StepKind, unknown>)[kind]);
+}
+
+/**
+ * What each step kind does, one entry per kind of the scenario schema (src/scenarios/schema/steps.ts
+ * STEP_KINDS): a new kind is one schema entry and one runner here; the type refuses a missing one.
+ */
+const STEP_RUNNERS: { [K in StepKind]: (ctx: RunContext, value: Value<K>) => Promise<StepOutcome> } = {
+  async issue(ctx, value) {
+    const v: NonNullable<Value<'issue'>> = value ?? {};
+    const r = await ctx.env.client.emitEvent({
       type: 'Issue',
       ...(v.bookingId === undefined ? {} : { bookingId: v.bookingId }),
       ...(v.overrides === undefined
         ? {}
-        : { overrides: resolve(v.overrides, names) as Record<string, unknown> }),
+        : { overrides: resolve(v.overrides, bindings(ctx)) as Record<string, unknown> }),
       ...(v.seed === undefined ? {} : { seed: v.seed }),
     });
     const created = r.reservations[0];
     if (v.as && created) ctx.bookings.set(v.as, { ...created });
     return none(describeEvent(r));
-  }
-  if ('void' in step)
+  },
+  async void(ctx, v) {
     return none(
-      describeEvent(await client.emitEvent({ type: 'Void', bookingId: bookingId(ctx, step.void.booking) })),
+      describeEvent(await ctx.env.client.emitEvent({ type: 'Void', bookingId: bookingId(ctx, v.booking) })),
     );
-  if ('exchange' in step) {
-    const old = bookingId(ctx, step.exchange.booking);
-    const r = await client.emitEvent({
+  },
+  async exchange(ctx, v) {
+    const old = bookingId(ctx, v.booking);
+    const r = await ctx.env.client.emitEvent({
       type: 'Exchange',
       bookingId: old,
-      ...(step.exchange.overrides
-        ? { overrides: resolve(step.exchange.overrides, names) as Record<string, unknown> }
-        : {}),
+      ...(v.overrides ? { overrides: resolve(v.overrides, bindings(ctx)) as Record<string, unknown> } : {}),
     });
     const created = r.reservations.find((x) => x.bookingId !== old);
-    if (step.exchange.as && created) ctx.bookings.set(step.exchange.as, { ...created });
+    if (v.as && created) ctx.bookings.set(v.as, { ...created });
     return none(describeEvent(r));
-  }
-  if ('redeliver' in step)
-    return none(
-      describeEvent(await client.redeliver(bookingId(ctx, step.redeliver.booking), step.redeliver.status)),
-    );
-  if ('advance' in step) {
+  },
+  async redeliver(ctx, v) {
+    return none(describeEvent(await ctx.env.client.redeliver(bookingId(ctx, v.booking), v.status)));
+  },
+  async advance(ctx, v) {
     // A first attempt still in flight would be skipped by the batch: let it finish, as time would.
     await settle(ctx);
-    const { by, to } = step.advance;
-    const r = await client.advanceClock(
+    const { by, to } = v;
+    const r = await ctx.env.client.advanceClock(
       by === undefined ? { to: to! } : { by: `PT${parseDurationMs(by) / 1000}S` },
     );
     return none(`${r.from} → ${r.to}, ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'}`);
-  }
-  if ('outage' in step) {
-    const { credential, ...window } = step.outage;
+  },
+  async outage(ctx, v) {
+    const { credential, ...window } = v;
     const { scope } = ctx.env;
     // On a shared emulator an outage of "every credential" covers the run's own credentials only.
     const targets =
@@ -88,7 +95,10 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
     const added = [];
     for (const credentialId of targets)
       added.push(
-        await client.addOutage({ ...window, ...(credentialId === undefined ? {} : { credentialId }) }),
+        await ctx.env.client.addOutage({
+          ...window,
+          ...(credentialId === undefined ? {} : { credentialId }),
+        }),
       );
     const o = added[0]!;
     const extent =
@@ -96,16 +106,15 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
         ? `next ${o.attempts} attempt${o.attempts === 1 ? '' : 's'}`
         : `${o.from} → ${o.until ?? 'end of run'}`;
     return none(`${added.map((a) => a.id).join(', ')}: ${credential ?? 'every credential'}, ${extent}`);
-  }
-  if ('runBatch' in step) {
+  },
+  async runBatch(ctx) {
     await settle(ctx);
-    const r = await client.runRedelivery();
+    const r = await ctx.env.client.runRedelivery();
     return none(
       `attempted ${r.attempted}, delivered ${r.delivered}, failed ${r.failed}, exhausted ${r.exhausted}`,
     );
-  }
-  if ('login' in step) {
-    const v = step.login;
+  },
+  async login(ctx, v) {
     const base = String(v.version) === '1.7' ? ctx.env.basePath17 : ctx.env.basePath16;
     const got = await login(ctx.env.url, base, v);
     if (v.as) ctx.logins.set(v.as, got);
@@ -114,27 +123,30 @@ export async function runStep(ctx: RunContext, step: Step): Promise<StepOutcome>
       detail,
       expectations: v.expect ? [expectLogin(ctx, v.as ?? `${v.version} ${v.variant}`, got, v.expect)] : [],
     };
-  }
-  if ('wait' in step) {
-    if (step.wait.for !== undefined) {
-      await sleep(parseDurationMs(step.wait.for));
+  },
+  async wait(ctx, v) {
+    if (v.for !== undefined) {
+      await sleep(parseDurationMs(v.for));
       return none();
     }
-    const timeoutMs = parseDurationMs(step.wait.timeout);
-    const r = await client.waitSettled({}, timeoutMs);
+    const timeoutMs = parseDurationMs(v.timeout);
+    const r = await ctx.env.client.waitSettled({}, timeoutMs);
     if (r.settled === false) throw new StepError(`deliveries were still in flight after ${timeoutMs} ms`);
     return none(`${r.notifications.length} notifications settled`);
-  }
-  if ('waitFor' in step) return none(await waitFor(ctx, step.waitFor));
-  const e = step.expect;
-  const results: ExpectationResult[] = [];
-  if (e.notifications) results.push(await expectNotifications(ctx, e.notifications));
-  if (e.reservation) results.push(await expectReservation(ctx, e.reservation));
-  if (e.receiver) results.push(await expectReceiver(ctx, e.receiver));
-  if (e.requests) results.push(await expectRequests(ctx, e.requests));
-  if (e.login) results.push(expectLogin(ctx, e.login.name, ctx.logins.get(e.login.name)!, e.login));
-  return { expectations: results };
-}
+  },
+  async waitFor(ctx, v) {
+    return none(await waitFor(ctx, v));
+  },
+  async expect(ctx, e) {
+    const results: ExpectationResult[] = [];
+    if (e.notifications) results.push(await expectNotifications(ctx, e.notifications));
+    if (e.reservation) results.push(await expectReservation(ctx, e.reservation));
+    if (e.receiver) results.push(await expectReceiver(ctx, e.receiver));
+    if (e.requests) results.push(await expectRequests(ctx, e.requests));
+    if (e.login) results.push(expectLogin(ctx, e.login.name, ctx.logins.get(e.login.name)!, e.login));
+    return { expectations: results };
+  },
+};
 
 /** Waits until no delivery attempt is in flight. */
 async function settle(ctx: RunContext): Promise<void> {

@@ -37,7 +37,6 @@ export const ScenarioSchema = z
 
 /** A validated scenario, defaults applied. */
 export type Scenario = Omit<z.output<typeof ScenarioSchema>, 'steps'> & { steps: Step[] };
-export type ScenarioInput = z.input<typeof ScenarioSchema>;
 
 /** The JSON Schema published for editor completion (docs/scenario.schema.json). */
 export function scenarioJsonSchema(): Record<string, unknown> {

@@ -115,6 +115,4 @@ export const StepSchema = z.union(
 type StepValue<K extends StepKind> = z.output<(typeof STEP_KINDS)[K]>;
 /** A validated step: its kind, its label and its value. */
 export type Step = { [K in StepKind]: { name?: string } & { [P in K]: StepValue<K> } }[StepKind];
-export type IssueStep = StepValue<'issue'>;
 export type LoginStep = StepValue<'login'>;
-export type WaitForValue = StepValue<'waitFor'>;

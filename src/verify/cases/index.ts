@@ -11,7 +11,7 @@ import { answersWithinTimeout } from './timing.js';
 import { tls } from './tls.js';
 import { handlesVoidBeforeIssue } from './void-before-issue.js';
 
-export type { CaseDefinition, CaseInput, Outcome } from './case.js';
+export type { CaseDefinition, Outcome } from './case.js';
 
 export const CASES: readonly CaseDefinition[] = [
   tls,

@@ -1,12 +1,13 @@
 /** The `verify` command: flags to options, the console report, the report files, the exit code. */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { VerifyFlags } from '../cli/verify.js';
 import { InputError } from '../errors.js';
-import { resolveOptions } from './options.js';
-import { consoleProgress, formatHeader, formatSummary } from './report/console.js';
-import { verifyJson, verifyJunit, writeReport } from './report/files.js';
-import { runVerify } from './runner.js';
+import { writeReport } from '../report/index.js';
+import { resolveOptions } from '../verify/options.js';
+import { consoleProgress, formatHeader, formatSummary } from '../verify/report/console.js';
+import { verifyJson, verifyJunit } from '../verify/report/files.js';
+import { runVerify } from '../verify/runner.js';
+import type { VerifyFlags } from './verify.js';
 
 type Write = (text: string) => void;
 

@@ -1,12 +1,14 @@
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { loadScenarioFile, ScenarioFileError } from './load/loader.js';
-import { consoleProgress, formatSummary } from './report/console.js';
-import { jsonReport } from './report/json.js';
-import { junitXml } from './report/junit.js';
-import type { ScenarioResult } from './run/results.js';
-import { runScenario } from './run/runner.js';
-import type { Scenario } from './schema/index.js';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError } from '../errors.js';
+import { writeReport } from '../report/index.js';
+import { loadScenarioFile, ScenarioFileError } from '../scenarios/load/loader.js';
+import { consoleProgress, formatSummary } from '../scenarios/report/console.js';
+import { jsonReport } from '../scenarios/report/json.js';
+import { scenarioJunit } from '../scenarios/report/junit.js';
+import type { ScenarioResult } from '../scenarios/run/results.js';
+import { runScenario } from '../scenarios/run/runner.js';
+import type { Scenario } from '../scenarios/schema/index.js';
 
 const SCENARIO_FILE = /\.(ya?ml|json)$/i;
 
@@ -75,10 +77,20 @@ export async function runCommand(
     );
   write(formatSummary(results));
   let written = true;
-  if (flags.junit)
-    written = (await writeReport('--junit', flags.junit, junitXml(results), writeErr)) && written;
-  if (flags.json)
-    written = (await writeReport('--json', flags.json, jsonReport(results), writeErr)) && written;
+  // A report that cannot be written is said on stderr and fails the run: CI would otherwise read none.
+  for (const [flag, file, text] of [
+    ['--junit', flags.junit, () => scenarioJunit(results)],
+    ['--json', flags.json, () => jsonReport(results)],
+  ] as const) {
+    if (file === undefined) continue;
+    try {
+      await writeReport(flag, file, text());
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      writeErr(`reportbo-emulator run: ${err.message}\n`);
+      written = false;
+    }
+  }
   return written && results.every((r) => r.status === 'passed') ? 0 : 1;
 }
 
@@ -96,26 +108,4 @@ export function targetProblem(target: string): string | undefined {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target))
     return `--target ${target}: the URL has no scheme; add http:// (e.g. --target http://${target}).`;
   return `--target ${target}: expected an http:// or https:// URL of a running emulator (e.g. http://localhost:8080).`;
-}
-
-/**
- * Writes a report file, creating its folder (`--junit reports/x.xml` in a fresh CI checkout). A
- * report that cannot be written is said on stderr and fails the run: CI would otherwise read none.
- */
-async function writeReport(
-  flag: string,
-  file: string,
-  text: string,
-  writeErr: (text: string) => void,
-): Promise<boolean> {
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text);
-    return true;
-  } catch (err) {
-    writeErr(
-      `reportbo-emulator run: ${flag} ${file}: cannot write the report (${(err as Error).message}); choose a writable path.\n`,
-    );
-    return false;
-  }
 }

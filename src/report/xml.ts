@@ -1,4 +1,4 @@
-/** Escaping for the JUnit XML reports (scenario runs and verify). */
+/** Escaping for the JUnit XML reports (src/report/junit.ts). */
 
 /** Text safe inside an XML 1.0 attribute or element: control characters dropped, markup escaped. */
 export function xmlEscape(s: string): string {
