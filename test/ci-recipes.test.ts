@@ -46,7 +46,12 @@ interface Recipe {
   title: string;
   services: Service[];
   commands: string[];
+  /** The job's own environment (GitHub `env:` of the job, GitLab `variables:`). */
+  env: Record<string, string>;
 }
+
+/** The made-up value a recipe's `${{ secrets.NAME }}` gets here. */
+const secret = (name: string) => `test-secret-${name.toLowerCase()}`;
 
 /** The yaml blocks that follow a marker, with the marker's argument. */
 function blocksAfter(marker: string, doc = CI_MD): Array<{ arg: string; text: string }> {
@@ -76,6 +81,7 @@ function recipes(doc = CI_MD): Recipe[] {
         services: Object.entries((job.services ?? {}) as Record<string, Record<string, unknown>>).map(
           ([alias, s]) => ({ alias, env: stringify(s.env) }),
         ),
+        env: stringify(job.env),
         commands: ((job.steps ?? []) as Array<{ run?: string }>).flatMap((s) =>
           s.run ? commandsOf(s.run) : [],
         ),
@@ -89,12 +95,18 @@ function recipes(doc = CI_MD): Recipe[] {
         ...(s.command ? { command: s.command as string[] } : {}),
       })),
       commands: ((job.script ?? []) as string[]).flatMap(commandsOf),
+      env: stringify(job.variables),
     }));
   });
 }
 
 function stringify(value: unknown): Record<string, string> {
-  return Object.fromEntries(Object.entries((value ?? {}) as object).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries((value ?? {}) as object).map(([k, v]) => [
+      k,
+      String(v).replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_m, name: string) => secret(name)),
+    ]),
+  );
 }
 
 const PROVIDED_BY_CI = /^(npm ci\b|npm test\b|docker (logs|login)\b|echo .*\|\s*docker login\b)/;
@@ -190,6 +202,7 @@ async function runRecipe(recipe: Recipe): Promise<{ cwd: string; emulatorUrl: st
   }
   // The emulator's default port 8080 is a free port here, as in the commands.
   const env = {
+    ...recipe.env,
     RECEIVER_API_KEY: EXAMPLE_API_KEY,
     RECEIVER_OUT: join(cwd, 'received'),
     REPORTBO_PORT: String(ports.emulator),
@@ -273,6 +286,7 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
       'GitHub Actions job receiver-tests',
       'GitLab CI job sdk-tests',
       'GitLab CI job receiver-tests',
+      'GitHub Actions job sdk-tests-with-token',
     ]);
     expect(blocksAfter('ci-file').map((b) => b.arg)).toEqual(['tests/reportbo/receiver.yaml']);
   });
@@ -292,6 +306,13 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
       }
       const journal = commands.find((k) => k.includes('/__admin/requests'));
       if (journal) expect(JSON.parse(ran.get(journal)!)).toMatchObject({ requests: expect.any(Array) });
+      // A service given an admin token refuses the admin API without it (health stays open).
+      const token = recipe.services.find((s) => s.env.REPORTBO_ADMIN_TOKEN)?.env.REPORTBO_ADMIN_TOKEN;
+      if (token) {
+        expect(token).toBe(secret('REPORTBO_ADMIN_TOKEN'));
+        expect((await fetch(`${emulatorUrl}/__admin/requests`)).status).toBe(401);
+        expect((await fetch(`${emulatorUrl}/__admin/health`)).status).toBe(200);
+      }
       // A service given its user by REPORTBO_USERS alone answers a token for it.
       const users = recipe.services.find((s) => s.env.REPORTBO_USERS)?.env.REPORTBO_USERS;
       if (users) {
@@ -312,7 +333,7 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
 
   it('every service sets REPORTBO_PORT, which outranks a PORT that CI variables may carry', () => {
     const services = all.flatMap((r) => r.services);
-    expect(services.length).toBe(2);
+    expect(services.length).toBe(3);
     for (const service of services) expect(service.env.REPORTBO_PORT).toBe('8080');
   });
 
