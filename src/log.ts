@@ -41,16 +41,22 @@ const MAX_QUEUED_LOG_BYTES = 16 * 1024 * 1024;
 export function createLogger(level: LogLevel = 'info', options: LogOutputOptions = {}): Logger {
   const fd = options.fd ?? 2;
   const format = options.format ?? defaultLogFormat(fd);
-  const destination = pino.destination({ fd, sync: false, maxLength: MAX_QUEUED_LOG_BYTES });
+  // Buffers, not strings: in its text mode sonic-boom measures its whole pending chunk (up to 16 KiB)
+  // with Buffer.byteLength on every line; that was 14% of the emulator's CPU under GetAccessToken
+  // load (docs/benchmarks.md, peers-throughput profile). In buffer mode it adds lengths.
+  const destination = pino.destination({
+    fd,
+    sync: false,
+    maxLength: MAX_QUEUED_LOG_BYTES,
+    contentMode: 'buffer',
+  });
   const color = options.color ?? (isatty(fd) && !process.env.NO_COLOR);
   const { now } = options;
-  const stream =
-    format === 'json'
-      ? destination
-      : {
-          write: (line: string) => destination.write(prettyLine(line, color)),
-          flushSync: () => destination.flushSync(),
-        };
+  const stream = {
+    write: (line: string) =>
+      destination.write(Buffer.from(format === 'json' ? line : prettyLine(line, color)) as unknown as string),
+    flushSync: () => destination.flushSync(),
+  };
   return pino(
     {
       level,
