@@ -3,66 +3,33 @@
  * token it asks once and keeps it for the tab; dropped from the live stream for falling behind, it
  * reconnects and reads everything again. Skipped without /usr/bin/chromium, as test/dashboard.test.ts.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { STREAM_CLIENT_BUFFER_BYTES } from '../src/admin/stream.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { haveChromium, useChromium } from './helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`dashboard browser tests skipped: ${CHROMIUM} not found`);
-
-let profile: string;
-let browser: BrowserContext;
 const running: RunningEmulator[] = [];
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  profile = await mkdtemp(join(tmpdir(), 'reportbo-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-  await Promise.all(browser.pages().map((p) => p.close()));
-});
+// Registered before useChromium's hooks, so it runs after them (after-hooks run last-registered
+// first): the pages are closed before their emulators.
 afterEach(async () => {
-  await Promise.all(browser?.pages().map((p) => p.close()) ?? []);
   await Promise.all(running.splice(0).map((r) => r.close()));
-  expect(pageErrors.splice(0)).toEqual([]);
 });
-afterAll(async () => {
-  await browser?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
+const { newPage, pageErrors } = useChromium();
+/**
+ * Console lines these tests cause on purpose: the refused first try (401), and the dropped stream
+ * (its connection is destroyed, not ended: a client that does not read cannot be sent the end).
+ */
+const EXPECTED = /\b401\b|ERR_INCOMPLETE_CHUNKED_ENCODING/;
+// Registered after useChromium's hooks, so it runs before the one that fails a test on page errors.
+afterEach(() => {
+  const unexpected = pageErrors.splice(0).filter((line) => !EXPECTED.test(line));
+  pageErrors.push(...unexpected);
 });
 
 async function emulator(settings: { adminToken?: string } = {}): Promise<RunningEmulator> {
   const r = await startServer({ port: 0, clock: 'manual', logLevel: 'silent', ...settings });
   running.push(r);
   return r;
-}
-
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    // Expected network lines: the refused first try (401), and the dropped stream (its connection
-    // is destroyed, not ended: a client that does not read cannot be sent the end).
-    const expected = /\b401\b|ERR_INCOMPLETE_CHUNKED_ENCODING/;
-    if (m.type() === 'error' && !expected.test(m.text())) pageErrors.push(m.text());
-  });
-  return page;
 }
 
 describe.skipIf(!haveChromium)('the dashboard and the admin API door', () => {
