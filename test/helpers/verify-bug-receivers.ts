@@ -1,18 +1,8 @@
-/**
- * Receivers for the verify kit's second round of tests: a correct receiver written the way teams
- * write them (Bearer check, gunzip, one record per BookingID where the newer UpdateDate wins and a
- * tie goes to the later lifecycle state, a probe at GET /bookings/<BookingID> that returns the stored
- * content members), in several correct styles (a queue, slow answers), and the same receiver with
- * one realistic bug each. Real sockets on 127.0.0.1:0, plain HTTP (the kit runs with allowHttp)
- * unless TLS material is given.
- */
-import { once } from 'node:events';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { afterEach } from 'vitest';
+import { listenLoopback } from './verify-receivers.js';
 
 /** One realistic bug; the test names the case(s) each must fail. */
 export type Bug =
@@ -126,7 +116,6 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const bookings = new Map<number, Stored>();
   const placeholders = new Set<number>();
   const filenames = new Set<string>();
-  const sockets = new Set<Socket>();
   let posts = 0;
   let answered = 0;
   let inFlight = 0;
@@ -277,46 +266,17 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       if (bug === 'dies' && answered >= (o.diesAfter ?? 5) && !dead) {
         dead = true;
         // The process is gone: the listening socket closes, open connections reset.
-        setImmediate(() => {
-          server.close();
-          for (const s of sockets) s.destroy();
-        });
+        setImmediate(() => void loopback.close());
       }
     });
   };
-  const server = o.tls
-    ? createHttpsServer(
-        {
-          cert: o.tls.certPem,
-          key: o.tls.keyPem,
-          ...(o.tls.minVersion ? { minVersion: o.tls.minVersion } : {}),
-          ...(o.tls.maxVersion ? { maxVersion: o.tls.maxVersion } : {}),
-        },
-        handle,
-      )
-    : createHttpServer(handle);
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
-  server.on('tlsClientError', () => {});
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  const base = `${o.tls ? 'https' : 'http'}://${o.tls ? 'localhost' : '127.0.0.1'}:${port}`;
+  const loopback = await listenLoopback(handle, o.tls);
+  const { base } = loopback;
   const receiver: BugReceiver = {
     url: `${base}/reportbo`,
     probe: `${base}/bookings/{BookingID}`,
     posts: () => posts,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!server.listening) {
-          resolve();
-          return;
-        }
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
+    close: loopback.close,
   };
   open.add(receiver);
   return receiver;

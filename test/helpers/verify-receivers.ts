@@ -5,9 +5,15 @@
  * unless TLS material is given.
  */
 import { once } from 'node:events';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { SecureVersion } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import { afterEach } from 'vitest';
 
@@ -59,7 +65,6 @@ export async function verifyTestReceiver(
   const byFilename = new Map<string, State>();
   const seenBodies = new Set<string>();
   const deferred = new Set<number>();
-  const sockets = new Set<Socket>();
   let requests = 0;
 
   const decide = (req: IncomingMessage, raw: Buffer): [number, string] | 'hang' => {
@@ -143,28 +148,70 @@ export async function verifyTestReceiver(
       res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
     });
   };
-  const server = tls
-    ? createHttpsServer({ cert: tls.certPem, key: tls.keyPem }, handle)
+  const { base, close } = await listenLoopback(handle, tls);
+  const receiver: TestReceiver = {
+    url: `${base}/reportbo`,
+    probe: `${base}/bookings/{BookingID}`,
+    count: () => requests,
+    close,
+  };
+  open.add(receiver);
+  return receiver;
+}
+
+/** TLS material of a test receiver; min/max versions let a receiver refuse TLS 1.2 or 1.3. */
+export interface ReceiverTls {
+  certPem: string;
+  keyPem: string;
+  minVersion?: SecureVersion;
+  maxVersion?: SecureVersion;
+}
+
+/** A server on 127.0.0.1:0 (HTTPS as `localhost` with `tls`) that closes its kept-alive connections too. */
+export interface LoopbackServer {
+  server: Server;
+  /** `http(s)://host:port`, no path. */
+  base: string;
+  /** Stops listening and destroys every open connection (a no-op once stopped). */
+  close(): Promise<void>;
+}
+
+/** Listens on loopback with `handle`, tracking the sockets so `close` can drop them. */
+export async function listenLoopback(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  tls?: ReceiverTls,
+): Promise<LoopbackServer> {
+  const sockets = new Set<Socket>();
+  const server: Server = tls
+    ? createHttpsServer(
+        {
+          cert: tls.certPem,
+          key: tls.keyPem,
+          ...(tls.minVersion ? { minVersion: tls.minVersion } : {}),
+          ...(tls.maxVersion ? { maxVersion: tls.maxVersion } : {}),
+        },
+        handle,
+      )
     : createHttpServer(handle);
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
+  server.on('connection', (sock: Socket) => {
+    sockets.add(sock);
+    sock.once('close', () => sockets.delete(sock));
   });
   server.on('tlsClientError', () => {});
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  const base = `${tls ? 'https' : 'http'}://${tls ? 'localhost' : '127.0.0.1'}:${port}`;
-  const receiver: TestReceiver = {
-    url: `${base}/reportbo`,
-    probe: `${base}/bookings/{BookingID}`,
-    count: () => requests,
+  return {
+    server,
+    base: `${tls ? 'https' : 'http'}://${tls ? 'localhost' : '127.0.0.1'}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        if (!server.listening) {
+          resolve();
+          return;
+        }
         server.close(() => resolve());
-        for (const s of sockets) s.destroy();
+        for (const sock of sockets) sock.destroy();
       }),
   };
-  open.add(receiver);
-  return receiver;
 }
