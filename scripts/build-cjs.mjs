@@ -27,10 +27,10 @@ try {
 }
 
 const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
-// fast-xml-parser and node-cron ship CommonJS too, but src imports them lazily with `import()`, which
+// fast-xml-parser ships CommonJS too, but src imports it lazily with `import()`, which
 // a CommonJS test runner without `--experimental-vm-modules` refuses: bundled, esbuild turns those
 // into synchronous requires inside the bundle.
-const BUNDLED = new Set(['@faker-js/faker', 'fast-xml-parser', 'node-cron']);
+const BUNDLED = new Set(['@faker-js/faker', 'fast-xml-parser']);
 const external = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d));
 
 const out = new URL('dist/cjs/index.cjs', root).pathname;

@@ -113,7 +113,6 @@ function listen() {
     else if (change.startsWith('fault')) load('faults');
     else if (change.startsWith('outage')) load('outages');
   });
-  on('resync', loadAll);
 }
 
 // ---- drawing ----------------------------------------------------------------------------------
