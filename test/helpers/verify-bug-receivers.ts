@@ -1,8 +1,16 @@
+/**
+ * Receivers for the verify kit's second round of tests: a correct receiver written the way teams
+ * write them (Bearer check, gunzip, one record per BookingID where the newer UpdateDate wins and a
+ * tie goes to the later lifecycle state, a probe at GET /bookings/<BookingID> that returns the stored
+ * content members), in several correct styles (a queue, slow answers), and the same receiver with
+ * one realistic bug each. Real sockets on 127.0.0.1:0 (`listenLoopback`), plain HTTP (the kit runs
+ * with allowHttp) unless TLS material is given.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { afterEach } from 'vitest';
-import { listenLoopback } from './verify-receivers.js';
+import { listenLoopback, type ReceiverTls } from './verify-receivers.js';
 
 /** One realistic bug; the test names the case(s) each must fail. */
 export type Bug =
@@ -61,7 +69,7 @@ export interface BugReceiverOptions {
   otherKey?: string;
   /** `dies`: POSTs answered before the process "dies" (the server closes, connections reset). */
   diesAfter?: number;
-  tls?: { certPem: string; keyPem: string; minVersion?: 'TLSv1.3'; maxVersion?: 'TLSv1.3' };
+  tls?: ReceiverTls;
 }
 
 export interface BugReceiver {

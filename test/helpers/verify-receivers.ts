@@ -5,12 +5,7 @@
  * unless TLS material is given.
  */
 import { once } from 'node:events';
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SecureVersion } from 'node:tls';
@@ -169,7 +164,6 @@ export interface ReceiverTls {
 
 /** A server on 127.0.0.1:0 (HTTPS as `localhost` with `tls`) that closes its kept-alive connections too. */
 export interface LoopbackServer {
-  server: Server;
   /** `http(s)://host:port`, no path. */
   base: string;
   /** Stops listening and destroys every open connection (a no-op once stopped). */
@@ -182,7 +176,7 @@ export async function listenLoopback(
   tls?: ReceiverTls,
 ): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
-  const server: Server = tls
+  const server = tls
     ? createHttpsServer(
         {
           cert: tls.certPem,
@@ -202,7 +196,6 @@ export async function listenLoopback(
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
-    server,
     base: `${tls ? 'https' : 'http'}://${tls ? 'localhost' : '127.0.0.1'}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
