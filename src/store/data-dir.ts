@@ -97,7 +97,8 @@ export class DataDir {
     // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
     for (const f of readdirSync(dir)) {
       if (/^journal-\d+\.bin$/.test(f) && f !== journalName(this.#generation)) unlinkSync(join(dir, f));
-      if (f.endsWith('.tmp')) unlinkSync(join(dir, f));
+      // Another opener's lock being written is its own to remove.
+      if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
     }
     if (format === undefined) writeFormat(dir);
     this.#fd = openSync(journalFile, 'a');
