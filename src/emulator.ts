@@ -108,9 +108,20 @@ export function createEmulator(
     deps.logger ??
     (settings.logLevel === 'silent'
       ? silentLogger()
-      : createLogger(settings.logLevel, { format: settings.logFormat, now }));
+      : createLogger(settings.logLevel, {
+          format: settings.logFormat,
+          now,
+          emulatorTime: clock.mode !== 'real',
+        }));
   const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
-  logActivity(activity, log, clock.mode);
+  // Where the attempt lines' inspector links point: the port is known once the server listens.
+  const reachableHost = ['0.0.0.0', '::'].includes(settings.host) ? '127.0.0.1' : settings.host;
+  let origin = `http://${reachableHost.includes(':') ? `[${reachableHost}]` : reachableHost}:${settings.port}`;
+  const stopActivityLog = logActivity(activity, log, {
+    clockMode: clock.mode,
+    origin: () => origin,
+    linesPerSecond: settings.logLinesPerSecond,
+  });
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
@@ -201,12 +212,17 @@ export function createEmulator(
       for (const r of resetters) r();
     },
     start(port) {
-      if (port !== undefined) persisted?.listening(port);
+      if (port !== undefined) {
+        persisted?.listening(port);
+        origin = origin.replace(/:\d+$/, `:${port}`);
+      }
       clock.start();
     },
     async stop() {
       clock.stop();
       for (const s of stoppers) await s();
+      // A second's summary still held (condensed lines) is written before the log's last flush.
+      stopActivityLog();
       flushLog(log);
     },
   };
