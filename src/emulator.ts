@@ -134,6 +134,7 @@ export function createEmulator(
   const auth = createAuthService({
     clock,
     activity,
+    journalEntries: settings.journalEntries,
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
   const listName = { users: 'users', credentials: 'credentials', ...preload.origins };

@@ -11,7 +11,12 @@ import { UserStore } from './users.js';
 export { failure, TRANSACTION_CODES } from './codes.js';
 export { type Fault, FaultStore } from './faults.js';
 export type { TokenRequest } from './get-access-token.js';
-export { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+export {
+  JOURNAL_ATTACHMENT,
+  Journal,
+  type JournalEntry,
+  type JournalFilter,
+} from './journal.js';
 export { TokenStore } from './tokens.js';
 export * from './types.js';
 export { UserStore } from './users.js';
@@ -34,6 +39,8 @@ export interface AuthDeps {
   seed?: number;
   /** Hears of every GetAccessToken call (journal entry). */
   activity?: ActivityBus;
+  /** Most journal entries kept (the `journalEntries` setting; 0: the journal is off). */
+  journalEntries?: number;
 }
 
 /** Builds the auth service; users may be added afterwards (admin API, preload). */
@@ -42,7 +49,7 @@ export function createAuthService(deps: AuthDeps): AuthService {
   const newSource = () => (seed === undefined ? cryptoTokenSource() : seededTokenSource(seed));
   const users = new UserStore();
   const tokens = new TokenStore(deps.clock, newSource);
-  const journal = new Journal(undefined, deps.activity);
+  const journal = new Journal(deps.journalEntries, deps.activity);
   const faults = new FaultStore(seededUnit(seed ?? Date.now()));
   return {
     users,
