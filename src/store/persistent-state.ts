@@ -4,6 +4,7 @@ import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { BatchResult } from '../delivery/batches.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { Logger } from '../log.js';
+import { acknowledges } from '../model/acknowledgement.js';
 import type { Change, ChangeStream } from '../model/change.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
@@ -273,7 +274,7 @@ function interruptedBatch(
     const a = n.attempts.find((x) => x.batchAt === at);
     if (!a) continue;
     result.attempted++;
-    if (a.outcome === 'http_status' && a.statusCode === 200) result.delivered++;
+    if (acknowledges(a)) result.delivered++;
     else result.failed++;
     if (n.state === 'exhausted' && n.attempts.at(-1) === a) result.exhausted++;
   }
