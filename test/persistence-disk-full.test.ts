@@ -1,71 +1,66 @@
-import { closeSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
+import { DataDirUnwritableError } from '../src/errors.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
-import { behave, receiver } from './helpers/receiver.js';
+import { DataDir } from '../src/store/data-dir.js';
+import { BIN } from './helpers/cli.js';
 
-// Issue 31 §2: a change the data dir could not write must not be visible (append first, then
-// apply), and a write that fails inside a delivery never escapes the outbox. The journal really
-// cannot be written: its file descriptor is swapped for a read-only one, whose writes fail (EBADF)
-// while its flushes (fdatasync) still succeed, so only the appends fail.
+// A full disk (issue 31 §2), on a real file system: a tmpfs of 512 KiB mounted for this file.
+// Under --data-dir (decision 0125) a write the disk cannot take is answered 503 and leaves nothing
+// behind; health says degraded; once there is room again writes are kept and the next start reads
+// every acknowledged change back. A log on a full disk drops lines and never keeps the process from
+// stopping (decision 0126).
 
-const dirs: string[] = [];
-const running: RunningEmulator[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) await r.close().catch(() => {});
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+const root = mkdtempSync(join(tmpdir(), 'reportbo-full-'));
+/** Why the file system could not be mounted (not root, no mount permission in this container). */
+const cannotMount = (() => {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', root], { stdio: 'pipe' });
+    return undefined;
+  } catch (err) {
+    return `mounting a tmpfs needs root and mount permission: ${(err as Error).message.split('\n')[0]}`;
+  }
+})();
+if (cannotMount) console.warn(`persistence-disk-full: skipped: ${cannotMount}`);
+
+afterAll(() => {
+  if (!cannotMount) execFileSync('umount', ['--lazy', root]);
+  rmSync(root, { recursive: true, force: true });
 });
 
-function settings(): SettingsInput {
-  const d = mkdtempSync(join(tmpdir(), 'reportbo-dd-full-'));
-  dirs.push(d);
-  return { dataDir: join(d, 'data'), clock: 'manual', clockStart: '2026-04-27T10:00:00Z' };
-}
-
-/** Collects the emulator's log lines (JSON), for the test to read. */
-function capturedLog() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
-}
-
-/** From now on the data dir's journal writes fail: its descriptor becomes a read-only one. */
-function breakTheJournal(dataDir: string): void {
-  const readOnly = join(dataDir, '..', 'read-only');
-  writeFileSync(readOnly, '');
-  const fd = readdirSync('/proc/self/fd')
-    .map(Number)
-    .find((n) => {
-      try {
-        return (
-          /\/journal-\d+\.bin$/.test(readlinkSync(`/proc/self/fd/${n}`)) &&
-          readlinkSync(`/proc/self/fd/${n}`).startsWith(dataDir)
-        );
-      } catch {
-        return false;
-      }
-    });
-  if (fd === undefined) throw new Error(`no open journal of ${dataDir}`);
-  closeSync(fd);
-  // A new descriptor takes the lowest free number: hold the lower ones until it is the journal's.
-  const lower: number[] = [];
-  for (;;) {
-    const full = openSync(readOnly, 'r');
-    if (full === fd) break;
-    lower.push(full);
-    if (full > fd) throw new Error(`descriptor ${fd} was taken by someone else`);
+/** Fills the file system with `file` until it refuses another byte. */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(4096, 0x61);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
   }
-  for (const n of lower) closeSync(n);
-  expect(readlinkSync(`/proc/self/fd/${fd}`)).toBe(readOnly);
+  // Byte by byte into the last page, so nothing is left for the journal but its own slack.
+  try {
+    for (;;) writeSync(fd, chunk, 0, 1);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function admin(r: RunningEmulator, method: string, path: string, body?: unknown) {
@@ -74,96 +69,149 @@ async function admin(r: RunningEmulator, method: string, path: string, body?: un
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe('--data-dir whose journal cannot be written', () => {
-  it('answers an admin write it could not keep with an error, and memory stays as it was', async () => {
-    const s = settings();
-    const emu = await startServer({ port: 0, logLevel: 'silent', allowHttp: true, ...s });
-    running.push(emu);
-    await admin(emu, 'POST', '/users', { username: 'kept', password: 'pw', idWeb: 1, webDescription: 'K' });
-    await admin(emu, 'POST', '/credentials', {
-      id: 'c1',
-      apiKey: 'kept-key-000001',
-      url: 'http://127.0.0.1:9/old',
-    });
-    await admin(emu, 'POST', '/faults', { kind: 'status', status: 503, count: 3 });
-    await admin(emu, 'POST', '/outages', { from: '2030-01-01T00:00:00Z', for: 'PT1H' });
-    const before = {
-      users: await admin(emu, 'GET', '/users'),
-      credentials: await admin(emu, 'GET', '/credentials'),
-      faults: await admin(emu, 'GET', '/faults'),
-      outages: await admin(emu, 'GET', '/outages'),
-      reservations: await admin(emu, 'GET', '/reservations'),
-      notifications: await admin(emu, 'GET', '/notifications'),
-    };
-    breakTheJournal(s.dataDir!);
+const user = (i: number) => ({
+  username: `user-${String(i).padStart(4, '0')}`,
+  password: `password-of-user-${i}-`.repeat(3),
+  idWeb: 1000 + i,
+  webDescription: `Agency number ${i} with a description long enough to straddle a page`,
+});
 
-    const writes: Array<[string, string, unknown?]> = [
-      ['POST', '/users', { username: 'lost', password: 'pw', idWeb: 2, webDescription: 'L' }],
-      ['PUT', '/users/kept', { password: 'pw2', idWeb: 3, webDescription: 'changed' }],
-      ['DELETE', '/users/kept'],
-      ['PUT', '/credentials/c1', { apiKey: 'lost-key-000002', url: 'http://127.0.0.1:9/new' }],
-      ['DELETE', '/faults'],
-      ['DELETE', '/outages'],
-      ['POST', '/events', { type: 'Issue' }],
-      ['POST', '/reset'],
-    ];
-    for (const [method, path, body] of writes) {
-      const answer = await admin(emu, method, path, body);
-      expect(answer.status, `${method} ${path}`).toBeGreaterThanOrEqual(500);
+describe.skipIf(cannotMount !== undefined)('--data-dir on a full disk', () => {
+  it('cuts a record the disk took only part of back to the last whole one, and throws DataDirUnwritableError', () => {
+    const dir = join(root, 'unit');
+    const read: unknown[] = [];
+    const store = DataDir.open(dir, 0, (rec) => read.push(rec.d));
+    const filler = join(root, 'filler-unit');
+    try {
+      store.append({ k: 'x', d: 'first' });
+      fill(filler);
+      const journal = join(dir, 'journal-0.bin');
+      const before = statSync(journal).size;
+      // Larger than the journal's last page: the page's slack takes part of it (a short write).
+      expect(() => store.append({ k: 'x', d: 'big', b: Buffer.alloc(64 * 1024, 1) })).toThrow(
+        DataDirUnwritableError,
+      );
+      expect(statSync(journal).size).toBe(before);
+      expect(store.failure?.cause).toMatch(/^ENOSPC/);
+      unlinkSync(filler);
+      store.append({ k: 'x', d: 'after' });
+      expect(store.failure).toBeUndefined();
+    } finally {
+      store.close();
+      rmSync(filler, { force: true });
     }
-    expect({
-      users: await admin(emu, 'GET', '/users'),
-      credentials: await admin(emu, 'GET', '/credentials'),
-      faults: await admin(emu, 'GET', '/faults'),
-      outages: await admin(emu, 'GET', '/outages'),
-      reservations: await admin(emu, 'GET', '/reservations'),
-      notifications: await admin(emu, 'GET', '/notifications'),
-    }).toEqual(before);
+    DataDir.open(dir, 0, (rec) => read.push(rec.d)).close();
+    expect(read).toEqual(['first', 'after']);
   });
 
-  it('keeps delivering when an attempt cannot be written: the attempt stays in memory, the failure is logged, the process runs on', async () => {
-    const rec = await receiver({ defaultBehaviour: behave.status(503) });
-    const s = settings();
-    const { logger, lines } = capturedLog();
-    const emu = await startServer({ port: 0, allowHttp: true, ...s }, { logger });
-    running.push(emu);
-    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'kept-key-000001', url: rec.url });
-    const event = await admin(emu, 'POST', '/events', { type: 'Issue' });
-    const id = (event.body.notifications as Array<{ id: string }>)[0]!.id;
-    await admin(emu, 'GET', '/notifications?wait=settled');
-    breakTheJournal(s.dataDir!);
+  it('answers 503 and keeps nothing partial, says degraded, recovers, and the next start reads every acknowledged change', async () => {
+    const settings: SettingsInput = { port: 0, logLevel: 'silent', dataDir: join(root, 'data') };
+    let emu = await startServer(settings);
+    try {
+      const filler = join(root, 'filler');
+      fill(filler);
+      const acknowledged: string[] = [];
+      const refused: Array<Record<string, unknown>> = [];
+      let i = 0;
+      // Until several in a row are refused: the first refusal is (on tmpfs) a short write.
+      while (refused.length < 3 && i < 500) {
+        const res = await admin(emu, 'POST', '/users', user(i));
+        if (res.status === 201) acknowledged.push(user(i).username);
+        else {
+          expect(res.status).toBe(503);
+          refused.push(res.body);
+        }
+        i++;
+      }
+      expect(refused.length).toBe(3);
+      expect(refused[0]).toMatchObject({
+        error: { code: 'data_dir_unwritable', details: { dataDir: settings.dataDir } },
+      });
+      expect((refused[0]!.error as { message: string }).message).toContain(settings.dataDir as string);
+      const health = await admin(emu, 'GET', '/health');
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({ status: 'degraded' });
+      expect(health.body.degraded).toMatch(/^data dir not writable: ENOSPC/);
 
-    // A batch (attempt started, attempt ended, batch done) and a retry now, all unwritable.
-    expect((await admin(emu, 'POST', '/clock/advance', { by: 'PT1H' })).status).toBe(200);
-    expect((await admin(emu, 'GET', '/redelivery/batches')).body).toMatchObject({
-      batches: [{ attempted: 1, failed: 1 }],
-    });
-    expect((await admin(emu, 'POST', `/notifications/${id}/retry`)).status).toBe(200);
-    await admin(emu, 'GET', '/notifications?wait=settled');
+      // Room again: the next change is kept and health is ok.
+      unlinkSync(filler);
+      for (let n = 0; n < 5; n++, i++) {
+        expect((await admin(emu, 'POST', '/users', user(i))).status).toBe(201);
+        acknowledged.push(user(i).username);
+      }
+      expect(await admin(emu, 'GET', '/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
 
-    const n = await admin(emu, 'GET', `/notifications/${id}`);
-    expect((n.body.attempts as Array<{ trigger: string }>).map((a) => a.trigger)).toEqual([
-      'first',
-      'batch',
-      'manual',
-    ]);
-    expect((await fetch(`${emu.url}/__admin/health`)).status).toBe(200);
-    const unkept = lines.filter(
-      (l) => l.level === 50 && String(l.msg).startsWith('data dir: could not keep'),
-    );
-    expect(unkept.map((l) => l.change)).toEqual(
-      expect.arrayContaining([
-        'attempt_started',
-        'attempt_ended',
-        'batch_started',
-        'batch_done',
-        'clock_advanced',
-      ]),
-    );
-    expect(JSON.stringify(unkept[0]?.err)).toContain('EBADF');
+      await emu.close();
+      emu = await startServer(settings);
+      const users = (await admin(emu, 'GET', '/users')).body.users as Array<{ username: string }>;
+      // Every acknowledged user, and none of the refused ones (nothing of them reached the journal).
+      expect(users.map((u) => u.username).sort()).toEqual(acknowledged.sort());
+    } finally {
+      await emu.close();
+    }
   });
+});
+
+describe.skipIf(cannotMount !== undefined)('the log on a full disk', () => {
+  it('drops lines, keeps answering, and SIGTERM still ends the process (the CLI, dist/)', async () => {
+    const logFile = join(root, 'emulator.log');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'reportbo-full-url-'));
+    const urlFile = join(elsewhere, 'url');
+    const filler = join(root, 'filler-log');
+    const fd = openSync(logFile, 'w');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--url-file', urlFile, '--log-format', 'json'],
+      {
+        stdio: ['ignore', 'ignore', fd],
+      },
+    );
+    closeSync(fd);
+    try {
+      while (!existsSync(urlFile) || readFileSync(urlFile, 'utf8').trim() === '') {
+        expect(child.exitCode).toBeNull();
+        await sleep(20);
+      }
+      const url = readFileSync(urlFile, 'utf8').trim();
+      fill(filler);
+      // Each change logs a line: far more than the log file's last page holds.
+      for (let i = 0; i < 400; i++) {
+        const res = await fetch(`${url}/__admin/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(user(i)),
+        });
+        expect(res.status).toBe(201);
+      }
+      expect((await fetch(`${url}/__admin/health`)).status).toBe(200);
+      expect(child.exitCode).toBeNull();
+      // Room again: the next lines are written, the first of them counting what was dropped.
+      unlinkSync(filler);
+      for (let i = 400; i < 403; i++)
+        await fetch(`${url}/__admin/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(user(i)),
+        });
+      fill(filler);
+      child.kill('SIGTERM');
+      // A liveness bound, not a timing: before the fix the process never ended.
+      const ended = await Promise.race([once(child, 'exit'), sleep(30_000).then(() => 'still running')]);
+      expect(ended).toEqual([0, null]);
+      const notice = readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('droppedLogLines'))
+        .map((l) => JSON.parse(l) as { droppedLogLines: number; cause: string; msg: string });
+      expect(notice).toHaveLength(1);
+      expect(notice[0]!.droppedLogLines).toBeGreaterThan(100);
+      expect(notice[0]!.cause).toMatch(/^ENOSPC/);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(filler, { force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
