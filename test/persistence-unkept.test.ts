@@ -153,7 +153,9 @@ describe('--data-dir whose journal cannot be written', () => {
     ]);
     // The process runs on and answers; its health may say the data dir is not writable (decision 0125).
     const health = await fetch(`${emu.url}/__admin/health`);
-    expect(health.status === 200 || (await health.json()).status === 'degraded').toBe(true);
+    expect(health.status === 200 || ((await health.json()) as { status: string }).status === 'degraded').toBe(
+      true,
+    );
     const unkept = lines.filter(
       (l) => l.level === 50 && String(l.msg).startsWith('data dir: could not keep'),
     );
