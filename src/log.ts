@@ -1,6 +1,7 @@
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
 import { type CondensedSecond, causesText } from './activity/condense.js';
+import { LogDestination } from './log-destination.js';
 
 /** The logger every component receives; a pino instance writing to stderr. */
 export type Logger = pino.Logger;
@@ -41,33 +42,32 @@ const MAX_QUEUED_LOG_BYTES = 16 * 1024 * 1024;
 /**
  * A logger writing lines to stderr (or `fd`), JSON or pretty, each with the emulator time. The one
  * write path of the log: every line (start-up, errors, the activity lines of src/activity) goes
- * through pino to one asynchronous destination (sonic-boom), which gathers the lines written while
- * a write is in flight into the next one and writes what is left on exit.
+ * through pino to one asynchronous destination (src/log-destination.ts), which gathers the lines
+ * written while a write is in flight into the next one, writes what is left on exit, and drops (and
+ * counts) what a failing destination refuses.
  */
 export function createLogger(level: LogLevel = 'info', options: LogOutputOptions = {}): Logger {
   const fd = options.fd ?? 2;
   const format = options.format ?? defaultLogFormat(fd);
-  // Buffers, not strings: in its text mode sonic-boom measures its whole pending chunk (up to 16 KiB)
-  // with Buffer.byteLength on every line; that was 14% of the emulator's CPU under GetAccessToken
-  // load (CPU profile, 2026-11-24: 1.7 JSON 10.2-10.5k -> 12.7-13.5k req/s with wrk once fixed).
-  // In buffer mode it adds lengths.
-  const destination = pino.destination({
-    fd,
-    sync: false,
-    maxLength: MAX_QUEUED_LOG_BYTES,
-    contentMode: 'buffer',
-  });
+  // Buffers, not strings: measuring a pending text chunk (up to 16 KiB) with Buffer.byteLength on
+  // every line was 14% of the emulator's CPU under GetAccessToken load (CPU profile, 2026-11-24: 1.7
+  // JSON 10.2-10.5k -> 12.7-13.5k req/s with wrk once fixed); a Buffer's length is known.
+  // Our own destination, not pino's (sonic-boom): that one has no answer to a destination that fails
+  // (disk full) but to retry forever, at exit with Atomics.wait, so SIGTERM never ended the process
+  // (decision 0126). Lines a failed write held are dropped and counted, and the count logged once
+  // the destination takes lines again.
+  const destination = new LogDestination(fd, MAX_QUEUED_LOG_BYTES, ({ dropped, cause }) =>
+    logger.warn({ droppedLogLines: dropped, cause }, `${dropped} log lines were dropped: ${cause}`),
+  );
   const color = options.color ?? (isatty(fd) && !process.env.NO_COLOR);
   const { now } = options;
   const pretty: PrettyOptions = { emulatorTime: options.emulatorTime ?? false, detail: level === 'debug' };
   const stream = {
     write: (line: string) =>
-      destination.write(
-        Buffer.from(format === 'json' ? line : prettyLine(line, color, pretty)) as unknown as string,
-      ),
+      destination.write(Buffer.from(format === 'json' ? line : prettyLine(line, color, pretty))),
     flushSync: () => destination.flushSync(),
   };
-  return pino(
+  const logger = pino(
     {
       level,
       base: { name: NAME },
@@ -77,6 +77,7 @@ export function createLogger(level: LogLevel = 'info', options: LogOutputOptions
     },
     stream,
   );
+  return logger;
 }
 
 /**

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ActivityBus } from '../activity/bus.js';
-import { JOURNAL_ATTACHMENT, Journal, type JournalEntry, MAX_JOURNAL_ENTRIES } from './journal.js';
+import {
+  JOURNAL_ATTACHMENT,
+  Journal,
+  type JournalChange,
+  type JournalEntry,
+  MAX_JOURNAL_ENTRIES,
+} from './journal.js';
 
 type Call = Omit<JournalEntry, 'id'>;
 
@@ -92,12 +97,12 @@ describe('Journal size', () => {
   });
 
   it('0 turns it off: nothing is kept, every call is still numbered and announced', () => {
-    const bus = new ActivityBus();
     const heard: string[] = [];
-    bus.subscribe((a) => {
-      if (a.kind === 'token') heard.push(a.entry.id);
-    });
-    const journal = new Journal(0, bus);
+    const changes = {
+      emit: (_c: JournalChange, apply?: () => void) => apply?.(),
+      emitMade: (c: JournalChange) => heard.push(c.entry.id),
+    };
+    const journal = new Journal(0, changes);
     expect(journal.enabled).toBe(false);
     journal.record(call(1));
     journal.record(call(2));

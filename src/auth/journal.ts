@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ActivityBus } from '../activity/index.js';
 import type { JournalEntrySchema } from '../admin/contract/schemas.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
 /** Most journal entries kept by default; older ones are dropped first (a load test must not exhaust memory). */
@@ -20,6 +20,9 @@ export const JOURNAL_ATTACHMENT = Symbol('reportbo.journal.attachment');
 /** One GetAccessToken call as received (admin `GET /__admin/requests`). */
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
 
+/** What the journal changed (src/model/change.ts). */
+export type JournalChange = { kind: 'call_journaled'; entry: JournalEntry };
+
 export interface JournalFilter {
   version?: string;
   variant?: string;
@@ -36,17 +39,17 @@ export class Journal {
   readonly #exchanges: number;
   #seq = 0;
 
-  readonly #activity: ActivityBus | undefined;
+  readonly #changes: ChangeSink<JournalChange>;
 
-  /** `activity` hears of every entry (also with the journal off: the log and the live stream still tell of calls). */
+  /** `changes` hears of every entry (also with the journal off: the log and the live stream still tell of calls). */
   constructor(
     maxEntries = MAX_JOURNAL_ENTRIES,
-    activity?: ActivityBus,
+    changes: ChangeSink<JournalChange> = APPLY_ONLY,
     exchanges = JOURNAL_EXCHANGE_ENTRIES,
   ) {
     this.#entries = maxEntries > 0 ? new RingBuffer(maxEntries) : undefined;
     this.#exchanges = exchanges;
-    this.#activity = activity;
+    this.#changes = changes;
   }
 
   /** False when the journal keeps nothing (`journalEntries` 0). */
@@ -75,8 +78,8 @@ export class Journal {
         | undefined;
       if (aged?.[JOURNAL_ATTACHMENT] !== undefined) aged[JOURNAL_ATTACHMENT] = undefined;
     }
-    // The token hot path: with nobody listening (no stream, log above warn) this is one read.
-    if (this.#activity?.active) this.#activity.publish({ kind: 'token', entry: full });
+    // A record of a call already answered: kept after the fact, like an attempt (the call happened).
+    this.#changes.emitMade({ kind: 'call_journaled', entry: full });
     return full;
   }
 
