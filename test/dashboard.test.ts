@@ -397,7 +397,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
       .locator('#verify-cases tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-status')]));
     expect(rows).toHaveLength(17);
-    expect(rows.map(([, status]) => status)).toEqual(Array(16).fill('passed'));
+    expect(rows.map(([, status]) => status)).toEqual(Array(17).fill('passed'));
     expect(rows.map(([caseId]) => caseId)).toContain('same-second-filename-collision');
     expect(await page.locator('#verify-cases tr[data-id="tls"] td').first().textContent()).toBe('✓ passed');
     expect(await page.locator('#verify-cases tr[data-id="tls"] .pill.ok').count()).toBe(1);
