@@ -26,6 +26,8 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     exchangeNotifies: settings.exchangeNotifies,
     seed,
     logLevel: settings.logLevel,
+    logLinesPerSecond: settings.logLinesPerSecond,
+    journalEntries: settings.journalEntries,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,
     dataDir: settings.dataDir ?? null,
