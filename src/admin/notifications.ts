@@ -3,11 +3,13 @@ import { toDetail, toSummary } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
 import { mount } from './mount.js';
-import { notificationQuery } from './notification-query.js';
+import { notificationQuery, scanNotifications } from './notification-query.js';
 
 /** How long `wait=settled` waits by default, and at most. */
 export const SETTLE_WAIT_DEFAULT_MS = 10_000;
 export const SETTLE_WAIT_MAX_MS = 300_000;
+/** The most summaries one page (`limit`) holds. */
+export const MAX_PAGE_LIMIT = 1000;
 
 /**
  * `GET /__admin/notifications[?state&credentialId&bookingId&wait=settled&timeoutMs]` and
@@ -41,9 +43,22 @@ export function notificationRoutes(emulator: Emulator): Hono {
         const { state: _state, ...waitFilter } = filter;
         settled = await outbox.waitSettled(waitFilter, timeoutMs);
       }
+      const limit = q.limit === undefined ? undefined : pageLimit(q.limit);
       const listed = outbox.list(filter);
-      const notifications = (extra ? listed.filter(matches) : listed).map(toSummary);
-      return settled === undefined ? { notifications } : { settled, notifications };
+      const paged = limit !== undefined || q.before !== undefined;
+      if (!extra && !paged) {
+        const notifications = listed.map(toSummary);
+        return settled === undefined ? { notifications } : { settled, notifications };
+      }
+      // A search or a page: a scan that yields, newest first, bounded by `limit`.
+      const found = await scanNotifications(listed, extra ? matches : () => true, {
+        ...(limit === undefined ? {} : { limit }),
+        ...(q.before === undefined ? {} : { before: q.before }),
+        signal: c.req.raw.signal,
+      });
+      const notifications = found.records.map(toSummary);
+      const page = paged ? { total: found.total, nextCursor: found.nextCursor } : {};
+      return settled === undefined ? { notifications, ...page } : { settled, notifications, ...page };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
     retryNotification: async (c) => {
@@ -57,4 +72,18 @@ export function notificationRoutes(emulator: Emulator): Hono {
       return toDetail(n);
     },
   });
+}
+
+function pageLimit(text: string): number {
+  const limit = Number(text);
+  if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+    throw new InputError(
+      'invalid_query',
+      `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got "${text}".`,
+      {
+        path: 'limit',
+      },
+    );
+  }
+  return limit;
 }
