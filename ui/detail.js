@@ -181,10 +181,12 @@ export function renderDetail() {
       h(
         'details',
         { class: 'raw' },
+        h('summary', null, 'Raw decoded body'),
+        // Outside the <summary>: a control inside another control is reached by neither keyboard nor
+        // screen reader as itself.
         h(
-          'summary',
-          null,
-          'Raw decoded body ',
+          'div',
+          { class: 'actions' },
           h(
             'button',
             {

@@ -77,7 +77,18 @@ export const state = {
     statusClass: '',
     attempts: '',
     text: '',
+    /** Created at or after / before this emulator time (as typed: `2026-04-27 10:00`, UTC). */
+    since: '',
+    until: '',
   },
+  /** The server's answer to the text search: how many match in all, and the cursor to older ones. */
+  search: {
+    total: 0,
+    nextCursor: /** @type {string | null} */ (null),
+    before: /** @type {string | null} */ (null),
+  },
+  /** Without a text search: the list shows the rows older than this notification (null: the newest). */
+  listBefore: /** @type {string | null} */ (null),
   /** @type {Set<string> | null} ids whose body matched `filters.text` (null: no text search, or not answered yet) */
   textMatches: null,
   /** @type {string | null} */
@@ -92,6 +103,30 @@ export const state = {
   choice: { triggerBooking: '', redeliverStatus: '' },
   busy: false,
 };
+
+/** A time typed as `2026-04-27 10:00` (UTC, like the page shows them) as an ISO instant, or ''. @param {string} text */
+export function isoOrEmpty(text) {
+  const t = text.trim().replace(' ', 'T');
+  if (!t) return '';
+  const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(t) ? t : `${t}Z`);
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
+/** The admin API query of the filters shown, for the exports (the same notifications as the list). */
+export function filterQuery() {
+  const f = state.filters;
+  const q = new URLSearchParams();
+  if (f.state) q.set('state', f.state);
+  if (f.credential) q.set('credentialId', f.credential);
+  if (f.bookingStatus) q.set('bookingStatus', f.bookingStatus);
+  if (f.statusClass) q.set('statusClass', f.statusClass);
+  if (f.attempts) q.set('attempts', f.attempts);
+  if (f.booking.trim()) q.set('booking', f.booking.trim());
+  if (f.text.trim()) q.set('q', f.text.trim());
+  if (isoOrEmpty(f.since)) q.set('since', isoOrEmpty(f.since));
+  if (isoOrEmpty(f.until)) q.set('until', isoOrEmpty(f.until));
+  return q.toString();
+}
 
 // ---- admin API ------------------------------------------------------------------------------
 
@@ -241,15 +276,34 @@ const loaders = {
     const detail = id ? await api(`/requests/${id}`).catch(() => null) : null;
     if (id === state.journalSelected) state.journalDetail = detail;
   },
+  // The server searches (bodies are not in the page): the filters shown, the newest MAX_ROWS matches
+  // and their count, so a keystroke never downloads megabytes; a newer search aborts the one in flight.
   async search() {
+    searchInFlight?.abort();
     const text = state.filters.text.trim();
     if (!text) {
+      searchInFlight = null;
       state.textMatches = null;
       return;
     }
-    const { notifications } = await api(`/notifications?q=${encodeURIComponent(text)}`);
-    if (text === state.filters.text.trim())
-      state.textMatches = new Set(notifications.map((/** @type {Summary} */ n) => n.id));
+    const controller = new AbortController();
+    searchInFlight = controller;
+    const before = state.search.before;
+    const query = `${filterQuery()}&limit=${MAX_ROWS}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+    /** @type {{ notifications: Summary[], total: number, nextCursor: string | null }} */
+    let answer;
+    try {
+      answer = await api(`/notifications?${query}`, { signal: controller.signal });
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      throw err;
+    }
+    if (searchInFlight !== controller) return;
+    searchInFlight = null;
+    for (const n of answer.notifications) upsert(n);
+    state.textMatches = new Set(answer.notifications.map((n) => n.id));
+    state.search.total = answer.total;
+    state.search.nextCursor = answer.nextCursor;
   },
 };
 
@@ -269,6 +323,8 @@ export const loadAll = async () => {
   render();
 };
 let detailRequests = 0;
+/** @type {AbortController | null} */
+let searchInFlight = null;
 
 /**
  * Keeps the newest view of a notification, whether it came from the stream or from a list read
@@ -281,16 +337,20 @@ export function upsert(n) {
     state.notifications.set(n.id, n);
 }
 
-/** @type {Record<string, ReturnType<typeof setTimeout>>} */
+/** @type {Record<string, ReturnType<typeof setTimeout> | undefined>} */
 const timers = {};
 /**
- * Reads these lists once after a burst of changes instead of once per change.
+ * Reads this list once within `ms` of a change, however many follow: a throttle, not a debounce, so a
+ * steady stream of events (one every 100 ms for minutes) still refreshes it every `ms`.
  * @param {string} name
  * @param {number} [ms]
  */
 export function loadSoon(name, ms = 200) {
-  clearTimeout(timers[name]);
-  timers[name] = setTimeout(() => load(name), ms);
+  if (timers[name] !== undefined) return;
+  timers[name] = setTimeout(() => {
+    timers[name] = undefined;
+    load(name);
+  }, ms);
 }
 
 // Reservations change with every event; under a burst of events read them once.
