@@ -71,6 +71,11 @@ export interface Emulator {
    * credentials and the CA file checked); rejects with the first problem.
    */
   readonly ready: Promise<void>;
+  /**
+   * Why the emulator cannot do its job fully now (`data dir not writable: …`), or undefined:
+   * `GET /__admin/health` answers 503 `degraded` with it (decision 0125).
+   */
+  degraded(): string | undefined;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
   reset(): void;
   /** Starts the clock; `port` is the one the server listens on (a data dir's lock names it). */
@@ -191,6 +196,7 @@ export function createEmulator(
     reservations,
     delivery,
     ready,
+    degraded: () => persisted?.degraded(),
     reset() {
       for (const r of resetters) r();
     },

@@ -29,7 +29,12 @@ component(
 export const HealthSchema = component(
   'Health',
   z.object({
-    status: z.enum(['ok', 'starting']),
+    status: z.enum(['ok', 'starting', 'degraded']),
+    degraded: str
+      .optional()
+      .describe(
+        'with status degraded (HTTP 503): why, e.g. `data dir not writable: ENOSPC: no space left on device …`',
+      ),
     version: str.describe('the package version (package.json)'),
     clock: CLOCK_MODE.optional(),
     seed: int.optional(),
