@@ -12,6 +12,7 @@ import {
   notificationsHash,
   patchRows,
   renderNotifications,
+  searchAgainSoon,
   searchNow,
 } from './notifications.js';
 import { parseRoute, replace, routeHash } from './route.js';
@@ -33,6 +34,7 @@ import {
 } from './state.js';
 import { renderVerify, verifyCount } from './verify.js';
 
+/** @typedef {import('../src/client/types.js').AdvanceResult} AdvanceResult */
 /** @typedef {{ id: string, label: string, count: () => number | string, render: () => Node, after?: () => void }} Section */
 
 // Sections of the page, in the order of the tabs.
@@ -84,14 +86,10 @@ function listen() {
     if (source.readyState === EventSource.CLOSED)
       setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
-  // A text search asks the admin API (bodies are not in the page): asked again as matches may arrive,
-  // at most once a second however fast notifications come.
-  const searchAgain = () => {
-    if (state.filters.text.trim()) loadSoon('search', 1000);
-  };
+
   on('notification_created', ({ notification }) => {
     upsert(notification);
-    searchAgain();
+    searchAgainSoon();
   });
   on('attempt', ({ notification }) => {
     upsert(notification);
@@ -225,16 +223,16 @@ function drawClock() {
 
 byId('advance-batch').addEventListener('click', () =>
   act(
-    (/** @type {any} */ r) =>
+    (r) =>
       `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => post('/clock/advance', { to: 'next-batch' }),
+    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { to: 'next-batch' })),
   ),
 );
 byId('advance-hour').addEventListener('click', () =>
   act(
-    (/** @type {any} */ r) =>
+    (r) =>
       `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => post('/clock/advance', { by: 'PT1H' }),
+    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { by: 'PT1H' })),
   ),
 );
 setDraw(draw);

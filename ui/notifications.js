@@ -10,10 +10,12 @@ import {
   filterQuery,
   isoOrEmpty,
   load,
+  loadSoon,
   MAX_ATTEMPTS,
   MAX_ROWS,
   post,
   render,
+  searchInFlight,
   state,
 } from './state.js';
 
@@ -201,9 +203,19 @@ function searchAfterPause() {
 
 export function searchNow() {
   clearTimeout(searchTimer);
+  searchTimer = undefined;
   state.textMatches = null;
   state.search.before = null;
   load('search');
+}
+
+/**
+ * New notifications may match the search shown: ask again, at most once in two seconds, and never
+ * while the reader is typing or a search is under way (that one will answer with them).
+ */
+export function searchAgainSoon() {
+  if (!state.filters.text.trim() || searchTimer !== undefined || searchInFlight()) return;
+  loadSoon('search', 2000);
 }
 
 /** The list's paging: the newest rows, or the page older than a row (a cursor, as the API's `before`). */
@@ -267,6 +279,7 @@ function pageOf(/** @type {Summary[]} */ rows) {
 /** @param {number} shown @param {number} total */
 function listTitle(shown, total) {
   const searching = Boolean(state.filters.text.trim());
+  if (searching && state.textMatches === null) return 'Searching…';
   const atNewest = searching ? !state.search.before : !state.listBefore;
   const what = searching ? 'matches' : 'notifications';
   if (shown === total) return `${total} ${what}`;
@@ -490,9 +503,12 @@ function renderTrigger() {
   /** @param {string} type @param {number} [bookingId] */
   const emit = (type, bookingId) =>
     act(
-      (/** @type {any} */ r) =>
-        `${r.event}: ${r.reservations.map((/** @type {any} */ x) => `${x.bookingNumber} (${x.status})`).join(', ')}, ${r.message}`,
-      () => post('/events', bookingId === undefined ? { type } : { type, bookingId }),
+      (r) =>
+        `${r.event}: ${r.reservations.map((x) => `${x.bookingNumber} (${x.status})`).join(', ')}, ${r.message}`,
+      () =>
+        /** @type {Promise<import('../src/client/types.js').EventResult>} */ (
+          post('/events', bookingId === undefined ? { type } : { type, bookingId })
+        ),
     );
   return h(
     'div',
