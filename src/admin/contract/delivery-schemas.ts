@@ -90,6 +90,50 @@ export const RedeliverInputSchema = component(
   'input',
 );
 
+export const ResendInputSchema = component(
+  'ResendInput',
+  z.strictObject({
+    body: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('the body to send instead (edited); validated against the contract, errors name the field'),
+    credentialIds: z
+      .array(str)
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("where to send it (default: the notification's own credential)"),
+  }),
+  'input',
+);
+export const ResendResultSchema = component(
+  'ResendResult',
+  z.object({
+    from: str.describe('the notification resent'),
+    edited: z.boolean(),
+    notifications: z.array(NotificationRefSchema).describe('the new notifications, one per credential'),
+    message: str,
+  }),
+);
+export const ResendFailedInputSchema = component(
+  'ResendFailedInput',
+  z.strictObject({
+    credentialId: str,
+    since: instant.describe('created at or after this emulator time'),
+    dryRun: z.boolean().optional().describe('only count: nothing is sent'),
+  }),
+  'input',
+);
+export const ResendFailedResultSchema = component(
+  'ResendFailedResult',
+  z.object({
+    count: int.describe('failed notifications found: exhausted, or pending after a failed attempt'),
+    dryRun: z.boolean(),
+    resent: z.array(NotificationRefSchema).describe('new notifications, one per exhausted one'),
+    retried: z.array(str).describe('pending ones given one attempt now (retry now)'),
+  }),
+);
+
 export const AttemptSchema = component(
   'Attempt',
   z.object({
