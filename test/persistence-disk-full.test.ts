@@ -1,17 +1,31 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
 import { DataDirUnwritableError } from '../src/errors.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
 import { DataDir } from '../src/store/data-dir.js';
+import { BIN } from './helpers/cli.js';
 
-// A full disk under --data-dir (issue 31 §2, decision 0125), on a real file system: a tmpfs of
-// 512 KiB mounted for this file. A write the disk cannot take is answered 503 and leaves nothing
+// A full disk (issue 31 §2), on a real file system: a tmpfs of 512 KiB mounted for this file.
+// Under --data-dir (decision 0125) a write the disk cannot take is answered 503 and leaves nothing
 // behind; health says degraded; once there is room again writes are kept and the next start reads
-// every acknowledged change back.
+// every acknowledged change back. A log on a full disk drops lines and never keeps the process from
+// stopping (decision 0126).
 
 const root = mkdtempSync(join(tmpdir(), 'reportbo-full-'));
 /** Why the file system could not be mounted (not root, no mount permission in this container). */
@@ -26,7 +40,7 @@ const cannotMount = (() => {
 if (cannotMount) console.warn(`persistence-disk-full: skipped: ${cannotMount}`);
 
 afterAll(() => {
-  if (!cannotMount) execFileSync('umount', [root]);
+  if (!cannotMount) execFileSync('umount', ['--lazy', root]);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -139,4 +153,65 @@ describe.skipIf(cannotMount !== undefined)('--data-dir on a full disk', () => {
       await emu.close();
     }
   });
+});
+
+describe.skipIf(cannotMount !== undefined)('the log on a full disk', () => {
+  it('drops lines, keeps answering, and SIGTERM still ends the process (the CLI, dist/)', async () => {
+    const logFile = join(root, 'emulator.log');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'reportbo-full-url-'));
+    const urlFile = join(elsewhere, 'url');
+    const filler = join(root, 'filler-log');
+    const fd = openSync(logFile, 'w');
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--url-file', urlFile, '--log-format', 'json'],
+      {
+        stdio: ['ignore', 'ignore', fd],
+      },
+    );
+    closeSync(fd);
+    try {
+      while (!existsSync(urlFile) || readFileSync(urlFile, 'utf8').trim() === '') {
+        expect(child.exitCode).toBeNull();
+        await sleep(20);
+      }
+      const url = readFileSync(urlFile, 'utf8').trim();
+      fill(filler);
+      // Each change logs a line: far more than the log file's last page holds.
+      for (let i = 0; i < 400; i++) {
+        const res = await fetch(`${url}/__admin/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(user(i)),
+        });
+        expect(res.status).toBe(201);
+      }
+      expect((await fetch(`${url}/__admin/health`)).status).toBe(200);
+      expect(child.exitCode).toBeNull();
+      // Room again: the next lines are written, the first of them counting what was dropped.
+      unlinkSync(filler);
+      for (let i = 400; i < 403; i++)
+        await fetch(`${url}/__admin/users`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(user(i)),
+        });
+      fill(filler);
+      child.kill('SIGTERM');
+      // A liveness bound, not a timing: before the fix the process never ended.
+      const ended = await Promise.race([once(child, 'exit'), sleep(30_000).then(() => 'still running')]);
+      expect(ended).toEqual([0, null]);
+      const notice = readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('droppedLogLines'))
+        .map((l) => JSON.parse(l) as { droppedLogLines: number; cause: string; msg: string });
+      expect(notice).toHaveLength(1);
+      expect(notice[0]!.droppedLogLines).toBeGreaterThan(100);
+      expect(notice[0]!.cause).toMatch(/^ENOSPC/);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(filler, { force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

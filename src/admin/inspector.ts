@@ -4,7 +4,7 @@ import { userView } from '../auth/users.js';
 import type { AttemptOutcome, NotificationRecord } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
-import { announce } from './announce.js';
+import { acknowledges } from '../model/acknowledgement.js';
 import { harLog, ndjsonLines } from './har.js';
 import { mount } from './mount.js';
 import { notificationQuery } from './notification-query.js';
@@ -22,12 +22,10 @@ export function inspectorRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     updateCredential: async (c) => {
       const changed = delivery.credentials.replace(c.req.param('id'), await readJsonBody(c));
-      announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
       return changed;
     },
     updateUser: async (c) => {
       const changed = emulator.auth.users.replace(c.req.param('username'), await readJsonBody(c));
-      announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
       return userView(changed);
     },
     exportNotifications: (c) => {
@@ -130,7 +128,7 @@ function count(s: ReturnType<typeof emptyStats>, n: NotificationRecord): void {
   s[n.state]++;
   for (const a of n.attempts) {
     s.attempts++;
-    if (a.outcome === 'http_status' && a.statusCode === 200) s.successfulAttempts++;
+    if (acknowledges(a)) s.successfulAttempts++;
     else if (!s.lastFailure || a.finishedAt >= s.lastFailure.at) {
       s.lastFailure = {
         notificationId: n.id,
