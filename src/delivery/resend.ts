@@ -15,9 +15,6 @@ import type { CredentialStore } from './credentials.js';
 import type { NotificationRecord } from './notification.js';
 import type { Outbox } from './outbox.js';
 
-/** The most credentials one resend names. */
-export const MAX_RESEND_CREDENTIALS = 100;
-
 export interface ResendInput {
   /** The body to send instead of the original's (edited); validated against the contract. */
   body?: unknown;
