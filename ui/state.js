@@ -89,6 +89,8 @@ export const state = {
   selected: null,
   /** @type {Detail | null} */
   detail: null,
+  /** @type {boolean | null} the journal keeps nothing (journalEntries 0); null until known */
+  journalOff: null,
   /** @type {string | null} the journal entry opened */
   journalSelected: null,
   /** @type {JournalDetail | null} */
@@ -258,6 +260,10 @@ const loaders = {
     state.outages = (await list('/outages')).outages;
   },
   async journal() {
+    // The setting never changes while the emulator runs: read once.
+    if (state.journalOff === null)
+      state.journalOff =
+        /** @type {{ journalEntries?: number }} */ (await api('/config')).journalEntries === 0;
     state.journal = (await list('/requests')).requests.slice(-MAX_JOURNAL);
   },
   async statuses() {
