@@ -15,9 +15,9 @@ export function credentialRoutes(emulator: Emulator): Hono {
       announce(emulator, 'credential_added', added.id, `→ ${added.url}`);
       return added;
     },
-    deleteCredential: (c) => {
-      delivery.removeCredential(c.req.param('id'));
-      announce(emulator, 'credential_removed', c.req.param('id'));
+    deleteCredential: (_c, { params }) => {
+      delivery.removeCredential(params.id);
+      announce(emulator, 'credential_removed', params.id);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
+import { parseEventInput } from '../reservations/index.js';
 import { announceEvent } from './announce.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
@@ -12,7 +13,7 @@ import { readJsonBody } from './read-json.js';
 export function eventRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     emitEvent: async (c) => {
-      const lifecycle = emulator.reservations.apply((await readJsonBody(c)) as never);
+      const lifecycle = emulator.reservations.apply(parseEventInput(await readJsonBody(c)));
       const result = eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit));
       announceEvent(emulator, result);
       return result;

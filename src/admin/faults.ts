@@ -18,9 +18,9 @@ export function faultRoutes(emulator: Emulator): Hono {
       faults.reset();
       announce(emulator, 'faults_removed', 'all');
     },
-    deleteFault: (c) => {
-      faults.remove(c.req.param('id'));
-      announce(emulator, 'faults_removed', c.req.param('id'));
+    deleteFault: (_c, { params }) => {
+      faults.remove(params.id);
+      announce(emulator, 'faults_removed', params.id);
     },
   });
 }

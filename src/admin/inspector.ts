@@ -3,14 +3,12 @@ import { exchangeOf } from '../api/index.js';
 import { userView } from '../auth/users.js';
 import type { AttemptOutcome, NotificationRecord } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
-import { InputError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { announce } from './announce.js';
 import { harLog, ndjsonLines } from './har.js';
 import { mount } from './mount.js';
 import { notificationQuery } from './notification-query.js';
 import { readJsonBody } from './read-json.js';
-
-const EXPORT_FORMATS = ['har', 'ndjson'] as const;
 
 /**
  * The delivery inspector's routes (docs/admin-api.md "Inspector"): edit a credential or a user in
@@ -20,25 +18,18 @@ const EXPORT_FORMATS = ['har', 'ndjson'] as const;
 export function inspectorRoutes(emulator: Emulator): Hono {
   const { delivery } = emulator;
   return mount(new Hono(), {
-    updateCredential: async (c) => {
-      const changed = delivery.credentials.replace(c.req.param('id'), await readJsonBody(c));
+    updateCredential: async (c, { params }) => {
+      const changed = delivery.credentials.replace(params.id, await readJsonBody(c));
       announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
       return changed;
     },
-    updateUser: async (c) => {
-      const changed = emulator.auth.users.replace(c.req.param('username'), await readJsonBody(c));
+    updateUser: async (c, { params }) => {
+      const changed = emulator.auth.users.replace(params.username, await readJsonBody(c));
       announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
       return userView(changed);
     },
-    exportNotifications: (c) => {
-      const { format = 'har', ...rest } = c.req.query();
-      if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
-        throw new InputError(
-          'invalid_query',
-          `format: "${format}" is not one of ${EXPORT_FORMATS.join(', ')}.`,
-          { path: 'format', accepted: EXPORT_FORMATS },
-        );
-      }
+    exportNotifications: (c, { query }) => {
+      const { format = 'har', ...rest } = query;
       const { filter, matches } = notificationQuery(rest);
       const records = delivery.outbox.list(filter).filter(matches);
       const stamp = emulator.clock
@@ -59,10 +50,9 @@ export function inspectorRoutes(emulator: Emulator): Hono {
       });
     },
     // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
-    getNotificationBody: (c) => {
-      const n = delivery.outbox.get(c.req.param('id'));
-      if (!n)
-        throw new NotFoundError('notification_not_found', `No notification with id "${c.req.param('id')}".`);
+    getNotificationBody: (c, { params }) => {
+      const n = delivery.outbox.get(params.id);
+      if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
       return c.body(new Uint8Array(n.gz), 200, {
         'Content-Type': 'application/gzip',
         'Content-Disposition': `attachment; filename=${n.filename}.gz`,
@@ -88,8 +78,7 @@ export function inspectorRoutes(emulator: Emulator): Hono {
       }));
       return { credentials };
     },
-    getRequest: (c) => {
-      const id = c.req.param('id');
+    getRequest: (_c, { params: { id } }) => {
       const entry = emulator.auth.journal.list().find((e) => e.id === id);
       if (!entry) {
         throw new NotFoundError(

@@ -21,10 +21,10 @@ export function outageRoutes(emulator: Emulator): Hono {
       outages().reset();
       announce(emulator, 'outages_removed', 'all');
     },
-    getOutage: (c) => outages().get(c.req.param('id')),
-    deleteOutage: (c) => {
-      outages().remove(c.req.param('id'));
-      announce(emulator, 'outages_removed', c.req.param('id'));
+    getOutage: (_c, { params }) => outages().get(params.id),
+    deleteOutage: (_c, { params }) => {
+      outages().remove(params.id);
+      announce(emulator, 'outages_removed', params.id);
     },
   });
 }

@@ -18,9 +18,9 @@ export function userRoutes(emulator: Emulator): Hono {
       announce(emulator, 'user_added', added.username, `(API ${added.versions.join(', ')})`);
       return userView(added);
     },
-    deleteUser: (c) => {
-      users.remove(c.req.param('username'));
-      announce(emulator, 'user_removed', c.req.param('username'));
+    deleteUser: (_c, { params }) => {
+      users.remove(params.username);
+      announce(emulator, 'user_removed', params.username);
     },
   });
 }

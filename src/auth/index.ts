@@ -11,7 +11,7 @@ import { UserStore } from './users.js';
 export { failure, TRANSACTION_CODES } from './codes.js';
 export { type Fault, FaultStore } from './faults.js';
 export type { TokenRequest } from './get-access-token.js';
-export { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+export { Journal, type JournalEntry } from './journal.js';
 export { TokenStore } from './tokens.js';
 export * from './types.js';
 export { UserStore } from './users.js';

@@ -3,7 +3,6 @@
 export {
   type Attempt,
   MAX_REDELIVERIES,
-  NOTIFICATION_STATES,
   type NotificationDetail,
   type NotificationRecord,
   toDetail,
