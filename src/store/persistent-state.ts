@@ -202,6 +202,12 @@ export class PersistentState {
       append({ k: 'user+', d: u });
       return u;
     };
+    const replaceUser = auth.users.replace.bind(auth.users);
+    auth.users.replace = (username, input) => {
+      const u = replaceUser(username, input);
+      append({ k: 'user+', d: u });
+      return u;
+    };
     const removeUser = auth.users.remove.bind(auth.users);
     auth.users.remove = (username) => {
       removeUser(username);
@@ -219,6 +225,11 @@ export class PersistentState {
     const removeFault = faults.remove.bind(faults);
     faults.remove = (id) => {
       removeFault(id);
+      saveFaults();
+    };
+    const clearFaults = faults.reset.bind(faults);
+    faults.reset = () => {
+      clearFaults();
       saveFaults();
     };
     const takeFault = faults.take.bind(faults);
@@ -246,6 +257,11 @@ export class PersistentState {
       const o = takeOutage(credentialId, atMs);
       if (o) saveOutages(); // a count went down, failedAttempts went up
       return o;
+    };
+    const clearOutages = outages.reset.bind(outages);
+    outages.reset = () => {
+      clearOutages();
+      saveOutages();
     };
     const dropOutages = outages.removeCredential.bind(outages);
     outages.removeCredential = (credentialId) => {
@@ -290,6 +306,12 @@ export class PersistentState {
     const addCredential = creds.add.bind(creds);
     creds.add = (input, where, options) => {
       const c = addCredential(input, where, options);
+      append({ k: 'cred+', d: credentialData(c) });
+      return c;
+    };
+    const replaceCredential = creds.replace.bind(creds);
+    creds.replace = (id, input) => {
+      const c = replaceCredential(id, input);
       append({ k: 'cred+', d: credentialData(c) });
       return c;
     };
