@@ -306,6 +306,8 @@ function namesOf(span: string): string[] {
   const m = /^(#?[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*)(\([^)]*\))?$/.exec(span);
   if (!m) return [];
   const parts = m[1]!.split('.');
+  // A member of a runtime global (`Buffer.byteLength`, `JSON.stringify`) is Node's, not ours.
+  if (parts.length > 1 && parts[0]! in globalThis) return [];
   const last = parts.at(-1)!.replace(/^#/, '#');
   const isCode =
     m[2] !== undefined ||

@@ -1,10 +1,14 @@
 import { Hono } from 'hono';
+import { deliveryStats } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
-/** `GET/POST /__admin/credentials`, `DELETE /__admin/credentials/:id` (docs/admin-api.md "Credentials"). */
+/**
+ * `GET/POST /__admin/credentials`, `PUT/DELETE /__admin/credentials/:id` (docs/admin-api.md
+ * "Credentials"), and `GET /__admin/delivery-stats`: the delivery figures per credential.
+ */
 export function credentialRoutes(emulator: Emulator): Hono {
   const delivery = emulator.delivery;
   const { credentials } = delivery;
@@ -15,6 +19,19 @@ export function credentialRoutes(emulator: Emulator): Hono {
       announce(emulator, 'credential_added', added.id, `→ ${added.url}`);
       return added;
     },
+    // Replaced in place, validated as POST; notifications already made keep their URL and ApiKey.
+    updateCredential: async (c, { params }) => {
+      const changed = credentials.replace(params.id, await readJsonBody(c));
+      announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
+      return changed;
+    },
+    deliveryStats: () => ({
+      credentials: deliveryStats(
+        credentials.list().map((c) => c.id),
+        delivery.outbox.list(),
+        emulator.clock.describe().nextBatchAt,
+      ),
+    }),
     deleteCredential: (_c, { params }) => {
       delivery.removeCredential(params.id);
       announce(emulator, 'credential_removed', params.id);

@@ -1,10 +1,26 @@
 import { Hono } from 'hono';
+import { exchangeOf } from '../api/index.js';
 import type { Emulator } from '../emulator.js';
+import { NotFoundError } from '../errors.js';
 import { mount } from './mount.js';
 
-/** `GET /__admin/requests?version=&variant=&username=&outcome=`: the GetAccessToken journal, oldest first. */
+/**
+ * `GET /__admin/requests?version=&variant=&username=&outcome=`: the GetAccessToken journal, oldest
+ * first; `GET /__admin/requests/:id`: one call with its request and response as they were.
+ */
 export function requestRoutes(emulator: Emulator): Hono {
+  const { journal } = emulator.auth;
   return mount(new Hono(), {
-    listRequests: (_c, { query }) => ({ requests: emulator.auth.journal.list(query) }),
+    listRequests: (_c, { query }) => ({ requests: journal.list(query) }),
+    getRequest: (_c, { params: { id } }) => {
+      const entry = journal.list().find((e) => e.id === id);
+      if (!entry) {
+        throw new NotFoundError(
+          'request_not_found',
+          `No GetAccessToken call "${id}" in the journal (it keeps the last 10,000; reset clears it).`,
+        );
+      }
+      return { ...entry, exchange: exchangeOf(entry) ?? null };
+    },
   });
 }

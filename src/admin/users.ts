@@ -6,7 +6,7 @@ import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
 /**
- * `GET/POST /__admin/users`, `DELETE /__admin/users/:username` (docs/admin-api.md). Answers never
+ * `GET/POST /__admin/users`, `PUT/DELETE /__admin/users/:username` (docs/admin-api.md). Answers never
  * carry a password: the admin API may be read by anyone who reaches the port (a dashboard, CI logs).
  */
 export function userRoutes(emulator: Emulator): Hono {
@@ -17,6 +17,12 @@ export function userRoutes(emulator: Emulator): Hono {
       const added = users.add(await readJsonBody(c));
       announce(emulator, 'user_added', added.username, `(API ${added.versions.join(', ')})`);
       return userView(added);
+    },
+    // Replaced in place, validated as POST; tokens already issued stay valid.
+    updateUser: async (c, { params }) => {
+      const changed = users.replace(params.username, await readJsonBody(c));
+      announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
+      return userView(changed);
     },
     deleteUser: (_c, { params }) => {
       users.remove(params.username);
