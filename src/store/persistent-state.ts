@@ -35,6 +35,8 @@ export class PersistentState {
   readonly #started = new Map<string, StartedAttempt>();
   #batchRunning: string | undefined;
   #compactQueued = false;
+  /** After a compaction failed: not tried again before this (ms since the epoch). */
+  #compactRetryMs = 0;
 
   private constructor(dir: DataDir, replayed: ReplayedState) {
     this.#dir = dir;
@@ -114,7 +116,7 @@ export class PersistentState {
     );
     this.#catchUp(t, r);
     // Not before ready: the server answers first, the snapshot is written right after.
-    if (this.#dir.wantsCompaction()) setImmediate(() => this.compact());
+    if (this.#dir.wantsCompaction()) setImmediate(() => this.#compactQuietly());
   }
 
   /** Folds everything into a new snapshot (after a reset: only what reset kept). */
@@ -123,6 +125,28 @@ export class PersistentState {
     if (!t) return;
     this.#compactQueued = false;
     this.#dir.compact(stateRecords(t, this.#mark(t.clock), this.#started, this.#batchRunning));
+  }
+
+  /** A compaction nobody waits for: a failure is logged (the journal still holds everything), never thrown. */
+  #compactQuietly(): void {
+    try {
+      this.compact();
+    } catch (err) {
+      this.#compactRetryMs = Date.now() + COMPACT_RETRY_MS;
+      this.#target?.log.warn(
+        { dataDir: this.dir, err },
+        `data dir: compaction failed; the journal keeps every change, retrying in ${COMPACT_RETRY_MS / 1000} s`,
+      );
+    }
+  }
+
+  /**
+   * Why the data dir cannot keep changes (`data dir not writable: …`), or undefined while it can:
+   * `GET /__admin/health` answers `degraded` with it (decision 0125).
+   */
+  degraded(): string | undefined {
+    const failure = this.#dir.failure;
+    return failure && `data dir not writable: ${failure.cause} (since ${failure.since})`;
   }
 
   /** Reset forgot reservations, notifications, tokens, journal and faults: the data dir forgets them too. */
@@ -143,10 +167,25 @@ export class PersistentState {
   }
 
   #append(rec: StoreRecord): void {
-    this.#dir.append(rec);
-    if (!this.#compactQueued && this.#dir.wantsCompaction()) {
+    const failing = this.#dir.failure;
+    try {
+      this.#dir.append(rec);
+    } catch (err) {
+      if (!failing)
+        this.#target?.log.error(
+          { dataDir: this.dir, err },
+          'data dir not writable: changes are answered 503 and not kept until a write succeeds',
+        );
+      throw err;
+    }
+    if (failing)
+      this.#target?.log.warn(
+        { dataDir: this.dir, since: failing.since },
+        'data dir writable again: changes are kept again',
+      );
+    if (!this.#compactQueued && Date.now() >= this.#compactRetryMs && this.#dir.wantsCompaction()) {
       this.#compactQueued = true;
-      setImmediate(() => this.compact());
+      setImmediate(() => this.#compactQuietly());
     }
   }
 
@@ -401,6 +440,9 @@ export class PersistentState {
     void t.delivery.outbox.runBatch(new Date(latest));
   }
 }
+
+/** How long a failed compaction waits before it is tried again. */
+const COMPACT_RETRY_MS = 60_000;
 
 /** One record per trusted certificate (PEM text, source, fingerprint). */
 function trustRecords(t: AttachTarget): StoreRecord[] {
