@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { deliveryStats } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
@@ -16,13 +15,11 @@ export function credentialRoutes(emulator: Emulator): Hono {
     listCredentials: () => ({ credentials: credentials.list() }),
     addCredential: async (c) => {
       const added = credentials.add(await readJsonBody(c));
-      announce(emulator, 'credential_added', added.id, `→ ${added.url}`);
       return added;
     },
     // Replaced in place, validated as POST; notifications already made keep their URL and ApiKey.
     updateCredential: async (c, { params }) => {
       const changed = credentials.replace(params.id, await readJsonBody(c));
-      announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
       return changed;
     },
     deliveryStats: () => ({
@@ -34,7 +31,6 @@ export function credentialRoutes(emulator: Emulator): Hono {
     }),
     deleteCredential: (_c, { params }) => {
       delivery.removeCredential(params.id);
-      announce(emulator, 'credential_removed', params.id);
     },
   });
 }

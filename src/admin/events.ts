@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { parseEventInput } from '../reservations/index.js';
-import { announceEvent } from './announce.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
@@ -14,8 +13,7 @@ export function eventRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     emitEvent: async (c) => {
       const lifecycle = emulator.reservations.apply(parseEventInput(await readJsonBody(c)));
-      const result = eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit));
-      announceEvent(emulator, result);
+      const result = eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
       return result;
     },
   });

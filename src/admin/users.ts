@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { userView } from '../auth/users.js';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
@@ -15,18 +14,15 @@ export function userRoutes(emulator: Emulator): Hono {
     listUsers: () => ({ users: users.list().map(userView) }),
     addUser: async (c) => {
       const added = users.add(await readJsonBody(c));
-      announce(emulator, 'user_added', added.username, `(API ${added.versions.join(', ')})`);
       return userView(added);
     },
     // Replaced in place, validated as POST; tokens already issued stay valid.
     updateUser: async (c, { params }) => {
       const changed = users.replace(params.username, await readJsonBody(c));
-      announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
       return userView(changed);
     },
     deleteUser: (_c, { params }) => {
       users.remove(params.username);
-      announce(emulator, 'user_removed', params.username);
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ActivityBus } from '../activity/index.js';
 import type { JournalEntrySchema } from '../admin/contract/schemas.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
 /** Most journal entries kept; older ones are dropped first (a load test must not exhaust memory). */
@@ -16,25 +16,28 @@ export interface JournalFilter {
   outcome?: string;
 }
 
+/** What the journal changed (src/model/change.ts). */
+export type JournalChange = { kind: 'call_journaled'; entry: JournalEntry };
+
 /** Records every GetAccessToken call, the last MAX_JOURNAL_ENTRIES of them; cleared by reset. */
 export class Journal {
   readonly #entries: RingBuffer<JournalEntry>;
   #seq = 0;
 
-  readonly #activity: ActivityBus | undefined;
+  readonly #changes: ChangeSink<JournalChange>;
 
-  /** `maxEntries` is for tests; the emulator keeps MAX_JOURNAL_ENTRIES. `activity` hears of every entry. */
-  constructor(maxEntries = MAX_JOURNAL_ENTRIES, activity?: ActivityBus) {
+  /** `maxEntries` is for tests; the emulator keeps MAX_JOURNAL_ENTRIES. `changes` hears of every entry. */
+  constructor(maxEntries = MAX_JOURNAL_ENTRIES, changes: ChangeSink<JournalChange> = APPLY_ONLY) {
     this.#entries = new RingBuffer(maxEntries);
-    this.#activity = activity;
+    this.#changes = changes;
   }
 
   /** Appends an entry, giving it an id; the oldest entry is dropped once the journal is full. */
   record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
     const full = { id: `r-${String(++this.#seq).padStart(6, '0')}`, ...entry };
     this.#entries.push(full);
-    // The token hot path: with nobody listening (no stream, log above info) this is one read.
-    if (this.#activity?.active) this.#activity.publish({ kind: 'token', entry: full });
+    // A record of a call already answered: kept after the fact, like an attempt (the call happened).
+    this.#changes.emitMade({ kind: 'call_journaled', entry: full });
     return full;
   }
 
