@@ -17,7 +17,9 @@ export function requestRoutes(emulator: Emulator): Hono {
       if (!entry) {
         throw new NotFoundError(
           'request_not_found',
-          `No GetAccessToken call "${id}" in the journal (it keeps the last 10,000; reset clears it).`,
+          journal.enabled
+            ? `No GetAccessToken call "${id}" in the journal (it keeps the last ${journal.capacity.toLocaleString('en-US')}; reset clears it).`
+            : `No GetAccessToken call "${id}": the journal is off (${emulator.names.name('journalEntries')} is 0).`,
         );
       }
       return { ...entry, exchange: exchangeOf(entry) ?? null };

@@ -50,7 +50,9 @@ export interface CallEnd {
 /** Writes one journal entry for a finished call (its request and answer are kept beside it, src/api/exchange.ts). */
 export function journal(call: ApiCall, { result, httpStatus, fault }: CallEnd): void {
   const { c, deps, ep, variant, path, username } = call;
-  const entry: Omit<JournalEntry, 'id'> = {
+  // Built once here, in the order admin answers show; the journal gives it its id.
+  const entry: JournalEntry = {
+    id: '',
     at: isoInstant(deps.now()),
     version: ep.version,
     variant,
