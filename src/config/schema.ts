@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantProblem } from '../clock/bounds.js';
 import { HOUR_MS } from '../clock/schedule.js';
 import { CLOCK_MODES } from '../clock/types.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.js';
@@ -6,8 +7,10 @@ import { LOG_FORMATS, LOG_LEVELS } from '../log.js';
 /** Where GetAccessToken answers by default, per API version (spec "Endpoints"). */
 export const DEFAULT_BASE_PATHS = { '1.6': '/api/1.6', '1.7': '/api/1.7' } as const;
 
-const isoInstant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
-  message: 'expected an ISO 8601 instant, e.g. 2026-04-27T10:00:00Z',
+/** An ISO 8601 instant inside the accepted range (src/clock/bounds.ts); a zone is optional here. */
+const isoInstant = z.string().superRefine((s, ctx) => {
+  const problem = instantProblem(s, false);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 /** Settings of one emulator instance. Every field has a default, so `{}` is a valid configuration. */
