@@ -1,4 +1,5 @@
 import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
+import { adminBodyLimits } from './admin/body-limits.js';
 import { adminGuard } from './admin/guard.js';
 import { healthRoutes } from './admin/health.js';
 import { type AdminOptions, adminApp, refuseWrongMethods } from './admin/index.js';
@@ -18,6 +19,8 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const guard = adminGuard(emulator);
   app.use('/__admin', guard);
   app.use('/__admin/*', guard);
+  // Then the body: 10 MiB read at most, UTF-8, 64 levels of JSON (decision 0121).
+  app.use('/__admin/*', adminBodyLimits());
   // A browser opened on the emulator lands on the dashboard.
   for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
   app.route('/__admin', healthRoutes(emulator));
