@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  checkConfigKeys,
   effectiveConfig,
   readStructuredFile,
   SERVE_OPTIONS,
@@ -8,6 +9,7 @@ import {
   serveNames,
   settingsFromEnv,
   settingsFromFlags,
+  unknownEnvWarnings,
 } from '../config/index.js';
 import type { EmulatorPreload } from '../emulator.js';
 import { InputError } from '../errors.js';
@@ -27,7 +29,13 @@ const SCENARIO_PATHS: Record<string, string> = {
 export async function serveSettings(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
-): Promise<{ settings: Record<string, unknown>; preload: EmulatorPreload; names: SettingNames }> {
+): Promise<{
+  settings: Record<string, unknown>;
+  preload: EmulatorPreload;
+  names: SettingNames;
+  /** `REPORTBO_…` variables that set nothing, each with the closest one that does. */
+  warnings: string[];
+}> {
   const fromEnv = settingsFromEnv(env);
   const fromFlags = settingsFromFlags(flags);
   const configFile = (fromFlags.config ?? fromEnv.config) as string | undefined;
@@ -42,8 +50,12 @@ export async function serveSettings(
         `${configFile}: expected a mapping of settings at the top level.`,
       );
     }
+    checkConfigKeys(configFile, content as Record<string, unknown>, '', ['settings', 'users', 'credentials']);
     const { settings = {}, users, credentials, ...rest } = content as Record<string, unknown>;
+    if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
+      throw new InputError('file_malformed', `${configFile}: "settings" must be a mapping of settings.`);
     const nested = settings as Record<string, unknown>;
+    checkConfigKeys(configFile, nested, 'settings.', []);
     fromFile = { ...nested, ...pickSettings(rest) };
     for (const key of Object.keys(fromFile))
       fileOrigins.set(key, { kind: 'file', file: configFile, path: key in nested ? `settings.${key}` : key });
@@ -101,7 +113,7 @@ export async function serveSettings(
   }
   if (typeof caPem === 'string')
     preload.caPem = { pem: caPem.replaceAll('\\n', '\n'), where: names.name('caPem') };
-  return { settings, preload, names };
+  return { settings, preload, names, warnings: unknownEnvWarnings(env) };
 }
 
 /** A JSON list given as one setting's text, with the config file's messages for a bad one. */
@@ -135,7 +147,7 @@ export function addServeOptions(cmd: Command): Command {
 /** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
   const { startServer } = await import('../server.js');
-  const { settings: input, preload, names } = await serveSettings(flags, process.env);
+  const { settings: input, preload, names, warnings } = await serveSettings(flags, process.env);
   // --scenario: its receivers start first, so its credentials can point at them.
   const scenario = input.scenario
     ? await (await import('../scenarios/serve.js')).startServeScenario(String(input.scenario), preload)
@@ -154,6 +166,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     throw err;
   }
   const { settings, seed, clock, log } = running.emulator;
+  for (const warning of warnings) log.warn({}, warning);
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {

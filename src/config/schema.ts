@@ -13,6 +13,12 @@ const isoInstant = z.string().superRefine((s, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/** Text that goes into an HTTP header as is: printable ASCII, no CR/LF, not blank. */
+const headerText = (what: string) =>
+  z.string().regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, {
+    message: `expected ${what}: printable ASCII without line breaks, not blank, no surrounding spaces`,
+  });
+
 /** Settings of one emulator instance. Every field has a default, so `{}` is a valid configuration. */
 export const SettingsSchema = z.object({
   port: z.number().int().min(0).max(65_535).default(8080),
@@ -26,7 +32,7 @@ export const SettingsSchema = z.object({
     )
     .default([]),
   /** When set, every admin route but health and the dashboard page needs it as a Bearer token (decision 0041). */
-  adminToken: z.string().min(1).optional(),
+  adminToken: headerText('a token').optional(),
   hourMs: z.number().int().min(100).max(HOUR_MS).default(60_000),
   clockStart: isoInstant.optional(),
   responseTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
@@ -43,8 +49,8 @@ export const SettingsSchema = z.object({
   acceptLowercaseKeys: z.boolean().default(false),
   exchangeNotifies: z.enum(['new', 'old', 'both']).default('both'),
   deliveryConcurrency: z.number().int().min(1).max(1_024).default(32),
-  apiVersion16: z.string().min(1).default('1.6.0.0'),
-  apiVersion17: z.string().min(1).default('1.7.0.0'),
+  apiVersion16: headerText('a version').default('1.6.0.0'),
+  apiVersion17: headerText('a version').default('1.7.0.0'),
   basePath16: z
     .string()
     .regex(/^\/[^?#]*$/, 'expected a path starting with /')
