@@ -11,8 +11,9 @@
  * `import.meta.url` becomes the bundle's own file URL: the bundle sits at `dist/cjs/`, the same depth
  * below the package root as the ESM modules that read `../../package.json` and `../../ui/`.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url);
 const require = createRequire(import.meta.url);
@@ -30,7 +31,8 @@ const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
 // fast-xml-parser ships CommonJS too, but src imports it lazily with `import()`, which
 // a CommonJS test runner without `--experimental-vm-modules` refuses: bundled, esbuild turns those
 // into synchronous requires inside the bundle.
-const BUNDLED = new Set(['@faker-js/faker', 'fast-xml-parser']);
+// yaml likewise: the config loader imports it lazily (startEmulator({ config: 'x.yaml' })).
+const BUNDLED = new Set(['@faker-js/faker', 'fast-xml-parser', 'yaml']);
 const external = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d));
 
 const out = new URL('dist/cjs/index.cjs', root).pathname;
@@ -52,6 +54,27 @@ const result = await esbuild.build({
 await mkdir(new URL('dist/cjs/', root), { recursive: true });
 await writeFile(`${out}.${process.pid}.tmp`, result.outputFiles[0].contents);
 await rename(`${out}.${process.pid}.tmp`, out);
-// Types: the same declarations as the ES entry; a .d.cts names them for CommonJS consumers.
-await writeFile(new URL('dist/cjs/index.d.cts', root), "export * from '../index.js';\n");
-console.log('build-cjs: wrote dist/cjs/index.cjs');
+// Types: the ES entry's declarations, copied as .d.cts files whose relative imports name .cjs files.
+// A .d.cts that re-exported `../index.js` would point a CommonJS consumer at an ES module's
+// declarations (`"type": "module"`), which TypeScript refuses with TS1479 under node16/nodenext
+// resolution unless skipLibCheck hides it (issue 27 §4; test/packed-install.test.ts checks it).
+const dist = new URL('dist/', root).pathname;
+const types = join(dist, 'cjs/types');
+await rm(types, { recursive: true, force: true });
+for (const file of await declarations(dist)) {
+  const text = await readFile(file, 'utf8');
+  const target = join(types, relative(dist, file).replace(/\.d\.ts$/, '.d.cts'));
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, text.replace(/(['"])(\.{1,2}\/[^'"]*?)\.js\1/g, '$1$2.cjs$1'));
+}
+await writeFile(new URL('dist/cjs/index.d.cts', root), "export * from './types/index.cjs';\n");
+console.log('build-cjs: wrote dist/cjs/index.cjs and its .d.cts declarations');
+
+/** Every `.d.ts` under `dir` but dist/cjs. */
+async function declarations(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.d.ts'))
+    .map((e) => join(e.parentPath, e.name))
+    .filter((f) => !relative(dir, f).startsWith('cjs/'));
+}

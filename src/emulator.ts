@@ -71,6 +71,11 @@ export interface Emulator {
    * credentials and the CA file checked); rejects with the first problem.
    */
   readonly ready: Promise<void>;
+  /**
+   * Why the emulator cannot do its job fully now (`data dir not writable: …`), or undefined:
+   * `GET /__admin/health` answers 503 `degraded` with it (decision 0125).
+   */
+  degraded(): string | undefined;
   /** Forgets reservations, notifications, tokens and the journal; keeps settings, users and credentials. */
   reset(): void;
   /** Starts the clock; `port` is the one the server listens on (a data dir's lock names it). */
@@ -103,9 +108,20 @@ export function createEmulator(
     deps.logger ??
     (settings.logLevel === 'silent'
       ? silentLogger()
-      : createLogger(settings.logLevel, { format: settings.logFormat, now }));
+      : createLogger(settings.logLevel, {
+          format: settings.logFormat,
+          now,
+          emulatorTime: clock.mode !== 'real',
+        }));
   const activity = new ActivityBus((err) => log.error({ err }, 'activity listener failed'));
-  logActivity(activity, log, clock.mode);
+  // Where the attempt lines' inspector links point: the port is known once the server listens.
+  const reachableHost = ['0.0.0.0', '::'].includes(settings.host) ? '127.0.0.1' : settings.host;
+  let origin = `http://${reachableHost.includes(':') ? `[${reachableHost}]` : reachableHost}:${settings.port}`;
+  const stopActivityLog = logActivity(activity, log, {
+    clockMode: clock.mode,
+    origin: () => origin,
+    linesPerSecond: settings.logLinesPerSecond,
+  });
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
@@ -191,16 +207,22 @@ export function createEmulator(
     reservations,
     delivery,
     ready,
+    degraded: () => persisted?.degraded(),
     reset() {
       for (const r of resetters) r();
     },
     start(port) {
-      if (port !== undefined) persisted?.listening(port);
+      if (port !== undefined) {
+        persisted?.listening(port);
+        origin = origin.replace(/:\d+$/, `:${port}`);
+      }
       clock.start();
     },
     async stop() {
       clock.stop();
       for (const s of stoppers) await s();
+      // A second's summary still held (condensed lines) is written before the log's last flush.
+      stopActivityLog();
       flushLog(log);
     },
   };

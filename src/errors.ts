@@ -68,6 +68,23 @@ export class InternalError extends EmulatorError {
   }
 }
 
+/**
+ * The data dir cannot keep a change (disk full, file too large, an I/O error): the change was not
+ * written, nothing partial was left behind, and it is not applied. HTTP 503: retry once the disk has
+ * room (decision 0125).
+ */
+export class DataDirUnwritableError extends EmulatorError {
+  constructor(dataDir: string, cause: string) {
+    super(
+      'data_dir_unwritable',
+      `The data dir ${dataDir} cannot be written (${cause}): the change was not kept. Free space on its disk (or fix its file system) and retry; GET /__admin/health says degraded until a write succeeds.`,
+      503,
+      'internal',
+      { dataDir, cause },
+    );
+  }
+}
+
 /** Wraps anything thrown into an EmulatorError, so no caller ever has to print a raw exception. */
 export function toEmulatorError(err: unknown): EmulatorError {
   if (err instanceof EmulatorError) return err;

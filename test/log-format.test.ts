@@ -24,12 +24,17 @@ async function serve(args: string[], env: Record<string, string> = {}) {
   return { started, url: url!, post, get };
 }
 
-const TIME = String.raw`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`;
+/** Wall time (UTC), then emulator time without the year: the columns a manual clock's lines start with. */
+const TIME = String.raw`\d\d:\d\d:\d\d \d\d-\d\d \d\d:\d\d:\d\d`;
+/** Where every line's message starts: wall, emulator time, level, kind, status, each padded. */
+const MESSAGE_COLUMN = 'HH:MM:SS MM-DD HH:MM:SS LEVEL attempt timeout '.length;
+const row = (kind: string, status: string, msg: string) => `${kind.padEnd(7)} ${status.padEnd(7)} ${msg}`;
 
 describe('serve --log-format pretty', () => {
-  it('prints one aligned line, with emulator time, for each step of the tour', async () => {
+  it('prints one aligned line, with wall and emulator time, for each step of the tour', async () => {
     const good = await receiver();
     const wrong = await receiver({ defaultBehaviour: behave.status(401) });
+    const wallBefore = new Date().toISOString().slice(11, 19);
     const emu = await serve([
       '--log-format',
       'pretty',
@@ -70,69 +75,76 @@ describe('serve --log-format pretty', () => {
     expect(refused.status).toBe(400);
     await emu.post('/__admin/reset', {});
     await emu.started.waitFor(/admin +reset/);
+    const wallAfter = new Date().toISOString().slice(11, 19);
 
     const lines = emu.started.output().split('\n').filter(Boolean);
-    const find = (pattern: string) => {
-      const re = new RegExp(`^${TIME}  INFO   ${pattern}$`);
+    const find = (pattern: string, level = 'INFO') => {
+      const re = new RegExp(`^${TIME} ${level.padEnd(5)} ${pattern}$`);
       const line = lines.find((l) => re.test(l));
       expect(line, `no line matches ${re}\n${lines.join('\n')}`).toBeDefined();
       return line!;
     };
-    expect(
-      find(String.raw` +reportbo-emulator listening on .* \(dashboard: http://.*/__admin/ui, .*`),
-    ).toMatch(/^2026-04-27 10:00:00/);
-    find(`admin    credential added tour → ${good.url}/?`);
+    const listening = find(
+      row('', '', String.raw`reportbo-emulator listening on .* \(dashboard: http://.*/__admin/ui, .*`),
+    );
+    // Wall time first (today's, not the manual clock's), then emulator time.
+    expect(listening.slice(9, 23)).toBe('04-27 10:00:00');
+    const wall = listening.slice(0, 8);
+    if (wallBefore <= wallAfter) expect(wall >= wallBefore && wall <= wallAfter, wall).toBe(true);
+    const origin = /listening on (http:\/\/[\d.:]+)/.exec(listening)![1]!;
+    const link = (id: string) => `${origin}/__admin/ui#notifications/${id}`;
+    find(row('admin', '', `credential added tour → ${good.url}/?`));
     const bookingNumber = (
       issued.body.reservations as Array<{ bookingNumber: string; bookingId: number }>
     )[0]!;
-    expect(
-      find(
-        String.raw`event    Issue ${bookingNumber.bookingNumber} BookingID ${bookingNumber.bookingId} at 2026-04-27T10:00:00Z \(emulator time, manual clock\) → 1 credential \(tour\)`,
+    const firstEvent = find(
+      row(
+        'event',
+        '',
+        String.raw`Issue ${bookingNumber.bookingNumber} BookingID ${bookingNumber.bookingId} → 1 credential \(tour\) at 2026-04-27T10.*`,
       ),
-    ).toMatch(/^2026-04-27 10:00:00/);
-    find(
-      String.raw`attempt  n-000001 attempt 1/5 → 200 in \d+ ms \(credential tour, BookingNumber ${bookingNumber.bookingNumber}\) ${good.url}/?`,
     );
-    find(
-      String.raw`event    Issue \w{6} BookingID \d+ at \S+ \(emulator time, manual clock\) → 2 credentials \(tour, wrong-key\)`,
+    expect(firstEvent.slice(9, 23)).toBe('04-27 10:00:00');
+    const firstAttempt = find(row('attempt', '200', String.raw`1/5 \d+ ms tour ${link('n-000001')}`));
+    const secondEvent = find(
+      row('event', '', String.raw`Issue \w{6} BookingID \d+ → 2 credentials \(tour, wrong-key\).*`),
     );
-    find(
-      String.raw`attempt  n-000003 attempt 1/5 → 401 in \d+ ms \(credential wrong-key, BookingNumber \w{6}\) ${wrong.url}/? \[pending\] receiver answered 401; only 200 acknowledges`,
-    );
+    const failed = find(row('attempt', '401', String.raw`1/5 \d+ ms \S+ ${link('n-000003')}`));
+    // An event is printed before its attempts.
+    expect(lines.indexOf(firstEvent)).toBeLessThan(lines.indexOf(firstAttempt));
+    expect(lines.indexOf(secondEvent)).toBeLessThan(lines.indexOf(failed));
     const batch = find(
-      String.raw`batch    redelivery batch at 2026-04-27T10:55:00\.000Z \(emulator time, manual clock\): 1 attempted, 0 delivered, 1 failed, 0 exhausted`,
+      row('batch', '', String.raw`redelivery batch: 1 attempted, 0 delivered, 1 failed, 0 exhausted, at .*`),
     );
-    expect(batch).toMatch(/^2026-04-27 10:55:00/);
-    find(String.raw`attempt  n-000003 attempt 5/5 \(batch\) → 401 in \d+ ms .* \[exhausted\] .*`);
+    expect(batch.slice(9, 23)).toBe('04-27 10:55:00');
+    // The attempt that exhausts its notification is a warning.
+    find(row('attempt', '401', String.raw`5/5 \d+ ms w\S* ${link('n-000003')}`), 'WARN');
+    const exhaustingBatch = find(
+      row('batch', '', String.raw`redelivery batch: 1 attempted, 0 delivered, 1 failed, 1 exhausted, at .*`),
+    );
+    expect(exhaustingBatch.slice(9, 23)).toBe('04-27 13:55:00');
+    find(row('clock', '', String.raw`clock moved to 2026-04-27T10:55:00\.000Z, 1 batch run, from .*`));
+    find(row('clock', '', String.raw`clock moved to 2026-04-27T14:55:00\.000Z, 4 batches run, from .*`));
+    find(row('admin', '', String.raw`user added alice \(API 1.6, 1.7\)`));
+    expect(
+      find(row('token', '200', String.raw`GetAccessToken 1.7 json alice → ok \(HTTP 200\)`)).slice(9, 23),
+    ).toBe('04-27 14:55:00');
     find(
-      String.raw`batch    redelivery batch at 2026-04-27T13:55:00\.000Z \(emulator time, manual clock\): 1 attempted, 0 delivered, 1 failed, 1 exhausted`,
+      row('token', '200', String.raw`GetAccessToken 1.7 json alice → 1200 invalid_credentials \(HTTP 200\)`),
     );
-    find(
-      String.raw`clock    clock moved 2026-04-27T10:00:00\.000Z → 2026-04-27T10:55:00\.000Z \(emulator time, manual clock\), 1 batch run`,
-    );
-    find(
-      String.raw`clock    clock moved 2026-04-27T10:55:00\.000Z → 2026-04-27T14:55:00\.000Z \(emulator time, manual clock\), 4 batches run`,
-    );
-    find(String.raw`admin    user added alice \(API 1.6, 1.7\)`);
-    expect(find(String.raw`token    GetAccessToken 1.7 json alice → ok \(HTTP 200\)`)).toMatch(
-      /^2026-04-27 14:55:00/,
-    );
-    find(String.raw`token    GetAccessToken 1.7 json alice → 1200 invalid_credentials \(HTTP 200\)`);
-    find('admin    reset reservations, notifications, tokens, journal and faults forgotten');
-    // A refused admin call: one line with its status, code and the problem's own message.
+    find(row('admin', '', 'reset reservations, notifications, tokens, journal and faults forgotten'));
+    // A refused admin call: one line with its status in the status column, its code and reason.
     const reason = refused.body.error as { code: string; message: string };
-    const refusedLine = find(
-      `refused  admin call refused: POST /__admin/credentials → 400 ${reason.code}: .*`,
-    );
-    expect(refusedLine.endsWith(reason.message)).toBe(true);
+    find(row('refused', '400', `admin call refused: POST /__admin/credentials → 400 ${reason.code}: .*`));
     expect(lines.filter((l) => l.includes('admin call refused'))).toHaveLength(1);
     // The batch at 14:55 had nothing due: no line (the clock line counts it).
-    expect(lines.filter((l) => l.includes('redelivery batch at 2026-04-27T14:55'))).toEqual([]);
-    // Aligned: every line's message starts in the same column; no colour codes off a terminal.
-    const column = 'YYYY-MM-DD HH:MM:SS  INFO   attempt  '.length;
+    expect(lines.filter((l) => l.includes('at 2026-04-27T14:55:00.000Z'))).toEqual([]);
     for (const line of lines) {
-      expect(line.slice(0, column), line).toMatch(new RegExp(`^${TIME}  \\w+ +\\w* +$`));
-      expect(line[column], line).not.toBe(' ');
+      // Aligned: every line's message starts in the same column; no colour codes off a terminal.
+      expect(line.slice(0, MESSAGE_COLUMN), line).toMatch(new RegExp(`^${TIME} \\w+ +\\w* +\\w* +$`));
+      expect(line[MESSAGE_COLUMN], line).not.toBe(' ');
+      // Activity lines fit 120 columns (the readiness line is whole: it carries the dashboard's address).
+      if (line !== listening) expect(line.length, line).toBeLessThanOrEqual(120);
     }
     expect(emu.started.output()).not.toContain('\u001b[');
   });
@@ -160,13 +172,15 @@ describe('serve --log-format pretty', () => {
 
   it('takes the format from REPORTBO_LOG_FORMAT', async () => {
     const pretty = await serve(['--clock', 'manual'], { REPORTBO_LOG_FORMAT: 'pretty' });
-    expect(pretty.started.output()).toMatch(new RegExp(`^${TIME}  INFO  `));
+    expect(pretty.started.output()).toMatch(new RegExp(`^${TIME} INFO  `));
   });
 });
 
 describe('activity logging off', () => {
-  it('leaves the activity bus without listeners above info, so the hot paths build nothing', () => {
-    expect(createEmulator({ logLevel: 'warn', logFormat: 'json' }).activity.active).toBe(false);
+  it('leaves the activity bus without listeners above warn, so the hot paths build nothing', () => {
+    // At warn the log listens for the attempts that exhaust a notification (a warn line).
+    expect(createEmulator({ logLevel: 'warn', logFormat: 'json' }).activity.active).toBe(true);
+    expect(createEmulator({ logLevel: 'error', logFormat: 'json' }).activity.active).toBe(false);
     expect(createEmulator({ logLevel: 'silent' }).activity.active).toBe(false);
     expect(createEmulator({ logLevel: 'info', logFormat: 'json' }).activity.active).toBe(true);
   });

@@ -49,6 +49,22 @@ const BODY = `
 
 const CJS_TEST = `const { startEmulator, AdminClient, verifyReceiver } = require('reportbo-emulator');
 test('a token from the emulator', async () => {${BODY}});
+test('a YAML config file given to startEmulator loads its users', async () => {
+  const file = require('node:path').join(__dirname, 'jest-config.yaml');
+  require('node:fs').writeFileSync(file, 'users:\\n  - { username: yaml, password: p, idWeb: 2024, webDescription: Y, versions: ["1.7"] }\\n');
+  const emulator = await startEmulator({ config: file });
+  try {
+    const res = await fetch(emulator.baseUrls['1.7'] + '/AuthService.json/GetAccessToken', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'yaml', Password: 'p' }),
+    });
+    expect((await res.json()).IDWeb).toBe(2024);
+  } finally {
+    await emulator.stop();
+  }
+  await expect(startEmulator({ hourMS: 1 })).rejects.toThrow('did you mean "hourMs"?');
+});
 test('the CommonJS build is what require() loads', () => {
   expect(require.resolve('reportbo-emulator')).toMatch(/dist[\\\\/]cjs[\\\\/]index\\.cjs$/);
 });
@@ -91,7 +107,7 @@ describe('the packed package in a user project', () => {
       ).catch((err: { stdout: string; stderr: string }) => err);
       const report = JSON.parse(result.stdout) as { numPassedTests: number; numFailedTests: number };
       expect({ passed: report.numPassedTests, failed: report.numFailedTests }, result.stderr).toEqual({
-        passed: 2,
+        passed: 3,
         failed: 0,
       });
       const version = (await run(process.execPath, [jest, '--version'], { cwd: project })).stdout.trim();
@@ -154,5 +170,45 @@ test('a token from the emulator', async () => {${BODY}});
       (e: { stdout: string }) => e,
     );
     expect((failed as { stdout: string }).stdout).toContain('"sometimes"');
+  }, 120_000);
+
+  it('type-checks a CommonJS project with node16 resolution and skipLibCheck off (no TS1479)', async () => {
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    // A project without "type": "module": its .ts files are CommonJS, and every declaration file of
+    // the package is checked (skipLibCheck: false), as a strict consumer's set-up does.
+    await writeFile(
+      join(project, 'tsconfig.node16.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
+        files: ['node16.ts'],
+      }),
+    );
+    await writeFile(
+      join(project, 'node16.ts'),
+      "import { startEmulator, AdminClient, type StartedEmulator } from 'reportbo-emulator';\n" +
+        "export const e: Promise<StartedEmulator> = startEmulator({ config: 'emulator.yaml', urlFile: 'url' });\n" +
+        "export const c = new AdminClient('http://127.0.0.1:1');\n",
+    );
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.node16.json'], { cwd: project }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect(result.stdout).toBe('');
+    await writeFile(
+      join(project, 'node16.ts'),
+      "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ hourMS: 5 });\n",
+    );
+    const misspelt = await run(process.execPath, [tsc, '-p', 'tsconfig.node16.json'], { cwd: project }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect(misspelt.stdout).toContain("'hourMS' does not exist");
   }, 120_000);
 });

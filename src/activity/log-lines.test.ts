@@ -94,15 +94,15 @@ describe('activity log lines', () => {
       credentials: ['main'],
     };
     expect(activityLine(event, 'manual')?.msg).toBe(
-      'Issue AAAAAA BookingID 1 at 2026-04-27T10:00:00.000Z (emulator time, manual clock) → 1 credential (main)',
+      'Issue AAAAAA BookingID 1 → 1 credential (main) at 2026-04-27T10:00:00.000Z (emulator time, manual clock)',
     );
     expect(activityLine(event, 'real')?.msg).toBe('Issue AAAAAA BookingID 1 → 1 credential (main)');
     const batch = { at: '2026-04-27T10:55:00.000Z', attempted: 1, delivered: 1, failed: 0, exhausted: 0 };
     expect(activityLine({ kind: 'batch', batch }, 'compressed')?.msg).toBe(
-      'redelivery batch at 2026-04-27T10:55:00.000Z (emulator time, compressed clock): 1 attempted, 1 delivered, 0 failed, 0 exhausted',
+      'redelivery batch: 1 attempted, 1 delivered, 0 failed, 0 exhausted, at 2026-04-27T10:55:00.000Z (emulator time, compressed clock)',
     );
     expect(activityLine({ kind: 'clock', from: 'A', to: 'B', batches: [] }, 'manual')?.msg).toBe(
-      'clock moved A → B (emulator time, manual clock), 0 batches run',
+      'clock moved to B, 0 batches run, from A (emulator time, manual clock)',
     );
   });
 
@@ -139,6 +139,7 @@ describe('activity log lines', () => {
     expect(failed?.msg).toBe(
       'n-000001 attempt 5/5 (batch) → 401 in 3 ms (credential main, BookingNumber 4EDZPM) https://localhost:8443/reportbo [exhausted] receiver answered 401; only 200 acknowledges',
     );
+    expect(failed?.level).toBe('warn');
     expect(failed?.fields).toMatchObject({
       kind: 'attempt',
       ok: false,
@@ -162,15 +163,32 @@ describe('activity log lines', () => {
     );
   });
 
+  it("with the emulator's origin an attempt names the inspector's permalink instead of the receiver's URL", () => {
+    const line = activityLine(
+      { kind: 'attempt', notification: summary(), attempt: attempt() },
+      'real',
+      'http://127.0.0.1:8080',
+    );
+    expect(line?.msg).toBe(
+      'n-000001 attempt 1/5 → 200 in 12 ms (credential main, BookingNumber 4EDZPM) http://127.0.0.1:8080/__admin/ui#notifications/n-000001',
+    );
+    expect(line?.fields).toMatchObject({
+      link: 'http://127.0.0.1:8080/__admin/ui#notifications/n-000001',
+      url: 'https://localhost:8443/reportbo',
+      reason: 'receiver answered 200 (acknowledged)',
+    });
+    expect(line?.level).toBeUndefined();
+  });
+
   it('a batch, a clock move, a GetAccessToken call and an admin change each have their line', () => {
     expect(
       activityLine({
         kind: 'batch',
         batch: { at: '2026-04-27T10:55:00.000Z', attempted: 3, delivered: 1, failed: 2, exhausted: 1 },
       })?.msg,
-    ).toBe('redelivery batch at 2026-04-27T10:55:00.000Z: 3 attempted, 1 delivered, 2 failed, 1 exhausted');
+    ).toBe('redelivery batch: 3 attempted, 1 delivered, 2 failed, 1 exhausted, at 2026-04-27T10:55:00.000Z');
     expect(activityLine({ kind: 'clock', from: 'A', to: 'B', batches: ['x', 'y'] })?.msg).toBe(
-      'clock moved A → B, 2 batches run',
+      'clock moved to B, 2 batches run, from A',
     );
     const entry: JournalEntry = {
       id: 'r-000001',
@@ -202,28 +220,78 @@ describe('activity log lines', () => {
 describe('the pretty format', () => {
   const json = JSON.stringify({
     level: 30,
-    time: '2026-11-22T12:00:00.000Z',
+    time: '2026-11-22T12:00:03.000Z',
     emulatorTime: '2026-04-27T10:55:00.000Z',
     kind: 'batch',
-    msg: 'redelivery batch at …',
+    msg: 'redelivery batch: …',
   });
+  const attemptRecord = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      level: 30,
+      time: '2026-11-22T12:00:03.000Z',
+      emulatorTime: '2026-04-27T10:00:00.000Z',
+      ...activityLine(
+        { kind: 'attempt', notification: summary(), attempt: attempt() },
+        'manual',
+        'http://127.0.0.1:8080',
+      )!.fields,
+      msg: 'the JSON message',
+      ...over,
+    });
 
-  it('shows emulator time, level, kind and message in aligned columns, without colour by default', () => {
-    expect(prettyLine(json, false)).toBe('2026-04-27 10:55:00  INFO   batch    redelivery batch at …\n');
+  it('shows wall time, emulator time (for a clock that is not the wall clock), level, kind, status and message in aligned columns', () => {
+    expect(prettyLine(json, false)).toBe('12:00:03 INFO  batch           redelivery batch: …\n');
+    expect(prettyLine(json, false, { emulatorTime: true })).toBe(
+      '12:00:03 04-27 10:55:00 INFO  batch           redelivery batch: …\n',
+    );
     const other = prettyLine(
-      JSON.stringify({ level: 40, emulatorTime: '2026-04-27T10:55:00.000Z', msg: 'x' }),
+      JSON.stringify({ level: 40, time: '2026-11-22T12:00:03.000Z', msg: 'x' }),
       false,
     );
     expect(other.indexOf('x')).toBe(prettyLine(json, false).indexOf('redelivery'));
   });
 
+  it('an attempt line puts its status in the status column and ends with the inspector permalink', () => {
+    expect(prettyLine(attemptRecord(), false, { emulatorTime: true })).toBe(
+      '12:00:03 04-27 10:00:00 INFO  attempt 200     1/5 12 ms main http://127.0.0.1:8080/__admin/ui#notifications/n-000001\n',
+    );
+    const timeout = prettyLine(attemptRecord({ outcome: 'timeout', statusCode: undefined }), false);
+    expect(timeout).toMatch(/^12:00:03 INFO {2}attempt timeout 1\/5 12 ms main http/);
+  });
+
+  it('fits 120 columns: a long credential is shortened before the permalink, a long message cut; debug shows them whole', () => {
+    const long = attemptRecord({ credentialId: 'a-very-long-credential-name-for-the-staging-receiver' });
+    const line = prettyLine(long, false, { emulatorTime: true });
+    expect(line.trimEnd().length).toBeLessThanOrEqual(120);
+    expect(line).toMatch(/ a-very-\S*… http:\/\/127\.0\.0\.1:8080\/__admin\/ui#notifications\/n-000001\n$/);
+    const debug = prettyLine(long, false, { emulatorTime: true, detail: true }).split('\n');
+    expect(debug[1]).toMatch(
+      /^ +↳ https:\/\/localhost:8443\/reportbo receiver answered 200 \(acknowledged\)$/,
+    );
+    const refused = JSON.stringify({
+      level: 30,
+      time: '2026-11-22T12:00:03.000Z',
+      kind: 'refused',
+      status: 400,
+      msg: `admin call refused: POST /__admin/credentials → 400 invalid_credential: ${'x'.repeat(200)}`,
+    });
+    const cutLine = prettyLine(refused, false);
+    expect(cutLine.trimEnd()).toHaveLength(120);
+    expect(cutLine.trimEnd().endsWith('…')).toBe(true);
+    expect(cutLine).toMatch(/^12:00:03 INFO {2}refused 400 {5}admin call refused/);
+    expect(prettyLine(refused, false, { detail: true }).split('\n')[1]).toContain('x'.repeat(200));
+    // A line of no kind (the readiness line, an error) is never cut.
+    const start = JSON.stringify({ level: 30, time: '2026-11-22T12:00:03.000Z', msg: 'y'.repeat(200) });
+    expect(prettyLine(start, false)).toContain('y'.repeat(200));
+  });
+
   it('colours with ANSI codes only when asked (a terminal), green for success and red for failure', () => {
     const ok = prettyLine(
-      JSON.stringify({ level: 30, emulatorTime: 'T', kind: 'attempt', msg: 'm', ok: true }),
+      JSON.stringify({ level: 30, emulatorTime: 'T', kind: 'admin', msg: 'm', ok: true }),
       true,
     );
     expect(ok).toContain('\u001b[32mm\u001b[0m');
-    const failed = prettyLine(JSON.stringify({ level: 30, kind: 'attempt', msg: 'm', ok: false }), true);
+    const failed = prettyLine(JSON.stringify({ level: 30, kind: 'admin', msg: 'm', ok: false }), true);
     expect(failed).toContain('\u001b[31mm\u001b[0m');
     expect(prettyLine(json, false)).not.toContain('\u001b[');
   });

@@ -25,10 +25,13 @@ const SCENARIO_PATHS: Record<string, string> = {
 /**
  * Resolves `serve` settings (defaults < scenario < config file < environment < flags), the users
  * and credentials a config file preloads, and how messages name each setting (where it was given).
+ * `startEmulator` loads its `config` and `scenario` options through here too (shell
+ * 'startEmulator': its options rank as flags, and messages name them as options).
  */
 export async function serveSettings(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
+  shell: 'serve' | 'startEmulator' = 'serve',
 ): Promise<{
   settings: Record<string, unknown>;
   preload: EmulatorPreload;
@@ -87,8 +90,8 @@ export async function serveSettings(
     const variable = spec.env.find((n) => env[n] !== undefined && env[n] !== '');
     if (variable) origins.set(spec.key, { kind: 'env', variable });
   }
-  for (const key of Object.keys(fromFlags)) origins.set(key, { kind: 'flag' });
-  const names = serveNames(origins, scenario);
+  for (const key of Object.keys(fromFlags)) origins.set(key, { kind: shell === 'serve' ? 'flag' : 'option' });
+  const names = serveNames(origins, scenario, shell);
   const {
     users: usersText,
     credentials: credentialsText,

@@ -59,7 +59,7 @@ export class AdminClient implements ClientMethods {
     };
   }
 
-  /** `GET /health`; resolves with `starting` (not an error) while the emulator warms up. */
+  /** `GET /health`; resolves with `starting` or `degraded` (not an error) when not ok. */
   health() {
     return this.call('health', {}, { okStatuses: [503] });
   }

@@ -26,6 +26,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     exchangeNotifies: settings.exchangeNotifies,
     seed,
     logLevel: settings.logLevel,
+    logLinesPerSecond: settings.logLinesPerSecond,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,
     dataDir: settings.dataDir ?? null,

@@ -21,6 +21,7 @@ export const OPTION_NAMES: SettingNames = {
 /** Where a `serve` setting came from. */
 export type SettingOrigin =
   | { kind: 'flag' }
+  | { kind: 'option' }
   | { kind: 'env'; variable: string }
   | { kind: 'file'; file: string; path: string };
 
@@ -36,29 +37,33 @@ export function scenarioNames(file: string): SettingNames {
  * A `serve` user's names: each setting by where it was given (flag, environment variable, config or
  * scenario file); a setting not given is named by its flag and environment variables.
  * `scenarioFile` adds the scenario's own setting to instructions, for settings a scenario may hold.
+ * `shell` 'startEmulator' names what was not given in a file as the caller's options instead.
  */
 export function serveNames(
   origins: ReadonlyMap<string, SettingOrigin>,
   scenario?: { file: string; keys: ReadonlySet<string> },
+  shell: 'serve' | 'startEmulator' = 'serve',
 ): SettingNames {
   const spec = (key: string) => SERVE_OPTIONS.find((o) => o.key === key);
   const flagOf = (key: string) => spec(key)?.flag.split(' ')[0] ?? key;
   return {
     name(key) {
       const origin = origins.get(key);
+      if (origin?.kind === 'file') return `${origin.path} in ${origin.file}`;
+      if (shell === 'startEmulator' || origin?.kind === 'option') return OPTION_NAMES.name(key);
       if (origin?.kind === 'flag') return flagOf(key);
       if (origin?.kind === 'env') return `environment variable ${origin.variable}`;
-      if (origin?.kind === 'file') return `${origin.path} in ${origin.file}`;
       const envs = spec(key)?.env ?? [];
       return envs.length ? `${flagOf(key)} (env ${envs.join(' or ')})` : flagOf(key);
     },
     howToSet(key, value) {
+      const inScenario =
+        scenario?.keys.has(key) === true ? `, or set settings.${key}: ${value} in ${scenario.file}` : '';
+      if (shell === 'startEmulator') return `${OPTION_NAMES.howToSet(key, value)}${inScenario}`;
       const s = spec(key);
       const envs = s?.env ?? [];
       const flag = s?.kind === 'boolean' && value === 'true' ? flagOf(key) : `${flagOf(key)} ${value}`;
       const env = envs.length ? ` (env ${envs.map((e) => `${e}=${value}`).join(' or ')})` : '';
-      const inScenario =
-        scenario?.keys.has(key) === true ? `, or set settings.${key}: ${value} in ${scenario.file}` : '';
       return `start serve with ${flag}${env}${inScenario}`;
     },
   };

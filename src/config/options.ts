@@ -215,6 +215,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     description: 'silent | error | warn | info | debug (default info)',
   },
   {
+    key: 'logLinesPerSecond',
+    flag: '--log-lines-per-second <n>',
+    env: ['REPORTBO_LOG_LINES_PER_SECOND'],
+    kind: 'number',
+    description:
+      'most GetAccessToken lines and most delivery-attempt lines a second each (successes and failures counted apart), then one summary line for the rest of the second (default 10; 0: every line)',
+  },
+  {
     key: 'logFormat',
     flag: '--log-format <format>',
     env: ['REPORTBO_LOG_FORMAT'],

@@ -60,6 +60,11 @@ export const SettingsSchema = z.object({
     .regex(/^\/[^?#]*$/, 'expected a path starting with /')
     .default(DEFAULT_BASE_PATHS['1.7']),
   logLevel: z.enum(LOG_LEVELS).default('info'),
+  /**
+   * At most this many GetAccessToken lines and this many delivery-attempt lines a second, then one
+   * summary line (decision 0140); 0: every line.
+   */
+  logLinesPerSecond: z.number().int().min(0).max(1_000_000).default(10),
   /** Absent: pretty when stderr is a terminal, JSON otherwise (decided where the logger is made). */
   logFormat: z.enum(LOG_FORMATS).optional(),
   /** Where state is kept across restarts (decision 0080); absent: in memory only. */

@@ -1,20 +1,31 @@
+import { writeFile } from 'node:fs/promises';
+import { serveSettings } from '../cli/serve.js';
 import { AdminClient } from '../client/index.js';
 import type * as T from '../client/types.js';
-import type { SettingsInput } from '../config/index.js';
-import { EmulatorError } from '../errors.js';
+import { unknownKeyMessage } from '../config/closest-key.js';
+import { SERVE_OPTIONS, type SettingsInput } from '../config/index.js';
+import { EmulatorError, InputError } from '../errors.js';
 import { startServer } from '../server.js';
 
 /**
  * Options of `startEmulator`: every `serve` setting (camelCase, see README "Configuration") plus
  * users and credentials to load before the first request. Defaults differ from `serve` where a test
  * suite wants them to: port 0 (a free port), a manual clock, and a silent log.
+ * `config` and `scenario` load their files exactly as `serve --config` / `--scenario` do (the
+ * options outrank the files, as flags do); `urlFile` gets the listening URL; the environment is
+ * not read. An unknown key is an error naming the closest valid one.
  */
 export interface StartEmulatorOptions extends SettingsInput {
-  /** GetAccessToken users present from the start. */
+  /** GetAccessToken users present from the start (replace a config file's `users`, as a flag does). */
   users?: T.User[];
-  /** Credentials (delivery destinations) present from the start. */
+  /** Credentials (delivery destinations) present from the start (replace a config file's list). */
   credentials?: T.CredentialInput[];
+  /** A PEM CA certificate (or several) to trust for HTTPS receivers, besides `caFile`. */
+  caPem?: string;
 }
+
+/** Every key `startEmulator` takes: the `serve` settings (incl. users, credentials, caPem). */
+const OPTION_KEYS: readonly string[] = SERVE_OPTIONS.map((o) => o.key);
 
 /** A running in-process emulator and typed helpers over its admin API. */
 export interface StartedEmulator {
@@ -56,15 +67,56 @@ export interface StartedEmulator {
 
 /** Starts an emulator in this process, listening on loopback, and returns helpers to drive it. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<StartedEmulator> {
-  const { users, credentials, ...settings } = options;
-  const running = await startServer(
-    { port: 0, clock: 'manual', logLevel: 'silent', ...settings },
-    {},
-    { ...(users ? { users } : {}), ...(credentials ? { credentials } : {}) },
-  );
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InputError('invalid_option', 'startEmulator expects an options object, e.g. { users: [...] }.');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key)) {
+      throw new InputError(
+        'unknown_option',
+        `startEmulator: ${unknownKeyMessage('option', key, OPTION_KEYS)}; the options are the serve settings in camelCase (README "Configuration").`,
+        { path: key },
+      );
+    }
+  }
+  const { users, credentials, ...given } = options;
+  // The same loader as `serve` (config file, scenario file, their messages); no environment.
+  const { settings, preload, names } = await serveSettings(given, {}, 'startEmulator');
+  if (users) preload.users = users;
+  if (credentials) preload.credentials = credentials;
+  const scenario = settings.scenario
+    ? await (await import('../scenarios/serve.js')).startServeScenario(String(settings.scenario), preload)
+    : undefined;
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(
+      { port: 0, clock: 'manual', logLevel: 'silent', ...settings },
+      { settingNames: names },
+      scenario?.preload ?? preload,
+      scenario ? { runScenario: () => scenario.run(running.url, running.emulator.settings.adminToken) } : {},
+    );
+  } catch (err) {
+    await scenario?.close();
+    throw err;
+  }
+  if (settings.urlFile) {
+    const file = String(settings.urlFile);
+    try {
+      await writeFile(file, `${running.url}\n`);
+    } catch (err) {
+      await running.close();
+      await scenario?.close();
+      throw new InputError(
+        'file_unwritable',
+        `option urlFile: cannot write the listening URL to ${file} (${(err as Error).message}); choose a writable path.`,
+        { path: 'urlFile', file },
+      );
+    }
+  }
   const { adminToken } = running.emulator.settings;
   const client = new AdminClient(running.url, adminToken ? { adminToken } : {});
   const { basePath16, basePath17 } = running.emulator.settings;
+  let stopping: Promise<void> | undefined;
   const list = async (query: T.NotificationQuery = {}) =>
     (await client.listNotifications(query)).notifications;
 
@@ -97,7 +149,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     async reset() {
       await client.reset();
     },
-    stop: () => running.close(),
+    stop() {
+      stopping ??= running.close().then(() => scenario?.close());
+      return stopping;
+    },
   };
 }
 

@@ -1,4 +1,12 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -201,5 +209,35 @@ describe('DataDir', () => {
     expect(d.notices[0]).toMatch(/took over a stale lock of pid 4206649 \(no longer running; port 8080/);
     expect(JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8')).pid).toBe(process.pid);
     d.close();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['half-written', '{"pid":12'],
+    ['without a pid', '{"host":"x"}'],
+  ])(
+    'treats a lock file that is %s as held (a lock being written), naming the file and how to remove it',
+    (_, text) => {
+      const dir = fresh();
+      writeFileSync(join(dir, 'lock.json'), text);
+      expect(() => openAll(dir, 0)).toThrow(
+        `${join(dir, 'lock.json')} cannot be read as a lock: another emulator may be writing it.`,
+      );
+      expect(() => openAll(dir, 0)).toThrow(`delete ${join(dir, 'lock.json')}`);
+      expect(readFileSync(join(dir, 'lock.json'), 'utf8')).toBe(text);
+    },
+  );
+
+  it('writes the lock whole and leaves no temporary file beside it', () => {
+    const dir = fresh();
+    const d = openAll(dir, 0);
+    d.setPort(4321);
+    expect(JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      port: 4321,
+    });
+    expect(readdirSync(dir).filter((f) => f.includes('lock'))).toEqual(['lock.json']);
+    d.close();
+    expect(readdirSync(dir).filter((f) => f.includes('lock'))).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { EmulatorError } from '../errors.js';
+import { DataDirUnwritableError, EmulatorError } from '../errors.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
@@ -42,6 +42,9 @@ export class DataDir {
   #journalBytes: number;
   #snapshotBytes: number;
   #dirty = false;
+  /** A failed write may have left part of a record after #journalBytes: cut it before the next one. */
+  #unclean = false;
+  #failure: DataDirFailure | undefined;
   readonly #timer: NodeJS.Timeout;
   #closed = false;
 
@@ -94,7 +97,8 @@ export class DataDir {
     // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
     for (const f of readdirSync(dir)) {
       if (/^journal-\d+\.bin$/.test(f) && f !== journalName(this.#generation)) unlinkSync(join(dir, f));
-      if (f.endsWith('.tmp')) unlinkSync(join(dir, f));
+      // Another opener's lock being written is its own to remove.
+      if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
     }
     if (format === undefined) writeFormat(dir);
     this.#fd = openSync(journalFile, 'a');
@@ -136,13 +140,50 @@ export class DataDir {
     }
   }
 
-  /** Appends one record to the journal, written to the OS before this returns. */
+  /**
+   * Appends one record to the journal, written to the OS before this returns. A write that fails or
+   * stops short (disk full, file too large, an I/O error) is cut back to the last whole record and
+   * throws DataDirUnwritableError: nothing partial stays for a later record to land behind
+   * (decision 0125).
+   */
   append(rec: StoreRecord): void {
     if (this.#closed) return;
     const buf = encodeRecord(rec);
-    writeSync(this.#fd, buf);
+    try {
+      if (this.#unclean) this.#rollback();
+      let written = 0;
+      while (written < buf.length) {
+        const n = writeSync(this.#fd, buf, written, buf.length - written);
+        if (n <= 0) throw new Error(`short write: ${written} of ${buf.length} bytes`);
+        written += n;
+      }
+    } catch (err) {
+      this.#unclean = true;
+      try {
+        this.#rollback();
+      } catch {
+        // Tried again before the next write.
+      }
+      throw this.#fail(`${describeError(err)} writing ${journalName(this.#generation)}`);
+    }
     this.#journalBytes += buf.length;
     this.#dirty = true;
+    this.#failure = undefined;
+  }
+
+  /** Why the data dir cannot keep changes now (the last write failed), or undefined when it can. */
+  get failure(): DataDirFailure | undefined {
+    return this.#failure;
+  }
+
+  #rollback(): void {
+    ftruncateSync(this.#fd, this.#journalBytes);
+    this.#unclean = false;
+  }
+
+  #fail(cause: string): DataDirUnwritableError {
+    this.#failure = { cause, since: this.#failure?.since ?? new Date().toISOString() };
+    return new DataDirUnwritableError(this.dir, cause);
   }
 
   /** Whether the journal has grown enough to be folded into a new snapshot. */
@@ -159,27 +200,50 @@ export class DataDir {
     if (this.#closed) return;
     const generation = this.#generation + 1;
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.tmp`);
-    const fd = openSync(tmp, 'w');
     let bytes = 0;
+    let journal: number | undefined;
     try {
-      const write = (rec: StoreRecord) => {
-        const buf = encodeRecord(rec);
-        writeSync(fd, buf);
-        bytes += buf.length;
-      };
-      write({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
-      for (const rec of state) write(rec);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(tmp, 'w');
+      try {
+        const write = (rec: StoreRecord) => {
+          const buf = encodeRecord(rec);
+          let written = 0;
+          while (written < buf.length) {
+            const n = writeSync(fd, buf, written, buf.length - written);
+            if (n <= 0) throw new Error(`short write: ${written} of ${buf.length} bytes`);
+            written += n;
+          }
+          bytes += buf.length;
+        };
+        write({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
+        for (const rec of state) write(rec);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      // Opened before the rename: a crash between leaves an empty journal of a generation the old
+      // snapshot does not name, deleted at the next start.
+      journal = openSync(join(this.dir, journalName(generation)), 'a');
+      renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
+    } catch (err) {
+      if (journal !== undefined) closeQuietly(journal);
+      for (const f of [tmp, join(this.dir, journalName(generation))]) {
+        try {
+          unlinkSync(f);
+        } catch {
+          // Never created.
+        }
+      }
+      // The journal still holds everything: only the compaction is lost.
+      throw new DataDirUnwritableError(this.dir, `${describeError(err)} writing a snapshot`);
     }
-    renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
     syncDir(this.dir);
     const old = this.#generation;
-    closeSync(this.#fd);
+    closeQuietly(this.#fd);
     this.#generation = generation;
-    this.#fd = openSync(join(this.dir, journalName(generation)), 'a');
+    this.#fd = journal;
     this.#journalBytes = 0;
+    this.#unclean = false;
     this.#snapshotBytes = bytes;
     try {
       unlinkSync(join(this.dir, journalName(old)));
@@ -196,8 +260,13 @@ export class DataDir {
   /** Flushes written records to the disk itself (they already survive a killed process). */
   sync(): void {
     if (!this.#dirty || this.#closed) return;
-    this.#dirty = false;
-    fdatasyncSync(this.#fd);
+    try {
+      fdatasyncSync(this.#fd);
+      this.#dirty = false;
+    } catch (err) {
+      // Runs on a timer: never throws past it; health says so until a write succeeds.
+      this.#fail(`${describeError(err)} flushing ${journalName(this.#generation)} to the disk`);
+    }
   }
 
   close(): void {
@@ -205,12 +274,33 @@ export class DataDir {
     this.sync();
     this.#closed = true;
     clearInterval(this.#timer);
-    closeSync(this.#fd);
+    closeQuietly(this.#fd);
     this.lock.release();
   }
 
   setPort(port: number): void {
     this.lock.setPort(port);
+  }
+}
+
+/** Why the data dir cannot keep changes, since when (the first failure of a run of them). */
+export interface DataDirFailure {
+  cause: string;
+  since: string;
+}
+
+/** `ENOSPC: no space left on device` (the code and what it means), or the message. */
+function describeError(err: unknown): string {
+  return err instanceof Error
+    ? err.message.replace(/, (write|open|fsync|fdatasync|ftruncate|rename).*$/, '')
+    : String(err);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closing cannot lose anything written: the writes already reached the OS.
   }
 }
 

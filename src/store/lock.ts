@@ -1,4 +1,14 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConflictError } from '../errors.js';
@@ -19,8 +29,10 @@ export const LOCK_FILE = 'lock.json';
 const HELD = new Set<string>();
 
 /**
- * Takes the data dir's lock (`lock.json`, created exclusively) or refuses, naming the emulator that
- * holds it. A lock whose process is gone is stale: taken over, with a notice. Gone means, on the same
+ * Takes the data dir's lock (`lock.json`) or refuses, naming the emulator that holds it. The lock is
+ * written whole to a temporary file and hard-linked to `lock.json` (the link fails if one exists), so
+ * another emulator never sees it empty or half-written; a lock file that cannot be read is therefore
+ * held (decision 0126). A lock whose process is gone is stale: taken over, with a notice. Gone means, on the same
  * host: no such pid, a pid now running another process (its start time differs), or this process's
  * own pid while this process does not hold the lock. The last is the container case: a container
  * restarted after `docker kill` runs the new emulator as pid 1 again.
@@ -45,16 +57,17 @@ export class DirLock {
       ...procStartOf('self'),
     };
     for (let tries = 0; tries < 2; tries++) {
-      try {
-        const fd = openSync(file, 'wx');
-        writeSync(fd, `${JSON.stringify(owner)}\n`);
-        closeSync(fd);
+      if (linkWhole(file, owner)) {
         HELD.add(file);
         return { lock: new DirLock(file, owner) };
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
       const held = readOwner(file);
+      if (held === 'unreadable')
+        throw new ConflictError(
+          'data_dir_locked',
+          `The data dir ${dir} is locked: its lock ${file} cannot be read as a lock: another emulator may be writing it. If no emulator uses this data dir (a disk that filled up, a copy), delete ${file} and start again.`,
+          { dataDir: dir, lockFile: file },
+        );
       if (held && (held.host !== owner.host || isAlive(held, file))) {
         throw new ConflictError(
           'data_dir_locked',
@@ -62,12 +75,17 @@ export class DirLock {
           { dataDir: dir, owner: held },
         );
       }
-      unlinkSync(file);
       if (held) {
+        try {
+          unlinkSync(file);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
         const notice = `data dir ${dir}: took over a stale lock of pid ${held.pid} (no longer running; port ${held.port}, started ${held.startedAt})`;
         const taken = DirLock.take(dir, port);
         return { lock: taken.lock, notice };
       }
+      // Gone between the link and the read (its emulator stopped): try again.
     }
     throw new ConflictError('data_dir_locked', `Cannot take the lock ${file}: it keeps reappearing.`);
   }
@@ -75,25 +93,80 @@ export class DirLock {
   /** Writes the port once the server listens (it may have been 0 when the lock was taken). */
   setPort(port: number): void {
     this.#owner.port = port;
-    writeFileSync(this.#file, `${JSON.stringify(this.#owner)}\n`);
+    const tmp = writeTemp(this.#file, this.#owner);
+    try {
+      renameSync(tmp, this.#file); // replaces it whole: never seen half-written
+    } catch (err) {
+      unlinkQuietly(tmp);
+      throw err;
+    }
   }
 
   release(): void {
     HELD.delete(this.#file);
     try {
-      if (readOwner(this.#file)?.pid === process.pid) unlinkSync(this.#file);
+      const held = readOwner(this.#file);
+      if (typeof held === 'object' && held.pid === process.pid) unlinkSync(this.#file);
     } catch {
       // Already gone: nothing to release.
     }
   }
 }
 
-function readOwner(file: string): LockOwner | undefined {
+/** `owner` written and synced to a temporary file beside `file`; answers its path. */
+function writeTemp(file: string, owner: LockOwner): string {
+  const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx');
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as LockOwner;
-    return typeof parsed.pid === 'number' ? parsed : undefined;
+    writeSync(fd, `${JSON.stringify(owner)}\n`);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkQuietly(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  return tmp;
+}
+
+/** Creates `file` holding `owner`, whole, unless it exists (then false). */
+function linkWhole(file: string, owner: LockOwner): boolean {
+  const tmp = writeTemp(file, owner);
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    unlinkQuietly(tmp);
+  }
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
   } catch {
-    return undefined; // unreadable or half-written: treated as stale
+    // Already gone.
+  }
+}
+
+/**
+ * The lock's owner; undefined when there is no lock file; `unreadable` when it is empty, cut short
+ * or not a lock (held: a lock is only ever written whole, so this is not one being written by us).
+ */
+function readOwner(file: string): LockOwner | 'unreadable' | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
+  }
+  try {
+    const parsed = JSON.parse(text) as LockOwner;
+    return typeof parsed?.pid === 'number' ? parsed : 'unreadable';
+  } catch {
+    return 'unreadable';
   }
 }
 

@@ -35,6 +35,8 @@ export class PersistentState {
   readonly #started = new Map<string, StartedAttempt>();
   #batchRunning: string | undefined;
   #compactQueued = false;
+  /** After a compaction failed: not tried again before this (ms since the epoch). */
+  #compactRetryMs = 0;
 
   private constructor(dir: DataDir, replayed: ReplayedState) {
     this.#dir = dir;
@@ -114,7 +116,7 @@ export class PersistentState {
     );
     this.#catchUp(t, r);
     // Not before ready: the server answers first, the snapshot is written right after.
-    if (this.#dir.wantsCompaction()) setImmediate(() => this.compact());
+    if (this.#dir.wantsCompaction()) setImmediate(() => this.#compactQuietly());
   }
 
   /** Folds everything into a new snapshot (after a reset: only what reset kept). */
@@ -123,6 +125,28 @@ export class PersistentState {
     if (!t) return;
     this.#compactQueued = false;
     this.#dir.compact(stateRecords(t, this.#mark(t.clock), this.#started, this.#batchRunning));
+  }
+
+  /** A compaction nobody waits for: a failure is logged (the journal still holds everything), never thrown. */
+  #compactQuietly(): void {
+    try {
+      this.compact();
+    } catch (err) {
+      this.#compactRetryMs = Date.now() + COMPACT_RETRY_MS;
+      this.#target?.log.warn(
+        { dataDir: this.dir, err },
+        `data dir: compaction failed; the journal keeps every change, retrying in ${COMPACT_RETRY_MS / 1000} s`,
+      );
+    }
+  }
+
+  /**
+   * Why the data dir cannot keep changes (`data dir not writable: …`), or undefined while it can:
+   * `GET /__admin/health` answers `degraded` with it (decision 0125).
+   */
+  degraded(): string | undefined {
+    const failure = this.#dir.failure;
+    return failure && `data dir not writable: ${failure.cause} (since ${failure.since})`;
   }
 
   /** Reset forgot reservations, notifications, tokens, journal and faults: the data dir forgets them too. */
@@ -143,10 +167,25 @@ export class PersistentState {
   }
 
   #append(rec: StoreRecord): void {
-    this.#dir.append(rec);
-    if (!this.#compactQueued && this.#dir.wantsCompaction()) {
+    const failing = this.#dir.failure;
+    try {
+      this.#dir.append(rec);
+    } catch (err) {
+      if (!failing)
+        this.#target?.log.error(
+          { dataDir: this.dir, err },
+          'data dir not writable: changes are answered 503 and not kept until a write succeeds',
+        );
+      throw err;
+    }
+    if (failing)
+      this.#target?.log.warn(
+        { dataDir: this.dir, since: failing.since },
+        'data dir writable again: changes are kept again',
+      );
+    if (!this.#compactQueued && Date.now() >= this.#compactRetryMs && this.#dir.wantsCompaction()) {
       this.#compactQueued = true;
-      setImmediate(() => this.compact());
+      setImmediate(() => this.#compactQuietly());
     }
   }
 
@@ -202,6 +241,12 @@ export class PersistentState {
       append({ k: 'user+', d: u });
       return u;
     };
+    const replaceUser = auth.users.replace.bind(auth.users);
+    auth.users.replace = (username, input) => {
+      const u = replaceUser(username, input);
+      append({ k: 'user+', d: u });
+      return u;
+    };
     const removeUser = auth.users.remove.bind(auth.users);
     auth.users.remove = (username) => {
       removeUser(username);
@@ -219,6 +264,11 @@ export class PersistentState {
     const removeFault = faults.remove.bind(faults);
     faults.remove = (id) => {
       removeFault(id);
+      saveFaults();
+    };
+    const clearFaults = faults.reset.bind(faults);
+    faults.reset = () => {
+      clearFaults();
       saveFaults();
     };
     const takeFault = faults.take.bind(faults);
@@ -246,6 +296,11 @@ export class PersistentState {
       const o = takeOutage(credentialId, atMs);
       if (o) saveOutages(); // a count went down, failedAttempts went up
       return o;
+    };
+    const clearOutages = outages.reset.bind(outages);
+    outages.reset = () => {
+      clearOutages();
+      saveOutages();
     };
     const dropOutages = outages.removeCredential.bind(outages);
     outages.removeCredential = (credentialId) => {
@@ -290,6 +345,12 @@ export class PersistentState {
     const addCredential = creds.add.bind(creds);
     creds.add = (input, where, options) => {
       const c = addCredential(input, where, options);
+      append({ k: 'cred+', d: credentialData(c) });
+      return c;
+    };
+    const replaceCredential = creds.replace.bind(creds);
+    creds.replace = (id, input) => {
+      const c = replaceCredential(id, input);
       append({ k: 'cred+', d: credentialData(c) });
       return c;
     };
@@ -379,6 +440,9 @@ export class PersistentState {
     void t.delivery.outbox.runBatch(new Date(latest));
   }
 }
+
+/** How long a failed compaction waits before it is tried again. */
+const COMPACT_RETRY_MS = 60_000;
 
 /** One record per trusted certificate (PEM text, source, fingerprint). */
 function trustRecords(t: AttachTarget): StoreRecord[] {

@@ -66,7 +66,8 @@ export const ADMIN_ROUTES = {
     method: 'get',
     path: '/health',
     tag: 'health',
-    summary: '{"status":"ok"} once ready, 503 "starting" before',
+    summary:
+      '{"status":"ok"} once ready, 503 "starting" before and "degraded" while the data dir cannot be written',
     responses: { 200: HealthSchema, 503: HealthSchema },
   }),
   openApi: route({

@@ -29,7 +29,12 @@ component(
 export const HealthSchema = component(
   'Health',
   z.object({
-    status: z.enum(['ok', 'starting']),
+    status: z.enum(['ok', 'starting', 'degraded']),
+    degraded: str
+      .optional()
+      .describe(
+        'with status degraded (HTTP 503): why, e.g. `data dir not writable: ENOSPC: no space left on device …`',
+      ),
     version: str.describe('the package version (package.json)'),
     clock: CLOCK_MODE.optional(),
     seed: int.optional(),
@@ -54,6 +59,9 @@ export const EffectiveConfigSchema = component(
     exchangeNotifies: z.enum(['new', 'old', 'both']),
     seed: int,
     logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
+    logLinesPerSecond: int.describe(
+      'most GetAccessToken and most attempt lines a second each before a summary line; 0: every line',
+    ),
     shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
     allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
     adminToken: z.boolean().describe('whether a token is required (never its value)'),

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SettingsInput } from '../src/config/index.js';
+import { type RunningEmulator, startServer } from '../src/server.js';
+
+// Issue 26: four admin writes were answered but not kept under --data-dir; after a restart the old
+// state came back. Each test makes the write, restarts on the same data dir and reads it back.
+
+const dirs: string[] = [];
+const running: RunningEmulator[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function settings(): SettingsInput {
+  const d = mkdtempSync(join(tmpdir(), 'reportbo-dd-writes-'));
+  dirs.push(d);
+  return { dataDir: join(d, 'data'), clock: 'manual', clockStart: '2026-04-27T10:00:00Z' };
+}
+
+async function serve(input: SettingsInput): Promise<RunningEmulator> {
+  const r = await startServer({ port: 0, logLevel: 'silent', allowHttp: true, ...input });
+  running.push(r);
+  return r;
+}
+
+async function restart(r: RunningEmulator, input: SettingsInput): Promise<RunningEmulator> {
+  await r.close();
+  running.splice(running.indexOf(r), 1);
+  return serve(input);
+}
+
+async function admin(r: RunningEmulator, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${r.url}/__admin${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+describe('--data-dir keeps every admin write across a restart', () => {
+  it('PUT /__admin/credentials/:id: the new URL and key come back, not the old ones', async () => {
+    const s = settings();
+    let emu = await serve(s);
+    await admin(emu, 'POST', '/credentials', {
+      id: 'c1',
+      apiKey: 'old-key-000001',
+      url: 'http://127.0.0.1:9/old',
+    });
+    await admin(emu, 'PUT', '/credentials/c1', { apiKey: 'new-key-000002', url: 'http://127.0.0.1:9/new' });
+    const before = await admin(emu, 'GET', '/credentials');
+    emu = await restart(emu, s);
+    const after = await admin(emu, 'GET', '/credentials');
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({
+      credentials: [{ id: 'c1', apiKey: 'new-key-000002', url: 'http://127.0.0.1:9/new' }],
+    });
+  });
+
+  it('PUT /__admin/users/:username: the changed user comes back, not the old one', async () => {
+    const s = settings();
+    let emu = await serve(s);
+    await admin(emu, 'POST', '/users', { username: 'ana', password: 'pw', idWeb: 7, webDescription: 'Old' });
+    await admin(emu, 'PUT', '/users/ana', {
+      password: 'pw2',
+      idWeb: 8,
+      webDescription: 'New',
+      versions: ['1.7'],
+    });
+    const before = await admin(emu, 'GET', '/users');
+    emu = await restart(emu, s);
+    const after = await admin(emu, 'GET', '/users');
+    expect(after).toEqual(before);
+    expect(after).toEqual({
+      users: [{ username: 'ana', idWeb: 8, webDescription: 'New', versions: ['1.7'] }],
+    });
+  });
+
+  it('DELETE /__admin/faults: a cleared fault does not come back', async () => {
+    const s = settings();
+    let emu = await serve(s);
+    await admin(emu, 'POST', '/faults', { kind: 'status', status: 503, count: 3 });
+    await admin(emu, 'DELETE', '/faults');
+    emu = await restart(emu, s);
+    expect(await admin(emu, 'GET', '/faults')).toEqual({ faults: [] });
+  });
+
+  it('DELETE /__admin/outages: cleared outages do not come back', async () => {
+    const s = settings();
+    let emu = await serve(s);
+    await admin(emu, 'POST', '/outages', { from: '2030-01-01T00:00:00Z', for: 'PT1H' });
+    await admin(emu, 'DELETE', '/outages');
+    emu = await restart(emu, s);
+    expect(await admin(emu, 'GET', '/outages')).toEqual({ outages: [] });
+  });
+});
