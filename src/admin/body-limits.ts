@@ -1,5 +1,5 @@
 /**
- * What an admin request body may be (issue 31 §1, decision 0121): at most MAX_ADMIN_BODY_BYTES,
+ * What an admin request body may be (decision 0121): at most MAX_ADMIN_BODY_BYTES,
  * counted while it is read (a larger body is never buffered: 413), valid UTF-8 (a lossy decode once
  * stored U+FFFD in place of the bytes sent: 400), and JSON nested at most MAX_JSON_DEPTH deep (10,000
  * levels of `overrides` overflowed the stack of the recursive merge: 400 naming the path).

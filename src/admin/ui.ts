@@ -48,7 +48,7 @@ export function uiRoutes(): Hono {
       c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
     uiFile: async (c) => {
       const name = c.req.param('file');
-      // Own keys only: `__proto__` or `toString` must be a 404, not an inherited value (issue 31 §1).
+      // Own keys only: `__proto__` or `toString` must be a 404, not an inherited value (decision 0121).
       const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (!type)
         throw new NotFoundError(
