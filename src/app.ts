@@ -2,7 +2,7 @@ import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
 import { adminBodyLimits } from './admin/body-limits.js';
 import { adminGuard } from './admin/guard.js';
 import { healthRoutes } from './admin/health.js';
-import { type AdminOptions, adminApp, refuseWrongMethods } from './admin/index.js';
+import { type AdminOptions, adminApp, announceRefused, refuseWrongMethods } from './admin/index.js';
 import { apiApp } from './api/index.js';
 import type { Emulator } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
@@ -15,6 +15,10 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const app = new Hono();
   const onError = errorHandler(emulator);
   const notFound = notFoundHandler(emulator);
+  // Every admin call answered 4xx goes to the live stream and the log, the guard's refusals included.
+  const refused = announceRefused(emulator);
+  app.use('/__admin', refused);
+  app.use('/__admin/*', refused);
   // Before any admin route: Host, Origin, the token and JSON writes (docs/admin-api.md "Security").
   const guard = adminGuard(emulator);
   app.use('/__admin', guard);
