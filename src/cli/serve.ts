@@ -12,6 +12,7 @@ import {
   unknownEnvWarnings,
 } from '../config/index.js';
 import type { EmulatorPreload } from '../emulator.js';
+import { flushLog } from '../log.js';
 import { InputError } from '../errors.js';
 
 /** Where a scenario file keeps what `serve --scenario` takes from it (besides its `settings`). */
@@ -149,6 +150,9 @@ export function addServeOptions(cmd: Command): Command {
 
 /** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
+  // A file past `ulimit -f` would end the process by SIGXFSZ (exit 153) in the middle of a write;
+  // ignored, the write fails with EFBIG, which the data dir and the log handle like a full disk.
+  process.on('SIGXFSZ', () => {});
   const { startServer } = await import('../server.js');
   const { settings: input, preload, names, warnings } = await serveSettings(flags, process.env);
   // --scenario: its receivers start first, so its credentials can point at them.
@@ -172,15 +176,24 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
   for (const warning of warnings) log.warn({}, warning);
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
-    const shutdown = (signal: string) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        // A second signal, of either kind, ends the process at once (docs/delivery.md "Stopping with
+        // attempts in flight"): no more waiting for the grace.
+        log.warn({ signal }, 'second signal: stopping at once, attempts in flight are not waited for');
+        flushLog(log);
+        process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      }
+      stopping = true;
       log.info({ signal }, 'shutting down');
       void running
         .close()
         .then(() => scenario?.close())
         .then(() => resolve(0));
     };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   if (input.urlFile) await writeUrlFile(String(input.urlFile), running.url, log);
   // A CA file builds the delivery engine at start; without one nothing is trusted yet.
