@@ -12,7 +12,7 @@ export const MAX_ATTEMPTS = 5;
  * @typedef {import('./dom.js').Attempt} Attempt
  * @typedef {{
  *   id: string, credentialId: string, bookingId: number, bookingNumber: string, bookingStatus: string,
- *   state: string, url: string, createdAt: string, filename: string, attemptCount: number,
+ *   state: string, stateNote?: string | null, url: string, createdAt: string, filename: string, attemptCount: number,
  *   inFlight: boolean, warnings: string[], lastAttempt: Attempt | null,
  *   deliveredAt: string | null, exhaustedAt: string | null, cancelledAt: string | null, cancelReason: string | null
  * }} Summary
