@@ -52,7 +52,11 @@ export function outcomeText(attempt) {
   return attempt.outcome === 'http_status' ? String(attempt.statusCode) : attempt.outcome;
 }
 
-/** @param {Attempt | null | undefined} attempt */
+/**
+ * The dashboard's copy of `acknowledges()` in src/model/acknowledgement.ts (only an HTTP answer of
+ * exactly 200 acknowledges; spec "Endpoints 1" rule 2): the browser modules do not import server code.
+ * @param {Attempt | null | undefined} attempt
+ */
 export const isOk = (attempt) => attempt?.outcome === 'http_status' && attempt.statusCode === 200;
 
 /**
@@ -99,11 +103,4 @@ export function jsonTree(value, key, depth) {
   return h('div', { class: 'leaf' }, label, h('span', { class: kind }, JSON.stringify(value)));
 }
 
-/**
- * An attempt as the admin API answers it (docs/admin-api.md "Notifications").
- * @typedef {{
- *   number: number, startedAt: string, startedAtWall: string, finishedAt: string, durationMs: number,
- *   trigger: 'first' | 'batch' | 'manual', batchAt?: string, outcome: string, statusCode?: number | null,
- *   message: string, responseBody?: string, responseHeaders?: Record<string, string>, outageId?: string
- * }} Attempt
- */
+/** @typedef {import('../src/client/types.js').Attempt} Attempt */

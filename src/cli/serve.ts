@@ -12,8 +12,8 @@ import {
   unknownEnvWarnings,
 } from '../config/index.js';
 import type { EmulatorPreload } from '../emulator.js';
-import { flushLog } from '../log.js';
 import { InputError } from '../errors.js';
+import { flushLog } from '../log.js';
 
 /** Where a scenario file keeps what `serve --scenario` takes from it (besides its `settings`). */
 const SCENARIO_PATHS: Record<string, string> = {
