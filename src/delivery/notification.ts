@@ -108,4 +108,3 @@ export function toDetail(n: NotificationRecord) {
 }
 
 export type NotificationSummary = ReturnType<typeof toSummary>;
-export type NotificationDetail = ReturnType<typeof toDetail>;
