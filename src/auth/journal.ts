@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { JournalEntrySchema } from '../admin/contract/schemas.js';
+import type { JournalEntryShape } from '../model/auth.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
@@ -7,7 +7,7 @@ import { RingBuffer } from './ring-buffer.js';
 export const MAX_JOURNAL_ENTRIES = 10_000;
 
 /** One GetAccessToken call as received (admin `GET /__admin/requests`). */
-export type JournalEntry = z.output<typeof JournalEntrySchema>;
+export type JournalEntry = z.output<typeof JournalEntryShape>;
 
 export interface JournalFilter {
   version?: string;
