@@ -151,6 +151,7 @@ export function createEmulator(
   const auth = createAuthService({
     clock,
     changes,
+    journalEntries: settings.journalEntries,
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
   const listName = { users: 'users', credentials: 'credentials', ...preload.origins };

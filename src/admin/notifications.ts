@@ -1,60 +1,148 @@
 import { Hono } from 'hono';
-import { toDetail, toSummary } from '../delivery/index.js';
+import type { z } from 'zod';
+import { type NotificationRecord, toDetail, toSummary } from '../delivery/index.js';
+import { failedSince, resend } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
-import { InputError, NotFoundError } from '../errors.js';
+import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { ADMIN_ROUTES } from './contract/routes.js';
+import { harLog, ndjsonLines } from './har.js';
 import { mount } from './mount.js';
-import { notificationQuery } from './notification-query.js';
+import { notificationQuery, scanNotifications } from './notification-query.js';
+import { readJsonBody } from './read-json.js';
 
-/** How long `wait=settled` waits by default, and at most. */
-export const SETTLE_WAIT_DEFAULT_MS = 10_000;
-export const SETTLE_WAIT_MAX_MS = 300_000;
+/** How long `wait=settled` waits when the query gives no `timeoutMs` (at most 300,000: the declaration's bound). */
+const SETTLE_WAIT_DEFAULT_MS = 10_000;
 
 /**
  * `GET /__admin/notifications[?state&credentialId&bookingId&wait=settled&timeoutMs]` and
- * `GET /__admin/notifications/:id`. `wait=settled` holds the answer until no matching notification
+ * `GET /__admin/notifications/:id` (its summary, its body as sent as `body.gz`, a retry now, a
+ * resend), and `GET /__admin/notifications/export` (HAR 1.2 or NDJSON of the filtered list).
+ * `wait=settled` holds the answer until no matching notification
  * has an attempt queued or running, so clients need no polling loop.
  */
 export function notificationRoutes(emulator: Emulator): Hono {
   const { outbox } = emulator.delivery;
   return mount(new Hono(), {
-    listNotifications: async (c) => {
-      const q = c.req.query();
-      const { filter, matches, extra } = notificationQuery(q);
+    // Before getNotification: /notifications/export is not a notification id.
+    exportNotifications: (c, { query }) => {
+      const { format = 'har', ...rest } = query;
+      const { filter, matches } = notificationQuery(rest);
+      const records = outbox.list(filter).filter(matches);
+      const stamp = emulator.clock
+        .now()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+      const disposition = (ext: string) => `attachment; filename=reportbo-notifications-${stamp}.${ext}`;
+      if (format === 'har') {
+        return c.body(JSON.stringify(harLog(records), null, 1), 200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Disposition': disposition('har'),
+        });
+      }
+      return c.body([...ndjsonLines(records)].join(''), 200, {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Content-Disposition': disposition('ndjson'),
+      });
+    },
+    // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
+    getNotificationBody: (c, { params }) => {
+      const n = outbox.get(params.id);
+      if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
+      return c.body(new Uint8Array(n.gz), 200, {
+        'Content-Type': 'application/gzip',
+        'Content-Disposition': `attachment; filename=${n.filename}.gz`,
+      });
+    },
+    listNotifications: async (c, { query }) => {
+      const { wait, timeoutMs = SETTLE_WAIT_DEFAULT_MS, limit, before, ...filters } = query;
+      const { filter, matches, extra } = notificationQuery(filters);
       let settled: boolean | undefined;
-      if (q.wait !== undefined) {
-        if (q.wait !== 'settled') {
-          throw new InputError('invalid_query', `wait: "${q.wait}" is not supported.`, {
-            path: 'wait',
-            accepted: ['settled'],
-          });
-        }
-        const timeoutMs = q.timeoutMs === undefined ? SETTLE_WAIT_DEFAULT_MS : Number(q.timeoutMs);
-        if (!Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > SETTLE_WAIT_MAX_MS) {
-          throw new InputError(
-            'invalid_query',
-            `timeoutMs must be an integer from 0 to ${SETTLE_WAIT_MAX_MS}.`,
-            { path: 'timeoutMs' },
-          );
-        }
+      if (wait === 'settled') {
         // The state filter selects what is listed, not what is waited for: a waited-for pending
         // notification may become delivered meanwhile.
         const { state: _state, ...waitFilter } = filter;
         settled = await outbox.waitSettled(waitFilter, timeoutMs);
       }
       const listed = outbox.list(filter);
-      const notifications = (extra ? listed.filter(matches) : listed).map(toSummary);
-      return settled === undefined ? { notifications } : { settled, notifications };
+      const paged = limit !== undefined || before !== undefined;
+      if (!extra && !paged) {
+        const notifications = listed.map(toSummary);
+        return settled === undefined ? { notifications } : { settled, notifications };
+      }
+      // A search or a page: a scan that yields, newest first, bounded by `limit`.
+      const found = await scanNotifications(listed, extra ? matches : () => true, {
+        ...(limit === undefined ? {} : { limit }),
+        ...(before === undefined ? {} : { before }),
+        signal: c.req.raw.signal,
+      });
+      const notifications = found.records.map(toSummary);
+      const page = paged ? { total: found.total, nextCursor: found.nextCursor } : {};
+      return settled === undefined ? { notifications, ...page } : { settled, notifications, ...page };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
-    retryNotification: async (c) => {
-      const n = await outbox.retryNow(c.req.param('id'));
+    retryNotification: async (_c, { params }) => {
+      const n = await outbox.retryNow(params.id);
       return { attempt: n.attempts.at(-1)!, notification: toSummary(n) };
     },
-    getNotification: (c) => {
-      const n = outbox.get(c.req.param('id'));
-      if (!n)
-        throw new NotFoundError('notification_not_found', `No notification with id "${c.req.param('id')}".`);
+    // Resend one notification (as sent or edited) to its credential or the ones named.
+    resendNotification: async (c, { params }) => {
+      const input = parseBody(ADMIN_ROUTES.resendNotification.body, await readJsonBody(c), 'invalid_resend');
+      const done = resend(outbox, emulator.delivery.credentials, params.id, input);
+      const to = done.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ');
+      return {
+        from: done.from,
+        edited: done.edited,
+        notifications: done.notifications.map(ref),
+        message: `${done.edited ? 'edited body of ' : ''}${done.from} sent again as ${to}`,
+      };
+    },
+    // Bulk retry: a credential's failed notifications since T; dryRun counts them first.
+    resendFailed: async (c) => {
+      const input = parseBody(ADMIN_ROUTES.resendFailed.body, await readJsonBody(c), 'invalid_resend');
+      const sinceMs = Date.parse(input.since);
+      if (Number.isNaN(sinceMs)) {
+        throw new InputError('invalid_resend', `since: "${input.since}" is not an ISO 8601 instant.`, {
+          path: 'since',
+        });
+      }
+      const failed = failedSince(outbox, { credentialId: input.credentialId, sinceMs });
+      const dryRun = input.dryRun === true;
+      const resent: NotificationRecord[] = [];
+      const retried: string[] = [];
+      if (!dryRun) {
+        for (const n of failed) {
+          if (n.state === 'exhausted')
+            resent.push(...resend(outbox, emulator.delivery.credentials, n.id, {}).notifications);
+          else {
+            retried.push(n.id);
+            // Answered at once; each attempt ends as data on the notification (never thrown past here).
+            outbox.retryNow(n.id).catch(() => {});
+          }
+        }
+      }
+      return { count: failed.length, dryRun, resent: resent.map(ref), retried };
+    },
+    getNotification: (_c, { params }) => {
+      const n = outbox.get(params.id);
+      if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
       return toDetail(n);
     },
   });
+}
+
+const ref = (n: NotificationRecord) => ({
+  id: n.id,
+  credentialId: n.credentialId,
+  bookingId: n.bookingId,
+  state: n.state,
+});
+
+/** A body checked against its declared schema; the first issue's path and message on a 400. */
+function parseBody<T>(schema: z.ZodType<T>, body: unknown, code: string): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = formatPath(issue.path);
+  throw new InputError(code, `${path || 'body'}: ${issue.message}.`, { path });
 }

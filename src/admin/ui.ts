@@ -21,6 +21,7 @@ const ASSETS: Record<string, string> = {
   'outages.js': JS,
   'journal.js': JS,
   'verify.js': JS,
+  'route.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
   'inspector.css': 'text/css; charset=utf-8',
 };
@@ -46,8 +47,7 @@ export function uiRoutes(): Hono {
   return mount(new Hono(), {
     ui: async (c) =>
       c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
-    uiFile: async (c) => {
-      const name = c.req.param('file');
+    uiFile: async (c, { params: { file: name } }) => {
       const type = ASSETS[name];
       if (!type)
         throw new NotFoundError(

@@ -11,7 +11,11 @@ import { type UserChange, UserStore } from './users.js';
 export { failure, TRANSACTION_CODES } from './codes.js';
 export { type Fault, FaultStore } from './faults.js';
 export type { TokenRequest } from './get-access-token.js';
-export { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+export {
+  JOURNAL_ATTACHMENT,
+  Journal,
+  type JournalEntry,
+} from './journal.js';
 export { TokenStore } from './tokens.js';
 export * from './types.js';
 export { UserStore } from './users.js';
@@ -34,6 +38,8 @@ export interface AuthDeps {
   seed?: number;
   /** Told of every change of users, tokens, the journal and fault rules (src/model/change.ts). */
   changes?: ChangeSink<UserChange | TokenChange | JournalChange | FaultChange>;
+  /** Most journal entries kept (the `journalEntries` setting; 0: the journal is off). */
+  journalEntries?: number;
 }
 
 /** Builds the auth service; users may be added afterwards (admin API, preload). */
@@ -43,7 +49,7 @@ export function createAuthService(deps: AuthDeps): AuthService {
   const { changes } = deps;
   const users = new UserStore(changes);
   const tokens = new TokenStore(deps.clock, newSource, undefined, MAX_TOKENS, changes);
-  const journal = new Journal(undefined, changes);
+  const journal = new Journal(deps.journalEntries, changes);
   const faults = new FaultStore(seededUnit(seed ?? Date.now()), changes);
   return {
     users,

@@ -27,6 +27,10 @@ import {
   OutageInputComponent,
   OutageSchema,
   RedeliverInputSchema,
+  ResendFailedInputSchema,
+  ResendFailedResultSchema,
+  ResendInputSchema,
+  ResendResultSchema,
   ReservationSchema,
   ReservationSummarySchema,
   RetryResultSchema,
@@ -188,7 +192,7 @@ export const ADMIN_ROUTES = {
     summary: 'one reservation with its last body and history',
     params: bookingIdParam,
     responses: { 200: ReservationSchema },
-    errors: [404],
+    errors: [400, 404],
   }),
   redeliver: route({
     method: 'post',
@@ -247,6 +251,26 @@ export const ADMIN_ROUTES = {
       'retry now: one attempt of a pending notification at once, outside the batch schedule (trigger "manual"); it counts toward the 5 attempts; answers when the attempt ended',
     responses: { 200: RetryResultSchema },
     errors: [404, 409],
+  }),
+  resendNotification: route({
+    method: 'post',
+    path: '/notifications/:id/resend',
+    tag: 'delivery',
+    summary:
+      "resend: a new notification with this one's body (as sent, or edited and validated against the contract) to its credential or the credentials named; the reservation is not touched",
+    body: ResendInputSchema,
+    responses: { 202: ResendResultSchema },
+    errors: [400, 404],
+  }),
+  resendFailed: route({
+    method: 'post',
+    path: '/notifications/resend-failed',
+    tag: 'delivery',
+    summary:
+      'bulk retry: every failed notification of a credential created since T (exhausted ones resent as new notifications, pending ones retried now); dryRun only counts',
+    body: ResendFailedInputSchema,
+    responses: { 200: ResendFailedResultSchema },
+    errors: [400],
   }),
   runRedelivery: route({
     method: 'post',
@@ -365,6 +389,7 @@ export const ADMIN_ROUTES = {
     summary: 'issued tokens with expiry (8 h of emulator time)',
     query: TokenQuerySchema,
     responses: { 200: listOf('tokens', TokenSchema) },
+    errors: [400],
   }),
   revokeToken: route({
     method: 'delete',
@@ -381,6 +406,7 @@ export const ADMIN_ROUTES = {
     summary: 'journal of GetAccessToken calls, oldest first',
     query: JournalQuerySchema,
     responses: { 200: listOf('requests', JournalEntrySchema) },
+    errors: [400],
   }),
   getRequest: route({
     method: 'get',
