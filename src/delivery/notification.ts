@@ -118,4 +118,3 @@ export function toDetail(n: NotificationRecord) {
 }
 
 export type NotificationSummary = ReturnType<typeof toSummary>;
-export type NotificationDetail = ReturnType<typeof toDetail>;
