@@ -69,41 +69,140 @@ describe('the GitHub workflows', () => {
     );
   });
 
-  it('release.yml publishes both packages with provenance and both images for amd64 and arm64 with labels and semver tags', () => {
-    const release = jobs('release.yml');
-    expect(parseYaml(read('release.yml')).on).toEqual({ push: { tags: ['v[0-9]+.[0-9]+.[0-9]+*'] } });
-    const publishes = release.npm!.steps.filter((s) => s.run?.startsWith('npm publish'));
-    expect(publishes.map((s) => [s.run, s['working-directory'] ?? '.'])).toEqual([
-      ['npm publish --provenance --access public', '.'],
-      ['npm publish --provenance --access public', 'packages/testcontainers'],
-    ]);
-    expect(release.npm!.permissions).toMatchObject({ 'id-token': 'write' });
-    const images = (release.images!.strategy!.matrix.image as Array<{ dockerfile: string }>).map(
-      (i) => i.dockerfile,
+  it('every action is at its Node 24 major', () => {
+    // The first major of each action whose action.yml says `using: node24`.
+    const NODE24: Record<string, number> = {
+      'actions/checkout': 5,
+      'actions/setup-node': 5,
+      'actions/cache': 5,
+      'docker/setup-qemu-action': 4,
+      'docker/setup-buildx-action': 4,
+      'docker/login-action': 4,
+      'docker/metadata-action': 6,
+      'docker/build-push-action': 7,
+    };
+    const used = files.flatMap((f) =>
+      Object.values(jobs(f)).flatMap((j) => j.steps.flatMap((s) => s.uses ?? [])),
     );
-    expect(images).toEqual(['docker/Dockerfile', 'docker/sample-receiver/Dockerfile']);
-    const build = release.images!.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'))!;
-    expect(build.with).toMatchObject({ platforms: 'linux/amd64,linux/arm64', push: true });
-    expect(String(build.with!['build-args'])).toMatch(/VERSION=.*\nREVISION=.*\nSOURCE=/);
-    const meta = release.images!.steps.find((s) => s.uses?.startsWith('docker/metadata-action@'))!;
-    expect(String(meta.with!.tags)).toContain('type=semver,pattern={{version}}');
-    expect(String(meta.with!.labels)).toContain('org.opencontainers.image.licenses=MIT');
-    // Every Dockerfile the release builds takes the label arguments.
-    for (const dockerfile of images) {
-      const text = readFileSync(join(ROOT, dockerfile), 'utf8');
-      for (const arg of ['VERSION', 'REVISION', 'SOURCE']) expect(text, dockerfile).toContain(`ARG ${arg}`);
+    expect(used.length).toBeGreaterThan(5);
+    for (const uses of used) {
+      const [name, ref] = uses.split('@') as [string, string];
+      expect(NODE24[name], `${uses}: add its Node 24 major to this table`).toBeDefined();
+      expect(Number(/^v(\d+)$/.exec(ref)?.[1]), uses).toBeGreaterThanOrEqual(NODE24[name]!);
     }
   });
 
-  it('the release gate passes the tag of the current version and refuses another', async () => {
+  it('release.yml publishes by trusted publishing with no token, a prerelease under next, and pushes images only after npm', () => {
+    const text = read('release.yml');
+    const release = jobs('release.yml');
+    expect(parseYaml(text).on).toEqual({ push: { tags: ['v[0-9]+.[0-9]+.[0-9]+*'] } });
+    // No token anywhere: an NODE_AUTH_TOKEN (even empty) or setup-node's registry-url .npmrc turns
+    // npm away from OIDC (ENEEDAUTH).
+    expect(JSON.stringify(parseYaml(text))).not.toMatch(/NODE_AUTH_TOKEN|NPM_TOKEN|registry-url/);
+    const npm = release.npm!;
+    expect(npm.permissions).toMatchObject({ 'id-token': 'write' });
+    expect(npm.steps.map((s) => s.run ?? '').join('\n')).toContain('npm install --global "npm@^11.5.1"');
+    const publish = npm.steps.find((s) => s.run?.includes('npm publish'))! as Step & {
+      env: Record<string, string>;
+    };
+    expect(publish.run).toContain('npm publish $provenance --access public --tag "$DIST_TAG"');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, not a template
+    expect(publish.env.DIST_TAG).toBe('${{ needs.check.outputs.dist-tag }}');
+    // No half release: images build (unpushed) before npm publishes; the push needs npm.
+    const needs = (job: string) => (parseYaml(text).jobs[job] as { needs: string | string[] }).needs;
+    expect(needs('images')).toBe('check');
+    expect(needs('npm')).toEqual(['check', 'images']);
+    expect(needs('push')).toEqual(['check', 'npm']);
+    const built = release.images!.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'))!;
+    expect(built.with).toMatchObject({ platforms: 'linux/amd64,linux/arm64', push: false });
+    const pushed = release.push!.steps.find((s) => s.uses?.startsWith('docker/build-push-action@'))!;
+    expect(pushed.with).toMatchObject({ platforms: 'linux/amd64,linux/arm64', push: true });
+    expect(String(pushed.with!['build-args'])).toMatch(/VERSION=.*\nREVISION=.*\nSOURCE=/);
+    expect(pushed.with!['build-args']).toBe(built.with!['build-args']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, not a template
+    expect(pushed.with!.annotations).toBe('${{ steps.meta.outputs.annotations }}');
+    const meta = release.push!.steps.find((s) => s.uses?.startsWith('docker/metadata-action@'))!;
+    expect(String(meta.with!.tags)).toContain('type=semver,pattern={{version}}');
+    expect(String(meta.with!.annotations)).toContain('org.opencontainers.image.description=');
+    expect(String(meta.with!.labels)).toContain('org.opencontainers.image.licenses=MIT');
+    const images = (release.push!.strategy!.matrix.image as Array<{ dockerfile: string }>).map(
+      (i) => i.dockerfile,
+    );
+    expect(images).toEqual(['docker/Dockerfile', 'docker/sample-receiver/Dockerfile']);
+    for (const dockerfile of images) {
+      const dockerText = readFileSync(join(ROOT, dockerfile), 'utf8');
+      for (const arg of ['VERSION', 'REVISION', 'SOURCE'])
+        expect(dockerText, dockerfile).toContain(`ARG ${arg}`);
+    }
+  });
+
+  it("the publish step skips provenance on a private repository with a notice, and passes the gate's dist-tag", async () => {
+    const publish = jobs('release.yml').npm!.steps.find((s) => s.run?.includes('npm publish'))!;
+    const dir = await mkdtemp(join(tmpdir(), 'publish-'));
+    try {
+      // npm itself cannot publish from here: a stand-in records the arguments it was given.
+      // `npm view` answers as the registry would for a version not published yet, unless PUBLISHED names it.
+      await writeFile(
+        join(dir, 'npm'),
+        '#!/bin/sh\nif [ "$1" = view ]; then case " $PUBLISHED " in *" $2 "*) echo x; exit 0;; esac; exit 1; fi\n' +
+          'echo "npm $* (in $(basename "$PWD"))"\n',
+        { mode: 0o755 },
+      );
+      const runStep = (env: Record<string, string>) =>
+        run('bash', ['-e', '-c', publish.run!], {
+          cwd: ROOT,
+          env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, ...env },
+        });
+      const secret = await runStep({ DIST_TAG: 'next', PRIVATE_REPOSITORY: 'true' });
+      expect(secret.stdout).toContain('::notice title=Provenance skipped::');
+      expect(secret.stdout).toContain(
+        `npm publish --access public --tag next (in ${ROOT.split('/').at(-1)})`,
+      );
+      expect(secret.stdout).toContain('npm publish --access public --tag next (in testcontainers)');
+      const open = await runStep({ DIST_TAG: 'latest', PRIVATE_REPOSITORY: 'false' });
+      expect(open.stdout).not.toContain('Provenance skipped');
+      expect(open.stdout.match(/npm publish --provenance --access public --tag latest/g)).toHaveLength(2);
+      // A re-run after the first package went out publishes only the second.
+      const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      const rerun = await runStep({
+        DIST_TAG: 'latest',
+        PRIVATE_REPOSITORY: 'false',
+        PUBLISHED: `reportbo-emulator@${version}`,
+      });
+      expect(rerun.stdout).toContain(
+        `::notice title=Already published::reportbo-emulator@${version} is already on npm`,
+      );
+      expect(rerun.stdout.match(/npm publish/g)).toHaveLength(1);
+      expect(rerun.stdout).toContain('(in testcontainers)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the Dockerfile compiles on the build platform and copies the result: no npm under QEMU', () => {
+    const text = readFileSync(join(ROOT, 'docker/Dockerfile'), 'utf8');
+    const stages = text.split(/^FROM /m).slice(1);
+    expect(stages[0]).toMatch(/^--platform=\$\{BUILDPLATFORM:-linux\/amd64\} node:\S+ AS build/);
+    expect(stages.at(-1)).not.toMatch(/^RUN .*npm (ci|install)/m);
+    expect(stages.at(-1)).toContain('COPY --from=build /prod/node_modules ./node_modules');
+  });
+
+  it('the release gate refuses the current version while [Unreleased] holds entries (v0.1.0 today)', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
+    const unreleased = changelog.split(/^## \[Unreleased\]$/m)[1]!.split(/^## /m)[0]!;
     const gate = join(ROOT, 'scripts/release-check.mjs');
-    await expect(run(process.execPath, [gate, `v${version}`])).resolves.toBeDefined();
-    const refused = await run(process.execPath, [gate, 'v99.0.0']).catch(
+    const answer = await run(process.execPath, [gate, `v${version}`]).catch(
       (err: { code: number; stderr: string }) => err,
     );
-    expect(refused).toMatchObject({ code: 1 });
-    expect((refused as { stderr: string }).stderr).toContain('package.json says version');
+    if (/^- /m.test(unreleased)) {
+      expect(answer).toMatchObject({ code: 1 });
+      expect((answer as { stderr: string }).stderr).toContain(
+        "CHANGELOG.md's [Unreleased] section still holds",
+      );
+    } else {
+      expect(answer).not.toHaveProperty('code');
+    }
     expect(jobs('release.yml').check!.steps.at(-1)!.run).toBe(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable of the workflow, not a template
       'node scripts/release-check.mjs "${GITHUB_REF_NAME}"',
