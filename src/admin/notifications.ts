@@ -43,7 +43,12 @@ export function notificationRoutes(emulator: Emulator): Hono {
       }
       const listed = outbox.list(filter);
       const notifications = (extra ? listed.filter(matches) : listed).map(toSummary);
-      return settled === undefined ? { notifications } : { settled, notifications };
+      const retention = outbox.retention();
+      return {
+        ...(settled === undefined ? {} : { settled }),
+        notifications,
+        ...(retention.dropped > 0 ? { retention } : {}),
+      };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
     retryNotification: async (c) => {

@@ -27,6 +27,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     seed,
     logLevel: settings.logLevel,
     logLinesPerSecond: settings.logLinesPerSecond,
+    notificationRetention: settings.notificationRetention,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,
     dataDir: settings.dataDir ?? null,

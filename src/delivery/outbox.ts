@@ -54,6 +54,8 @@ export interface OutboxDeps {
   log: Logger;
   /** At most this many attempts run at once (settings.deliveryConcurrency). */
   concurrency: number;
+  /** Notifications kept; past it the oldest settled ones are dropped (settings.notificationRetention; 0: all). */
+  retention?: number;
   /** Told of each notification created, attempt made and batch run (the live stream, the info log). */
   activity?: ActivityBus;
   /** Simulated outages: an attempt inside one ends as `simulated_outage` without being sent. */
@@ -76,6 +78,18 @@ export interface OutboxRecorder {
   changed(n: NotificationRecord, attempt?: Attempt): void;
   batchStarted(at: string): void;
   batchDone(result: BatchResult): void;
+  /** Settled notifications dropped by the retention setting (decision 0127). */
+  dropped(ids: readonly string[]): void;
+}
+
+/** What the retention setting dropped so far, for the inspector (GET /__admin/notifications). */
+export interface RetentionView {
+  /** The setting: notifications kept (0: no limit). */
+  keep: number;
+  /** Notifications dropped since the start or the last reset (a data dir keeps the count). */
+  dropped: number;
+  /** Creation time of the oldest notification kept, when any was dropped. */
+  oldestKept: string | null;
 }
 
 /**
@@ -133,6 +147,7 @@ export class Outbox {
     };
     this.#store.add(record);
     this.#recorder?.created(record);
+    this.#applyRetention();
     void this.#attempt(record, 'first'); // marks it in flight at once; the attempt runs in the background
     const { activity } = this.deps;
     if (activity?.active) activity.publish({ kind: 'notification_created', notification: toSummary(record) });
@@ -174,6 +189,39 @@ export class Outbox {
   /** Attempts handed to the sender and not yet ended (queued ones not counted). */
   get runningAttempts(): number {
     return this.#running.size;
+  }
+
+  /** What the retention setting dropped (decision 0127). */
+  retention(): RetentionView {
+    const dropped = this.#store.dropped;
+    const oldest = dropped > 0 ? this.#store.byId.values().next().value : undefined;
+    return { keep: this.deps.retention ?? 0, dropped, oldestKept: oldest?.createdAt ?? null };
+  }
+
+  /**
+   * Past the retention setting, drops the oldest settled notifications (delivered, exhausted,
+   * cancelled and not in flight), oldest first; a pending one is never dropped, so the store may
+   * stay above the setting while old ones wait for redelivery. The data dir hears of it first.
+   */
+  #applyRetention(): void {
+    const keep = this.deps.retention ?? 0;
+    const store = this.#store;
+    if (keep === 0 || store.byId.size <= keep) return;
+    const ids: string[] = [];
+    let over = store.byId.size - keep;
+    for (const n of store.byId.values()) {
+      if (over === 0) break;
+      if (n.state === 'pending' || n.inFlight) continue;
+      ids.push(n.id);
+      over--;
+    }
+    if (ids.length === 0) return;
+    try {
+      this.#recorder?.dropped(ids);
+    } catch {
+      return; // the data dir could not keep it: nothing is dropped, tried again at the next one
+    }
+    store.drop(ids);
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -234,8 +282,9 @@ export class Outbox {
    * Takes what a data dir read back (decision 0080): notifications (none in flight) and batch results.
    * Pending notifications without any attempt (their first attempt was queued at the crash) start it.
    */
-  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>): void {
+  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>, dropped = 0): void {
     this.#store.restore(records);
+    this.#store.dropped = dropped;
     this.#history.restore(batches);
     for (const n of this.#store.pending) if (n.attempts.length === 0) void this.#attempt(n, 'first');
   }
