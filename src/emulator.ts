@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { ActivityBus } from './activity/bus.js';
+import { announceChanges } from './activity/changes.js';
 import { logActivity } from './activity/log-lines.js';
 import { type AuthService, createAuthService } from './auth/index.js';
 import { type Clock, createClock, timeoutSpanWarning } from './clock/index.js';
@@ -12,6 +13,7 @@ import {
 } from './config/index.js';
 import { DeliveryService, type Sender } from './delivery/index.js';
 import { createLogger, flushLog, type Logger, silentLogger } from './log.js';
+import { ChangeStream } from './model/change.js';
 import { ReservationStore } from './reservations/index.js';
 import { PersistentState } from './store/index.js';
 
@@ -60,6 +62,11 @@ export interface Emulator {
    * admin changes. The info log and the live stream (`GET /__admin/stream`) listen to it.
    */
   readonly activity: ActivityBus;
+  /**
+   * Every change of the emulator's state, in order (src/model/change.ts): every store tells it here;
+   * a data dir keeps it, and the activity bus is derived from it.
+   */
+  readonly changes: ChangeStream;
   /** GetAccessToken: users, tokens, the call journal and fault rules (src/auth). */
   readonly auth: AuthService;
   /** Reservations and their lifecycle: Issue, Void, Exchange, manual redelivery (src/reservations). */
@@ -94,6 +101,14 @@ export function createEmulator(
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
   // Read back before the clock is built: a manual or compressed clock starts where it stood (decision 0080).
   const persisted = settings.dataDir ? PersistentState.open(settings.dataDir, settings.port) : undefined;
+  const changes = new ChangeStream({
+    unkept: (err, change) =>
+      log.error(
+        { err, change: change.kind },
+        `data dir: could not keep a ${change.kind.replaceAll('_', ' ')} change; it stays in memory until the next snapshot or restart`,
+      ),
+    observer: (err) => log.error({ err }, 'change observer failed'),
+  });
   const clockStart = persisted?.clockStart(settings.clock)?.toISOString() ?? settings.clockStart;
   const clock =
     deps.clock ??
@@ -102,6 +117,7 @@ export function createEmulator(
       hourMs: settings.hourMs,
       ...(clockStart ? { start: new Date(clockStart) } : {}),
       onListenerError: (err) => log.error({ err }, 'redelivery batch listener failed'),
+      changes,
     });
   const now = () => clock.now();
   const log =
@@ -122,6 +138,7 @@ export function createEmulator(
     origin: () => origin,
     linesPerSecond: settings.logLinesPerSecond,
   });
+  announceChanges(changes, activity);
   if (clock.mode === 'compressed') {
     const hourMs = clock.describe().hourMs ?? settings.hourMs;
     const warning = timeoutSpanWarning(settings.responseTimeoutMs, hourMs);
@@ -133,7 +150,8 @@ export function createEmulator(
 
   const auth = createAuthService({
     clock,
-    activity,
+    changes,
+    journalEntries: settings.journalEntries,
     ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
   });
   const listName = { users: 'users', credentials: 'credentials', ...preload.origins };
@@ -144,6 +162,7 @@ export function createEmulator(
     clock,
     seed,
     exchangeNotifies: settings.exchangeNotifies,
+    changes,
   });
   resetters.push(() => reservations.reset());
 
@@ -151,7 +170,7 @@ export function createEmulator(
     clock,
     log,
     names,
-    activity,
+    changes,
     ...(deps.sender ? { sender: deps.sender } : {}),
   });
   // Preloaded credentials and a CA file are checked before the emulator is ready: a bad credential or
@@ -191,10 +210,7 @@ export function createEmulator(
   // The data dir is read back after the preloads (a config or scenario's users and credentials win
   // over the data dir's).
   const ready = persisted ? preloaded.then(() => persisted.attach(emulator)) : preloaded;
-  if (persisted) {
-    resetters.push(() => persisted.reset());
-    stoppers.push(() => persisted.close());
-  }
+  if (persisted) stoppers.push(() => persisted.close());
 
   const emulator: Emulator = {
     settings,
@@ -203,13 +219,16 @@ export function createEmulator(
     log,
     names,
     activity,
+    changes,
     auth,
     reservations,
     delivery,
     ready,
     degraded: () => persisted?.degraded(),
     reset() {
-      for (const r of resetters) r();
+      changes.emit({ kind: 'reset' }, () => {
+        for (const r of resetters) r();
+      });
     },
     start(port) {
       if (port !== undefined) {
@@ -217,6 +236,7 @@ export function createEmulator(
         origin = origin.replace(/:\d+$/, `:${port}`);
       }
       clock.start();
+      changes.emitMade({ kind: 'clock_started' });
     },
     async stop() {
       clock.stop();

@@ -52,7 +52,11 @@ export function outcomeText(attempt) {
   return attempt.outcome === 'http_status' ? String(attempt.statusCode) : attempt.outcome;
 }
 
-/** @param {Attempt | null | undefined} attempt */
+/**
+ * The dashboard's copy of `acknowledges()` in src/model/acknowledgement.ts (only an HTTP answer of
+ * exactly 200 acknowledges; spec "Endpoints 1" rule 2): the browser modules do not import server code.
+ * @param {Attempt | null | undefined} attempt
+ */
 export const isOk = (attempt) => attempt?.outcome === 'http_status' && attempt.statusCode === 200;
 
 /**

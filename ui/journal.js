@@ -68,7 +68,7 @@ function renderExchange() {
         : h(
             'div',
             { class: 'muted' },
-            'This call was journaled without its request and response (it did not come over HTTP).',
+            "Only this call's summary is kept: the journal keeps the request and response of its newest 500 calls (and of none that did not come over HTTP).",
           ),
     ),
   );
@@ -146,7 +146,13 @@ export function renderJournal() {
                 ),
               ),
             )
-          : h('div', { class: 'empty' }, 'No GetAccessToken call yet.'),
+          : h(
+              'div',
+              { class: 'empty', id: 'journal-empty' },
+              state.journalOff
+                ? 'The journal is off (journalEntries 0: --journal-entries, REPORTBO_JOURNAL_ENTRIES): calls are answered and logged but not kept.'
+                : 'No GetAccessToken call yet.',
+            ),
     ),
   );
 }

@@ -84,6 +84,8 @@ export const state = {
   selected: null,
   /** @type {Detail | null} */
   detail: null,
+  /** @type {boolean | null} the journal keeps nothing (journalEntries 0); null until known */
+  journalOff: null,
   /** @type {string | null} the journal entry opened */
   journalSelected: null,
   /** @type {(JournalEntry & { exchange: Exchange | null }) | null} */
@@ -220,6 +222,8 @@ const loaders = {
     state.outages = (await api('/outages')).outages;
   },
   async journal() {
+    // The setting never changes while the emulator runs: read once.
+    if (state.journalOff === null) state.journalOff = (await api('/config')).journalEntries === 0;
     state.journal = (await api('/requests')).requests.slice(-MAX_JOURNAL);
   },
   async statuses() {

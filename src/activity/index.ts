@@ -1,3 +1,2 @@
 /** What happened in the emulator, published to the live stream and the info log. */
-export { ActivityBus } from './bus.js';
-export type { Activity, AdminChange } from './types.js';
+export type { Activity } from './types.js';

@@ -1,5 +1,6 @@
 import { MAX_ATTEMPTS } from '../delivery/notification.js';
 import type { Logger } from '../log.js';
+import { acknowledges } from '../model/acknowledgement.js';
 import type { ActivityBus } from './bus.js';
 import { attemptSummary, LineBudget, tokenSummary } from './condense.js';
 import type { Activity } from './types.js';
@@ -165,7 +166,7 @@ export function activityLine(a: Activity, clockMode = 'real', origin = ''): Acti
       return undefined;
     case 'attempt': {
       const { notification: n, attempt: t } = a;
-      const ok = t.outcome === 'http_status' && t.statusCode === 200;
+      const ok = acknowledges(t);
       const result = t.outcome === 'http_status' ? String(t.statusCode) : t.outcome;
       const trigger = t.trigger === 'first' ? '' : t.trigger === 'batch' ? ' (batch)' : ' (retry now)';
       const tail = ok ? '' : ` [${n.state}] ${t.message}`;

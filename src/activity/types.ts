@@ -17,6 +17,7 @@ export const ADMIN_CHANGES = [
   'faults_removed',
   'outage_added',
   'outages_removed',
+  'token_revoked',
 ] as const;
 export type AdminChange = (typeof ADMIN_CHANGES)[number];
 

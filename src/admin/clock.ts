@@ -19,10 +19,7 @@ export function clockRoutes(emulator: Emulator): Hono {
           { accepted: ['by', 'to'] },
         );
       }
-      const moved = await emulator.clock.advance(toTarget(parsed.data));
-      const { activity } = emulator;
-      if (activity.active) activity.publish({ kind: 'clock', ...moved });
-      return moved;
+      return emulator.clock.advance(toTarget(parsed.data));
     },
   });
 }

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
@@ -12,12 +11,10 @@ export function credentialRoutes(emulator: Emulator): Hono {
     listCredentials: () => ({ credentials: credentials.list() }),
     addCredential: async (c) => {
       const added = credentials.add(await readJsonBody(c));
-      announce(emulator, 'credential_added', added.id, `→ ${added.url}`);
       return added;
     },
     deleteCredential: (c) => {
       delivery.removeCredential(c.req.param('id'));
-      announce(emulator, 'credential_removed', c.req.param('id'));
     },
   });
 }

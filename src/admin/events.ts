@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { announceEvent } from './announce.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
@@ -13,8 +12,7 @@ export function eventRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     emitEvent: async (c) => {
       const lifecycle = emulator.reservations.apply((await readJsonBody(c)) as never);
-      const result = eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit));
-      announceEvent(emulator, result);
+      const result = eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
       return result;
     },
   });

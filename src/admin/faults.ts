@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
@@ -11,16 +10,13 @@ export function faultRoutes(emulator: Emulator): Hono {
     listFaults: () => ({ faults: faults.list() }),
     addFault: async (c) => {
       const added = faults.add(await readJsonBody(c));
-      announce(emulator, 'fault_added', added.id, added.kind);
       return added;
     },
     clearFaults: () => {
-      faults.reset();
-      announce(emulator, 'faults_removed', 'all');
+      faults.clear();
     },
     deleteFault: (c) => {
       faults.remove(c.req.param('id'));
-      announce(emulator, 'faults_removed', c.req.param('id'));
     },
   });
 }

@@ -4,7 +4,7 @@ import { userView } from '../auth/users.js';
 import type { AttemptOutcome, NotificationRecord } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
-import { announce } from './announce.js';
+import { acknowledges } from '../model/acknowledgement.js';
 import { harLog, ndjsonLines } from './har.js';
 import { mount } from './mount.js';
 import { notificationQuery } from './notification-query.js';
@@ -22,12 +22,10 @@ export function inspectorRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     updateCredential: async (c) => {
       const changed = delivery.credentials.replace(c.req.param('id'), await readJsonBody(c));
-      announce(emulator, 'credential_changed', changed.id, `→ ${changed.url}`);
       return changed;
     },
     updateUser: async (c) => {
       const changed = emulator.auth.users.replace(c.req.param('username'), await readJsonBody(c));
-      announce(emulator, 'user_changed', changed.username, `(API ${changed.versions.join(', ')})`);
       return userView(changed);
     },
     exportNotifications: (c) => {
@@ -90,11 +88,14 @@ export function inspectorRoutes(emulator: Emulator): Hono {
     },
     getRequest: (c) => {
       const id = c.req.param('id');
-      const entry = emulator.auth.journal.list().find((e) => e.id === id);
+      const { journal } = emulator.auth;
+      const entry = journal.list().find((e) => e.id === id);
       if (!entry) {
         throw new NotFoundError(
           'request_not_found',
-          `No GetAccessToken call "${id}" in the journal (it keeps the last 10,000; reset clears it).`,
+          journal.enabled
+            ? `No GetAccessToken call "${id}" in the journal (it keeps the last ${journal.capacity.toLocaleString('en-US')}; reset clears it).`
+            : `No GetAccessToken call "${id}": the journal is off (${emulator.names.name('journalEntries')} is 0).`,
         );
       }
       return { ...entry, exchange: exchangeOf(entry) ?? null };
@@ -130,7 +131,7 @@ function count(s: ReturnType<typeof emptyStats>, n: NotificationRecord): void {
   s[n.state]++;
   for (const a of n.attempts) {
     s.attempts++;
-    if (a.outcome === 'http_status' && a.statusCode === 200) s.successfulAttempts++;
+    if (acknowledges(a)) s.successfulAttempts++;
     else if (!s.lastFailure || a.finishedAt >= s.lastFailure.at) {
       s.lastFailure = {
         notificationId: n.id,

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
@@ -14,17 +13,14 @@ export function outageRoutes(emulator: Emulator): Hono {
     listOutages: () => ({ outages: outages().list() }),
     addOutage: async (c) => {
       const added = outages().add(await readJsonBody(c));
-      announce(emulator, 'outage_added', added.id, added.credentialId ?? 'every credential');
       return added;
     },
     clearOutages: () => {
-      outages().reset();
-      announce(emulator, 'outages_removed', 'all');
+      outages().clear();
     },
     getOutage: (c) => outages().get(c.req.param('id')),
     deleteOutage: (c) => {
       outages().remove(c.req.param('id'));
-      announce(emulator, 'outages_removed', c.req.param('id'));
     },
   });
 }

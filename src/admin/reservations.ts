@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { BOOKING_STATUSES } from '../contract/index.js';
 import type { Emulator } from '../emulator.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
-import { announceEvent } from './announce.js';
 import { ADMIN_ROUTES } from './contract/routes.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
@@ -33,8 +32,7 @@ export function reservationRoutes(emulator: Emulator): Hono {
         );
       }
       const lifecycle = emulator.reservations.redeliver(bookingId, parsed.data.status);
-      const result = eventResult(lifecycle, emulator.delivery.dispatch(lifecycle.emit));
-      announceEvent(emulator, result);
+      const result = eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
       return result;
     },
   });

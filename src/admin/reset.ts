@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 
 /** `POST /__admin/reset`: forgets reservations, notifications, tokens, journal and faults; keeps users and credentials. */
@@ -8,7 +7,6 @@ export function resetRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     reset: () => {
       emulator.reset();
-      announce(emulator, 'reset', 'reservations, notifications, tokens, journal and faults forgotten');
       return { status: 'reset' };
     },
   });

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 
 /** A CA file is a few KiB; anything far larger is not one. */
@@ -26,7 +25,6 @@ export function trustRoutes(emulator: Emulator): Hono {
       }
       const pem = pemFrom(text, c.req.header('content-type') ?? '');
       const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
-      for (const cert of added) announce(emulator, 'ca_trusted', cert.subject);
       return { added, certificates: delivery.trustStore.list() };
     },
     // `run --target` removes the CA it added, so a target is left trusting what it trusted before.
@@ -40,7 +38,6 @@ export function trustRoutes(emulator: Emulator): Hono {
           `No trusted certificate has the SHA-256 fingerprint ${fingerprint}. Trusted: ${known.length ? known.join(', ') : '(none)'}.`,
         );
       }
-      announce(emulator, 'ca_untrusted', removed.subject);
     },
   });
 }

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { userView } from '../auth/users.js';
 import type { Emulator } from '../emulator.js';
-import { announce } from './announce.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
@@ -15,12 +14,10 @@ export function userRoutes(emulator: Emulator): Hono {
     listUsers: () => ({ users: users.list().map(userView) }),
     addUser: async (c) => {
       const added = users.add(await readJsonBody(c));
-      announce(emulator, 'user_added', added.username, `(API ${added.versions.join(', ')})`);
       return userView(added);
     },
     deleteUser: (c) => {
       users.remove(c.req.param('username'));
-      announce(emulator, 'user_removed', c.req.param('username'));
     },
   });
 }

@@ -147,8 +147,26 @@ export async function readBodyText(c: Context, sniffXml = false): Promise<string
   // Refused before the bytes are read, so the answer never depends on them.
   if (headerLabel) decoderFor(headerLabel, 'Content-Type');
   const raw = await readRaw(c);
-  noteRequestBody(c, raw);
-  const body = decode(raw, c.req.header('content-encoding'));
+  const encoding = c.req.header('content-encoding');
+  let text: string;
+  try {
+    text = decodeText(raw, encoding, headerLabel, sniffXml);
+  } catch (err) {
+    noteRequestBody(c, raw);
+    throw err;
+  }
+  // Plain UTF-8 as sent: the journal keeps the text the call already made instead of a copy of the bytes.
+  noteRequestBody(c, raw, encoding === undefined && text.length === raw.length ? text : undefined);
+  return text;
+}
+
+function decodeText(
+  raw: Buffer,
+  encoding: string | undefined,
+  headerLabel: string | undefined,
+  sniffXml: boolean,
+): string {
+  const body = decode(raw, encoding);
   if (body.length === 0) return '';
   const bom = byteOrderMark(body);
   const declared = bom || headerLabel || !sniffXml ? undefined : declaredEncoding(body);

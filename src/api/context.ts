@@ -40,7 +40,9 @@ export function journal(
   httpStatus: number,
   fault?: { id: string; kind: string },
 ): void {
-  const entry: Omit<JournalEntry, 'id'> = {
+  // Built once here, in the order admin answers show; the journal gives it its id.
+  const entry: JournalEntry = {
+    id: '',
     at: isoInstant(deps.now()),
     version: ep.version,
     variant,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { constants, gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
-import type { JournalEntry } from '../auth/index.js';
+import { JOURNAL_ATTACHMENT, type JournalEntry } from '../auth/index.js';
 
 /** Request and response bodies are kept up to this many bytes per journal entry (as attempts keep 4 KiB). */
 export const EXCHANGE_BODY_CAP_BYTES = 4096;
@@ -16,8 +16,10 @@ interface ExchangeParts {
   target: string;
   /** `rawHeaders` of the request ([name, value, name, value, …]) or its Headers. */
   requestHeaders: readonly string[] | Headers;
-  requestBody: Buffer | undefined;
-  requestBytes: number;
+  /** The bytes as read (first 4 KiB), or the text itself when it was plain ASCII (no copy made). */
+  requestBody: Buffer | string | undefined;
+  /** Content-Length as sent, if any (else the kept body's size). */
+  requestBytes: number | undefined;
   status: number;
   /** The headers the renderer gave the answer (a plain record, no copy), or the Response's. */
   responseHeaders: Readonly<Record<string, string>> | Headers;
@@ -47,25 +49,28 @@ export interface JournalExchange {
 }
 
 // Where the parts wait until the call's answer is known: the request's own variables (`c.set`), a
-// symbol on the Response the renderer made, and a symbol on the journal entry, which the journal
-// then keeps exactly as long as the entry. JSON never sees a symbol key, so admin answers and the
+// symbol on the Response the renderer made, and the journal's attachment symbol on the entry, which
+// the journal keeps for its newest JOURNAL_EXCHANGE_ENTRIES entries (src/auth/journal.ts). JSON never sees a symbol key, so admin answers and the
 // data dir are unchanged. (WeakMaps keyed by these short-lived objects cost ~10-15 µs of GC per call:
 // server CPU per 1.7 JSON call at --log-level warn went 76.8 -> 59.6 µs without them, 2026-11-24.)
 const REQUEST_BODY = 'reportbo.exchange.requestBody';
 const ENTRY = 'reportbo.exchange.entry';
 const RENDERED = Symbol('reportbo.exchange.rendered');
-const PARTS = Symbol('reportbo.exchange.parts');
 
 type Rendered = { body: string; headers: Readonly<Record<string, string>> };
 type WithRendered = Response & { [RENDERED]?: Rendered };
-type WithParts = JournalEntry & { [PARTS]?: ExchangeParts };
+type WithParts = JournalEntry & { [JOURNAL_ATTACHMENT]?: ExchangeParts };
 
 /**
- * Remembers the request body bytes as read (before decompression), the first 4 KiB copied: a chunk
- * read from a socket can be a view of a much larger buffer, which a reference would keep alive.
+ * Remembers the request body as read (before decompression): `text` when the caller decoded plain
+ * ASCII bytes to it (one character a byte: kept as is, nothing copied), else the first 4 KiB of the
+ * bytes copied: a chunk read from a socket can be a view of a much larger buffer, which a reference
+ * would keep alive.
  */
-export function noteRequestBody(c: Context, raw: Buffer): void {
-  if (raw.length > 0) c.set(REQUEST_BODY, Buffer.from(raw.subarray(0, EXCHANGE_BODY_CAP_BYTES)));
+export function noteRequestBody(c: Context, raw: Buffer, text?: string): void {
+  if (raw.length === 0) return;
+  if (text !== undefined && raw.length <= EXCHANGE_BODY_CAP_BYTES) c.set(REQUEST_BODY, text);
+  else c.set(REQUEST_BODY, Buffer.from(raw.subarray(0, EXCHANGE_BODY_CAP_BYTES)));
 }
 
 /** Remembers the journal entry a call wrote. */
@@ -88,14 +93,15 @@ export function keepExchange(c: Context, res: Response): void {
   const entry = c.get(ENTRY) as WithParts | undefined;
   if (!entry) return;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const requestBody = c.get(REQUEST_BODY) as Buffer | undefined;
+  const requestBody = c.get(REQUEST_BODY) as Buffer | string | undefined;
   const rendered = (res as WithRendered)[RENDERED];
-  entry[PARTS] = {
+  const length = c.req.header('content-length');
+  entry[JOURNAL_ATTACHMENT] = {
     method: c.req.method,
     target: incoming?.url ?? pathAndQuery(c.req.url),
     requestHeaders: incoming?.rawHeaders ?? c.req.raw.headers,
     requestBody,
-    requestBytes: Number(c.req.header('content-length') ?? requestBody?.length ?? 0),
+    requestBytes: length === undefined ? undefined : Number(length),
     status: res.status,
     responseHeaders: rendered?.headers ?? res.headers,
     responseBody: rendered?.body,
@@ -131,8 +137,9 @@ function responseHeaders(p: ExchangeParts): Array<[string, string]> {
   return headers;
 }
 
-function requestText(raw: Buffer | undefined, headers: Array<[string, string]>): string {
+function requestText(raw: Buffer | string | undefined, headers: Array<[string, string]>): string {
   if (!raw || raw.length === 0) return '';
+  if (typeof raw === 'string') return raw;
   const encoding = headers
     .find(([name]) => name.toLowerCase() === 'content-encoding')?.[1]
     .trim()
@@ -150,11 +157,12 @@ function requestText(raw: Buffer | undefined, headers: Array<[string, string]>):
 
 /** The call as it was, or undefined when nothing was kept (an entry recorded outside the HTTP app). */
 export function exchangeOf(entry: JournalEntry): JournalExchange | undefined {
-  const p = (entry as WithParts)[PARTS];
+  const p = (entry as WithParts)[JOURNAL_ATTACHMENT];
   if (!p) return undefined;
   const requestHeaders = pairs(p.requestHeaders);
   const request = capped(requestText(p.requestBody, requestHeaders));
-  if (p.requestBytes > EXCHANGE_BODY_CAP_BYTES) request.truncated = true;
+  const requestBytes = p.requestBytes ?? p.requestBody?.length ?? 0;
+  if (requestBytes > EXCHANGE_BODY_CAP_BYTES) request.truncated = true;
   const response = capped(p.responseBody ?? '');
   return {
     request: {
@@ -162,7 +170,7 @@ export function exchangeOf(entry: JournalEntry): JournalExchange | undefined {
       target: p.target,
       headers: requestHeaders,
       body: request.body,
-      bodyBytes: p.requestBytes,
+      bodyBytes: requestBytes,
       truncated: request.truncated,
     },
     response: { status: p.status, headers: responseHeaders(p), ...response },

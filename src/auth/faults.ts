@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from './types.js';
 
 /** Longest injectable delay: long enough for any SDK timeout test, short enough to end. */
@@ -50,12 +51,23 @@ export interface Fault extends FaultInput {
   matched: number;
 }
 
+/** What a FaultStore changed, with the rules after the change (src/model/change.ts). */
+export type FaultChange =
+  | { kind: 'fault_added'; fault: Fault; faults: Fault[] }
+  | { kind: 'fault_removed'; id: string; faults: Fault[] }
+  | { kind: 'faults_cleared'; faults: Fault[] }
+  /** A call used a rule: a count went down, or a rule was used up. */
+  | { kind: 'fault_used'; faults: Fault[] };
+
 /** Fault rules for SDK tests; the API transports ask `take()` on every call. */
 export class FaultStore {
   #faults: Fault[] = [];
   #seq = 0;
 
-  constructor(private readonly unit: () => number) {}
+  constructor(
+    private readonly unit: () => number,
+    private readonly changes: ChangeSink<FaultChange> = APPLY_ONLY,
+  ) {}
 
   /** Adds a rule; without count or fraction it affects the next call only. */
   add(input: unknown): Fault {
@@ -69,12 +81,16 @@ export class FaultStore {
     }
     const f = parsed.data;
     const fault: Fault = {
-      id: `f-${++this.#seq}`,
+      id: `f-${this.#seq + 1}`,
       ...f,
       remaining: f.fraction !== undefined ? null : (f.count ?? 1),
       matched: 0,
     };
-    this.#faults.push(fault);
+    const next = [...this.#faults, fault];
+    this.changes.emit({ kind: 'fault_added', fault: { ...fault }, faults: copies(next) }, () => {
+      this.#seq++;
+      this.#faults = next;
+    });
     return fault;
   }
 
@@ -84,10 +100,19 @@ export class FaultStore {
 
   /** Removes one rule; 404 when unknown. */
   remove(id: string): void {
-    const before = this.#faults.length;
-    this.#faults = this.#faults.filter((f) => f.id !== id);
-    if (this.#faults.length === before)
+    const next = this.#faults.filter((f) => f.id !== id);
+    if (next.length === this.#faults.length)
       throw new NotFoundError('fault_not_found', `No fault "${id}". GET /__admin/faults lists them.`);
+    this.changes.emit({ kind: 'fault_removed', id, faults: copies(next) }, () => {
+      this.#faults = next;
+    });
+  }
+
+  /** Removes every rule (`DELETE /__admin/faults`). */
+  clear(): void {
+    this.changes.emit({ kind: 'faults_cleared', faults: [] }, () => {
+      this.#faults = [];
+    });
   }
 
   /** The rule that applies to this call, if any (first match wins); consumes one of its count. */
@@ -108,6 +133,7 @@ export class FaultStore {
         if (f.remaining <= 0) this.#faults = this.#faults.filter((x) => x !== f);
       }
       f.matched += 1;
+      this.changes.emitMade({ kind: 'fault_used', faults: this.list() });
       return { ...f };
     }
     return undefined;
@@ -119,7 +145,12 @@ export class FaultStore {
     for (const f of faults) this.#seq = Math.max(this.#seq, Number(f.id.slice(2)));
   }
 
+  /** Part of the emulator's reset (its one `reset` change says so). */
   reset(): void {
     this.#faults = [];
   }
+}
+
+function copies(faults: readonly Fault[]): Fault[] {
+  return faults.map((f) => ({ ...f }));
 }

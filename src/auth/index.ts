@@ -1,17 +1,22 @@
-import type { ActivityBus } from '../activity/index.js';
 import type { Clock } from '../clock/index.js';
-import { FaultStore } from './faults.js';
+import type { ChangeSink } from '../model/change-sink.js';
+import { type FaultChange, FaultStore } from './faults.js';
 import { getAccessToken, type TokenRequest } from './get-access-token.js';
-import { Journal } from './journal.js';
+import { Journal, type JournalChange } from './journal.js';
 import { cryptoTokenSource, seededTokenSource, seededUnit } from './token-source.js';
-import { TokenStore } from './tokens.js';
+import { MAX_TOKENS, type TokenChange, TokenStore } from './tokens.js';
 import type { AuthResult } from './types.js';
-import { UserStore } from './users.js';
+import { type UserChange, UserStore } from './users.js';
 
 export { failure, TRANSACTION_CODES } from './codes.js';
 export { type Fault, FaultStore } from './faults.js';
 export type { TokenRequest } from './get-access-token.js';
-export { Journal, type JournalEntry, type JournalFilter } from './journal.js';
+export {
+  JOURNAL_ATTACHMENT,
+  Journal,
+  type JournalEntry,
+  type JournalFilter,
+} from './journal.js';
 export { TokenStore } from './tokens.js';
 export * from './types.js';
 export { UserStore } from './users.js';
@@ -32,18 +37,21 @@ export interface AuthDeps {
   clock: Clock;
   /** Seed for tokens and fault fractions; without one, tokens come from crypto randomness. */
   seed?: number;
-  /** Hears of every GetAccessToken call (journal entry). */
-  activity?: ActivityBus;
+  /** Told of every change of users, tokens, the journal and fault rules (src/model/change.ts). */
+  changes?: ChangeSink<UserChange | TokenChange | JournalChange | FaultChange>;
+  /** Most journal entries kept (the `journalEntries` setting; 0: the journal is off). */
+  journalEntries?: number;
 }
 
 /** Builds the auth service; users may be added afterwards (admin API, preload). */
 export function createAuthService(deps: AuthDeps): AuthService {
   const { seed } = deps;
   const newSource = () => (seed === undefined ? cryptoTokenSource() : seededTokenSource(seed));
-  const users = new UserStore();
-  const tokens = new TokenStore(deps.clock, newSource);
-  const journal = new Journal(undefined, deps.activity);
-  const faults = new FaultStore(seededUnit(seed ?? Date.now()));
+  const { changes } = deps;
+  const users = new UserStore(changes);
+  const tokens = new TokenStore(deps.clock, newSource, undefined, MAX_TOKENS, changes);
+  const journal = new Journal(deps.journalEntries, changes);
+  const faults = new FaultStore(seededUnit(seed ?? Date.now()), changes);
   return {
     users,
     tokens,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalEntry, MAX_JOURNAL_ENTRIES } from './journal.js';
+import {
+  JOURNAL_ATTACHMENT,
+  Journal,
+  type JournalChange,
+  type JournalEntry,
+  MAX_JOURNAL_ENTRIES,
+} from './journal.js';
 
 type Call = Omit<JournalEntry, 'id'>;
 
@@ -68,5 +74,39 @@ describe('Journal', () => {
     expect(kept).toHaveLength(MAX_JOURNAL_ENTRIES);
     expect(kept[0]?.id).toBe('r-000004');
     expect(kept.at(-1)?.id).toBe(`r-${String(MAX_JOURNAL_ENTRIES + 3).padStart(6, '0')}`);
+  });
+});
+
+describe('Journal size', () => {
+  it('keeps the attachment (the call as sent and answered) only on its newest entries', () => {
+    const journal = new Journal(10, undefined, 3);
+    const entries = Array.from({ length: 6 }, (_, i) => {
+      const e = journal.record(call(i + 1)) as JournalEntry & { [JOURNAL_ATTACHMENT]?: unknown };
+      e[JOURNAL_ATTACHMENT] = { call: i + 1 };
+      return e;
+    });
+    expect(entries.map((e) => e[JOURNAL_ATTACHMENT] !== undefined)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(ids(journal.list())).toHaveLength(6); // the summaries stay
+  });
+
+  it('0 turns it off: nothing is kept, every call is still numbered and announced', () => {
+    const heard: string[] = [];
+    const changes = {
+      emit: (_c: JournalChange, apply?: () => void) => apply?.(),
+      emitMade: (c: JournalChange) => heard.push(c.entry.id),
+    };
+    const journal = new Journal(0, changes);
+    expect(journal.enabled).toBe(false);
+    journal.record(call(1));
+    journal.record(call(2));
+    expect(journal.list()).toEqual([]);
+    expect(heard).toEqual(['r-000001', 'r-000002']);
   });
 });

@@ -1,13 +1,27 @@
 import type { z } from 'zod';
-import type { ActivityBus } from '../activity/index.js';
 import type { JournalEntrySchema } from '../admin/contract/schemas.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
-/** Most journal entries kept; older ones are dropped first (a load test must not exhaust memory). */
+/** Most journal entries kept by default; older ones are dropped first (a load test must not exhaust memory). */
 export const MAX_JOURNAL_ENTRIES = 10_000;
+/**
+ * How many of the newest entries keep their attachment (the call's request and answer, see
+ * JOURNAL_ATTACHMENT): the dashboard shows the newest 500 calls; older entries keep their summary.
+ */
+export const JOURNAL_EXCHANGE_ENTRIES = 500;
+/**
+ * Where a journal entry carries what the transport kept of its call (src/api/exchange.ts): a symbol,
+ * so JSON (admin answers, the data dir) never sees it. The journal clears it once the entry is older
+ * than its newest JOURNAL_EXCHANGE_ENTRIES, so a full journal holds 500 exchanges, not 10,000.
+ */
+export const JOURNAL_ATTACHMENT = Symbol('reportbo.journal.attachment');
 
 /** One GetAccessToken call as received (admin `GET /__admin/requests`). */
 export type JournalEntry = z.output<typeof JournalEntrySchema>;
+
+/** What the journal changed (src/model/change.ts). */
+export type JournalChange = { kind: 'call_journaled'; entry: JournalEntry };
 
 export interface JournalFilter {
   version?: string;
@@ -16,30 +30,62 @@ export interface JournalFilter {
   outcome?: string;
 }
 
-/** Records every GetAccessToken call, the last MAX_JOURNAL_ENTRIES of them; cleared by reset. */
+/**
+ * Records every GetAccessToken call, the last `maxEntries` of them (the `journalEntries` setting;
+ * 0: none, the journal is off); cleared by reset.
+ */
 export class Journal {
-  readonly #entries: RingBuffer<JournalEntry>;
+  readonly #entries: RingBuffer<JournalEntry> | undefined;
+  readonly #exchanges: number;
   #seq = 0;
 
-  readonly #activity: ActivityBus | undefined;
+  readonly #changes: ChangeSink<JournalChange>;
 
-  /** `maxEntries` is for tests; the emulator keeps MAX_JOURNAL_ENTRIES. `activity` hears of every entry. */
-  constructor(maxEntries = MAX_JOURNAL_ENTRIES, activity?: ActivityBus) {
-    this.#entries = new RingBuffer(maxEntries);
-    this.#activity = activity;
+  /** `changes` hears of every entry (also with the journal off: the log and the live stream still tell of calls). */
+  constructor(
+    maxEntries = MAX_JOURNAL_ENTRIES,
+    changes: ChangeSink<JournalChange> = APPLY_ONLY,
+    exchanges = JOURNAL_EXCHANGE_ENTRIES,
+  ) {
+    this.#entries = maxEntries > 0 ? new RingBuffer(maxEntries) : undefined;
+    this.#exchanges = exchanges;
+    this.#changes = changes;
   }
 
-  /** Appends an entry, giving it an id; the oldest entry is dropped once the journal is full. */
-  record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
-    const full = { id: `r-${String(++this.#seq).padStart(6, '0')}`, ...entry };
-    this.#entries.push(full);
-    // The token hot path: with nobody listening (no stream, log above info) this is one read.
-    if (this.#activity?.active) this.#activity.publish({ kind: 'token', entry: full });
+  /** False when the journal keeps nothing (`journalEntries` 0). */
+  get enabled(): boolean {
+    return this.#entries !== undefined;
+  }
+
+  /** How many entries it keeps at most. */
+  get capacity(): number {
+    return this.#entries?.capacity ?? 0;
+  }
+
+  /**
+   * Gives the entry its id and appends it (the object itself: the call's path builds it once); the
+   * oldest entry is dropped once the journal is full, and the entry that just left the newest
+   * JOURNAL_EXCHANGE_ENTRIES loses its attachment.
+   */
+  record(entry: Omit<JournalEntry, 'id'> & { id?: string }): JournalEntry {
+    const full = entry as JournalEntry;
+    full.id = `r-${String(++this.#seq).padStart(6, '0')}`;
+    const entries = this.#entries;
+    if (entries) {
+      entries.push(full);
+      const aged = entries.fromNewest(this.#exchanges) as
+        | (JournalEntry & { [JOURNAL_ATTACHMENT]?: unknown })
+        | undefined;
+      if (aged?.[JOURNAL_ATTACHMENT] !== undefined) aged[JOURNAL_ATTACHMENT] = undefined;
+    }
+    // A record of a call already answered: kept after the fact, like an attempt (the call happened).
+    this.#changes.emitMade({ kind: 'call_journaled', entry: full });
     return full;
   }
 
   /** Entries, oldest first, that match every given filter. */
   list(filter: JournalFilter = {}): JournalEntry[] {
+    if (!this.#entries) return [];
     return this.#entries.filter(
       (e) =>
         (filter.version === undefined || e.version === filter.version) &&
@@ -52,13 +98,13 @@ export class Journal {
   /** Takes entries read back from a data dir (decision 0080); ids go on after the highest. */
   restore(entries: Iterable<JournalEntry>): void {
     for (const e of entries) {
-      this.#entries.push(e);
+      this.#entries?.push(e);
       this.#seq = Math.max(this.#seq, Number(e.id.slice(2)));
     }
   }
 
   reset(): void {
-    this.#entries.clear();
+    this.#entries?.clear();
     this.#seq = 0;
   }
 }

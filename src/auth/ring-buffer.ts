@@ -32,6 +32,14 @@ export class RingBuffer<T> {
     return evicted;
   }
 
+  /** The item `back` places before the newest (0: the newest), or undefined past the oldest. */
+  fromNewest(back: number): T | undefined {
+    const n = this.#items.length;
+    if (back < 0 || back >= n) return undefined;
+    // The newest sits just before the head once full (index n - 1 before).
+    return this.#items[(this.#head - 1 - back + 2 * n) % n];
+  }
+
   /** Items oldest first that satisfy `keep` (every item without one). */
   filter(keep: (item: T) => boolean = () => true): T[] {
     const items = this.#items;

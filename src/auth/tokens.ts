@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { TokenSchema } from '../admin/contract/schemas.js';
 import type { Clock } from '../clock/index.js';
 import { NotFoundError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { TokenSource } from './token-source.js';
 import type { ApiVersion } from './types.js';
@@ -25,6 +26,11 @@ export interface IssuedToken {
   expiresAt: Date;
   revoked: boolean;
 }
+
+/** What a TokenStore changed (src/model/change.ts). */
+export type TokenChange =
+  | { kind: 'token_issued'; token: string; username: string; version: ApiVersion; issuedAtMs: number }
+  | { kind: 'token_revoked'; token: string };
 
 /** The admin view of a token: times as ISO strings and `expired` judged on the emulator clock. */
 export type TokenView = z.output<typeof TokenSchema>;
@@ -57,6 +63,7 @@ export class TokenStore {
     private source: TokenSource = newSource(),
     /** For tests; the emulator keeps MAX_TOKENS. */
     maxTokens = MAX_TOKENS,
+    private readonly changes: ChangeSink<TokenChange> = APPLY_ONLY,
   ) {
     this.#order = new RingBuffer(maxTokens);
   }
@@ -67,9 +74,11 @@ export class TokenStore {
     let token = this.source();
     while (this.#tokens.has(token)) token = this.source();
     const issuedAtMs = issuedAt.getTime();
-    const oldest = this.#order.push(token);
-    if (oldest !== undefined) this.#tokens.delete(oldest);
-    this.#tokens.set(token, { username, version, issuedAtMs, revoked: false });
+    this.changes.emit({ kind: 'token_issued', token, username, version, issuedAtMs }, () => {
+      const oldest = this.#order.push(token);
+      if (oldest !== undefined) this.#tokens.delete(oldest);
+      this.#tokens.set(token, { username, version, issuedAtMs, revoked: false });
+    });
     return {
       token,
       username,
@@ -105,7 +114,9 @@ export class TokenStore {
     const t = this.#tokens.get(token);
     if (!t)
       throw new NotFoundError('token_not_found', `No token "${token}". GET /__admin/tokens lists them.`);
-    t.revoked = true;
+    this.changes.emit({ kind: 'token_revoked', token }, () => {
+      t.revoked = true;
+    });
   }
 
   /** Takes a token read back from a data dir (decision 0080), as `issue` kept it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConflictError, formatPath, InputError, NotFoundError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { API_VERSIONS } from './types.js';
 
 /** No control characters: `webDescription` travels in the X-API-User-WebDescription header. */
@@ -44,9 +45,17 @@ export function parseUser(input: unknown, where = 'user'): User {
   );
 }
 
+/** What a UserStore changed (src/model/change.ts). */
+export type UserChange =
+  | { kind: 'user_added'; user: User }
+  | { kind: 'user_replaced'; user: User }
+  | { kind: 'user_removed'; username: string };
+
 /** The API users GetAccessToken authenticates against. Kept across resets (product rule "Admin API"). */
 export class UserStore {
   readonly #users = new Map<string, User>();
+
+  constructor(private readonly changes: ChangeSink<UserChange> = APPLY_ONLY) {}
 
   /** Adds a validated user; refuses a username that exists. */
   add(input: unknown, where?: string): User {
@@ -57,7 +66,7 @@ export class UserStore {
         `User "${user.username}" already exists. Delete it first (DELETE /__admin/users/${encodeURIComponent(user.username)}) to replace it.`,
       );
     }
-    this.#users.set(user.username, user);
+    this.changes.emit({ kind: 'user_added', user }, () => this.#users.set(user.username, user));
     return user;
   }
 
@@ -78,7 +87,7 @@ export class UserStore {
       );
     }
     const user = parseUser(input !== null && typeof input === 'object' ? { ...input, username } : input);
-    this.#users.set(username, user);
+    this.changes.emit({ kind: 'user_replaced', user }, () => this.#users.set(username, user));
     return user;
   }
 
@@ -92,9 +101,10 @@ export class UserStore {
 
   /** Removes a user; 404 when unknown. */
   remove(username: string): void {
-    if (!this.#users.delete(username)) {
+    if (!this.#users.has(username)) {
       throw new NotFoundError('user_not_found', `No user "${username}". Known users: ${this.names()}.`);
     }
+    this.changes.emit({ kind: 'user_removed', username }, () => this.#users.delete(username));
   }
 
   private names(): string {

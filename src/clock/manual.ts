@@ -1,7 +1,8 @@
 import { ConflictError, InputError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { BatchListeners } from './listeners.js';
 import { nextBatchAfter } from './schedule.js';
-import type { AdvanceResult, AdvanceTarget, BatchListener, Clock, ClockState } from './types.js';
+import type { AdvanceResult, AdvanceTarget, BatchListener, Clock, ClockChange, ClockState } from './types.js';
 
 /** A clock that moves only when told; batches run, in order and awaited, as `advance` crosses them. */
 export class ManualClock implements Clock {
@@ -13,6 +14,7 @@ export class ManualClock implements Clock {
   constructor(
     start: Date,
     private readonly onListenerError: (err: unknown) => void = () => {},
+    private readonly changes: ChangeSink<ClockChange> = APPLY_ONLY,
   ) {
     this.#nowMs = start.getTime();
   }
@@ -31,7 +33,13 @@ export class ManualClock implements Clock {
 
   /** Advances are serialized: a second call waits for the first, batches included. */
   advance(target: AdvanceTarget): Promise<AdvanceResult> {
-    const run = this.#queue.then(() => this.#advance(target));
+    const run = this.#queue
+      .then(() => this.#advance(target))
+      .then((moved) => {
+        // The clock moved (batches ran on the way): nothing to undo, so kept after the fact.
+        this.changes.emitMade({ kind: 'clock_advanced', ...moved });
+        return moved;
+      });
     this.#queue = run.catch(() => {});
     return run;
   }

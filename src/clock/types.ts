@@ -21,6 +21,12 @@ export type AdvanceTarget = { byMs: number } | { to: Date } | { to: 'next-batch'
 /** What `advance` did: from, to, and the batch instants crossed, in order (each finished first). */
 export type AdvanceResult = z.output<typeof AdvanceResultSchema>;
 
+/**
+ * What a clock changed (src/model/change.ts): it started (where it stands is then kept), or a manual
+ * clock was advanced (from, to and the batch instants it crossed).
+ */
+export type ClockChange = { kind: 'clock_started' } | ({ kind: 'clock_advanced' } & AdvanceResult);
+
 /** The clock as `GET /__admin/clock` describes it; `hourMs` in compressed mode only. */
 export type ClockState = z.output<typeof ClockStateSchema>;
 

@@ -28,6 +28,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     logLevel: settings.logLevel,
     logLinesPerSecond: settings.logLinesPerSecond,
     notificationRetention: settings.notificationRetention,
+    journalEntries: settings.journalEntries,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,
     dataDir: settings.dataDir ?? null,

@@ -215,6 +215,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     description: 'silent | error | warn | info | debug (default info)',
   },
   {
+    key: 'journalEntries',
+    flag: '--journal-entries <n>',
+    env: ['REPORTBO_JOURNAL_ENTRIES'],
+    kind: 'number',
+    description:
+      'most GetAccessToken calls GET /__admin/requests keeps, the newest 500 with their request and answer (default 10000; 0 turns the journal off)',
+  },
+  {
     key: 'logLinesPerSecond',
     flag: '--log-lines-per-second <n>',
     env: ['REPORTBO_LOG_LINES_PER_SECOND'],

@@ -55,6 +55,11 @@ export const SettingsSchema = z.object({
     .default(DEFAULT_BASE_PATHS['1.7']),
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /**
+   * Most GetAccessToken calls the journal keeps (`GET /__admin/requests`), like WireMock's
+   * `--max-request-journal-entries`; 0 turns the journal off. The newest 500 keep their request and answer.
+   */
+  journalEntries: z.number().int().min(0).max(1_000_000).default(10_000),
+  /**
    * At most this many GetAccessToken lines and this many delivery-attempt lines a second, then one
    * summary line (decision 0140); 0: every line.
    */

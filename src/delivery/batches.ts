@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { ActivityBus } from '../activity/index.js';
 import type { BatchResultSchema, NotAttemptedSchema } from '../admin/contract/delivery-schemas.js';
 import type { Logger } from '../log.js';
 import type { NotificationRecord } from './notification.js';
@@ -68,24 +67,19 @@ export async function runBatch(ctx: BatchContext, at: Date, nextBatchIso: string
   return result;
 }
 
-/** The results of the most recent batches, oldest first, told to the log and the live stream. */
+/** The results of the most recent batches, oldest first (skipped instants logged as warnings). */
 export class BatchHistory {
   readonly #results: BatchResult[] = [];
 
-  constructor(
-    private readonly log: Logger,
-    private readonly activity: ActivityBus | undefined,
-  ) {}
+  constructor(private readonly log: Logger) {}
 
   list(): readonly BatchResult[] {
     return this.#results;
   }
 
-  /** Keeps a result (the oldest goes past BATCH_HISTORY_LIMIT) and publishes it. */
+  /** Keeps a result (the oldest goes past BATCH_HISTORY_LIMIT); the outbox tells of it. */
   remember(result: BatchResult): BatchResult {
     this.restore([result]);
-    // The info log (non-empty batches) and the live stream (every batch) listen here.
-    if (this.activity?.active) this.activity.publish({ kind: 'batch', batch: result });
     return result;
   }
 

@@ -1,6 +1,13 @@
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { type Credential, httpWarning, parseCredential } from './credential-schema.js';
+
+/** What a CredentialStore changed (src/model/change.ts). */
+export type CredentialChange =
+  | { kind: 'credential_added'; credential: Credential }
+  | { kind: 'credential_replaced'; credential: Credential }
+  | { kind: 'credential_removed'; id: string };
 
 /**
  * The credentials notifications are routed to. They survive `reset` (product rule "Admin API": reset
@@ -16,6 +23,7 @@ export class CredentialStore {
   constructor(
     private readonly allowHttp: boolean,
     private readonly names: SettingNames = OPTION_NAMES,
+    private readonly changes: ChangeSink<CredentialChange> = APPLY_ONLY,
   ) {
     this.#httpWarning = httpWarning(names);
   }
@@ -50,7 +58,7 @@ export class CredentialStore {
       ...(options.omitAuthorization ? { omitAuthorization: true as const } : {}),
       ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     };
-    this.#byId.set(id, credential);
+    this.changes.emit({ kind: 'credential_added', credential }, () => this.#byId.set(id, credential));
     return credential;
   }
 
@@ -78,12 +86,23 @@ export class CredentialStore {
       this.#httpWarning,
     );
     const credential: Credential = { id, apiKey, url, filters, warnings };
-    this.#byId.set(id, credential); // Map.set on an existing key keeps its insertion order
+    // Map.set on an existing key keeps its insertion order
+    this.changes.emit({ kind: 'credential_replaced', credential }, () => this.#byId.set(id, credential));
     return credential;
   }
 
   remove(id: string): void {
-    if (!this.#byId.delete(id)) throw unknownCredential(id, this.list());
+    if (!this.#byId.has(id)) throw unknownCredential(id, this.list());
+    this.changes.emit({ kind: 'credential_removed', id }, () => this.#byId.delete(id));
+  }
+
+  /** The warnings a credential of this input has (none when it is no longer accepted, e.g. http without allowHttp). */
+  warningsOf(input: unknown): string[] {
+    try {
+      return parseCredential(input, this.allowHttp, '', this.names, this.#httpWarning).warnings;
+    } catch {
+      return [];
+    }
   }
 
   get(id: string): Credential | undefined {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { OutageSchema } from '../admin/contract/delivery-schemas.js';
 import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 
 /** Most attempts one count-mode outage may fail: more than any notification can ever make. */
 export const MAX_OUTAGE_ATTEMPTS = 1_000_000;
@@ -74,7 +75,18 @@ export interface OutageStoreDeps {
   hasCredential: (id: string) => boolean;
   /** The ids known, for the message naming them. */
   credentialIds: () => string[];
+  /** Told of every change (src/model/change.ts). */
+  changes?: ChangeSink<OutageChange>;
 }
+
+/** What an OutageStore changed, with the outages after the change (src/model/change.ts). */
+export type OutageChange =
+  | { kind: 'outage_added'; outage: Outage; outages: Outage[] }
+  | { kind: 'outage_removed'; id: string; outages: Outage[] }
+  | { kind: 'outages_cleared'; outages: Outage[] }
+  /** An attempt fell inside one: a count went down, `failedAttempts` went up. */
+  | { kind: 'outage_used'; outages: Outage[] }
+  | { kind: 'outages_of_credential_removed'; credentialId: string; outages: Outage[] };
 
 /**
  * Outages of the user's receiver, simulated by the emulator: the outbox asks `take()` before every
@@ -82,10 +94,13 @@ export interface OutageStoreDeps {
  * toward the five attempts as the real outage it stands for would.
  */
 export class OutageStore {
+  readonly #changes: ChangeSink<OutageChange>;
   #rules: OutageRule[] = [];
   #seq = 0;
 
-  constructor(private readonly deps: OutageStoreDeps) {}
+  constructor(private readonly deps: OutageStoreDeps) {
+    this.#changes = deps.changes ?? APPLY_ONLY;
+  }
 
   /** Validates and adds an outage; a window without `until` or `for` lasts until deleted. */
   add(input: unknown): Outage {
@@ -121,7 +136,7 @@ export class OutageStore {
         );
     }
     const rule: OutageRule = {
-      id: `o-${++this.#seq}`,
+      id: `o-${this.#seq + 1}`,
       credentialId: o.credentialId ?? null,
       attempts: o.attempts ?? null,
       remaining: o.attempts ?? null,
@@ -131,8 +146,13 @@ export class OutageStore {
       createdAt: now.toISOString(),
       failedAttempts: 0,
     };
-    this.#rules.push(rule);
-    return this.#view(rule, now.getTime());
+    const next = [...this.#rules, rule];
+    const view = this.#view(rule, now.getTime());
+    this.#changes.emit({ kind: 'outage_added', outage: view, outages: this.#views(next) }, () => {
+      this.#seq++;
+      this.#rules = next;
+    });
+    return view;
   }
 
   list(): Outage[] {
@@ -148,9 +168,18 @@ export class OutageStore {
 
   /** Removes one outage; 404 when unknown. */
   remove(id: string): void {
-    const before = this.#rules.length;
-    this.#rules = this.#rules.filter((r) => r.id !== id);
-    if (this.#rules.length === before) throw notFound(id);
+    const next = this.#rules.filter((r) => r.id !== id);
+    if (next.length === this.#rules.length) throw notFound(id);
+    this.#changes.emit({ kind: 'outage_removed', id, outages: this.#views(next) }, () => {
+      this.#rules = next;
+    });
+  }
+
+  /** Removes every outage (`DELETE /__admin/outages`). */
+  clear(): void {
+    this.#changes.emit({ kind: 'outages_cleared', outages: [] }, () => {
+      this.#rules = [];
+    });
   }
 
   /**
@@ -166,6 +195,7 @@ export class OutageStore {
         r.remaining -= 1;
       } else if (atMs < r.fromMs! || (r.untilMs !== null && atMs >= r.untilMs)) continue;
       r.failedAttempts += 1;
+      this.#changes.emitMade({ kind: 'outage_used', outages: this.list() });
       return this.#view(r, atMs);
     }
     return undefined;
@@ -173,9 +203,13 @@ export class OutageStore {
 
   /** Drops the outages of a deleted credential. */
   removeCredential(credentialId: string): void {
-    this.#rules = this.#rules.filter((r) => r.credentialId !== credentialId);
+    const next = this.#rules.filter((r) => r.credentialId !== credentialId);
+    if (next.length === this.#rules.length) return;
+    this.#rules = next;
+    this.#changes.emitMade({ kind: 'outages_of_credential_removed', credentialId, outages: this.list() });
   }
 
+  /** Part of the emulator's reset (its one `reset` change says so). */
   reset(): void {
     this.#rules = [];
   }
@@ -194,6 +228,11 @@ export class OutageStore {
       failedAttempts: o.failedAttempts,
     }));
     for (const o of outages) this.#seq = Math.max(this.#seq, Number(o.id.slice(2)));
+  }
+
+  #views(rules: readonly OutageRule[]): Outage[] {
+    const nowMs = this.deps.now().getTime();
+    return rules.map((r) => this.#view(r, nowMs));
   }
 
   #view(r: OutageRule, nowMs: number): Outage {

@@ -1,8 +1,9 @@
-import type { ActivityBus } from '../activity/index.js';
 import type { Clock } from '../clock/index.js';
 import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { acknowledges } from '../model/acknowledgement.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { BatchHistory, type BatchResult, runBatch } from './batches.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
@@ -13,7 +14,6 @@ import {
   countedAttempts,
   MAX_ATTEMPTS,
   type NotificationRecord,
-  toSummary,
 } from './notification.js';
 import { NotificationStore } from './notification-store.js';
 import { type OutageStore, outageMessage } from './outages.js';
@@ -56,31 +56,19 @@ export interface OutboxDeps {
   concurrency: number;
   /** Notifications kept; past it the oldest settled ones are dropped (settings.notificationRetention; 0: all). */
   retention?: number;
-  /** Told of each notification created, attempt made and batch run (the live stream, the info log). */
-  activity?: ActivityBus;
+  /**
+   * Told of every change, synchronously and in order (src/model/change.ts): the data dir keeps each
+   * (decision 0080), the live stream and the info log hear them. An attempt is told when it starts,
+   * before its request is sent, so a crash leaves a trace of every attempt that may have reached the
+   * receiver.
+   */
+  changes?: ChangeSink<OutboxChange>;
   /** Simulated outages: an attempt inside one ends as `simulated_outage` without being sent. */
   outages?: OutageStore;
 }
 
 /** An attempt as it starts: what is known before the receiver answers. */
 export type StartedAttempt = Pick<Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>;
-
-/**
- * Told of every change of the outbox, synchronously and in order, before the change is answered to
- * anyone: a data dir writes each one to its journal (decision 0080). An attempt is told when it
- * starts, before its request is sent, so a crash leaves a trace of every attempt that may have
- * reached the receiver.
- */
-export interface OutboxRecorder {
-  created(n: NotificationRecord): void;
-  attemptStarted(n: NotificationRecord, attempt: StartedAttempt): void;
-  /** An attempt ended (`attempt`), or the notification was cancelled (no attempt). */
-  changed(n: NotificationRecord, attempt?: Attempt): void;
-  batchStarted(at: string): void;
-  batchDone(result: BatchResult): void;
-  /** Settled notifications dropped by the retention setting (decision 0127). */
-  dropped(ids: readonly string[]): void;
-}
 
 /** What the retention setting dropped so far, for the inspector (GET /__admin/notifications). */
 export interface RetentionView {
@@ -92,6 +80,21 @@ export interface RetentionView {
   oldestKept: string | null;
 }
 
+/** What the outbox changed (src/model/change.ts). */
+export type OutboxChange =
+  | { kind: 'notification_created'; notification: NotificationRecord }
+  | { kind: 'attempt_started'; notification: NotificationRecord; attempt: StartedAttempt }
+  | { kind: 'attempt_ended'; notification: NotificationRecord; attempt: Attempt }
+  | { kind: 'notification_cancelled'; notification: NotificationRecord }
+  | { kind: 'batch_started'; at: string }
+  /** A batch ran, or its instant was skipped (`result.skipped`). */
+  | { kind: 'batch_done'; result: BatchResult }
+  /**
+   * Settled notifications dropped by the retention setting (decision 0127); `dropped` is the count
+   * since the start or the last reset, these included.
+   */
+  | { kind: 'notifications_dropped'; ids: readonly string[]; dropped: number };
+
 /**
  * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
  * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
@@ -101,7 +104,7 @@ export class Outbox {
   readonly #store = new NotificationStore();
   readonly #limiter: Limiter;
   readonly #history: BatchHistory;
-  #recorder: OutboxRecorder | undefined;
+  readonly #changes: ChangeSink<OutboxChange>;
   #batchRunning = false;
   /** Set by `drain`: no attempt starts any more. */
   #stopping = false;
@@ -110,12 +113,8 @@ export class Outbox {
 
   constructor(private readonly deps: OutboxDeps) {
     this.#limiter = new Limiter(deps.concurrency);
-    this.#history = new BatchHistory(deps.log, deps.activity);
-  }
-
-  /** Sets who hears of every change (a data dir); one at a time. */
-  record(recorder: OutboxRecorder | undefined): void {
-    this.#recorder = recorder;
+    this.#history = new BatchHistory(deps.log);
+    this.#changes = deps.changes ?? APPLY_ONLY;
   }
 
   /**
@@ -145,12 +144,10 @@ export class Outbox {
       inFlight: false,
       lastFinishedMs: undefined,
     };
-    this.#store.add(record);
-    this.#recorder?.created(record);
+    // Kept before it exists: a notification the data dir could not keep is never created.
+    this.#changes.emit({ kind: 'notification_created', notification: record }, () => this.#store.add(record));
     this.#applyRetention();
     void this.#attempt(record, 'first'); // marks it in flight at once; the attempt runs in the background
-    const { activity } = this.deps;
-    if (activity?.active) activity.publish({ kind: 'notification_created', notification: toSummary(record) });
     return record;
   }
 
@@ -217,11 +214,12 @@ export class Outbox {
     }
     if (ids.length === 0) return;
     try {
-      this.#recorder?.dropped(ids);
+      this.#changes.emit({ kind: 'notifications_dropped', ids, dropped: store.dropped + ids.length }, () =>
+        store.drop(ids),
+      );
     } catch {
-      return; // the data dir could not keep it: nothing is dropped, tried again at the next one
+      // The data dir could not keep it: nothing is dropped; tried again at the next notification.
     }
-    store.drop(ids);
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -250,7 +248,7 @@ export class Outbox {
     if (this.#batchRunning) return this.recordSkipped(at, 'previous batch still running');
     this.#batchRunning = true;
     try {
-      this.#recorder?.batchStarted(at.toISOString());
+      this.#changes.emitMade({ kind: 'batch_started', at: at.toISOString() });
       const store = this.#store;
       const result = await runBatch(
         {
@@ -264,8 +262,9 @@ export class Outbox {
         at,
         this.deps.clock.nextBatchAt(at).toISOString(),
       );
-      this.#recorder?.batchDone(result);
-      return this.#history.remember(result);
+      this.#history.remember(result);
+      this.#changes.emitMade({ kind: 'batch_done', result });
+      return result;
     } finally {
       this.#batchRunning = false;
     }
@@ -273,9 +272,9 @@ export class Outbox {
 
   /** Records the batch instant `at` as skipped, with the reason, and logs it. */
   recordSkipped(at: Date, reason: string): BatchResult {
-    const skipped = this.#history.skipped(at, reason);
-    this.#recorder?.batchDone(skipped);
-    return this.#history.remember(skipped);
+    const skipped = this.#history.remember(this.#history.skipped(at, reason));
+    this.#changes.emitMade({ kind: 'batch_done', result: skipped });
+    return skipped;
   }
 
   /**
@@ -304,19 +303,20 @@ export class Outbox {
         continue;
       }
       this.#cancel(n, reason, at);
-      this.#recorder?.changed(n);
       cancelled++;
     }
     return cancelled;
   }
 
-  #cancel(n: NotificationRecord, reason: CancelReason, at: string): void {
+  /** Cancels `n`; `tell` false when the change that caused it tells of it (an attempt that ended). */
+  #cancel(n: NotificationRecord, reason: CancelReason, at: string, tell = true): void {
     n.state = 'cancelled';
     n.cancelledAt = at;
     n.cancelReason = reason;
     n.cancelWhenSettled = undefined;
     this.#store.pending.delete(n);
     this.deps.log.info({ id: n.id, credentialId: n.credentialId, reason }, 'notification cancelled');
+    if (tell) this.#changes.emitMade({ kind: 'notification_cancelled', notification: n });
   }
 
   /** Forgets every notification and batch; attempts still running finish unrecorded. */
@@ -402,7 +402,6 @@ export class Outbox {
     if (n.cancelWhenSettled) {
       // Its credential was deleted while this attempt waited for its turn: it is never sent.
       this.#cancel(n, n.cancelWhenSettled, store.clockIso.of(clock.now()));
-      this.#recorder?.changed(n);
       store.settled(n);
       return n;
     }
@@ -413,7 +412,12 @@ export class Outbox {
     this.#running.set(n, { trigger, batchAt, startedAt, startedAtWall, startedMs: performance.now() });
     const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
     // Written before the request goes out: a crash while it is in flight leaves its trace (decision 0080).
-    if (!outage) this.#recorder?.attemptStarted(n, { number, startedAt, startedAtWall, trigger, batchAt });
+    if (!outage)
+      this.#changes.emitMade({
+        kind: 'attempt_started',
+        notification: n,
+        attempt: { number, startedAt, startedAtWall, trigger, batchAt },
+      });
     const result: SendResult = outage
       ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
       : await sender
@@ -456,7 +460,7 @@ export class Outbox {
     return n;
   }
 
-  /** Adds an ended attempt to `n`, moves its state on, writes it, settles it and tells the listeners. */
+  /** Adds an ended attempt to `n`, moves its state on, settles it and tells of it (kept, then heard). */
   #record(n: NotificationRecord, attempt: Attempt, finishedMs = this.deps.clock.now().getTime()): void {
     const store = this.#store;
     // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
@@ -465,7 +469,7 @@ export class Outbox {
     n.lastFinishedMs = finishedMs;
     // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
     // acknowledges.
-    if (attempt.outcome === 'http_status' && attempt.statusCode === 200) {
+    if (acknowledges(attempt)) {
       n.state = 'delivered';
       n.deliveredAt = attempt.finishedAt;
       store.pending.delete(n);
@@ -474,12 +478,11 @@ export class Outbox {
       n.exhaustedAt = attempt.finishedAt;
       store.pending.delete(n);
     } else if (n.cancelWhenSettled) {
-      this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt);
+      this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt, false);
     }
-    this.#recorder?.changed(n, attempt);
+    // One change for the attempt and the state it led to (a cancel included): the data dir keeps
+    // it, the info log and the live stream hear it.
+    this.#changes.emitMade({ kind: 'attempt_ended', notification: n, attempt });
     store.settled(n);
-    // The info log and the live stream both listen here (one line per attempt, state included).
-    const { activity } = this.deps;
-    if (activity?.active) activity.publish({ kind: 'attempt', notification: toSummary(n), attempt });
   }
 }

@@ -1,18 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import type { ActivityBus } from '../activity/index.js';
 import type { NotificationRefSchema } from '../admin/contract/delivery-schemas.js';
 import type { Clock } from '../clock/index.js';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { CredentialStore } from './credentials.js';
-import { OutageStore } from './outages.js';
-import { type DrainResult, Outbox } from './outbox.js';
+import type { ChangeSink } from '../model/change-sink.js';
+import { type CredentialChange, CredentialStore } from './credentials.js';
+import { type OutageChange, OutageStore } from './outages.js';
+import { type DrainResult, Outbox, type OutboxChange } from './outbox.js';
 import { route } from './routing.js';
 import { HttpSender, type Sender } from './sender.js';
-import { type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';
+import { type TrustChange, type TrustedCertificate, type TrustSource, TrustStore } from './trust.js';
 
 export interface DeliverySettings {
   responseTimeoutMs: number;
@@ -30,9 +30,24 @@ export interface DeliveryDeps {
   sender?: Sender;
   /** How messages name the settings `caFile` and `allowHttp` (default: as options). */
   names?: SettingNames;
-  /** Told of notifications, attempts and batches. */
-  activity?: ActivityBus;
+  /** Told of every change of credentials, trust, outages and the outbox (src/model/change.ts). */
+  changes?: ChangeSink<DeliveryChange>;
 }
+
+/** An event routed: what the lifecycle changed and where its notifications went (the live stream's `event`). */
+export interface EventRouted {
+  kind: 'event_routed';
+  event: string;
+  at: string;
+  reservations: ReadonlyArray<{ bookingId: number; bookingNumber: string; status: string }>;
+  notifications: readonly string[];
+  routedTo: number;
+  /** The ids of the credentials it was routed to, in routing order. */
+  credentials: readonly string[];
+}
+
+/** What the delivery engine changes (src/model/change.ts). */
+export type DeliveryChange = CredentialChange | TrustChange | OutageChange | OutboxChange | EventRouted;
 
 /** A notification an event created, as EventResult lists it. */
 export type NotificationRef = z.output<typeof NotificationRefSchema>;
@@ -51,19 +66,22 @@ export class DeliveryService {
   readonly credentials: CredentialStore;
   readonly outbox: Outbox;
   /** Certificates trusted besides the system roots; kept across reset, like credentials. */
-  readonly trustStore = new TrustStore();
+  readonly trustStore: TrustStore;
   /** Simulated receiver outages (POST /__admin/outages); forgotten on reset, like faults. */
   readonly outages: OutageStore;
   readonly #sender: Sender;
   readonly #httpSender: HttpSender | undefined;
   readonly #names: SettingNames;
+  readonly #changes: ChangeSink<DeliveryChange> | undefined;
 
   constructor(
     private readonly settings: DeliverySettings,
     deps: DeliveryDeps,
   ) {
     this.#names = deps.names ?? OPTION_NAMES;
-    this.credentials = new CredentialStore(settings.allowHttp, this.#names);
+    this.#changes = deps.changes;
+    this.credentials = new CredentialStore(settings.allowHttp, this.#names, deps.changes);
+    this.trustStore = new TrustStore(deps.changes);
     this.#httpSender = deps.sender
       ? undefined
       : new HttpSender({ timeoutMs: settings.responseTimeoutMs, maxSockets: settings.deliveryConcurrency });
@@ -72,6 +90,7 @@ export class DeliveryService {
       now: () => deps.clock.now(),
       hasCredential: (id) => this.credentials.get(id) !== undefined,
       credentialIds: () => this.credentials.list().map((c) => c.id),
+      ...(deps.changes ? { changes: deps.changes } : {}),
     });
     this.outbox = new Outbox({
       outages: this.outages,
@@ -80,7 +99,7 @@ export class DeliveryService {
       log: deps.log,
       concurrency: settings.deliveryConcurrency,
       retention: settings.notificationRetention ?? 0,
-      ...(deps.activity ? { activity: deps.activity } : {}),
+      ...(deps.changes ? { changes: deps.changes } : {}),
     });
   }
 
@@ -111,9 +130,13 @@ export class DeliveryService {
 
   /** Trusts the PEM certificates in `text` for later attempts; answers the ones that were new. */
   trust(text: string, source: TrustSource, where: string): TrustedCertificate[] {
-    const added = this.trustStore.add(text, source, where);
-    if (added.length > 0) this.#httpSender?.trust(this.trustStore.pems());
-    return added;
+    const before = this.trustStore.pems().length;
+    try {
+      return this.trustStore.add(text, source, where);
+    } finally {
+      // Also when a later certificate of `text` could not be kept: the earlier ones were.
+      if (this.trustStore.pems().length !== before) this.#httpSender?.trust(this.trustStore.pems());
+    }
   }
 
   /** Stops trusting one certificate (by SHA-256 fingerprint) for later attempts; answers it if it was trusted. */
@@ -121,6 +144,28 @@ export class DeliveryService {
     const removed = this.trustStore.remove(fingerprint);
     if (removed) this.#httpSender?.trust(this.trustStore.pems());
     return removed;
+  }
+
+  /**
+   * Routes what an event (or a manual redelivery) emitted, as `dispatch` does, and tells of the event
+   * and where it went (the info log's and the live stream's `event`).
+   */
+  routeEvent(
+    lifecycle: Omit<EventRouted, 'kind' | 'notifications' | 'routedTo' | 'credentials'> & {
+      emit: Parameters<DeliveryService['dispatch']>[0];
+    },
+  ): DispatchResult {
+    const routed = this.dispatch(lifecycle.emit);
+    this.#changes?.emitMade({
+      kind: 'event_routed',
+      event: lifecycle.event,
+      at: lifecycle.at,
+      reservations: lifecycle.reservations,
+      notifications: routed.notifications.map((n) => n.id),
+      routedTo: routed.routedTo,
+      credentials: [...new Set(routed.notifications.map((n) => n.credentialId))],
+    });
+    return routed;
   }
 
   /**

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type { z } from 'zod';
 import type { TrustedCertificateSchema } from '../admin/contract/schemas.js';
 import { InputError } from '../errors.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 
 /** Where a trusted certificate came from. */
 /** `scenario`: the CA of a scenario's built-in HTTPS receivers, trusted when the scenario starts. */
@@ -10,6 +11,11 @@ export type TrustSource = (typeof TRUST_SOURCES)[number];
 
 /** A certificate trusted for https:// destinations in addition to the system roots. */
 export type TrustedCertificate = z.output<typeof TrustedCertificateSchema>;
+
+/** What a TrustStore changed (src/model/change.ts); `pem` is the certificate's PEM text. */
+export type TrustChange =
+  | { kind: 'trust_added'; certificate: TrustedCertificate; pem: string }
+  | { kind: 'trust_removed'; certificate: TrustedCertificate };
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
@@ -20,6 +26,8 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/
  */
 export class TrustStore {
   readonly #byFingerprint = new Map<string, { pem: string; info: TrustedCertificate }>();
+
+  constructor(private readonly changes: ChangeSink<TrustChange> = APPLY_ONLY) {}
 
   /**
    * Parses every PEM certificate in `text` and trusts it; answers the ones that were new.
@@ -55,7 +63,9 @@ export class TrustStore {
         ca: cert.ca,
         source,
       };
-      this.#byFingerprint.set(cert.fingerprint256, { pem, info });
+      this.changes.emit({ kind: 'trust_added', certificate: info, pem }, () =>
+        this.#byFingerprint.set(cert.fingerprint256, { pem, info }),
+      );
       added.push(info);
     }
     return added;
@@ -69,7 +79,9 @@ export class TrustStore {
     const wanted = normalizeFingerprint(fingerprint);
     for (const [key, entry] of this.#byFingerprint) {
       if (normalizeFingerprint(key) !== wanted) continue;
-      this.#byFingerprint.delete(key);
+      this.changes.emit({ kind: 'trust_removed', certificate: entry.info }, () =>
+        this.#byFingerprint.delete(key),
+      );
       return entry.info;
     }
     return undefined;

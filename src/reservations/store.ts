@@ -24,6 +24,7 @@ import {
   withStatus,
   zulu,
 } from '../generate/index.js';
+import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { finishBody, parseEventInput, refused } from './event-checks.js';
 import { type EventInput, TRANSITIONS } from './events.js';
 import type {
@@ -48,7 +49,12 @@ export interface ReservationStoreOptions {
   clock: Pick<Clock, 'now'>;
   seed: number;
   exchangeNotifies: ExchangeNotifies;
+  /** Told of every reservation saved (src/model/change.ts). */
+  changes?: ChangeSink<ReservationChange>;
 }
+
+/** What a ReservationStore changed: one reservation saved, and the event sequence then. */
+export type ReservationChange = { kind: 'reservation_saved'; record: StoredReservation; sequence: number };
 
 /** Reservations by BookingID, with the transitions Issue, Void, Exchange and manual redelivery. */
 export class ReservationStore {
@@ -246,7 +252,11 @@ export class ReservationStore {
         },
       ]),
     };
-    this.records.set(r.BookingID, record);
+    // Kept before it is stored: a reservation the data dir could not keep is never answered.
+    const changes: ChangeSink<ReservationChange> = this.options.changes ?? APPLY_ONLY;
+    changes.emit({ kind: 'reservation_saved', record, sequence: this.sequence }, () =>
+      this.records.set(r.BookingID, record),
+    );
     return record;
   }
 }

@@ -1,32 +1,30 @@
-import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
+import { MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { BatchResult } from '../delivery/batches.js';
-import type { OutboxRecorder, StartedAttempt } from '../delivery/outbox.js';
+import type { StartedAttempt } from '../delivery/outbox.js';
 import type { Logger } from '../log.js';
+import { acknowledges } from '../model/acknowledgement.js';
+import type { Change, ChangeStream } from '../model/change.js';
 import { DataDir } from './data-dir.js';
+import { recordOf } from './keep.js';
 import type { StoreRecord } from './records.js';
 import { type ClockMark, ReplayedState } from './replay.js';
-import {
-  changeRecord,
-  credentialData,
-  type KeptServices,
-  notificationRecord,
-  reservationRecord,
-  stateRecords,
-} from './snapshot.js';
+import { changeRecord, credentialData, type KeptServices, stateRecords } from './snapshot.js';
 
-/** What attaching needs of the emulator: its services, its clock and its log. */
+/** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
 export interface AttachTarget extends KeptServices {
   clock: Clock;
   log: Logger;
+  changes: ChangeStream;
 }
 
 /**
  * The emulator's state in a data dir (decision 0080). `open` reads it back (synchronously, before the
  * clock is built, which starts where the data dir left it); `attach` puts it into the services, ends
  * what a crash cut off, handles the batch instants that passed while the emulator was down, and from
- * then on writes every change as it is made, before the admin API answers it.
+ * then on keeps the emulator's change stream (src/model/change.ts): every change is written before
+ * it is made, so before the admin API answers it.
  */
 export class PersistentState {
   readonly #dir: DataDir;
@@ -81,7 +79,8 @@ export class PersistentState {
       ...t.delivery.credentials.list().map((c): StoreRecord => ({ k: 'cred+', d: credentialData(c) })),
       ...trustRecords(t),
     ];
-    const kept = this.#restoreConfiguration(t);
+    // What was read back is put back quietly: the data dir holds it already, and it is not news.
+    const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
     for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
     t.auth.faults.restore(r.faults);
     t.delivery.outages.restore(r.outages);
@@ -96,9 +95,12 @@ export class PersistentState {
         : interruptedBatch(r.batchRunning, r.notifications.values(), nowIso);
     if (cutBatch) batches.push(cutBatch);
 
-    r.resolveWarnings((id) => t.delivery.credentials.get(id)?.warnings);
+    r.resolveWarnings(
+      (id) => t.delivery.credentials.get(id)?.warnings,
+      (former) => t.delivery.credentials.warningsOf(former),
+    );
     this.#target = t;
-    this.#hook(t);
+    t.changes.keep((change) => this.#keep(t, change));
     for (const rec of preloaded) this.#append(rec);
     t.delivery.outbox.restore(r.notifications.values(), batches, r.droppedNotifications);
     for (const n of interrupted) this.#append(changeRecord(n, n.attempts.at(-1)));
@@ -177,20 +179,13 @@ export class PersistentState {
     return failure && `data dir not writable: ${failure.cause} (since ${failure.since})`;
   }
 
-  /** Reset forgot reservations, notifications, tokens, journal and faults: the data dir forgets them too. */
-  reset(): void {
-    this.#started.clear();
-    this.#batchRunning = undefined;
-    this.compact();
-  }
-
   /** The port the server listens on, for the lock file (it may have been 0 when the lock was taken). */
   listening(port: number): void {
     this.#dir.setPort(port);
   }
 
   close(): void {
-    this.#target?.delivery.outbox.record(undefined);
+    this.#target?.changes.keep(undefined);
     this.#dir.close();
   }
 
@@ -211,10 +206,13 @@ export class PersistentState {
         { dataDir: this.dir, since: failing.since },
         'data dir writable again: changes are kept again',
       );
-    if (!this.#compactQueued && Date.now() >= this.#compactRetryMs && this.#dir.wantsCompaction()) {
-      this.#compactQueued = true;
-      setImmediate(() => this.#compactQuietly());
-    }
+    if (Date.now() >= this.#compactRetryMs && this.#dir.wantsCompaction()) this.#queueCompaction();
+  }
+
+  #queueCompaction(): void {
+    if (this.#compactQueued) return;
+    this.#compactQueued = true;
+    setImmediate(() => this.#compactQuietly());
   }
 
   #mark(clock: Clock): ClockMark {
@@ -258,191 +256,34 @@ export class PersistentState {
     return { users, credentials, trusted: r.trust.size };
   }
 
-  /** From now on every change is written before it is answered. */
-  #hook(t: AttachTarget): void {
-    const { auth, delivery, reservations, clock } = t;
-    const append = (rec: StoreRecord) => this.#append(rec);
-
-    const addUser = auth.users.add.bind(auth.users);
-    auth.users.add = (input, where) => {
-      const u = addUser(input, where);
-      append({ k: 'user+', d: u });
-      return u;
-    };
-    const replaceUser = auth.users.replace.bind(auth.users);
-    auth.users.replace = (username, input) => {
-      const u = replaceUser(username, input);
-      append({ k: 'user+', d: u });
-      return u;
-    };
-    const removeUser = auth.users.remove.bind(auth.users);
-    auth.users.remove = (username) => {
-      removeUser(username);
-      append({ k: 'user-', d: { username } });
-    };
-
-    const faults = auth.faults;
-    const saveFaults = () => append({ k: 'faults', d: { faults: faults.list() } });
-    const addFault = faults.add.bind(faults);
-    faults.add = (input) => {
-      const f = addFault(input);
-      saveFaults();
-      return f;
-    };
-    const removeFault = faults.remove.bind(faults);
-    faults.remove = (id) => {
-      removeFault(id);
-      saveFaults();
-    };
-    const clearFaults = faults.reset.bind(faults);
-    faults.reset = () => {
-      clearFaults();
-      saveFaults();
-    };
-    const takeFault = faults.take.bind(faults);
-    faults.take = (version, variant) => {
-      const f = takeFault(version, variant);
-      if (f) saveFaults(); // a count went down or a rule was used up
-      return f;
-    };
-
-    const outages = delivery.outages;
-    const saveOutages = () => append({ k: 'outages', d: { outages: outages.list() } });
-    const addOutage = outages.add.bind(outages);
-    outages.add = (input) => {
-      const o = addOutage(input);
-      saveOutages();
-      return o;
-    };
-    const removeOutage = outages.remove.bind(outages);
-    outages.remove = (id) => {
-      removeOutage(id);
-      saveOutages();
-    };
-    const takeOutage = outages.take.bind(outages);
-    outages.take = (credentialId, atMs) => {
-      const o = takeOutage(credentialId, atMs);
-      if (o) saveOutages(); // a count went down, failedAttempts went up
-      return o;
-    };
-    const clearOutages = outages.reset.bind(outages);
-    outages.reset = () => {
-      clearOutages();
-      saveOutages();
-    };
-    const dropOutages = outages.removeCredential.bind(outages);
-    outages.removeCredential = (credentialId) => {
-      dropOutages(credentialId);
-      saveOutages();
-    };
-
-    const record = auth.journal.record.bind(auth.journal);
-    auth.journal.record = (entry) => {
-      const full: JournalEntry = record(entry);
-      append({ k: 'req', d: full });
-      return full;
-    };
-    const issue = auth.tokens.issue.bind(auth.tokens);
-    auth.tokens.issue = (username, version) => {
-      const tok = issue(username, version);
-      append({
-        k: 'tok',
-        d: { token: tok.token, username, version, issuedAtMs: tok.issuedAt.getTime(), revoked: false },
-      });
-      return tok;
-    };
-    const revoke = auth.tokens.revoke.bind(auth.tokens);
-    auth.tokens.revoke = (token) => {
-      revoke(token);
-      append({ k: 'tok-', d: { token } });
-    };
-
-    const keepReservations = <R extends { reservations: Array<{ bookingId: number }> }>(result: R): R => {
-      for (const s of result.reservations) {
-        const kept = reservations.stored(s.bookingId);
-        if (kept) append(reservationRecord(kept.record, kept.sequence));
-      }
-      return result;
-    };
-    const apply = reservations.apply.bind(reservations);
-    reservations.apply = (raw) => keepReservations(apply(raw));
-    const redeliver = reservations.redeliver.bind(reservations);
-    reservations.redeliver = (bookingId, status) => keepReservations(redeliver(bookingId, status));
-
-    const creds = delivery.credentials;
-    const addCredential = creds.add.bind(creds);
-    creds.add = (input, where, options) => {
-      const c = addCredential(input, where, options);
-      append({ k: 'cred+', d: credentialData(c) });
-      return c;
-    };
-    const replaceCredential = creds.replace.bind(creds);
-    creds.replace = (id, input) => {
-      const c = replaceCredential(id, input);
-      append({ k: 'cred+', d: credentialData(c) });
-      return c;
-    };
-    const removeCredential = creds.remove.bind(creds);
-    creds.remove = (id) => {
-      removeCredential(id);
-      append({ k: 'cred-', d: { id } });
-    };
-    const trust = delivery.trust.bind(delivery);
-    delivery.trust = (text, source, where) => {
-      const added = trust(text, source, where);
-      if (added.length > 0) {
-        const pems = delivery.trustStore.pems();
-        const all = delivery.trustStore.list();
-        for (const a of added) {
-          const i = all.findIndex((x) => x.fingerprint256 === a.fingerprint256);
-          append({ k: 'trust+', d: { text: pems[i], source, fingerprint: a.fingerprint256 } });
-        }
-      }
-      return added;
-    };
-    const untrust = delivery.untrust.bind(delivery);
-    delivery.untrust = (fingerprint) => {
-      const removed = untrust(fingerprint);
-      if (removed) append({ k: 'trust-', d: { fingerprint: removed.fingerprint256 } });
-      return removed;
-    };
-
-    const recorder: OutboxRecorder = {
-      created: (n) =>
-        append(notificationRecord(n, reservations, delivery.credentials.get(n.credentialId)?.warnings)),
-      attemptStarted: (n, attempt) => {
-        this.#started.set(n.id, attempt);
-        append({ k: 'a>', d: { id: n.id, attempt } });
-      },
-      changed: (n, attempt) => {
-        if (attempt) this.#started.delete(n.id);
-        append(changeRecord(n, attempt));
-      },
-      batchStarted: (at) => {
-        this.#batchRunning = at;
-        append({ k: 'b>', d: { at } });
-      },
-      dropped: (ids) =>
-        append({ k: 'n-', d: { ids, dropped: delivery.outbox.retention().dropped + ids.length } }),
-      batchDone: (result) => {
-        if (this.#batchRunning === result.at) this.#batchRunning = undefined;
-        append({ k: 'b', d: result });
-      },
-    };
-    delivery.outbox.record(recorder);
-
-    // The clock's position: where it stands when it starts, and after every manual advance.
-    const start = clock.start.bind(clock);
-    clock.start = () => {
-      start();
-      append({ k: 'clock', d: this.#mark(clock) });
-    };
-    const advance = clock.advance.bind(clock);
-    clock.advance = async (target) => {
-      const moved = await advance(target);
-      append({ k: 'clock', d: this.#mark(clock) });
-      return moved;
-    };
+  /**
+   * The data dir's part of the change stream: each change is written before it is made (an admin
+   * write whose change cannot be written fails, and memory stays as it was), and what a crash cut off
+   * (attempts started, a batch running) is followed as it happens.
+   */
+  #keep(t: AttachTarget, change: Change): void {
+    const rec = recordOf(change, { services: t, mark: () => this.#mark(t.clock) });
+    if (rec) this.#append(rec);
+    switch (change.kind) {
+      case 'attempt_started':
+        this.#started.set(change.notification.id, change.attempt);
+        break;
+      case 'attempt_ended':
+        this.#started.delete(change.notification.id);
+        break;
+      case 'batch_started':
+        this.#batchRunning = change.at;
+        break;
+      case 'batch_done':
+        if (this.#batchRunning === change.result.at) this.#batchRunning = undefined;
+        break;
+      case 'reset':
+        // What reset forgot, the data dir forgets too: the next snapshot holds only what it kept.
+        this.#started.clear();
+        this.#batchRunning = undefined;
+        this.#queueCompaction();
+        break;
+    }
   }
 
   /**
@@ -503,7 +344,7 @@ function interruptedBatch(
     const a = n.attempts.find((x) => x.batchAt === at);
     if (!a) continue;
     result.attempted++;
-    if (a.outcome === 'http_status' && a.statusCode === 200) result.delivered++;
+    if (acknowledges(a)) result.delivered++;
     else result.failed++;
     if (n.state === 'exhausted' && n.attempts.at(-1) === a) result.exhausted++;
   }

@@ -98,6 +98,11 @@ export class ReplayedState {
   readonly #warnings = new Map<string, string[]>();
   /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
   readonly #warningsOf = new Map<string, string[]>();
+  /**
+   * Stand-ins of a credential since replaced or deleted, with the credential as it was: their
+   * notifications keep the warnings of that credential, not of its successor (or of nothing).
+   */
+  #formerWarningsOf: Array<{ standIn: string[]; credential: CredentialInput & { id: string } }> = [];
 
   apply(rec: StoreRecord): void {
     const d = rec.d as never;
@@ -112,9 +117,11 @@ export class ReplayedState {
         this.users.delete((d as { username: string }).username);
         break;
       case 'cred+':
+        this.#retireWarnings((d as { id: string }).id);
         this.credentials.set((d as { id: string }).id, d);
         break;
       case 'cred-':
+        this.#retireWarnings((d as { id: string }).id);
         this.credentials.delete((d as { id: string }).id);
         break;
       case 'trust+':
@@ -187,6 +194,7 @@ export class ReplayedState {
         this.notifications.clear();
         this.droppedNotifications = 0;
         this.#warningsOf.clear();
+        this.#formerWarningsOf = [];
         this.started.clear();
         this.batches = [];
         this.batchRunning = undefined;
@@ -228,6 +236,15 @@ export class ReplayedState {
     }
     this.started.clear();
     return changed;
+  }
+
+  /** The credential `id` changes: the notifications named by it so far keep its warnings as they were. */
+  #retireWarnings(id: string): void {
+    const standIn = this.#warningsOf.get(id);
+    const credential = this.credentials.get(id);
+    if (!standIn || !credential) return;
+    this.#formerWarningsOf.push({ standIn, credential });
+    this.#warningsOf.delete(id);
   }
 
   #batchAt(at: string): void {
@@ -273,15 +290,25 @@ export class ReplayedState {
     });
   }
 
-  /** Gives the notifications whose records named their credential's warnings those warnings. */
-  resolveWarnings(of: (credentialId: string) => readonly string[] | undefined): void {
-    if (this.#warningsOf.size === 0) return;
-    const standIns = new Map([...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS]));
+  /**
+   * Gives the notifications whose records named their credential's warnings those warnings: `of` the
+   * credential now, or `ofFormer` a credential as it was before it was replaced or deleted.
+   */
+  resolveWarnings(
+    of: (credentialId: string) => readonly string[] | undefined,
+    ofFormer: (credential: CredentialInput) => readonly string[],
+  ): void {
+    if (this.#warningsOf.size === 0 && this.#formerWarningsOf.length === 0) return;
+    const standIns = new Map<readonly string[], readonly string[]>([
+      ...[...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS] as const),
+      ...this.#formerWarningsOf.map(({ standIn, credential }) => [standIn, ofFormer(credential)] as const),
+    ]);
     for (const n of this.notifications.values()) {
       const real = standIns.get(n.warnings as string[]);
       if (real) n.warnings = real;
     }
     this.#warningsOf.clear();
+    this.#formerWarningsOf = [];
   }
 
   #changed(d: NotificationChange): void {

@@ -2,6 +2,7 @@
 
 import { RESPONSE_READ_LIMIT_BYTES } from '../delivery/attempt-handler.js';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
+import { acknowledges } from '../model/acknowledgement.js';
 import type { Evidence } from './types.js';
 
 const BODY_SHOWN_CHARS = 200;
@@ -12,7 +13,7 @@ const BODY_SHOWN_CHARS = 200;
  * ("Endpoints 1" rule 4); the limit is the emulator's own safety cap (`overCap` warns of it).
  */
 export function acknowledged(attempt: Attempt | undefined): boolean {
-  return (attempt?.outcome === 'http_status' && attempt.statusCode === 200) || overCap(attempt);
+  return acknowledges(attempt) || overCap(attempt);
 }
 
 /** A 200 whose answer body passed the emulator's 64 KiB read limit (the emulator stopped reading). */

@@ -59,6 +59,9 @@ export const EffectiveConfigSchema = component(
     exchangeNotifies: z.enum(['new', 'old', 'both']),
     seed: int,
     logLevel: z.enum(['silent', 'error', 'warn', 'info', 'debug']),
+    journalEntries: int.describe(
+      'most GetAccessToken calls the journal keeps (the newest 500 with request and answer); 0: the journal is off',
+    ),
     logLinesPerSecond: int.describe(
       'most GetAccessToken and most attempt lines a second each before a summary line; 0: every line',
     ),

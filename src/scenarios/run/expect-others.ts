@@ -73,6 +73,16 @@ export async function expectRequests(
   // The journal lists oldest first.
   const entries = e.pick === 'first' ? all.slice(0, 1) : e.pick === 'last' ? all.slice(-1) : all;
   const out: Mismatch[] = [];
+  // An empty journal may be one that keeps nothing: say so instead of "0 calls".
+  if (all.length === 0 && (await ctx.env.client.config()).journalEntries === 0) {
+    out.push({
+      field: 'journal',
+      expected: 'a journal of GetAccessToken calls',
+      actual:
+        'the journal is off on this emulator (journalEntries 0: --journal-entries, REPORTBO_JOURNAL_ENTRIES)',
+    });
+    return result(`requests`, out);
+  }
   check(out, 'count', e.count, entries.length);
   for (const r of entries) {
     const at = (f: string) => `${r.id} (${r.version} ${r.variant}).${f}`;

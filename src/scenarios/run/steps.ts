@@ -170,6 +170,10 @@ async function waitFor(ctx: RunContext, w: Value<'waitFor'>): Promise<string> {
       const { count, version, ...rest } = w.requests;
       const q = { ...rest, ...(version === undefined ? {} : { version: String(version) as '1.6' | '1.7' }) };
       have = ctx.env.scope.ownRequests(await ctx.env.client.listRequests(q)).length;
+      if (have === 0 && (await ctx.env.client.config()).journalEntries === 0)
+        throw new StepError(
+          'waitFor requests: the journal is off on this emulator (journalEntries 0: --journal-entries, REPORTBO_JOURNAL_ENTRIES); it counts no calls.',
+        );
       want = count;
       what = `GetAccessToken calls${Object.values(q).length ? ` (${Object.values(q).join(' ')})` : ''}`;
     } else if (w.notifications) {

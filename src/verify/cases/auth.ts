@@ -4,6 +4,7 @@
  * notifications are answered otherwise. With --probe, a refused notification must have no effect.
  */
 import type { NotificationRecord } from '../../delivery/index.js';
+import { acknowledges } from '../../model/acknowledgement.js';
 import { type CredentialKind, otherCase } from '../context.js';
 import { evidenceOf, shortAnswer } from '../evidence.js';
 import { probeEvidence, recordedText } from '../probe.js';
@@ -76,7 +77,7 @@ async function judgeRejected(
     const what = `a notification ${WHAT[kind]}`;
     if (!reached(record)) {
       failures.push(`${what} could not be judged: it did not reach the receiver (${attempt?.message})`);
-    } else if (attempt?.outcome === 'http_status' && attempt.statusCode === 200) {
+    } else if (acknowledges(attempt)) {
       failures.push(`answered 200 to ${what}: anyone who learns your URL can inject or change bookings`);
     } else if (statusOf(record) === controlStatus) {
       inconclusive.push(`${what} got ${shortAnswer(attempt)}, the same answer as a valid notification`);

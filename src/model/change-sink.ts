@@ -1,0 +1,25 @@
+/**
+ * Where a store tells what it changed (decision 0110). Every mutating method of a store ends by
+ * handing its change here; the emulator's `ChangeStream` (src/model/change.ts) keeps it (the data
+ * dir) and tells the observers (the log, the live stream). This module imports nothing, so every
+ * domain folder can depend on it without depending on the others.
+ */
+export interface ChangeSink<C> {
+  /**
+   * A change asked for (an admin write, a token issued): `change` is kept first, then `apply` makes
+   * it in memory, then observers hear it. If keeping throws (the data dir could not write it), the
+   * throw reaches the caller and `apply` never runs: memory never runs ahead of the journal.
+   */
+  emit(change: C, apply?: () => void): void;
+  /**
+   * A change already made in the background (an attempt, a batch, a rule used up): nothing to undo,
+   * so a failure to keep it is logged, never thrown, and observers hear it either way.
+   */
+  emitMade(change: C): void;
+}
+
+/** The sink of a store built on its own (unit tests): applies, keeps nothing, tells nobody. */
+export const APPLY_ONLY: ChangeSink<never> = {
+  emit: (_change, apply) => apply?.(),
+  emitMade: () => {},
+};

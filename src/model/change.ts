@@ -1,0 +1,108 @@
+import type { FaultChange } from '../auth/faults.js';
+import type { JournalChange } from '../auth/journal.js';
+import type { TokenChange } from '../auth/tokens.js';
+import type { UserChange } from '../auth/users.js';
+import type { ClockChange } from '../clock/types.js';
+import type { DeliveryChange } from '../delivery/service.js';
+import type { ReservationChange } from '../reservations/store.js';
+import type { ChangeSink } from './change-sink.js';
+
+/** `POST /__admin/reset` (or `Emulator.reset()`): reservations, notifications, tokens, journal, faults and outages forgotten. */
+export interface ResetChange {
+  kind: 'reset';
+}
+
+/**
+ * Everything that changes the emulator's state, one member per kind (decision 0110). Each store
+ * declares its own kinds beside its code; this union is where they meet. The data dir keeps each
+ * kind (an exhaustive switch in src/store/keep.ts: a kind without a record does not compile), and
+ * the info log and the live stream are derived from them (src/activity/changes.ts), so a change
+ * made by a preload, `startEmulator` or the verify kit is kept and announced like an admin call's.
+ */
+export type Change =
+  | UserChange
+  | FaultChange
+  | TokenChange
+  | JournalChange
+  | DeliveryChange
+  | ReservationChange
+  | ClockChange
+  | ResetChange;
+
+/** Someone who hears every change after it was kept and made (the activity bus). */
+export type ChangeObserver = (change: Change) => void;
+
+export interface ChangeStreamErrors {
+  /** A background change (`emitMade`) could not be kept: it stays in memory, the process runs on. */
+  unkept(err: unknown, change: Change): void;
+  /** An observer threw; the other observers still hear the change. */
+  observer(err: unknown): void;
+}
+
+/**
+ * The one synchronous, ordered sink every store of an emulator is handed at construction. One keeper
+ * (the data dir, when there is one) writes each change before it is made; observers hear it after.
+ */
+export class ChangeStream implements ChangeSink<Change> {
+  #keeper: ((change: Change) => void) | undefined;
+  readonly #observers = new Set<ChangeObserver>();
+  #quiet = 0;
+
+  constructor(private readonly errors: ChangeStreamErrors) {}
+
+  /** Sets the keeper (one at a time; undefined to stop keeping). */
+  keep(keeper: ((change: Change) => void) | undefined): void {
+    this.#keeper = keeper;
+  }
+
+  /** Registers an observer; returns a function that removes it. */
+  observe(observer: ChangeObserver): () => void {
+    this.#observers.add(observer);
+    return () => {
+      this.#observers.delete(observer);
+    };
+  }
+
+  emit(change: Change, apply?: () => void): void {
+    if (this.#quiet > 0) {
+      apply?.();
+      return;
+    }
+    this.#keeper?.(change); // a throw: not kept, so not made and not told
+    apply?.();
+    this.#tell(change);
+  }
+
+  emitMade(change: Change): void {
+    if (this.#quiet > 0) return;
+    try {
+      this.#keeper?.(change);
+    } catch (err) {
+      this.errors.unkept(err, change);
+    }
+    this.#tell(change);
+  }
+
+  /**
+   * Runs `fn` with its changes made but neither kept nor told: a data dir putting back what it read
+   * (it holds those changes already, and they are not news).
+   */
+  quietly<T>(fn: () => T): T {
+    this.#quiet++;
+    try {
+      return fn();
+    } finally {
+      this.#quiet--;
+    }
+  }
+
+  #tell(change: Change): void {
+    for (const observer of this.#observers) {
+      try {
+        observer(change);
+      } catch (err) {
+        this.errors.observer(err);
+      }
+    }
+  }
+}
