@@ -257,7 +257,7 @@ export class DataDir {
   }
 
   /**
-   * Compaction that never holds the event loop for long (issue 31 §4, decision 0127): `state` is
+   * Compaction that never holds the event loop for long (decision 0127): `state` is
    * taken at once (a consistent cut: the record objects, not their bytes), the journal switches to
    * generation N+1 at that instant, and snapshot N+1 is then encoded and written in slices of
    * COMPACT_SLICE_BYTES with a turn of the event loop between them, synced and renamed into place.

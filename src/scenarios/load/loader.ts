@@ -37,7 +37,7 @@ export function formatProblem(p: ScenarioProblem): string {
 /**
  * The largest scenario file read (docs/scenarios.md). Scenarios are a few KiB; parsed YAML takes
  * several times its text in memory, so a 200 MB file ended in a V8 heap OOM (exit 134) before any
- * message. Checked with `stat` before the file is read (issue 31 §4).
+ * message. Checked with `stat` before the file is read (decision 0127).
  */
 export const MAX_SCENARIO_FILE_BYTES = 4 * 1024 * 1024;
 
