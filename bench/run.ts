@@ -18,6 +18,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/scenario-run.js'),
   () => import('./suites/verify.js'),
   () => import('./suites/persistence.js'),
+  () => import('./suites/search.js'),
 ];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);

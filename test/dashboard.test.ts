@@ -391,13 +391,13 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     });
 
     const summary = await waitText(page, '#verify-summary', /^OK: /);
-    expect(summary).toMatch(/^OK: 16 cases: 16 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
+    expect(summary).toMatch(/^OK: 17 cases: 17 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
     await page.waitForSelector('#verify-run:not([disabled])');
     const rows = await page
       .locator('#verify-cases tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.getAttribute('data-status')]));
-    expect(rows).toHaveLength(16);
-    expect(rows.map(([, status]) => status)).toEqual(Array(16).fill('passed'));
+    expect(rows).toHaveLength(17);
+    expect(rows.map(([, status]) => status)).toEqual(Array(17).fill('passed'));
     expect(rows.map(([caseId]) => caseId)).toContain('same-second-filename-collision');
     expect(await page.locator('#verify-cases tr[data-id="tls"] td').first().textContent()).toBe('✓ passed');
     expect(await page.locator('#verify-cases tr[data-id="tls"] .pill.ok').count()).toBe(1);

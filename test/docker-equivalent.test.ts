@@ -237,7 +237,7 @@ describe('the compose example, run outside docker', () => {
     expect(argv).toContain('--probe');
     const run = start(...split(argv), environment(service, emulatorImage, {}));
     const code = await run.exited();
-    expect(run.output()).toMatch(/OK: 16 cases: 16 passed, 0 failed, 0 warned, 0 skipped/);
+    expect(run.output()).toMatch(/OK: 17 cases: 17 passed, 0 failed, 0 warned, 0 skipped/);
     expect(code).toBe(0);
   }, 60_000);
 

@@ -192,9 +192,12 @@ describe('GET /__admin/notifications filters and GET /__admin/notifications/expo
             postData: { text: string };
             bodySize: number;
             queryString: unknown[];
+            _postDataGzipBase64: string;
           };
+          startedDateTime: string;
           response: {
             status: number;
+            statusText: string;
             content: { text: string };
             headers: Array<{ name: string; value: string }>;
           };
@@ -209,15 +212,18 @@ describe('GET /__admin/notifications filters and GET /__admin/notifications/expo
     expect(valid).toBe(true);
     expect(har.log.version).toBe('1.2');
     expect(har.log.creator.name).toBe('reportbo-emulator');
-    // 3 notifications of the bad credential, two attempts each (the first and the batch).
+    // 3 notifications of the bad credential, two attempts each (the first and the batch), in the order
+    // the attempts started: the three first attempts, then the batch's.
     expect(har.log.entries.map((e) => [e._notificationId, e._attempt])).toEqual([
       ['n-000002', 1],
-      ['n-000002', 2],
       ['n-000004', 1],
-      ['n-000004', 2],
       ['n-000006', 1],
+      ['n-000002', 2],
+      ['n-000004', 2],
       ['n-000006', 2],
     ]);
+    const started = har.log.entries.map((e) => Date.parse(e.startedDateTime));
+    expect(started).toEqual([...started].sort((a, b) => a - b));
     const [e] = har.log.entries;
     const header = (name: string) => e!.request.headers.find((h) => h.name === name)?.value;
     expect(header('Authorization')).toBe('Bearer k-bad');
@@ -226,7 +232,14 @@ describe('GET /__admin/notifications filters and GET /__admin/notifications/expo
     const detail = await emu.notification('n-000002');
     expect(JSON.parse(e!.request.postData.text)).toEqual(detail.body);
     expect(e!.response.status).toBe(500);
+    expect(e!.response.statusText).toBe('Internal Server Error');
     expect(e!.response.content.text).toBe('oops');
+    // The gzip bytes as sent, beside the decoded text: a replay sends the real body.
+    const sent = Buffer.from(
+      await (await fetch(`${emu.url}/__admin/notifications/n-000002/body.gz`)).arrayBuffer(),
+    );
+    expect(Buffer.from(e!.request._postDataGzipBase64, 'base64').equals(sent)).toBe(true);
+    expect(gunzipSync(sent).toString('utf8')).toBe(e!.request.postData.text);
     expect(e!.response.headers.length).toBeGreaterThan(0);
 
     // The good credential's URL carries a query string: HAR lists it.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyReceiver } from '../src/index.js';
 import { start } from './helpers/processes.js';
 
 const run = promisify(execFile);
@@ -190,6 +191,25 @@ describe('the sample receiver', () => {
     const port2 = Number((await again.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
     expect(await probe(`/bookings/${id}`, 'key-a', port2)).toMatchObject({
       json: { BookingStatus: 'Voided' },
+    });
+  });
+});
+
+describe('the sample receiver under verify --probe', () => {
+  it('returns the probe content members, so accepts-maximal-body compares what it stored', {
+    timeout: 120_000,
+  }, async () => {
+    const report = await verifyReceiver({
+      receiver: `https://localhost:${port}/reportbo`,
+      apiKey: 'key-a',
+      caFile: join(dir, 'certs/ca.pem'),
+      probe: `https://localhost:${port}/bookings/{BookingID}`,
+      only: ['accepts-maximal-body'],
+      seed: 9,
+    });
+    expect(report.cases[0]).toMatchObject({
+      status: 'passed',
+      reason: expect.stringMatching(/stored exactly as sent \(Pax, RatioAmount, RawDataLength compared\)/),
     });
   });
 });

@@ -17,7 +17,7 @@ const KEY = 'correct-receiver-key';
 function expectClean(report: VerifyReport): void {
   const notPassed = report.cases.filter((c) => c.status !== 'passed').map((c) => [c.id, c.status, c.reason]);
   expect(notPassed).toEqual([['tls', 'warned', expect.stringMatching(/^plain http:\/\/ accepted/)]]);
-  expect(report.cases).toHaveLength(16);
+  expect(report.cases).toHaveLength(17);
   expect(report.causes).toEqual([]);
 }
 

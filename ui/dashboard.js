@@ -7,11 +7,20 @@ import { streamUrl, whenAuthorized } from './admin-token.js';
 import { fullTime, h } from './dom.js';
 import { renderJournal } from './journal.js';
 import { morph } from './morph.js';
-import { patchRows, renderNotifications } from './notifications.js';
+import {
+  filtersFromQuery,
+  notificationsHash,
+  patchRows,
+  renderNotifications,
+  searchAgainSoon,
+  searchNow,
+} from './notifications.js';
+import { parseRoute, replace, routeHash } from './route.js';
 import { renderSetup } from './setup.js';
 import {
   ADMIN,
   act,
+  filterQuery,
   load,
   loadAll,
   loadSoon,
@@ -25,6 +34,7 @@ import {
 } from './state.js';
 import { renderVerify, verifyCount } from './verify.js';
 
+/** @typedef {import('../src/client/types.js').AdvanceResult} AdvanceResult */
 /** @typedef {{ id: string, label: string, count: () => number | string, render: () => Node, after?: () => void }} Section */
 
 // Sections of the page, in the order of the tabs.
@@ -76,13 +86,10 @@ function listen() {
     if (source.readyState === EventSource.CLOSED)
       setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
-  // A text search asks the admin API (bodies are not in the page): asked again as matches may arrive.
-  const searchAgain = () => {
-    if (state.filters.text.trim()) loadSoon('search', 300);
-  };
+
   on('notification_created', ({ notification }) => {
     upsert(notification);
-    searchAgain();
+    searchAgainSoon();
   });
   on('attempt', ({ notification }) => {
     upsert(notification);
@@ -102,6 +109,7 @@ function listen() {
     if (change === 'reset') {
       state.selected = null;
       state.journalSelected = null;
+      replace(routeHash(currentSection().id));
       state.notifications.clear();
       loadAll();
     } else if (change === 'credential_removed') {
@@ -118,8 +126,36 @@ function listen() {
 // ---- drawing ----------------------------------------------------------------------------------
 
 function currentSection() {
-  const id = location.hash.slice(1).split('/')[0];
-  return SECTIONS.find((s) => s.id === id) ?? SECTIONS[0];
+  const { section } = parseRoute(location.hash);
+  return SECTIONS.find((s) => s.id === section) ?? /** @type {Section} */ (SECTIONS[0]);
+}
+
+/**
+ * Shows the view the URL names (route.js): the notification or journal call it opens and the
+ * filters it carries, so a reload, Back or a shared link shows the same thing.
+ */
+function applyRoute() {
+  const { section, id, params } = parseRoute(location.hash);
+  if (section === 'notifications' || section === '') {
+    // Compared as the query they make, so a filter being typed ("Smith ") keeps its trailing space.
+    if (params.toString() !== filterQuery()) {
+      filtersFromQuery(params);
+      state.listBefore = null;
+      if (state.filters.text.trim()) searchNow();
+      else state.textMatches = null;
+    }
+    if (id !== state.selected) {
+      state.selected = id;
+      state.detail = null;
+      state.choice.redeliverStatus = '';
+      if (id) load('detail');
+    }
+  } else if (section === 'journal' && id !== state.journalSelected) {
+    state.journalSelected = id;
+    state.journalDetail = null;
+    if (id) load('journalDetail');
+  }
+  render();
 }
 
 /** @param {string} id */
@@ -143,7 +179,12 @@ function draw() {
       SECTIONS.map((s) =>
         h(
           'a',
-          { href: `#${s.id}`, class: s === section ? 'active' : '', id: `tab-${s.id}` },
+          {
+            href: s.id === 'notifications' ? notificationsHash(state.selected) : `#${s.id}`,
+            class: s === section ? 'active' : '',
+            id: `tab-${s.id}`,
+            'aria-current': s === section ? 'page' : undefined,
+          },
           s.label,
           h('span', { class: 'count' }, state.loaded ? s.count() : '…'),
         ),
@@ -182,20 +223,21 @@ function drawClock() {
 
 byId('advance-batch').addEventListener('click', () =>
   act(
-    (/** @type {any} */ r) =>
+    (r) =>
       `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => post('/clock/advance', { to: 'next-batch' }),
+    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { to: 'next-batch' })),
   ),
 );
 byId('advance-hour').addEventListener('click', () =>
   act(
-    (/** @type {any} */ r) =>
+    (r) =>
       `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => post('/clock/advance', { by: 'PT1H' }),
+    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { by: 'PT1H' })),
   ),
 );
 setDraw(draw);
-window.addEventListener('hashchange', render);
+window.addEventListener('hashchange', applyRoute);
+applyRoute();
 // Real and compressed clocks move by themselves: redraw the time every second.
 setInterval(() => {
   if (state.clock && state.clock.mode !== 'manual') drawClock();

@@ -7,7 +7,11 @@ import { copyText, curlCommand } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
 import { act, download, MAX_ATTEMPTS, post, say, state } from './state.js';
 
-/** @typedef {import('./state.js').Detail} Detail */
+/**
+ * @typedef {import('./state.js').Detail} Detail
+ * @typedef {import('../src/client/types.js').RetryResult} RetryResult
+ * @typedef {import('../src/client/types.js').EventResult} EventResult
+ */
 
 /** @param {...unknown} children */
 const panel = (...children) =>
@@ -20,8 +24,9 @@ export function renderDetail() {
       "Select a notification to see its attempts, the request as sent and the receiver's answers.",
     );
   if (!d) return panel(`Loading ${state.selected}…`);
-  const summary = state.notifications.get(d.id) ?? d;
-  const canRetry = d.state === 'pending' && !summary.inFlight && !state.busy;
+  // The detail has no inFlight: the summary the stream keeps up to date says it.
+  const inFlight = state.notifications.get(d.id)?.inFlight ?? false;
+  const canRetry = d.state === 'pending' && !inFlight && !state.busy;
   const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
   // The exact text the receiver reads after gunzip: the body was packed as JSON.stringify of this object.
   const raw = JSON.stringify(d.body);
@@ -57,9 +62,9 @@ export function renderDetail() {
               'POST /__admin/notifications/:id/retry: one attempt now, outside the batch schedule (counts toward the 5)',
             onclick: () =>
               act(
-                (/** @type {any} */ r) =>
+                (r) =>
                   `${d.id}: attempt ${r.attempt.number}/${MAX_ATTEMPTS} → ${outcomeText(r.attempt)} (${r.notification.state})`,
-                () => post(`/notifications/${d.id}/retry`),
+                () => /** @type {Promise<RetryResult>} */ (post(`/notifications/${d.id}/retry`)),
               ),
           },
           'Retry now',
@@ -86,13 +91,15 @@ export function renderDetail() {
               'POST /__admin/reservations/:bookingId/redeliver: a new notification per matching credential',
             onclick: () =>
               act(
-                (/** @type {any} */ r) =>
-                  `Redelivery of ${d.bookingNumber}: ${r.notifications.map((/** @type {any} */ n) => n.id).join(', ') || 'no notification'} (${r.message})`,
+                (r) =>
+                  `Redelivery of ${d.bookingNumber}: ${r.notifications.map((n) => n.id).join(', ') || 'no notification'} (${r.message})`,
                 () =>
-                  post(`/reservations/${d.bookingId}/redeliver`, {
-                    status: /** @type {HTMLSelectElement} */ (document.getElementById('redeliver-status'))
-                      .value,
-                  }),
+                  /** @type {Promise<EventResult>} */ (
+                    post(`/reservations/${d.bookingId}/redeliver`, {
+                      status: /** @type {HTMLSelectElement} */ (document.getElementById('redeliver-status'))
+                        .value,
+                    })
+                  ),
               ),
           },
           'Redeliver',
@@ -181,10 +188,12 @@ export function renderDetail() {
       h(
         'details',
         { class: 'raw' },
+        h('summary', null, 'Raw decoded body'),
+        // Outside the <summary>: a control inside another control is reached by neither keyboard nor
+        // screen reader as itself.
         h(
-          'summary',
-          null,
-          'Raw decoded body ',
+          'div',
+          { class: 'actions' },
           h(
             'button',
             {

@@ -103,11 +103,4 @@ export function jsonTree(value, key, depth) {
   return h('div', { class: 'leaf' }, label, h('span', { class: kind }, JSON.stringify(value)));
 }
 
-/**
- * An attempt as the admin API answers it (docs/admin-api.md "Notifications").
- * @typedef {{
- *   number: number, startedAt: string, startedAtWall: string, finishedAt: string, durationMs: number,
- *   trigger: 'first' | 'batch' | 'manual', batchAt?: string, outcome: string, statusCode?: number | null,
- *   message: string, responseBody?: string, responseHeaders?: Record<string, string>, outageId?: string
- * }} Attempt
- */
+/** @typedef {import('../src/client/types.js').Attempt} Attempt */

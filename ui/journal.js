@@ -3,7 +3,8 @@
 // sent it and got it back (GET /__admin/requests/:id).
 
 import { fullTime, h, pill } from './dom.js';
-import { load, state } from './state.js';
+import { go, routeHash } from './route.js';
+import { state } from './state.js';
 
 /** @typedef {import('./state.js').Exchange} Exchange */
 
@@ -74,11 +75,8 @@ function renderExchange() {
   );
 }
 
-function close() {
-  state.journalSelected = null;
-  state.journalDetail = null;
-  load();
-}
+// The route (dashboard.js) opens and closes calls: a link to `#journal/<id>` opens the same call.
+const close = () => go(routeHash('journal'));
 
 export function renderJournal() {
   const rows = [...state.journal].reverse();
@@ -126,13 +124,23 @@ export function renderJournal() {
                       'data-id': e.id,
                       class: `row${e.id === state.journalSelected ? ' selected' : ''}`,
                       title: 'open the request and response',
-                      onclick: () => {
-                        state.journalSelected = e.id;
-                        state.journalDetail = null;
-                        load('journalDetail');
-                      },
+                      onclick: () => go(routeHash('journal', e.id)),
                     },
-                    h('td', { class: 'mono' }, e.id),
+                    h(
+                      'td',
+                      { class: 'mono' },
+                      h(
+                        'a',
+                        {
+                          href: routeHash('journal', e.id),
+                          class: 'row-link',
+                          'aria-current': e.id === state.journalSelected ? 'true' : undefined,
+                          'aria-label': `${e.id}: ${e.version} ${e.variant} ${e.username ?? 'no user'}, ${e.outcome}`,
+                          onclick: (/** @type {MouseEvent} */ ev) => ev.stopPropagation(),
+                        },
+                        e.id,
+                      ),
+                    ),
                     h('td', { class: 'mono' }, fullTime(e.at)),
                     h('td', null, e.version),
                     h('td', null, e.variant),

@@ -3,7 +3,21 @@
 
 import { renderDetail } from './detail.js';
 import { h, isOk, outcomeText, pill, select, shortTime } from './dom.js';
-import { act, download, load, loadSoon, MAX_ATTEMPTS, MAX_ROWS, post, render, state } from './state.js';
+import { go, replace, routeHash } from './route.js';
+import {
+  act,
+  download,
+  filterQuery,
+  isoOrEmpty,
+  load,
+  loadSoon,
+  MAX_ATTEMPTS,
+  MAX_ROWS,
+  post,
+  render,
+  searchInFlight,
+  state,
+} from './state.js';
 
 /** @typedef {import('./state.js').Summary} Summary */
 
@@ -22,6 +36,8 @@ function visibleNotifications() {
   const f = state.filters;
   const needle = f.booking.trim().toUpperCase();
   const text = f.text.trim();
+  const since = isoOrEmpty(f.since);
+  const until = isoOrEmpty(f.until);
   const rows = [];
   const all = [...state.notifications.values()];
   for (let i = all.length - 1; i >= 0; i--) {
@@ -32,25 +48,33 @@ function visibleNotifications() {
     if (f.statusClass && statusClass(n) !== f.statusClass) continue;
     if (f.attempts && n.attemptCount !== Number(f.attempts)) continue;
     if (needle && !n.bookingNumber.includes(needle) && !String(n.bookingId).includes(needle)) continue;
+    if (since && n.createdAt < since) continue;
+    if (until && n.createdAt >= until) continue;
     if (text && !state.textMatches?.has(n.id)) continue;
     rows.push(n);
   }
   return rows;
 }
 
-/** The admin API query of the filters shown, for the exports (the same notifications as the list). */
-export function filterQuery() {
+/** The filters named in a link's query (the names of the admin API's, as `filterQuery` writes them). @param {URLSearchParams} q */
+export function filtersFromQuery(q) {
   const f = state.filters;
-  const q = new URLSearchParams();
-  if (f.state) q.set('state', f.state);
-  if (f.credential) q.set('credentialId', f.credential);
-  if (f.bookingStatus) q.set('bookingStatus', f.bookingStatus);
-  if (f.statusClass) q.set('statusClass', f.statusClass);
-  if (f.attempts) q.set('attempts', f.attempts);
-  if (f.booking.trim()) q.set('booking', f.booking.trim());
-  if (f.text.trim()) q.set('q', f.text.trim());
-  return q.toString();
+  f.state = q.get('state') ?? '';
+  f.credential = q.get('credentialId') ?? '';
+  f.bookingStatus = q.get('bookingStatus') ?? '';
+  f.statusClass = q.get('statusClass') ?? '';
+  f.attempts = q.get('attempts') ?? '';
+  f.booking = q.get('booking') ?? '';
+  f.text = q.get('q') ?? '';
+  f.since = q.get('since') ?? '';
+  f.until = q.get('until') ?? '';
 }
+
+/** The link of this view: the notification opened and the filters. @param {string | null} id */
+export const notificationsHash = (id) => routeHash('notifications', id, filterQuery());
+
+/** Opens a notification (a new history entry, so Back closes it). @param {string} id */
+export const openNotification = (id) => go(notificationsHash(id));
 
 // ---- rows ---------------------------------------------------------------------------------------
 // The list's <tbody> is kept across redraws (data-keep) and its rows are updated here: a row is
@@ -87,14 +111,30 @@ function buildRow(n) {
     {
       class: `row${n.id === state.selected ? ' selected' : ''}`,
       'data-id': n.id,
-      onclick: () => {
-        state.selected = n.id;
-        state.detail = null;
-        state.choice.redeliverStatus = '';
-        load('detail');
-      },
+      onclick: () => openNotification(n.id),
     },
-    h('td', { class: 'mono' }, n.id),
+    // A link per row: the keyboard reaches it (Tab, Enter), a screen reader names it, and it is the
+    // delivery's permalink (open in a new tab, copy the address).
+    h(
+      'td',
+      { class: 'mono' },
+      h(
+        'a',
+        {
+          href: routeHash('notifications', n.id),
+          class: 'row-link',
+          'aria-current': n.id === state.selected ? 'true' : undefined,
+          'aria-label': `${n.id}: ${n.bookingNumber} ${n.bookingStatus} to ${n.credentialId}, ${n.state}`,
+          onclick: (/** @type {MouseEvent} */ e) => {
+            if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return; // a new tab or window
+            e.preventDefault();
+            e.stopPropagation();
+            openNotification(n.id);
+          },
+        },
+        n.id,
+      ),
+    ),
     h('td', { class: 'mono' }, n.bookingNumber),
     h('td', null, n.bookingStatus),
     h('td', null, n.credentialId),
@@ -128,7 +168,7 @@ function buildRow(n) {
 export function patchRows() {
   const tbody = document.querySelector('#notification-table tbody[data-keep]');
   if (!tbody) return;
-  const rows = visibleNotifications().slice(0, MAX_ROWS);
+  const { page: rows } = pageOf(visibleNotifications());
   const wanted = rows.map((n) => {
     const sig = rowSignature(n);
     let cached = rowCache.get(n.id);
@@ -148,10 +188,106 @@ export function patchRows() {
   }
 }
 
+// ---- search --------------------------------------------------------------------------------------
+// Sent after a pause in typing or on Enter, never per keystroke; a newer one aborts the one in flight.
+
+/** How long typing must pause before the search is sent. */
+const SEARCH_PAUSE_MS = 400;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let searchTimer;
+
+function searchAfterPause() {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(searchNow, SEARCH_PAUSE_MS);
+}
+
+export function searchNow() {
+  clearTimeout(searchTimer);
+  searchTimer = undefined;
+  state.textMatches = null;
+  state.search.before = null;
+  load('search');
+}
+
+/**
+ * New notifications may match the search shown: ask again, at most once in two seconds, and never
+ * while the reader is typing or a search is under way (that one will answer with them).
+ */
+export function searchAgainSoon() {
+  if (!state.filters.text.trim() || searchTimer !== undefined || searchInFlight()) return;
+  loadSoon('search', 2000);
+}
+
+/** The list's paging: the newest rows, or the page older than a row (a cursor, as the API's `before`). */
+function pager(
+  /** @type {number} */ shown,
+  /** @type {string | null} */ oldest,
+  /** @type {boolean} */ more,
+) {
+  const searching = Boolean(state.filters.text.trim());
+  const atNewest = searching ? !state.search.before : !state.listBefore;
+  if (atNewest && !more) return null;
+  return h(
+    'div',
+    { class: 'bar pager' },
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'page-newest',
+        disabled: atNewest,
+        onclick: () => {
+          if (searching) {
+            state.search.before = null;
+            load('search');
+          } else state.listBefore = null;
+          render();
+        },
+      },
+      'Newest',
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'page-older',
+        disabled: !more || !oldest,
+        onclick: () => {
+          if (searching) {
+            state.search.before = state.search.nextCursor;
+            load('search');
+          } else state.listBefore = oldest;
+          render();
+        },
+      },
+      `Older than these ${shown}`,
+    ),
+  );
+}
+
+/** The rows of the page shown: newest first, from the cursor on; and whether older ones remain. */
+function pageOf(/** @type {Summary[]} */ rows) {
+  if (state.filters.text.trim())
+    return { page: rows, more: state.search.nextCursor !== null, total: state.search.total };
+  const from = state.listBefore ? rows.findIndex((n) => n.id === state.listBefore) + 1 : 0;
+  const page = rows.slice(from, from + MAX_ROWS);
+  return { page, more: from + MAX_ROWS < rows.length, total: rows.length };
+}
+
 // ---- the view -------------------------------------------------------------------------------------
 
+/** @param {number} shown @param {number} total */
+function listTitle(shown, total) {
+  const searching = Boolean(state.filters.text.trim());
+  if (searching && state.textMatches === null) return 'Searching…';
+  const atNewest = searching ? !state.search.before : !state.listBefore;
+  const what = searching ? 'matches' : 'notifications';
+  if (shown === total) return `${total} ${what}`;
+  return atNewest ? `Newest ${shown} of ${total} ${what}` : `${shown} older of ${total} ${what}`;
+}
+
 export function renderNotifications() {
-  const rows = visibleNotifications();
+  const { page, more, total } = pageOf(visibleNotifications());
   const heads = [
     'ID',
     'BookingNumber',
@@ -182,14 +318,9 @@ export function renderNotifications() {
   const list = h(
     'div',
     { class: 'panel', id: 'notification-list' },
-    h(
-      'h2',
-      null,
-      rows.length > MAX_ROWS
-        ? `Newest ${MAX_ROWS} of ${rows.length} notifications`
-        : `${rows.length} notifications`,
-    ),
-    rows.length ? h('div', { class: 'scroll' }, table) : h('div', { class: 'empty' }, emptyListHint()),
+    h('h2', null, listTitle(page.length, total)),
+    page.length ? h('div', { class: 'scroll' }, table) : h('div', { class: 'empty' }, emptyListHint()),
+    pager(page.length, page.at(-1)?.id ?? null, more),
   );
   return h(
     'section',
@@ -210,6 +341,10 @@ function renderFilters() {
   /** @param {keyof typeof state.filters} key */
   const setFilter = (key) => (/** @type {Event} */ e) => {
     state.filters[key] = /** @type {HTMLInputElement} */ (e.target).value;
+    state.listBefore = null;
+    replace(notificationsHash(state.selected));
+    // A text search is answered by the server with these filters: ask again.
+    if (state.filters.text.trim()) searchNow();
     render();
   };
   const statuses = state.bookingStatuses.length
@@ -230,12 +365,35 @@ function renderFilters() {
       type: 'search',
       placeholder: 'text in the body: a passenger, a BookingNumber…',
       value: state.filters.text,
+      title:
+        'values in the body (never key names), the id, BookingNumber, filename; Pax.LastName:Smith for one field, status:500 for an answer; sent on a pause or Enter',
       oninput: (/** @type {Event} */ e) => {
         state.filters.text = /** @type {HTMLInputElement} */ (e.target).value;
-        state.textMatches = null;
-        loadSoon('search', 150);
+        replace(notificationsHash(state.selected));
+        searchAfterPause();
         render();
       },
+      onkeydown: (/** @type {KeyboardEvent} */ e) => {
+        if (e.key === 'Enter') searchNow();
+      },
+    }),
+    h('label', { for: 'filter-since' }, 'Created from'),
+    h('input', {
+      id: 'filter-since',
+      class: 'time',
+      placeholder: '2026-04-27 10:00',
+      title: 'emulator time (UTC): created at or after',
+      value: state.filters.since,
+      oninput: setFilter('since'),
+    }),
+    h('label', { for: 'filter-until' }, 'to'),
+    h('input', {
+      id: 'filter-until',
+      class: 'time',
+      placeholder: '2026-04-27 12:00',
+      title: 'emulator time (UTC): created before',
+      value: state.filters.until,
+      oninput: setFilter('until'),
     }),
     h('label', { for: 'filter-booking' }, 'Booking'),
     h('input', {
@@ -345,9 +503,12 @@ function renderTrigger() {
   /** @param {string} type @param {number} [bookingId] */
   const emit = (type, bookingId) =>
     act(
-      (/** @type {any} */ r) =>
-        `${r.event}: ${r.reservations.map((/** @type {any} */ x) => `${x.bookingNumber} (${x.status})`).join(', ')}, ${r.message}`,
-      () => post('/events', bookingId === undefined ? { type } : { type, bookingId }),
+      (r) =>
+        `${r.event}: ${r.reservations.map((x) => `${x.bookingNumber} (${x.status})`).join(', ')}, ${r.message}`,
+      () =>
+        /** @type {Promise<import('../src/client/types.js').EventResult>} */ (
+          post('/events', bookingId === undefined ? { type } : { type, bookingId })
+        ),
     );
   return h(
     'div',

@@ -92,8 +92,11 @@ export function outagesPanel() {
           e.preventDefault();
           submit(
             form,
-            (/** @type {any} */ o) => `Outage ${o.id} added (${o.credentialId ?? 'every credential'})`,
-            () => send('POST', '/outages', input()),
+            (o) => `Outage ${o.id} added (${o.credentialId ?? 'every credential'})`,
+            () =>
+              /** @type {Promise<import('../src/client/types.js').Outage>} */ (
+                send('POST', '/outages', input())
+              ),
             () => {},
           );
         },

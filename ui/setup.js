@@ -163,9 +163,11 @@ function credentialsPanel() {
             (/** @type {Credential} */ c) =>
               editing ? `Credential ${c.id} changed (new notifications use it)` : `Credential ${c.id} added`,
             () =>
-              editing
-                ? send('PUT', `/credentials/${encodeURIComponent(editing)}`, input())
-                : send('POST', '/credentials', input()),
+              /** @type {Promise<Credential>} */ (
+                editing
+                  ? send('PUT', `/credentials/${encodeURIComponent(editing)}`, input())
+                  : send('POST', '/credentials', input())
+              ),
             reset,
           );
         },
@@ -321,9 +323,11 @@ function usersPanel() {
                 ? `User ${u.username} changed`
                 : `User ${u.username} added (API ${u.versions.join(', ')})`,
             () =>
-              editing
-                ? send('PUT', `/users/${encodeURIComponent(editing)}`, input())
-                : send('POST', '/users', input()),
+              /** @type {Promise<User>} */ (
+                editing
+                  ? send('PUT', `/users/${encodeURIComponent(editing)}`, input())
+                  : send('POST', '/users', input())
+              ),
             reset,
           );
         },
@@ -427,9 +431,11 @@ function trustPanel() {
           e.preventDefault();
           submit(
             form,
-            (/** @type {any} */ r) =>
-              `Trusted: ${r.added.map((/** @type {any} */ c) => c.subject).join(', ')}`,
-            () => send('POST', '/trust', { pem: form.values.pem }),
+            (r) => `Trusted: ${r.added.map((c) => c.subject).join(', ')}`,
+            () =>
+              /** @type {Promise<{ added: import('./state.js').TrustedCertificate[] }>} */ (
+                send('POST', '/trust', { pem: form.values.pem })
+              ),
             () => {
               form.values.pem = '';
             },

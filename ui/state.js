@@ -9,35 +9,29 @@ export const MAX_JOURNAL = 500;
 export const MAX_ATTEMPTS = 5;
 
 /**
- * @typedef {import('./dom.js').Attempt} Attempt
+ * The admin API's shapes, as its typed client declares them (src/client/types.ts, made from the route
+ * table's schemas): the page re-declares none.
+ * @typedef {import('../src/client/types.js').Attempt} Attempt
+ * @typedef {import('../src/client/types.js').NotificationSummary} Summary
+ * @typedef {import('../src/client/types.js').Notification} Detail
+ * @typedef {import('../src/client/types.js').Credential} Credential
+ * @typedef {import('../src/client/types.js').UserView} User
+ * @typedef {import('../src/client/types.js').JournalEntry} JournalEntry
+ * @typedef {import('../src/client/types.js').JournalDetail} JournalDetail
+ * @typedef {NonNullable<JournalDetail['exchange']>} Exchange
+ * @typedef {import('../src/client/types.js').DeliveryStats} CredentialStats
+ * @typedef {import('../src/client/types.js').TrustedCertificate} TrustedCertificate
+ * @typedef {import('../src/client/types.js').Fault} Fault
+ * @typedef {import('../src/client/types.js').Outage} Outage
+ * @typedef {import('../src/client/types.js').ClockState} ClockState
+ * @typedef {import('../src/client/types.js').ReservationSummary} ReservationSummary
+ * @typedef {import('../src/client/types.js').NotificationList} NotificationList
  * @typedef {{
- *   id: string, credentialId: string, bookingId: number, bookingNumber: string, bookingStatus: string,
- *   state: string, url: string, createdAt: string, filename: string, attemptCount: number,
- *   inFlight: boolean, warnings: string[], lastAttempt: Attempt | null,
- *   deliveredAt: string | null, exhaustedAt: string | null, cancelledAt: string | null, cancelReason: string | null
- * }} Summary
- * @typedef {Summary & { headers: Record<string, string>, body: unknown, attempts: Attempt[] }} Detail
- * @typedef {{ id: string, apiKey: string, url: string, filters: { pcc?: string[], idWeb?: number[] }, warnings: string[] }} Credential
- * @typedef {{ username: string, idWeb: number, webDescription: string, versions: string[] }} User
- * @typedef {{
- *   id: string, at: string, version: string, variant: string, path: string, username: string | null,
- *   outcome: string, transactionCode: string | null, httpStatus: number, warnings: string[],
- *   fault?: { id: string, kind: string }
- * }} JournalEntry
- * @typedef {{
- *   request: { method: string, target: string, headers: Array<[string, string]>, body: string, bodyBytes: number, truncated: boolean },
- *   response: { status: number, headers: Array<[string, string]>, body: string, truncated: boolean }
- * }} Exchange
- * @typedef {{
- *   credentialId: string, configured: boolean, notifications: number, delivered: number, pending: number,
- *   exhausted: number, cancelled: number, attempts: number, successfulAttempts: number,
- *   successRate: number | null, nextBatchAt: string | null,
- *   lastFailure: null | { notificationId: string, attempt: number, at: string, outcome: string, statusCode: number | null, message: string }
- * }} CredentialStats
- * @typedef {{ subject: string, issuer: string, fingerprint256: string, validFrom: string, validTo: string, ca: boolean, source: string }} TrustedCertificate
- * @typedef {{ id: string, kind: string, version?: string, variant?: string, status?: number, delayMs?: number, remaining: number | null, fraction?: number }} Fault
- * @typedef {{ id: string, credentialId: string | null, attempts: number | null, remaining: number | null, from: string | null, until: string | null, note: string | null, failedAttempts: number, status: string }} Outage
- * @typedef {{ mode: string, now: string, nextBatchAt: string, hourMs?: number }} ClockState
+ *   '/clock': ClockState, '/notifications': NotificationList, '/reservations': { reservations: ReservationSummary[] },
+ *   '/credentials': { credentials: Credential[] }, '/users': { users: User[] },
+ *   '/delivery-stats': { credentials: CredentialStats[] }, '/trust': { certificates: TrustedCertificate[] },
+ *   '/faults': { faults: Fault[] }, '/outages': { outages: Outage[] }, '/requests': { requests: JournalEntry[] }
+ * }} Lists the answers of the lists the page reads, by path
  */
 
 export const state = {
@@ -49,7 +43,7 @@ export const state = {
   clockReadAt: 0,
   /** @type {Map<string, Summary>} id → summary (with lastAttempt), in creation order */
   notifications: new Map(),
-  /** @type {Array<{ bookingId: number, bookingNumber: string, status: string }>} */
+  /** @type {ReservationSummary[]} */
   reservations: [],
   /** @type {Credential[]} */
   credentials: [],
@@ -77,7 +71,18 @@ export const state = {
     statusClass: '',
     attempts: '',
     text: '',
+    /** Created at or after / before this emulator time (as typed: `2026-04-27 10:00`, UTC). */
+    since: '',
+    until: '',
   },
+  /** The server's answer to the text search: how many match in all, and the cursor to older ones. */
+  search: {
+    total: 0,
+    nextCursor: /** @type {string | null} */ (null),
+    before: /** @type {string | null} */ (null),
+  },
+  /** Without a text search: the list shows the rows older than this notification (null: the newest). */
+  listBefore: /** @type {string | null} */ (null),
   /** @type {Set<string> | null} ids whose body matched `filters.text` (null: no text search, or not answered yet) */
   textMatches: null,
   /** @type {string | null} */
@@ -88,12 +93,36 @@ export const state = {
   journalOff: null,
   /** @type {string | null} the journal entry opened */
   journalSelected: null,
-  /** @type {(JournalEntry & { exchange: Exchange | null }) | null} */
+  /** @type {JournalDetail | null} */
   journalDetail: null,
   // What the reader chose in the forms: the page is redrawn on every live update and keeps them.
   choice: { triggerBooking: '', redeliverStatus: '' },
   busy: false,
 };
+
+/** A time typed as `2026-04-27 10:00` (UTC, like the page shows them) as an ISO instant, or ''. @param {string} text */
+export function isoOrEmpty(text) {
+  const t = text.trim().replace(' ', 'T');
+  if (!t) return '';
+  const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(t) ? t : `${t}Z`);
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
+/** The admin API query of the filters shown, for the exports (the same notifications as the list). */
+export function filterQuery() {
+  const f = state.filters;
+  const q = new URLSearchParams();
+  if (f.state) q.set('state', f.state);
+  if (f.credential) q.set('credentialId', f.credential);
+  if (f.bookingStatus) q.set('bookingStatus', f.bookingStatus);
+  if (f.statusClass) q.set('statusClass', f.statusClass);
+  if (f.attempts) q.set('attempts', f.attempts);
+  if (f.booking.trim()) q.set('booking', f.booking.trim());
+  if (f.text.trim()) q.set('q', f.text.trim());
+  if (isoOrEmpty(f.since)) q.set('since', isoOrEmpty(f.since));
+  if (isoOrEmpty(f.until)) q.set('until', isoOrEmpty(f.until));
+  return q.toString();
+}
 
 // ---- admin API ------------------------------------------------------------------------------
 
@@ -110,10 +139,11 @@ export class ApiError extends Error {
 /**
  * @param {string} path
  * @param {RequestInit} [init]
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>} the answer's JSON: the caller names its shape (a client type)
  */
 export async function api(path, init) {
   const res = await adminFetch(ADMIN + path, init);
+  /** @type {any} */
   const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok)
     throw new ApiError(
@@ -123,6 +153,14 @@ export async function api(path, init) {
     );
   return body;
 }
+
+/**
+ * One of the lists the page reads, typed by its path.
+ * @template {keyof Lists} P
+ * @param {P} path
+ * @returns {Promise<Lists[P]>}
+ */
+const list = (path) => /** @type {Promise<Lists[P]>} */ (api(path));
 
 /** An admin write with a JSON body (admin writes take application/json only). @param {string} method @param {string} path @param {unknown} [body] */
 export function send(method, path, body) {
@@ -192,68 +230,98 @@ export function say(text, isError = false) {
 /** @type {Record<string, () => Promise<void>>} */
 const loaders = {
   async clock() {
-    state.clock = await api('/clock');
+    state.clock = await list('/clock');
     state.clockReadAt = Date.now();
   },
   async notifications() {
     // The stream keeps delivering while this list is read: merge, never overwrite newer rows.
-    const { notifications } = await api('/notifications');
+    const { notifications } = await list('/notifications');
     for (const n of notifications) upsert(n);
   },
   async reservations() {
-    state.reservations = (await api('/reservations')).reservations;
+    state.reservations = (await list('/reservations')).reservations;
   },
   async credentials() {
-    state.credentials = (await api('/credentials')).credentials;
+    state.credentials = (await list('/credentials')).credentials;
   },
   async users() {
-    state.users = (await api('/users')).users;
+    state.users = (await list('/users')).users;
   },
   async stats() {
-    state.stats = (await api('/delivery-stats')).credentials;
+    state.stats = (await list('/delivery-stats')).credentials;
   },
   async trust() {
-    state.trust = (await api('/trust')).certificates;
+    state.trust = (await list('/trust')).certificates;
   },
   async faults() {
-    state.faults = (await api('/faults')).faults;
+    state.faults = (await list('/faults')).faults;
   },
   async outages() {
-    state.outages = (await api('/outages')).outages;
+    state.outages = (await list('/outages')).outages;
   },
   async journal() {
     // The setting never changes while the emulator runs: read once.
-    if (state.journalOff === null) state.journalOff = (await api('/config')).journalEntries === 0;
-    state.journal = (await api('/requests')).requests.slice(-MAX_JOURNAL);
+    if (state.journalOff === null)
+      state.journalOff =
+        /** @type {{ journalEntries?: number }} */ (await api('/config')).journalEntries === 0;
+    state.journal = (await list('/requests')).requests.slice(-MAX_JOURNAL);
   },
   async statuses() {
     // The accepted statuses of manual redelivery and the conformance kit's case ids, as the admin API
     // documents them (they never change).
     if (state.bookingStatuses.length) return;
-    const { schemas } = (await api('/openapi.json')).components;
-    state.bookingStatuses = schemas.RedeliverInput.properties.status.enum;
-    state.caseIds = schemas.VerifyCase.properties.id.enum;
+    /** @type {{ components: { schemas: Record<string, { properties: Record<string, { enum: string[] }> }> } }} */
+    const openapi = /** @type {any} */ (await api('/openapi.json'));
+    const { schemas } = openapi.components;
+    state.bookingStatuses = schemas.RedeliverInput?.properties.status?.enum ?? [];
+    state.caseIds = schemas.VerifyCase?.properties.id?.enum ?? [];
   },
   async detail() {
     // Answers may arrive out of order: only the last request's answer is shown.
     const ticket = ++detailRequests;
-    const detail = state.selected ? await api(`/notifications/${state.selected}`).catch(() => null) : null;
+    const detail = state.selected
+      ? /** @type {Detail | null} */ (await api(`/notifications/${state.selected}`).catch(() => null))
+      : null;
     if (ticket === detailRequests) state.detail = detail;
   },
   async journalDetail() {
     const id = state.journalSelected;
-    const detail = id ? await api(`/requests/${id}`).catch(() => null) : null;
+    const detail = id
+      ? /** @type {JournalDetail | null} */ (await api(`/requests/${id}`).catch(() => null))
+      : null;
     if (id === state.journalSelected) state.journalDetail = detail;
   },
+  // The server searches (bodies are not in the page): the filters shown, the newest MAX_ROWS matches
+  // and their count, so a keystroke never downloads megabytes; a newer search aborts the one in flight.
   async search() {
+    current?.abort();
     const text = state.filters.text.trim();
     if (!text) {
+      current = null;
       state.textMatches = null;
       return;
     }
-    const { notifications } = await api(`/notifications?q=${encodeURIComponent(text)}`);
-    if (text === state.filters.text.trim())
-      state.textMatches = new Set(notifications.map((/** @type {Summary} */ n) => n.id));
+    const controller = new AbortController();
+    current = controller;
+    const before = state.search.before;
+    const query = `${filterQuery()}&limit=${MAX_ROWS}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+    /** @type {{ notifications: Summary[], total: number, nextCursor: string | null }} */
+    let answer;
+    try {
+      answer = /** @type {typeof answer} */ (
+        await api(`/notifications?${query}`, { signal: controller.signal })
+      );
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      if (current === controller) current = null;
+      throw err;
+    }
+    if (current !== controller) return;
+    current = null;
+    for (const n of answer.notifications) upsert(n);
+    state.textMatches = new Set(answer.notifications.map((n) => n.id));
+    state.search.total = answer.total;
+    state.search.nextCursor = answer.nextCursor;
   },
 };
 
@@ -273,6 +341,10 @@ export const loadAll = async () => {
   render();
 };
 let detailRequests = 0;
+/** @type {AbortController | null} the text search under way */
+let current = null;
+/** Whether a text search is under way. */
+export const searchInFlight = () => current !== null;
 
 /**
  * Keeps the newest view of a notification, whether it came from the stream or from a list read
@@ -285,16 +357,20 @@ export function upsert(n) {
     state.notifications.set(n.id, n);
 }
 
-/** @type {Record<string, ReturnType<typeof setTimeout>>} */
+/** @type {Record<string, ReturnType<typeof setTimeout> | undefined>} */
 const timers = {};
 /**
- * Reads these lists once after a burst of changes instead of once per change.
+ * Reads this list once within `ms` of a change, however many follow: a throttle, not a debounce, so a
+ * steady stream of events (one every 100 ms for minutes) still refreshes it every `ms`.
  * @param {string} name
  * @param {number} [ms]
  */
 export function loadSoon(name, ms = 200) {
-  clearTimeout(timers[name]);
-  timers[name] = setTimeout(() => load(name), ms);
+  if (timers[name] !== undefined) return;
+  timers[name] = setTimeout(() => {
+    timers[name] = undefined;
+    load(name);
+  }, ms);
 }
 
 // Reservations change with every event; under a burst of events read them once.

@@ -1,3 +1,4 @@
+// @ts-check
 // The receiver conformance view: a form for POST /__admin/verify (the CLI's `verify`, docs/verify.md)
 // and the report it answers. The kit runs in its own in-process emulator: this emulator's
 // credentials, notifications and clock are untouched; it trusts the CAs this emulator trusts. The
@@ -7,30 +8,53 @@ import { adminFetch } from './admin-token.js';
 import { h, pill } from './dom.js';
 import { ADMIN, render, state } from './state.js';
 
+/**
+ * The kit's shapes, as the admin client declares them (src/client/types.ts, from the route table).
+ * @typedef {import('../src/client/types.js').VerifyInput} VerifyInput
+ * @typedef {import('../src/client/types.js').VerifyReport} VerifyReport
+ * @typedef {VerifyReport['cases'][number]} CaseResult
+ * @typedef {'passed' | 'failed' | 'warned' | 'skipped'} CaseStatus
+ * @typedef {{ id: string, index: number, total: number }} CaseRunning
+ * @typedef {{ type: 'caseStart', id: string, index: number, total: number }
+ *   | { type: 'caseEnd', result: CaseResult }
+ *   | { type: 'report', report: VerifyReport }
+ *   | { type: 'error', error: { message: string } }} VerifyEvent
+ */
+
 /** The CLI's marks (src/verify/report/console.ts), coloured like the notification states. */
+/** @type {Record<string, string>} */
 const MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
+/** @type {Record<string, string>} */
 const KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 'skipped' };
 
 /** What the reader typed (kept across the redraws live updates cause), the run and its report. */
 const verify = {
   form: { receiver: '', apiKey: '', caPem: '', allowHttp: false, probe: '', responseTimeoutMs: '' },
-  only: new Set(), // case ids chosen; none = every case
+  /** @type {Set<string>} case ids chosen; none = every case */
+  only: new Set(),
   running: false,
+  /** @type {VerifyReport | null} */
   report: null,
+  /** @type {string | null} */
   error: null,
-  progress: [], // results of the cases that ended, while running
-  current: null, // { id, index, total } of the case running
-  open: new Set(), // cases whose evidence the reader opened
+  /** @type {CaseResult[]} results of the cases that ended, while running */
+  progress: [],
+  /** @type {CaseRunning | null} the case running */
+  current: null,
+  /** @type {Set<string>} cases whose evidence the reader opened */
+  open: new Set(),
 };
 
 /** The JSON body of POST /__admin/verify: optional members only when given; the server checks it all. */
 function requestBody() {
   const f = verify.form;
+  /** @type {VerifyInput} */
   const body = { receiver: f.receiver.trim(), apiKey: f.apiKey };
   if (f.caPem.trim()) body.caPem = f.caPem;
   if (f.allowHttp) body.allowHttp = true;
   if (f.probe.trim()) body.probe = f.probe.trim();
-  if (verify.only.size) body.only = state.caseIds.filter((id) => verify.only.has(id));
+  if (verify.only.size)
+    body.only = /** @type {VerifyInput['only']} */ (state.caseIds.filter((id) => verify.only.has(id)));
   if (f.responseTimeoutMs.trim()) body.responseTimeoutMs = Number(f.responseTimeoutMs.trim());
   return body;
 }
@@ -52,10 +76,10 @@ async function run() {
       const body = await res.json().catch(() => null);
       throw new Error(body?.error?.message ?? `POST /verify: HTTP ${res.status}`);
     }
-    await readEvents(res.body, onEvent);
+    if (res.body) await readEvents(res.body, onEvent);
     verify.open.clear();
   } catch (err) {
-    verify.error = err.message;
+    verify.error = err instanceof Error ? err.message : String(err);
   } finally {
     verify.running = false;
     verify.current = null;
@@ -63,7 +87,11 @@ async function run() {
   }
 }
 
-/** Reads a newline-delimited JSON stream, one event a line. */
+/**
+ * Reads a newline-delimited JSON stream, one event a line.
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {(event: VerifyEvent) => void} handle
+ */
 async function readEvents(body, handle) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -80,6 +108,7 @@ async function readEvents(body, handle) {
   }
 }
 
+/** @param {VerifyEvent} event */
 function onEvent(event) {
   if (event.type === 'caseStart') verify.current = { id: event.id, index: event.index, total: event.total };
   else if (event.type === 'caseEnd') verify.progress.push(event.result);
@@ -148,6 +177,7 @@ function renderProgress() {
   );
 }
 
+/** @param {string} id @param {string} label @param {Node} input @param {string} [hint] */
 function field(id, label, input, hint) {
   return h(
     'div',
@@ -158,14 +188,19 @@ function field(id, label, input, hint) {
   );
 }
 
+/**
+ * @param {string} id
+ * @param {'receiver' | 'apiKey' | 'probe' | 'responseTimeoutMs'} key
+ * @param {Record<string, unknown>} props
+ */
 function textInput(id, key, props) {
   return h('input', {
     id,
     value: verify.form[key],
     spellcheck: 'false',
     autocomplete: 'off',
-    oninput: (e) => {
-      verify.form[key] = e.target.value;
+    oninput: (/** @type {Event} */ e) => {
+      verify.form[key] = /** @type {HTMLInputElement} */ (e.target).value;
     },
     ...props,
   });
@@ -186,8 +221,8 @@ function renderForm() {
           id: `verify-case-${id}`,
           value: id,
           checked: verify.only.has(id),
-          onchange: (e) => {
-            if (e.target.checked) verify.only.add(id);
+          onchange: (/** @type {Event} */ e) => {
+            if (/** @type {HTMLInputElement} */ (e.target).checked) verify.only.add(id);
             else verify.only.delete(id);
             render();
           },
@@ -201,7 +236,7 @@ function renderForm() {
     {
       class: 'panel verify-form',
       id: 'verify-form',
-      onsubmit: (e) => {
+      onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
         if (!verify.running) run();
       },
@@ -251,8 +286,8 @@ function renderForm() {
             spellcheck: 'false',
             placeholder: '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----',
             value: f.caPem,
-            oninput: (e) => {
-              f.caPem = e.target.value;
+            oninput: (/** @type {Event} */ e) => {
+              f.caPem = /** @type {HTMLTextAreaElement} */ (e.target).value;
             },
           }),
           'Trusted for the receiver’s certificate besides the system roots.',
@@ -281,8 +316,8 @@ function renderForm() {
             type: 'checkbox',
             id: 'verify-allow-http',
             checked: f.allowHttp,
-            onchange: (e) => {
-              f.allowHttp = e.target.checked;
+            onchange: (/** @type {Event} */ e) => {
+              f.allowHttp = /** @type {HTMLInputElement} */ (e.target).checked;
             },
           }),
           'Allow http:// (a local receiver; the tls case then warns)',
@@ -298,6 +333,7 @@ function renderForm() {
   );
 }
 
+/** @param {VerifyReport} r */
 function summaryText(r) {
   const n = r.cases.length;
   return (
@@ -306,6 +342,7 @@ function summaryText(r) {
   );
 }
 
+/** @param {VerifyReport} r */
 function renderReport(r) {
   return h(
     'div',
@@ -370,16 +407,17 @@ function renderReport(r) {
   );
 }
 
+/** @param {CaseResult} c */
 function renderEvidence(c) {
-  const line = (label, text) =>
+  const line = (/** @type {string} */ label, /** @type {string} */ text) =>
     h('div', { class: 'line' }, h('span', { class: 'label' }, label), h('span', null, text));
   return h(
     'details',
     {
       class: 'evidence',
       open: verify.open.has(c.id),
-      ontoggle: (e) => {
-        if (e.target.open) verify.open.add(c.id);
+      ontoggle: (/** @type {Event} */ e) => {
+        if (/** @type {HTMLDetailsElement} */ (e.target).open) verify.open.add(c.id);
         else verify.open.delete(c.id);
       },
     },

@@ -175,12 +175,23 @@ function createBookingState() {
     return (STATUS_RANK[next.BookingStatus] ?? 0) > (STATUS_RANK[current.BookingStatus] ?? 0);
   };
   return {
-    record(reservation) {
+    /**
+     * Records one body. The probe shows the content members verify compares with what it sent
+     * (docs/verify.md "--probe"): the passengers' names, the first Ratio amount and the length of the
+     * first RawData, as stored.
+     */
+    record(body) {
+      const reservation = body.Reservation;
+      const amount = body.Ratio?.[0]?.Amount;
+      const rawData = body.Ticket?.[0]?.RawData;
       const state = {
         BookingID: reservation.BookingID,
         BookingNumber: reservation.BookingNumber,
         BookingStatus: reservation.BookingStatus,
         UpdateDate: reservation.UpdateDate,
+        Pax: (body.Pax ?? []).map((p) => ({ FirstName: p.FirstName, LastName: p.LastName })),
+        ...(amount === undefined ? {} : { RatioAmount: amount }),
+        ...(typeof rawData === 'string' ? { RawDataLength: [...rawData].length } : {}),
       };
       if (newer(state, byId.get(state.BookingID))) byId.set(state.BookingID, state);
       if (newer(state, byNumber.get(state.BookingNumber))) byNumber.set(state.BookingNumber, state);
@@ -195,8 +206,8 @@ function loadStored(dir, bookings) {
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json')) continue;
     try {
-      const reservation = JSON.parse(readFileSync(join(dir, name), 'utf8'))?.Reservation;
-      if (reservation?.BookingID !== undefined) bookings.record(reservation);
+      const body = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      if (body?.Reservation?.BookingID !== undefined) bookings.record(body);
     } catch {
       // Not one of ours: ignored.
     }
@@ -251,7 +262,7 @@ async function handle(req, opts, validate, bookings) {
     return [422, `body does not match the schema: ${first?.instancePath || '/'} ${first?.message}`];
   }
   const stored = store(opts.out, filename, `${JSON.stringify(body, null, 2)}\n`);
-  bookings.record(body.Reservation);
+  bookings.record(body);
   return [200, stored === filename ? 'OK' : `OK (${stored})`];
 }
 

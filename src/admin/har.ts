@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { deliveryHeaders, type NotificationRecord, toDetail } from '../delivery/index.js';
 import { bodyText } from './notification-query.js';
 
@@ -25,12 +26,15 @@ function packageVersion(): string {
  * body went out gzip-compressed, which the entry's comment says) and the receiver's answer as kept
  * (status, headers, the first 4 KiB of its body). An attempt that got no status line (a timeout, a
  * refused connection, a TLS failure) has status 0 and its cause in `_error`, as browsers write them.
+ * Entries are in the order the attempts started (`startedDateTime`), as HAR viewers expect; each
+ * request also carries `_postDataGzipBase64`, the gzip bytes as sent, so a replay sends the real body.
  */
 export function harLog(records: Iterable<NotificationRecord>) {
   const entries = [];
   for (const n of records) {
     const headers = deliveryHeaders(n.authorization, n.filename, n.gz.length);
     const text = n.attempts.length ? bodyText(n) : '';
+    const gzipBase64 = n.attempts.length ? n.gz.toString('base64') : '';
     const url = new URL(n.url);
     for (const a of n.attempts) {
       const responseHeaders = a.responseHeaders ?? {};
@@ -48,10 +52,12 @@ export function harLog(records: Iterable<NotificationRecord>) {
           postData: { mimeType: 'application/json', params: [], text },
           headersSize: -1,
           bodySize: n.gz.length,
+          _postDataGzipBase64: gzipBase64,
         },
         response: {
           status: a.statusCode ?? 0,
-          statusText: '',
+          // The standard reason phrase of the status (the receiver's own phrase is not kept).
+          statusText: a.statusCode ? (STATUS_CODES[a.statusCode] ?? '') : '',
           httpVersion: 'HTTP/1.1',
           cookies: [],
           headers: pairs(responseHeaders),
@@ -66,7 +72,7 @@ export function harLog(records: Iterable<NotificationRecord>) {
         },
         cache: {},
         timings: { send: 0, wait: a.durationMs, receive: 0 },
-        comment: `${n.id} attempt ${a.number}/5 (${a.trigger}): ${a.message}. Emulator time ${a.startedAt}. The body was sent gzip-compressed (${n.gz.length} bytes); postData.text is it decompressed.`,
+        comment: `${n.id} attempt ${a.number}/5 (${a.trigger}): ${a.message}. Emulator time ${a.startedAt}. The body was sent gzip-compressed (${n.gz.length} bytes); postData.text is it decompressed, request._postDataGzipBase64 the bytes as sent.`,
         _notificationId: n.id,
         _attempt: a.number,
         _emulatorTime: a.startedAt,
@@ -75,6 +81,8 @@ export function harLog(records: Iterable<NotificationRecord>) {
       });
     }
   }
+  // Stable: attempts that started in the same millisecond keep notification order.
+  entries.sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
   return {
     log: {
       version: '1.2',

@@ -1,8 +1,10 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { BOOKING_STATUSES } from '../contract/index.js';
 import { NOTIFICATION_STATES, type NotificationFilter, type NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
 import { STATUS_CLASSES } from './contract/delivery-schemas.js';
+import { parseSearch, searchMatches } from './notification-search.js';
 import { intParam } from './read-json.js';
 
 export type StatusClass = (typeof STATUS_CLASSES)[number];
@@ -10,8 +12,10 @@ export type StatusClass = (typeof STATUS_CLASSES)[number];
 /**
  * The filters of `GET /__admin/notifications` and its export, read from the query string: `state`,
  * `credentialId`, `bookingId` (the outbox's own), and `bookingStatus`, `statusClass`, `attempts`
- * (exact count), `booking` (part of a BookingNumber or BookingID, as the dashboard's box), `q` (text
- * inside the decoded body, the id, BookingNumber or filename; any case).
+ * (exact count), `booking` (part of a BookingNumber or BookingID, as the dashboard's box), `since` /
+ * `until` (creation, emulator time), `sinceWall` / `untilWall` (first attempt, wall time), `q` (values
+ * of the decoded body, the id, BookingNumber or filename, any case; the language of
+ * `notification-search.ts`: `Pax.LastName:Lubowitz`, `status:500`).
  */
 export interface NotificationQuery {
   filter: NotificationFilter;
@@ -75,26 +79,118 @@ export function notificationQuery(q: Record<string, string>): NotificationQuery 
       );
     }
   }
-  const needle = q.q?.trim().toLowerCase() || undefined;
+  const search = q.q === undefined ? null : parseSearch(q.q);
   const booking = q.booking?.trim().toUpperCase() || undefined;
-  const matches = (n: NotificationRecord): boolean =>
-    (status === undefined || n.bookingStatus === status) &&
-    (statusClass === undefined || statusClassOf(n) === statusClass) &&
-    (attempts === undefined || n.attempts.length === attempts) &&
-    (booking === undefined || n.bookingNumber.includes(booking) || String(n.bookingId).includes(booking)) &&
-    (needle === undefined || textMatches(n, needle));
+  const since = instantParam(q, 'since');
+  const until = instantParam(q, 'until');
+  const sinceWall = instantParam(q, 'sinceWall');
+  const untilWall = instantParam(q, 'untilWall');
+  const wall = sinceWall !== undefined || untilWall !== undefined;
+  const matches = (n: NotificationRecord): boolean => {
+    if (status !== undefined && n.bookingStatus !== status) return false;
+    if (statusClass !== undefined && statusClassOf(n) !== statusClass) return false;
+    if (attempts !== undefined && n.attempts.length !== attempts) return false;
+    if (booking !== undefined && !n.bookingNumber.includes(booking) && !String(n.bookingId).includes(booking))
+      return false;
+    if (since !== undefined && Date.parse(n.createdAt) < since) return false;
+    if (until !== undefined && Date.parse(n.createdAt) >= until) return false;
+    if (wall) {
+      const first = n.attempts[0];
+      if (!first) return false;
+      const at = Date.parse(first.startedAtWall);
+      if ((sinceWall !== undefined && at < sinceWall) || (untilWall !== undefined && at >= untilWall))
+        return false;
+    }
+    return search === null || searchMatches(n, search);
+  };
   return {
     filter,
     matches,
     extra:
-      status !== undefined || statusClass !== undefined || attempts !== undefined || needle !== undefined,
+      status !== undefined ||
+      statusClass !== undefined ||
+      attempts !== undefined ||
+      booking !== undefined ||
+      since !== undefined ||
+      until !== undefined ||
+      wall ||
+      search !== null,
   };
 }
 
-// The body is decompressed per search and never kept: 100,000 decoded bodies would be ~300 MB.
-function textMatches(n: NotificationRecord, needle: string): boolean {
-  for (const field of [n.id, n.bookingNumber, n.filename, n.credentialId]) {
-    if (field.toLowerCase().includes(needle)) return true;
+/** An ISO 8601 instant of the query as epoch ms, inside the range a Date can hold. */
+function instantParam(q: Record<string, string>, name: string): number | undefined {
+  const text = q[name];
+  if (text === undefined) return undefined;
+  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text)
+    ? Date.parse(text)
+    : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new InputError(
+      'invalid_query',
+      `${name}: "${text}" is not an ISO 8601 instant such as 2026-04-27T10:00:00Z.`,
+      { path: name },
+    );
   }
-  return bodyText(n).toLowerCase().includes(needle);
+  return ms;
+}
+
+/** How long a scan runs before it lets the event loop serve others (deliveries, events, the stream). */
+const SCAN_SLICE_MS = 4;
+
+/** What a bounded scan found: the newest `limit` matches older than the cursor (oldest first), how many match in all (either side of the cursor), and the next cursor. */
+export interface ScanResult {
+  records: NotificationRecord[];
+  total: number;
+  /** The id to pass as `before` for the next, older page; null when this page reaches the oldest match. */
+  nextCursor: string | null;
+}
+
+/**
+ * Filters `records` (creation order) newest first, yielding to the event loop every few milliseconds
+ * so a search of 100,000 bodies never stalls a delivery or an event; stops early when `signal` aborts
+ * (the client went away). Keeps the newest `limit` matches older than `before`, and counts every match.
+ */
+export async function scanNotifications(
+  records: readonly NotificationRecord[],
+  matches: (n: NotificationRecord) => boolean,
+  options: { limit?: number; before?: string; signal?: AbortSignal },
+): Promise<ScanResult> {
+  let start = records.length - 1;
+  if (options.before !== undefined) {
+    const before = options.before;
+    const at = records.findIndex((n) => n.id === before);
+    if (at < 0) {
+      throw new InputError(
+        'invalid_query',
+        `before: no notification "${before}" (a cursor of a reset or dropped list); start again without before.`,
+        { path: 'before' },
+      );
+    }
+    start = at - 1;
+  }
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const found: NotificationRecord[] = [];
+  let total = 0;
+  let more = false;
+  let slice = performance.now();
+  for (let i = records.length - 1; i >= 0; i--) {
+    if ((i & 63) === 0 && performance.now() - slice > SCAN_SLICE_MS) {
+      await yieldToEventLoop();
+      if (options.signal?.aborted) break;
+      slice = performance.now();
+    }
+    const n = records[i]!;
+    if (!matches(n)) continue;
+    total++;
+    if (i > start) continue;
+    if (found.length < limit) found.push(n);
+    else more = true;
+  }
+  found.reverse();
+  return {
+    records: found,
+    total,
+    nextCursor: more ? found[0]!.id : null,
+  };
 }

@@ -1,13 +1,19 @@
 import { Hono } from 'hono';
-import { toDetail, toSummary } from '../delivery/index.js';
+import type { z } from 'zod';
+import { type NotificationRecord, toDetail, toSummary } from '../delivery/index.js';
+import { failedSince, resend } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
-import { InputError, NotFoundError } from '../errors.js';
+import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { ADMIN_ROUTES } from './contract/routes.js';
 import { mount } from './mount.js';
-import { notificationQuery } from './notification-query.js';
+import { notificationQuery, scanNotifications } from './notification-query.js';
+import { readJsonBody } from './read-json.js';
 
 /** How long `wait=settled` waits by default, and at most. */
 export const SETTLE_WAIT_DEFAULT_MS = 10_000;
 export const SETTLE_WAIT_MAX_MS = 300_000;
+/** The most summaries one page (`limit`) holds. */
+export const MAX_PAGE_LIMIT = 1000;
 
 /**
  * `GET /__admin/notifications[?state&credentialId&bookingId&wait=settled&timeoutMs]` and
@@ -41,19 +47,69 @@ export function notificationRoutes(emulator: Emulator): Hono {
         const { state: _state, ...waitFilter } = filter;
         settled = await outbox.waitSettled(waitFilter, timeoutMs);
       }
+      const limit = q.limit === undefined ? undefined : pageLimit(q.limit);
       const listed = outbox.list(filter);
-      const notifications = (extra ? listed.filter(matches) : listed).map(toSummary);
       const retention = outbox.retention();
-      return {
-        ...(settled === undefined ? {} : { settled }),
-        notifications,
-        ...(retention.dropped > 0 ? { retention } : {}),
-      };
+      const dropped = retention.dropped > 0 ? { retention } : {};
+      const paged = limit !== undefined || q.before !== undefined;
+      if (!extra && !paged) {
+        const notifications = listed.map(toSummary);
+        return settled === undefined ? { notifications, ...dropped } : { settled, notifications, ...dropped };
+      }
+      // A search or a page: a scan that yields, newest first, bounded by `limit`.
+      const found = await scanNotifications(listed, extra ? matches : () => true, {
+        ...(limit === undefined ? {} : { limit }),
+        ...(q.before === undefined ? {} : { before: q.before }),
+        signal: c.req.raw.signal,
+      });
+      const notifications = found.records.map(toSummary);
+      const page = paged ? { total: found.total, nextCursor: found.nextCursor } : {};
+      return settled === undefined
+        ? { notifications, ...page, ...dropped }
+        : { settled, notifications, ...page, ...dropped };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
     retryNotification: async (c) => {
       const n = await outbox.retryNow(c.req.param('id'));
       return { attempt: n.attempts.at(-1)!, notification: toSummary(n) };
+    },
+    // Resend one notification (as sent or edited) to its credential or the ones named.
+    resendNotification: async (c) => {
+      const input = parseBody(ADMIN_ROUTES.resendNotification.body, await readJsonBody(c), 'invalid_resend');
+      const done = resend(outbox, emulator.delivery.credentials, c.req.param('id'), input);
+      const to = done.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ');
+      return {
+        from: done.from,
+        edited: done.edited,
+        notifications: done.notifications.map(ref),
+        message: `${done.edited ? 'edited body of ' : ''}${done.from} sent again as ${to}`,
+      };
+    },
+    // Bulk retry: a credential's failed notifications since T; dryRun counts them first.
+    resendFailed: async (c) => {
+      const input = parseBody(ADMIN_ROUTES.resendFailed.body, await readJsonBody(c), 'invalid_resend');
+      const sinceMs = Date.parse(input.since);
+      if (Number.isNaN(sinceMs)) {
+        throw new InputError('invalid_resend', `since: "${input.since}" is not an ISO 8601 instant.`, {
+          path: 'since',
+        });
+      }
+      const failed = failedSince(outbox, { credentialId: input.credentialId, sinceMs });
+      const dryRun = input.dryRun === true;
+      const resent: NotificationRecord[] = [];
+      const retried: string[] = [];
+      if (!dryRun) {
+        for (const n of failed) {
+          if (n.state === 'exhausted')
+            resent.push(...resend(outbox, emulator.delivery.credentials, n.id, {}).notifications);
+          else {
+            retried.push(n.id);
+            // Answered at once; each attempt ends as data on the notification (never thrown past here).
+            outbox.retryNow(n.id).catch(() => {});
+          }
+        }
+      }
+      return { count: failed.length, dryRun, resent: resent.map(ref), retried };
     },
     getNotification: (c) => {
       const n = outbox.get(c.req.param('id'));
@@ -62,4 +118,34 @@ export function notificationRoutes(emulator: Emulator): Hono {
       return toDetail(n);
     },
   });
+}
+
+function pageLimit(text: string): number {
+  const limit = Number(text);
+  if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_PAGE_LIMIT) {
+    throw new InputError(
+      'invalid_query',
+      `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got "${text}".`,
+      {
+        path: 'limit',
+      },
+    );
+  }
+  return limit;
+}
+
+const ref = (n: NotificationRecord) => ({
+  id: n.id,
+  credentialId: n.credentialId,
+  bookingId: n.bookingId,
+  state: n.state,
+});
+
+/** A body checked against its declared schema; the first issue's path and message on a 400. */
+function parseBody<T>(schema: z.ZodType<T>, body: unknown, code: string): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = formatPath(issue.path);
+  throw new InputError(code, `${path || 'body'}: ${issue.message}.`, { path });
 }

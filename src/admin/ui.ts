@@ -21,6 +21,7 @@ const ASSETS: Record<string, string> = {
   'outages.js': JS,
   'journal.js': JS,
   'verify.js': JS,
+  'route.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
   'inspector.css': 'text/css; charset=utf-8',
 };

@@ -174,6 +174,14 @@ export class AdminClient implements ClientMethods {
   retryNotification(id: string) {
     return this.call('retryNotification', { params: { id } });
   }
+  /** Resend: a new notification with this one's body (or `body`, edited) to its credential or `credentialIds`. */
+  resendNotification(id: string, input: T.ResendInput = {}) {
+    return this.call('resendNotification', { params: { id }, body: input });
+  }
+  /** Bulk retry: every failed notification of a credential since T (`dryRun` only counts). */
+  resendFailed(input: T.ResendFailedInput) {
+    return this.call('resendFailed', { body: input });
+  }
   /** Runs a redelivery batch now. */
   runRedelivery() {
     return this.call('runRedelivery');

@@ -29,7 +29,8 @@ export function findDeath(attempts: readonly MeasuredAttempt[], apiKey: string):
   let last: MeasuredAttempt | undefined;
   for (const m of ordered) {
     if (REACHED.has(m.attempt.outcome)) last = m;
-    else if (m.attempt.outcome === 'connect_refused' && last)
+    // Refused, not slow: a connect timeout under load is a slow accept (a concurrency finding).
+    else if (m.attempt.outcome === 'connect_refused' && !/ETIMEDOUT/.test(m.attempt.message) && last)
       return {
         caseId: m.caseId,
         lastAnswered: `${sentText(last.record, last.attempt, apiKey)} [case ${last.caseId}], answered ${last.attempt.outcome === 'http_status' ? `HTTP ${last.attempt.statusCode}` : last.attempt.message}`,

@@ -11,6 +11,7 @@ import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/i
 import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
+import { acknowledged } from './evidence.js';
 import type { ResolvedOptions } from './options.js';
 
 /**
@@ -164,6 +165,43 @@ export class VerifyContext {
       for (const attempt of record.attempts)
         if (attempt.outcome !== 'simulated_outage') out.push({ caseId: this.#caseId, record, attempt });
     return out;
+  }
+
+  /** The notifications of the running case so far (the loss check reads them). */
+  caseRecords(): NotificationRecord[] {
+    return this.#emulator.delivery.outbox.list();
+  }
+
+  /** The last notification the probe showed recorded, by its place in the run (losses.ts). */
+  lastRecorded: { ordinal: number; record: NotificationRecord; caseId: string } | undefined;
+
+  /** Notes a notification the probe showed recorded (the latest one names where recording stopped). */
+  sawRecorded(record: NotificationRecord): void {
+    const ordinal = this.runOrdinal(record);
+    if (!this.lastRecorded || ordinal > this.lastRecorded.ordinal)
+      this.lastRecorded = { ordinal, record, caseId: this.#caseId };
+  }
+
+  /**
+   * The place of a notification in the run: 1 for the first notification the receiver acknowledged
+   * with its key, counted over every case so far, in the order they were acknowledged.
+   */
+  runOrdinal(record: NotificationRecord): number {
+    const key = `Bearer ${this.options.apiKey}`;
+    // Ids restart with each case (the outbox is reset): a notification is its case and its id.
+    const seen = new Map<string, string>();
+    const add = (caseId: string, r: NotificationRecord) => {
+      const at = r.attempts.find((a) => acknowledged(a))?.startedAtWall;
+      const id = `${caseId}/${r.id}`;
+      if (r.authorization === key && at !== undefined && !seen.has(id)) seen.set(id, at);
+    };
+    for (const m of this.measured) add(m.caseId, m.record);
+    for (const r of this.caseRecords()) add(this.#caseId, r);
+    const mine = seen.get(`${this.#caseId}/${record.id}`);
+    if (mine === undefined) return seen.size + 1;
+    let n = 1;
+    for (const at of seen.values()) if (at < mine) n++;
+    return n;
   }
 
   /** Keeps the last case's attempts; call once after the last case. */

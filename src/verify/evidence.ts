@@ -8,9 +8,12 @@ import type { Evidence } from './types.js';
 const BODY_SHOWN_CHARS = 200;
 
 /**
- * Whether an attempt acknowledged its notification (spec "Endpoints 1" rule 2: exactly 200). A 200
- * whose answer body passed the emulator's read limit counts: the spec ignores the answer body
- * ("Endpoints 1" rule 4); the limit is the emulator's own safety cap (`overCap` warns of it).
+ * The kit's one judgement of whether the receiver acknowledged a notification: the project's rule
+ * (`acknowledges`, spec "Endpoints 1" rule 2: exactly 200) plus one verify rule: a 200 whose answer
+ * body passed the emulator's read limit counts too, since the spec ignores the answer body ("Endpoints
+ * 1" rule 4) and the limit is the emulator's own safety cap (`overCap` warns of it). Every case asks
+ * this of the receiver's last answer, never the delivery engine's `delivered`/`pending` state (which
+ * follows the emulator's cap).
  */
 export function acknowledged(attempt: Attempt | undefined): boolean {
   return acknowledges(attempt) || overCap(attempt);

@@ -28,11 +28,22 @@ export interface ProbeAnswer {
 /** First pause between two asks of `until`; it doubles up to POLL_MAX_MS. */
 const POLL_FIRST_MS = 20;
 const POLL_MAX_MS = 400;
+/** How long a check is asked again once the receiver showed it is not recording. */
+const QUICK_MS = 300;
 
 const SHOWN_CHARS = 200;
+/** Probe GETs in flight at once when many bookings are read together. */
+const PARALLEL_ASKS = 8;
 
 export class Probe {
   readonly #agent: Agent;
+  /**
+   * False once the receiver showed it is not recording (a sentinel refused, or not recorded within
+   * the deadline): later checks then ask with a short grace (QUICK_MS) instead of their full deadline,
+   * so a receiver that refuses everything or has stalled fails fast (docs/verify.md "Speed"). A right
+   * answer sets it back.
+   */
+  recording = true;
 
   constructor(
     private readonly template: string,
@@ -106,10 +117,44 @@ export class Probe {
     for (let asks = 1; ; asks++) {
       const answer = await this.get(booking);
       const waitedMs = Math.round(performance.now() - started);
-      if (right(answer) || waitedMs + pause > this.deadlineMs) return { ...answer, waitedMs, asks };
+      if (right(answer)) this.recording = true;
+      if (right(answer) || waitedMs + pause > this.#deadline()) return { ...answer, waitedMs, asks };
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
+  }
+
+  /**
+   * `until` for many bookings at once, within one shared deadline: every booking not yet right is
+   * asked again each round (at most PARALLEL_ASKS at a time), so a check of 50 bookings with 30 lost
+   * costs one deadline, not 30. Answers in the order given.
+   */
+  async untilAll(
+    bookings: ReadonlyArray<{ bookingId: number; bookingNumber: string }>,
+    right: (answer: ProbeAnswer) => boolean,
+  ): Promise<ProbeAnswer[]> {
+    const started = performance.now();
+    const answers: ProbeAnswer[] = new Array(bookings.length);
+    let open = bookings.map((_, i) => i);
+    let pause = POLL_FIRST_MS;
+    for (let asks = 1; open.length > 0; asks++) {
+      for (let i = 0; i < open.length; i += PARALLEL_ASKS) {
+        const slice = open.slice(i, i + PARALLEL_ASKS);
+        const got = await Promise.all(slice.map((n) => this.get(bookings[n]!)));
+        const waitedMs = Math.round(performance.now() - started);
+        for (const [k, n] of slice.entries()) answers[n] = { ...got[k]!, waitedMs, asks };
+      }
+      if (open.some((n) => right(answers[n]!))) this.recording = true;
+      open = open.filter((n) => !right(answers[n]!));
+      if (performance.now() - started + pause > this.#deadline()) break;
+      if (open.length > 0) await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(POLL_MAX_MS, pause * 2);
+    }
+    return answers;
+  }
+
+  #deadline(): number {
+    return this.recording ? this.deadlineMs : Math.min(this.deadlineMs, QUICK_MS);
   }
 
   close(): Promise<void> {

@@ -3,6 +3,8 @@ import { toEmulatorError } from '../errors.js';
 import { CASES, type Outcome } from './cases/index.js';
 import { type Death, findDeath, groupCauses } from './causes.js';
 import { VerifyContext } from './context.js';
+import { OVER_CAP_WARNING, overCap } from './evidence.js';
+import { findLosses, type Loss, STALL_FIX } from './losses.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe } from './probe.js';
 import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
@@ -63,9 +65,15 @@ export async function runVerify(
           };
         }
       }
+      if (outcome.status === 'passed' && ctx.currentAttempts().some((m) => overCap(m.attempt)))
+        // One judgement for every case: a 200 over the emulator's read cap acknowledges, and warns.
+        outcome = { ...outcome, status: 'warned', reason: `${outcome.reason}; ${OVER_CAP_WARNING}` };
       if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = true;
       if (!death && !connectionFailure && outcome.status !== 'skipped') {
-        death = findDeath([...ctx.measured, ...ctx.currentAttempts()], options.apiKey);
+        const attempts = () => [...ctx.measured, ...ctx.currentAttempts()];
+        if (probe && def.id !== 'tls' && !findDeath(attempts(), options.apiKey))
+          outcome = await withLosses(outcome, ctx, probe, options.apiKey);
+        death = findDeath(attempts(), options.apiKey);
         if (death)
           outcome = {
             ...outcome,
@@ -81,7 +89,7 @@ export async function runVerify(
         reason: outcome.reason,
         evidence: outcome.evidence ?? [],
         rule: def.rule,
-        fix: def.fix,
+        fix: outcome.fix ?? def.fix,
         durationMs: Math.round(performance.now() - t0),
         ...(outcome.timing ? { timing: outcome.timing } : {}),
       };
@@ -106,5 +114,37 @@ export async function runVerify(
     seed: options.seed,
     responseTimeoutMs: options.responseTimeoutMs,
     durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Adds what the loss check found (losses.ts): a case that passed fails when a notification it got a
+ * 200 for was not recorded; a failed one is re-worded when recording stopped (its own symptom follows).
+ */
+async function withLosses(
+  outcome: Outcome,
+  ctx: VerifyContext,
+  probe: Probe,
+  apiKey: string,
+): Promise<Outcome> {
+  let loss: Loss | undefined;
+  try {
+    loss = await findLosses(ctx, probe, apiKey);
+  } catch (err) {
+    return {
+      ...outcome,
+      reason: `${outcome.reason} (the loss check could not run: ${toEmulatorError(err).message})`,
+    };
+  }
+  if (!loss) return outcome;
+  const evidence = [...loss.evidence, ...(outcome.evidence ?? [])];
+  if (outcome.status !== 'failed')
+    return { ...outcome, status: 'failed', reason: loss.reason, evidence, fix: loss.fix };
+  if (loss.fix !== STALL_FIX) return outcome;
+  return {
+    ...outcome,
+    reason: `${loss.reason}. What this case saw: ${outcome.reason}`,
+    evidence,
+    fix: loss.fix,
   };
 }

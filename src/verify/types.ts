@@ -17,6 +17,7 @@ export const CASE_IDS = [
   'records-final-status',
   'same-second-filename-collision',
   'records-concurrent-issue-and-void',
+  'records-newest-update-date',
   'answers-within-timeout',
 ] as const;
 export type CaseId = (typeof CASE_IDS)[number];
@@ -47,6 +48,8 @@ export const CASE_TITLES: Readonly<Record<CaseId, string>> = {
     'records Voided when an Issue and its Void share a Content-Disposition filename (--probe)',
   'records-concurrent-issue-and-void':
     'records Voided when an Issue and its Void arrive at the same time in one batch (--probe)',
+  'records-newest-update-date':
+    'records the newer UpdateDate across an hour, a day and a month boundary, and keeps a Void whose Issue with the same UpdateDate came after it (--probe)',
   'answers-within-timeout': 'answers every delivery of the run within the response timeout',
 };
 

@@ -57,7 +57,19 @@ export type Bug =
   /** Answers 413 while more than 8 requests are in flight (a proxy's buffer pool). */
   | 'refuses-burst-with-413'
   /** Answers 200 with a 100 KiB page to the large bodies (an echo of the request). */
-  | 'answers-huge-body';
+  | 'answers-huge-body'
+  /** Answers 200 to a notification with a wrong key, but stores nothing (the key is checked). */
+  | 'acks-forged-without-storing'
+  /** Answers 200 and puts the notification on a queue of 10 that one worker drains every 30 ms; full: dropped. */
+  | 'full-queue-drops'
+  /** Answers 200 and files the notification in an inbox keyed by arrival millisecond (one per ms survives). */
+  | 'inbox-keyed-by-ms'
+  /** Answers 200, then decodes only the first 16 KiB of the body (one read); a larger body is dropped. */
+  | 'reads-first-chunk-only'
+  /** Compares UpdateDates as en-US text (`toLocaleString('en-US')`). */
+  | 'compares-en-us-text'
+  /** The later arrival wins a tie on UpdateDate (`>=`). */
+  | 'tie-goes-to-later-arrival';
 
 export interface BugReceiverOptions {
   bug?: Bug;
@@ -65,8 +77,14 @@ export interface BugReceiverOptions {
   queueLagMs?: number;
   /** Correct style: answers every POST after this many ms. */
   slowMs?: number;
+  /** Correct style: answers every POST 200 with a body of this many bytes (over the 64 KiB cap). */
+  answerBodyBytes?: number;
+  /** Correct style (warned): answers 503 to a Void of a booking it does not know once, then takes it. */
+  defersUnknownVoid?: boolean;
   /** Another credential's key this receiver also serves (`accepts-any-credential-key`). */
   otherKey?: string;
+  /** A stalled worker: records (from a queue) the first this many notifications, then nothing; answers 200 throughout. */
+  stallAfter?: number;
   /** `dies`: POSTs answered before the process "dies" (the server closes, connections reset). */
   diesAfter?: number;
   tls?: ReceiverTls;
@@ -112,9 +130,14 @@ afterEach(async () => {
 /** Whether `next` replaces `current` (newer UpdateDate; on a tie, the later lifecycle state). */
 function newer(next: Stored, current: Stored | undefined, bug: Bug | undefined): boolean {
   if (!current) return true;
+  if (bug === 'compares-en-us-text') {
+    const text = (s: string) => new Date(s).toLocaleString('en-US', { timeZone: 'UTC' });
+    return text(next.UpdateDate) >= text(current.UpdateDate);
+  }
   const d = Date.parse(next.UpdateDate) - Date.parse(current.UpdateDate);
   if (d !== 0) return d > 0;
   if (bug === 'ignores-equal-update-date') return false;
+  if (bug === 'tie-goes-to-later-arrival') return true;
   return (RANK[next.BookingStatus] ?? 0) > (RANK[current.BookingStatus] ?? 0);
 }
 
@@ -124,6 +147,7 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const bookings = new Map<number, Stored>();
   const placeholders = new Set<number>();
   const filenames = new Set<string>();
+  const deferred = new Set<number>();
   let posts = 0;
   let answered = 0;
   let inFlight = 0;
@@ -143,10 +167,26 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   };
   // A queue with a fixed latency: each notification is recorded queueLagMs after it was answered,
   // in arrival order (the same delay for all keeps the order).
+  const queue: Stored[] = [];
+  const inbox = new Map<number, Stored>();
+  let recordedCount = 0;
   const later = (work: () => void) => {
     if (!o.queueLagMs) work();
     else setTimeout(work, o.queueLagMs);
   };
+  // The worker of 'full-queue-drops' and 'inbox-keyed-by-ms'.
+  const worker =
+    bug === 'full-queue-drops' || bug === 'inbox-keyed-by-ms'
+      ? setInterval(() => {
+          if (bug === 'full-queue-drops') {
+            const next = queue.shift();
+            if (next) record(next);
+          } else {
+            for (const state of inbox.values()) record(state);
+            inbox.clear();
+          }
+        }, 30)
+      : undefined;
 
   const keyOk = (auth: string | undefined): boolean => {
     if (auth === `Bearer ${apiKey}`) return true;
@@ -215,7 +255,15 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       record(parse(raw).state);
       return [201, 'created'];
     }
+    if (bug === 'acks-forged-without-storing' && !keyOk(auth)) return [200, 'OK'];
     if (bug === 'expects-other-key' || !keyOk(auth)) return [401, 'unknown or missing Bearer ApiKey'];
+    if (bug === 'reads-first-chunk-only') {
+      // Answers first, then decodes what one 16 KiB read gave: a larger body fails to decode, silently.
+      try {
+        record(parse(raw.subarray(0, 16 * 1024)).state);
+      } catch {}
+      return [200, 'OK'];
+    }
     const { state, text } = parse(raw);
     if (bug === 'refuses-old-update-date' && Date.now() - Date.parse(state.UpdateDate) > FIFTEEN_MINUTES_MS)
       return [400, 'UpdateDate too old: possible replay'];
@@ -228,6 +276,10 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       return [400, 'duplicate file'];
     filenames.add(filename);
     const unknownVoid = state.BookingStatus === 'Voided' && !bookings.has(state.BookingID);
+    if (o.defersUnknownVoid && unknownVoid && !deferred.has(state.BookingID)) {
+      deferred.add(state.BookingID);
+      return [503, 'unknown booking: try again later'];
+    }
     if (bug === 'drops-unknown-void' && unknownVoid) return [200, 'OK'];
     if (bug === 'placeholder-overwritten-by-issue' && unknownVoid) placeholders.add(state.BookingID);
     if (bug === 'read-modify-write') {
@@ -238,8 +290,22 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       if (wins) bookings.set(state.BookingID, state);
       return [200, 'OK'];
     }
+    if (bug === 'full-queue-drops') {
+      if (queue.length < 10) queue.push(state);
+      return [200, 'OK'];
+    }
+    if (bug === 'inbox-keyed-by-ms') {
+      inbox.set(Date.now(), state);
+      return [200, 'OK'];
+    }
+    if (o.stallAfter !== undefined) {
+      // The worker hangs after stallAfter notifications; the front end keeps answering 200.
+      if (recordedCount++ < o.stallAfter) later(() => record(state));
+      return [200, 'OK'];
+    }
     later(() => record(state));
     if (bug === 'answers-huge-body' && text.length > 20_000) return [200, 'x'.repeat(100 * 1024)];
+    if (o.answerBodyBytes) return [200, 'x'.repeat(o.answerBodyBytes)];
     return [200, 'OK'];
   };
 
@@ -284,7 +350,10 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     url: `${base}/reportbo`,
     probe: `${base}/bookings/{BookingID}`,
     posts: () => posts,
-    close: loopback.close,
+    close: () => {
+      clearInterval(worker);
+      return loopback.close();
+    },
   };
   open.add(receiver);
   return receiver;

@@ -12,6 +12,7 @@ import gzip
 import json
 import re
 import threading
+import time
 from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
@@ -22,6 +23,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--api-key", required=True)
     parser.add_argument("--threaded", action="store_true")
+    # A single-threaded receiver that is slow to accept: a listen backlog this small, and each
+    # notification taking this long (one at a time).
+    parser.add_argument("--backlog", type=int, default=5)
+    parser.add_argument("--handle-ms", type=int, default=0)
     args = parser.parse_args()
     bookings = {}
     lock = threading.Lock()
@@ -52,6 +57,8 @@ def main():
         def do_POST(self):
             length = int(self.headers.get("content-length", "0"))
             raw = self.rfile.read(length)
+            if args.handle_ms:
+                time.sleep(args.handle_ms / 1000)
             auth = self.headers.get("AUTHORIZATION", "")
             scheme, _, token = auth.partition(" ")
             if scheme.lower() != "bearer" or token != args.api_key:
@@ -86,6 +93,7 @@ def main():
             self.answer(200, "OK")
 
     server_class = ThreadingHTTPServer if args.threaded else HTTPServer
+    server_class.request_queue_size = args.backlog
     server = server_class(("127.0.0.1", 0), Handler)
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()

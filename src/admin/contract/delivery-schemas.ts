@@ -90,6 +90,50 @@ export const RedeliverInputSchema = component(
   'input',
 );
 
+export const ResendInputSchema = component(
+  'ResendInput',
+  z.strictObject({
+    body: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('the body to send instead (edited); validated against the contract, errors name the field'),
+    credentialIds: z
+      .array(str)
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("where to send it (default: the notification's own credential)"),
+  }),
+  'input',
+);
+export const ResendResultSchema = component(
+  'ResendResult',
+  z.object({
+    from: str.describe('the notification resent'),
+    edited: z.boolean(),
+    notifications: z.array(NotificationRefSchema).describe('the new notifications, one per credential'),
+    message: str,
+  }),
+);
+export const ResendFailedInputSchema = component(
+  'ResendFailedInput',
+  z.strictObject({
+    credentialId: str,
+    since: instant.describe('created at or after this emulator time'),
+    dryRun: z.boolean().optional().describe('only count: nothing is sent'),
+  }),
+  'input',
+);
+export const ResendFailedResultSchema = component(
+  'ResendFailedResult',
+  z.object({
+    count: int.describe('failed notifications found: exhausted, or pending after a failed attempt'),
+    dryRun: z.boolean(),
+    resent: z.array(NotificationRefSchema).describe('new notifications, one per exhausted one'),
+    retried: z.array(str).describe('pending ones given one attempt now (retry now)'),
+  }),
+);
+
 export const AttemptSchema = component(
   'Attempt',
   z.object({
@@ -163,6 +207,11 @@ export const NotificationListSchema = component(
       })
       .optional()
       .describe('present once older notifications were dropped by the retention setting (decision 0127)'),
+    total: int.optional().describe('with limit or before: how many notifications match in all'),
+    nextCursor: str
+      .nullable()
+      .optional()
+      .describe('with limit or before: pass as before for the next, older page; null at the oldest'),
   }),
 );
 /** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
@@ -180,10 +229,15 @@ const notificationFilters = {
     .describe('the last attempt: its status class, network (no status line) or none (no attempt yet)'),
   attempts: int.min(0).max(5).optional().describe('exactly this many attempts'),
   booking: str.optional().describe('part of a BookingNumber or BookingID'),
+  since: instant.optional().describe('created at or after this emulator time'),
+  until: instant.optional().describe('created before this emulator time'),
+  sinceWall: instant.optional().describe('first attempt at or after this wall-clock time'),
+  untilWall: instant.optional().describe('first attempt before this wall-clock time'),
   q: str
+    .max(500)
     .optional()
     .describe(
-      'text inside the decoded body (a passenger, a BookingNumber…), the id or the filename; any case',
+      'search: words found in values of the decoded body (never key names), the id, BookingNumber, filename or credential; Path.To.Key:text for a value under that key path (Pax.LastName:Lubowitz); status:500, status:5xx or status:network for an attempt’s answer; all terms must hold; any case',
     ),
 };
 
@@ -191,6 +245,12 @@ export const NotificationQuerySchema = z.object({
   ...notificationFilters,
   wait: z.literal('settled').optional().describe('wait until no matching attempt is queued or running'),
   timeoutMs: int.max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
+  limit: int
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('answer the newest limit matches only (oldest first), with total and nextCursor'),
+  before: str.optional().describe('a nextCursor: the page of matches older than that notification'),
 });
 export const ExportQuerySchema = z.object({
   format: z.enum(['har', 'ndjson']).optional().describe('har (default) or ndjson'),

@@ -27,6 +27,10 @@ import {
   OutageInputComponent,
   OutageSchema,
   RedeliverInputSchema,
+  ResendFailedInputSchema,
+  ResendFailedResultSchema,
+  ResendInputSchema,
+  ResendResultSchema,
   ReservationSchema,
   ReservationSummarySchema,
   RetryResultSchema,
@@ -247,6 +251,26 @@ export const ADMIN_ROUTES = {
       'retry now: one attempt of a pending notification at once, outside the batch schedule (trigger "manual"); it counts toward the 5 attempts; answers when the attempt ended',
     responses: { 200: RetryResultSchema },
     errors: [404, 409],
+  }),
+  resendNotification: route({
+    method: 'post',
+    path: '/notifications/:id/resend',
+    tag: 'delivery',
+    summary:
+      "resend: a new notification with this one's body (as sent, or edited and validated against the contract) to its credential or the credentials named; the reservation is not touched",
+    body: ResendInputSchema,
+    responses: { 202: ResendResultSchema },
+    errors: [400, 404],
+  }),
+  resendFailed: route({
+    method: 'post',
+    path: '/notifications/resend-failed',
+    tag: 'delivery',
+    summary:
+      'bulk retry: every failed notification of a credential created since T (exhausted ones resent as new notifications, pending ones retried now); dryRun only counts',
+    body: ResendFailedInputSchema,
+    responses: { 200: ResendFailedResultSchema },
+    errors: [400],
   }),
   runRedelivery: route({
     method: 'post',

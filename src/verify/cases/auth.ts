@@ -4,10 +4,9 @@
  * notifications are answered otherwise. With --probe, a refused notification must have no effect.
  */
 import type { NotificationRecord } from '../../delivery/index.js';
-import { acknowledges } from '../../model/acknowledgement.js';
 import { type CredentialKind, otherCase } from '../context.js';
-import { evidenceOf, shortAnswer } from '../evidence.js';
-import { probeEvidence, recordedText } from '../probe.js';
+import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
+import { type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES, type Evidence } from '../types.js';
 import {
   type CaseDefinition,
@@ -72,13 +71,15 @@ async function judgeRejected(
       `could not be judged: the notification did not reach the receiver (${unreached[0]!.record.attempts.at(-1)?.message})${sent.length > 1 ? `, nor did the ${sent.length - 1} others` : ''}`,
       evidence,
     );
+  /** Forged notifications answered 2xx: a failure, unless the probe proves nothing was stored. */
+  const taken: Array<{ kind: Sent['kind']; record: NotificationRecord; text: string }> = [];
   for (const { kind, record } of sent) {
     const attempt = record.attempts.at(-1);
     const what = `a notification ${WHAT[kind]}`;
     if (!reached(record)) {
       failures.push(`${what} could not be judged: it did not reach the receiver (${attempt?.message})`);
-    } else if (acknowledges(attempt)) {
-      failures.push(`answered 200 to ${what}: anyone who learns your URL can inject or change bookings`);
+    } else if (acknowledged(attempt)) {
+      taken.push({ kind, record, text: `answered 200 to ${what}` });
     } else if (statusOf(record) === controlStatus) {
       inconclusive.push(`${what} got ${shortAnswer(attempt)}, the same answer as a valid notification`);
     } else if (
@@ -86,11 +87,11 @@ async function judgeRejected(
       attempt.statusCode! >= 200 &&
       attempt.statusCode! < 300
     ) {
-      failures.push(
-        `answered ${attempt.statusCode} to ${what}: a 2xx is never a refusal, it says the notification was taken; answer 401`,
-      );
+      taken.push({ kind, record, text: `answered ${attempt.statusCode} to ${what}` });
     } else refused.push(`${WHAT[kind]}: ${shortAnswer(attempt)}`);
   }
+  const notStored: string[] = [];
+  const stored = new Map<NotificationRecord, ProbeAnswer>();
   if (probe) {
     // A refused notification must have no effect: once the queue is past them, they are unknown.
     await drain(ctx, probe);
@@ -100,16 +101,32 @@ async function judgeRejected(
       evidence.push(
         probeEvidence(answer, `booking of the notification ${WHAT[kind]}: expected 404 (unknown)`),
       );
-      if (answer.status !== 404 && statusOf(record) !== 'HTTP 200')
+      if (answer.status !== 404) stored.set(record, answer);
+      if (answer.status !== 404 && !taken.some((t) => t.record === record))
         failures.push(
           `the notification ${WHAT[kind]} was answered ${shortAnswer(record.attempts.at(-1))}, but the probe says ${recordedText(answer)} for its booking ${b.bookingId}: the receiver stored it before checking the key (a refused notification must change nothing)`,
         );
     }
   }
+  for (const t of taken) {
+    const answer = stored.get(t.record);
+    // The spec asks the receiver to check the key, not to answer 401: when the probe proves the
+    // forged notification changed nothing, the 2xx misleads but injects nothing.
+    if (probe && !answer) notStored.push(`${t.text}, but the probe shows nothing stored for its booking`);
+    else
+      failures.push(
+        `${t.text}: ${t.text.startsWith('answered 200') ? 'anyone who learns your URL can inject or change bookings' : 'a 2xx is never a refusal, it says the notification was taken; answer 401'}${answer ? ` (the probe says ${recordedText(answer)} for booking ${t.record.bookingId})` : ''}`,
+      );
+  }
   const advice = sent.some(({ record }) => ![401, 403].includes(record.attempts.at(-1)?.statusCode ?? 0))
     ? ' (401 or 403 says why more clearly)'
     : '';
   if (failures.length) return failed(failures.join('; '), evidence);
+  if (notStored.length)
+    return warned(
+      `${notStored.join('; ')}: the key seems checked before storing, but a 2xx tells the sender the notification was taken; answer 401 (or 403) to a notification whose key does not match`,
+      evidence,
+    );
   if (inconclusive.length)
     return warned(
       `inconclusive: ${inconclusive.join('; ')} (${controlStatus}), so this does not show that the key is checked; make valid notifications pass first`,

@@ -42,8 +42,15 @@ export const survivesBatchBurst: CaseDefinition = {
       const a = r.attempts.at(-1);
       return a?.outcome !== 'http_status' || a.statusCode === 429 || a.statusCode === 503;
     });
+    const slowAccept = refused.some((r) => {
+      const a = r.attempts.at(-1);
+      return a?.outcome === 'timeout' || a?.outcome === 'reset' || /ETIMEDOUT/.test(a?.message ?? '');
+    });
+    const servedSome = records.length > refused.length || ctx.measured.some((m) => acknowledged(m.attempt));
     const cause = capacity
-      ? 'timeouts, resets, refused connections, 429 or 503 under a burst point at capacity: see the fix'
+      ? slowAccept && servedSome
+        ? `the receiver answers requests one at a time but not ${size} at once: it serves fewer connections at once than a batch opens (a single-threaded server, a small worker pool or listen backlog), so the rest waited past the response timeout or were cut. A concurrency finding, not a crash: it kept answering`
+        : 'timeouts, resets, refused connections, 429 or 503 under a burst point at capacity: see the fix'
       : `every refusal is an answer (${summary}), not a lack of capacity: the receiver decided to refuse these notifications; see the answers below (e.g. a 413 is a request-size limit, a 400 or 422 a body it does not take)`;
     return failed(
       `${refused.length} of ${records.length} redeliveries of the batch at ${at} were not acknowledged (${summary}); ${cause}. Each is retried in the next batch, and after 4 redeliveries dropped (${assumption})`,

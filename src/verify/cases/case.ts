@@ -19,6 +19,8 @@ export interface Outcome {
   reason: string;
   evidence?: Evidence[];
   timing?: CaseResult['timing'];
+  /** The fix that fits what was observed, when it is not the case's usual one. */
+  fix?: string;
 }
 
 /** What a case runs with. */

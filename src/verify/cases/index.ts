@@ -6,6 +6,7 @@ import { survivesBatchBurst } from './burst.js';
 import type { CaseDefinition } from './case.js';
 import { recordsConcurrentIssueAndVoid } from './concurrent.js';
 import { acceptsLargeBody, acceptsOldUpdateDate } from './large-and-old.js';
+import { recordsNewestUpdateDate } from './ordering.js';
 import { recordsFinalStatus, sameSecondFilenameCollision } from './recorded.js';
 import { answersWithinTimeout } from './timing.js';
 import { tls } from './tls.js';
@@ -29,5 +30,6 @@ export const CASES: readonly CaseDefinition[] = [
   recordsFinalStatus,
   sameSecondFilenameCollision,
   recordsConcurrentIssueAndVoid,
+  recordsNewestUpdateDate,
   answersWithinTimeout,
 ];

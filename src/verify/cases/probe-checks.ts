@@ -50,8 +50,16 @@ export function read(probe: Probe, b: Booking, expected: string | null): Promise
  */
 export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnswer> {
   const sentinel = ctx.issue();
-  await ctx.send(sentinel.emit);
-  return probe.until(booking(sentinel.reservations[0]!), (a) => a.bookingStatus === 'Issued');
+  const [sent] = await ctx.send(sentinel.emit);
+  const b = booking(sentinel.reservations[0]!);
+  // A refused sentinel is never recorded: waiting for it would only cost the deadline.
+  if (!acknowledged(sent!.attempts.at(-1))) {
+    probe.recording = false;
+    return probe.get(b);
+  }
+  const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued');
+  probe.recording = answer.bookingStatus === 'Issued';
+  return answer;
 }
 
 /** "read right after 840 ms (asked 7 times)" when the receiver lagged, else ''. */

@@ -50,8 +50,9 @@ export const answersWithinTimeout: CaseDefinition = {
       return failed('no delivery of the run reached the receiver, so no answer time could be measured');
     // One request at a time: the receiver's own latency. The burst: the kit's connections and TLS
     // handshakes share the machine with it, so its figures are reported, never judged for speed.
-    const single = answers.filter((m) => m.caseId !== BURST_CASE);
-    const burst = answers.filter((m) => m.caseId === BURST_CASE);
+    const inBurst = (m: MeasuredAttempt) => m.caseId === BURST_CASE && Boolean(m.attempt.batchAt);
+    const single = answers.filter((m) => !inBurst(m));
+    const burst = answers.filter(inBurst);
     const perRequest = figuresOf(single.length ? single : answers);
     const timing = {
       ...perRequest,

@@ -4,7 +4,7 @@
  * can arrive, so the runner skips the cases after it.
  */
 
-import { X509Certificate } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { type PeerCertificate, rootCertificates, connect as tlsConnect } from 'node:tls';
 import { classifyError } from '../../delivery/outcome.js';
@@ -118,7 +118,10 @@ function checkTls(
       const cause = classifyError(err, 'connect', target).message;
       const code = (err as NodeJS.ErrnoException).code ?? '';
       let why = `the provider could not deliver: ${cause}`;
-      if (/NO_APPLICATION_PROTOCOL/.test(code) || /no.application.protocol/i.test(err.message))
+      const plain = UNTRUSTED_CODES.has(code) ? undefined : await plainHttpAnswer(host, port, timeoutMs);
+      if (plain)
+        why = `the endpoint speaks plain HTTP, not HTTPS: it answered the TLS handshake with "${plain}" (an HTTP answer to a TLS hello); the provider only delivers over HTTPS with TLS 1.2 or higher, so serve TLS on this port (or put a TLS-terminating proxy in front). To check a local plain-HTTP receiver anyway, give its http:// URL with --allow-http`;
+      else if (/NO_APPLICATION_PROTOCOL/.test(code) || /no.application.protocol/i.test(err.message))
         why = `the receiver speaks HTTP/2 only: it refused the ALPN offer "http/1.1" that the sender makes (${code}); the provider's sender speaks HTTP/1.1, so enable HTTP/1.1 on the endpoint (e.g. allowHTTP1, or http1 in the proxy's ALPN list)`;
       else if (UNTRUSTED_CODES.has(code) && caPems.length > 0) {
         const chain = await chainProblem(host, port, caPems, timeoutMs);
@@ -126,6 +129,48 @@ function checkTls(
       }
       resolve(failed(why, [{ sent, received: cause }]));
     });
+  });
+}
+
+/**
+ * A minimal TLS 1.2 ClientHello record (one cipher suite, no extensions): enough for a plain-HTTP
+ * server to answer it as a malformed request.
+ */
+function clientHello(): Buffer {
+  const body = Buffer.concat([
+    Buffer.from([0x03, 0x03]),
+    randomBytes(32),
+    Buffer.from([0x00, 0x00, 0x02, 0x00, 0x2f, 0x01, 0x00]),
+  ]);
+  const handshake = Buffer.concat([Buffer.from([0x01, 0x00, 0x00, body.length]), body]);
+  return Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x00, handshake.length]), handshake]);
+}
+
+/**
+ * Sends a TLS hello over plain TCP and answers the status line when what comes back is HTTP (a
+ * plain-HTTP endpoint given as https://), else undefined.
+ */
+function plainHttpAnswer(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host, port });
+    let got = Buffer.alloc(0);
+    const done = (value: string | undefined) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(Math.min(timeoutMs, 3_000), () => done(undefined));
+    socket.once('connect', () => socket.write(clientHello()));
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      const text = got.subarray(0, 200).toString('latin1');
+      if (!text.startsWith('HTTP/'.slice(0, Math.min(5, text.length)))) done(undefined);
+      else if (text.includes('\r\n') || got.length >= 200) done(text.split('\r\n')[0]);
+    });
+    socket.once('end', () => {
+      const text = got.toString('latin1');
+      done(text.startsWith('HTTP/') ? text.split('\r\n')[0] : undefined);
+    });
+    socket.once('error', () => done(undefined));
   });
 }
 

@@ -4,7 +4,7 @@
  * undelivered, and only then does the Issue arrive (docs/verify.md, decision 0027; decision 0070 for the clock).
  */
 import { MAX_REDELIVERIES } from '../../delivery/index.js';
-import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
+import { acknowledged, evidenceOf, OVER_CAP_WARNING, overCap, shortAnswer } from '../evidence.js';
 import { probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES, type Evidence } from '../types.js';
 import { type CaseDefinition, failed, type Outcome, passed, STEP_MS, warned } from './case.js';
@@ -38,7 +38,11 @@ async function recordedAfterVoidBeforeIssue(
   await ctx.tick(STEP_MS);
   const [sentOrphan] = await ctx.send(ctx.void(never.reservations[0]!.bookingId).emit);
   // As the provider would: redelivered while not acknowledged (a receiver may defer it once).
-  for (let batch = 0; batch < MAX_REDELIVERIES && ctx.record(sentOrphan!.id).state === 'pending'; batch++)
+  for (
+    let batch = 0;
+    batch < MAX_REDELIVERIES && !acknowledged(ctx.record(sentOrphan!.id).attempts.at(-1));
+    batch++
+  )
     await ctx.nextBatch();
   const orphan = ctx.record(sentOrphan!.id);
   await drain(ctx, probe!);
@@ -96,7 +100,11 @@ async function voidThenIssueFlow(
     const done = (outcome: Outcome) => ({ outcome, flow });
     await ctx.tick(VOID_AFTER_STEPS * STEP_MS);
     const [first] = await ctx.send(ctx.void(issued.reservations[0]!.bookingId).emit);
-    for (let batch = 0; batch < MAX_REDELIVERIES && ctx.record(first!.id).state === 'pending'; batch++)
+    for (
+      let batch = 0;
+      batch < MAX_REDELIVERIES && !acknowledged(ctx.record(first!.id).attempts.at(-1));
+      batch++
+    )
       await ctx.nextBatch();
     const voided = ctx.record(first!.id);
     const [lateIssue] = await ctx.send(issued.emit);
@@ -110,7 +118,7 @@ async function voidThenIssueFlow(
       ? ''
       : `; the Issue that arrived after it was answered ${shortAnswer(lateIssue!.attempts[0])}, so it would be redelivered 4 times and dropped`;
 
-    if (voided.state !== 'delivered') {
+    if (!acknowledged(voided.attempts.at(-1))) {
       return done(
         failed(
           `the Void was never acknowledged: all ${voided.attempts.length} attempts (first and ${voided.attempts.length - 1} redeliveries) went unacknowledged, the first with ${firstAnswer}; the provider then drops it and the booking stays issued in your records${issueNote}`,
@@ -120,8 +128,16 @@ async function voidThenIssueFlow(
     }
     if (!issueAcked)
       return done(failed(`the Void was acknowledged${issueNote.replace(';', ', but')}`, evidence));
+    const capped = [voided.attempts.at(-1), lateIssue!.attempts[0]].some(overCap);
     if (voided.attempts.length === 1)
-      return done(passed('acknowledged the Void at once, and the Issue that arrived after it', evidence));
+      return done(
+        capped
+          ? warned(
+              `acknowledged the Void at once, and the Issue that arrived after it; ${OVER_CAP_WARNING}`,
+              evidence,
+            )
+          : passed('acknowledged the Void at once, and the Issue that arrived after it', evidence),
+      );
     const saving = voided.attempts.at(-1)!;
     return done(
       warned(

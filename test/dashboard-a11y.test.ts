@@ -1,0 +1,126 @@
+/**
+ * The dashboard for a keyboard and a screen reader, in real chromium: axe-core (from npm, run inside
+ * the page) finds no serious or critical violation on any tab, with a delivery and a journal call
+ * opened; and the main task ("why did booking X fail, what did my receiver answer, resend it, watch it
+ * succeed") is done with the keyboard alone.
+ */
+import axe from 'axe-core';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { deliveryEmulator } from './helpers/delivery.js';
+import { receiver } from './helpers/receiver.js';
+
+const { open } = useChromium();
+const AXE_SOURCE = axe.source;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/** The serious and critical axe-core findings on the page as it is now (WCAG 2.2 A/AA and best practices). */
+async function axeFindings(page: Page): Promise<string[]> {
+  // page.evaluate runs outside the page's Content-Security-Policy, which refuses inline scripts.
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(
+    `axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    }).then((r) => r.violations)`,
+  )) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
+    );
+}
+
+/** A delivered notification after a 503, a user and a GetAccessToken call: every tab has something. */
+async function populated() {
+  const r = await receiver();
+  r.enqueue({ kind: 'status', status: 503, body: 'busy', headers: { 'Retry-After': '120' } });
+  const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+  await emu.credential({ id: 'main', apiKey: 'k-main', url: r.url });
+  await emu.admin('POST', '/users', {
+    username: 'alice',
+    password: 'pw',
+    idWeb: 7,
+    webDescription: 'A',
+    versions: ['1.7'],
+  });
+  await fetch(`${emu.url}/api/1.7/AuthService.json/GetAccessToken`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ Username: 'alice', Password: 'pw' }),
+  });
+  const created = await emu.event({ type: 'Issue' });
+  await emu.settle();
+  return { emu, r, id: created.notifications[0]!.id, bookingNumber: created.reservations[0]!.bookingNumber };
+}
+
+describe.skipIf(!haveChromium)('the dashboard for a keyboard and a screen reader', () => {
+  it('has no serious or critical axe-core finding on any tab, with a delivery and a call opened', async () => {
+    const { emu, id } = await populated();
+    const page = await open(emu.url, `#notifications/${id}`);
+    await page.waitForSelector(`#detail[data-id="${id}"] #attempts`);
+    await page.locator('#attempts details.answer summary').first().click();
+    expect(await axeFindings(page), 'notifications').toEqual([]);
+
+    for (const tab of ['setup', 'verify']) {
+      await page.click(`#tab-${tab}`);
+      await page.waitForSelector(`section#${tab}`);
+      expect(await axeFindings(page), tab).toEqual([]);
+    }
+    await page.click('#tab-journal');
+    await page.click('#journal-table tr[data-id="r-000001"] a');
+    await page.waitForSelector('#journal-detail[data-id="r-000001"]');
+    expect(await axeFindings(page), 'journal').toEqual([]);
+  }, 90_000); // four axe-core runs over whole pages on a shared 2-core machine
+
+  it('does the main task by keyboard alone (find the booking, read the answer, resend, see it delivered); a reload keeps the view', async () => {
+    const { emu, r, id, bookingNumber } = await populated();
+    await emu.event({ type: 'Issue' }); // another delivery, so the filter has something to leave out
+    await emu.settle();
+    const page = await open(emu.url);
+    await page.waitForSelector(`#notification-table a.row-link`);
+
+    // Why did booking X fail: type it into the Booking filter, then open its delivery with Enter.
+    await tabTo(page, '#filter-booking');
+    await page.keyboard.type(bookingNumber);
+    await expect.poll(() => page.locator('#notification-table tbody tr').count()).toBe(1);
+    await tabTo(page, `#notification-table tr[data-id="${id}"] a.row-link`);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#detail[data-id="${id}"] #attempts`);
+    expect(await page.evaluate('location.hash')).toBe(`#notifications/${id}?booking=${bookingNumber}`);
+
+    // What did my receiver answer: open the attempt's answer with Enter.
+    await tabTo(page, '#attempts li[data-number="1"] details.answer summary');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#attempts li[data-number="1"] .response-body').textContent()).toBe('busy');
+
+    // Resend it and watch it succeed.
+    await tabTo(page, '#retry-now');
+    await page.keyboard.press('Space');
+    await waitText(page, '#status', new RegExp(`^${id}: attempt 2/5 → 200 \\(delivered\\)$`));
+    await page.waitForSelector('#attempts li[data-number="2"].ok');
+    await waitText(page, `#notification-table tr[data-id="${id}"] td:nth-child(7)`, /^200$/);
+    expect(r.requests).toHaveLength(3);
+
+    // The address is the delivery's permalink: a reload opens the same one, with the same filter.
+    await page.reload();
+    await page.waitForSelector(`#detail[data-id="${id}"] #attempts li[data-number="2"]`);
+    expect(await page.locator('#filter-booking').inputValue()).toBe(bookingNumber);
+  });
+});
+
+/** Presses Tab (at most 200 times) until the element `selector` has the focus. */
+async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}

@@ -1,0 +1,34 @@
+// @ts-check
+// The view in the URL: `#<tab>[/<id>][?<filters>]`, e.g. `#notifications/n-000006?booking=2FD834`, so
+// a reload or a shared link opens the same delivery (the pretty log prints
+// `<origin>/__admin/ui#notifications/<id>` on attempt lines).
+
+/** @typedef {{ section: string, id: string | null, params: URLSearchParams }} Route */
+
+/** @param {string} hash @returns {Route} */
+export function parseRoute(hash) {
+  const text = hash.replace(/^#/, '');
+  const q = text.indexOf('?');
+  const path = q < 0 ? text : text.slice(0, q);
+  const [section = '', ...rest] = path.split('/');
+  const id = rest.join('/');
+  return {
+    section,
+    id: id ? decodeURIComponent(id) : null,
+    params: new URLSearchParams(q < 0 ? '' : text.slice(q + 1)),
+  };
+}
+
+/** @param {string} section @param {string | null} [id] @param {string} [query] */
+export const routeHash = (section, id, query) =>
+  `#${section}${id ? `/${encodeURIComponent(id)}` : ''}${query ? `?${query}` : ''}`;
+
+/** Goes to a view (a new history entry: Back returns to the one before). @param {string} hash */
+export function go(hash) {
+  if (location.hash !== hash) location.hash = hash;
+}
+
+/** Writes the view into the URL without a history entry (filters typed, a row closed). @param {string} hash */
+export function replace(hash) {
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
