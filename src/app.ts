@@ -1,6 +1,5 @@
 import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
 import { adminGuard } from './admin/guard.js';
-import { healthRoutes } from './admin/health.js';
 import { type AdminOptions, adminApp, refuseWrongMethods } from './admin/index.js';
 import { apiApp } from './api/index.js';
 import type { Emulator } from './emulator.js';
@@ -20,13 +19,10 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   app.use('/__admin/*', guard);
   // A browser opened on the emulator lands on the dashboard.
   for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
-  app.route('/__admin', healthRoutes(emulator));
   const admin = new Hono().route('/__admin', adminApp(emulator, options));
   // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
-  refuseWrongMethods(admin);
-  admin.notFound(notFound);
-  admin.onError(onError);
-  app.use('/__admin/*', async (c) => admin.fetch(c.req.raw, c.env));
+  refuseWrongMethods(admin, '/__admin');
+  app.route('/', admin);
   // GetAccessToken under settings.basePath16 / basePath17, matched case-insensitively (src/api).
   app.route(
     '/',

@@ -6,7 +6,6 @@ import { credentialRoutes } from './credentials.js';
 import { eventRoutes } from './events.js';
 import { faultRoutes } from './faults.js';
 import { healthRoutes } from './health.js';
-import { inspectorRoutes } from './inspector.js';
 import { notificationRoutes } from './notifications.js';
 import { openApiRoutes } from './openapi.js';
 import { outageRoutes } from './outages.js';
@@ -41,7 +40,6 @@ export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   app.route('/', credentialRoutes(emulator));
   app.route('/', eventRoutes(emulator));
   app.route('/', reservationRoutes(emulator));
-  app.route('/', inspectorRoutes(emulator)); // before notificationRoutes: /notifications/export
   app.route('/', notificationRoutes(emulator));
   app.route('/', redeliveryRoutes(emulator));
   app.route('/', trustRoutes(emulator));

@@ -47,8 +47,7 @@ export function uiRoutes(): Hono {
   return mount(new Hono(), {
     ui: async (c) =>
       c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
-    uiFile: async (c) => {
-      const name = c.req.param('file');
+    uiFile: async (c, { params: { file: name } }) => {
       const type = ASSETS[name];
       if (!type)
         throw new NotFoundError(

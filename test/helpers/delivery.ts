@@ -4,8 +4,9 @@ import type { NotificationDetail } from '../../src/delivery/index.js';
 import type { EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
-/** Emulator start instant of every delivery test (manual clock). */
-export const CLOCK_START = '2026-04-27T10:00:00Z';
+import { CLOCK_START } from './clock.js';
+
+export { CLOCK_START };
 
 const running = new Set<RunningEmulator>();
 afterEach(async () => {

@@ -221,7 +221,7 @@ export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'none'] as
 const notificationFilters = {
   state: z.enum(NOTIFICATION_STATES).optional().describe('only this state'),
   credentialId: str.optional().describe('only this credential'),
-  bookingId: int.optional().describe('only this reservation'),
+  bookingId: int.positive().optional().describe('only this reservation (a BookingID)'),
   bookingStatus: z.enum(BOOKING_STATUSES).optional().describe('only this BookingStatus (the event)'),
   statusClass: z
     .enum(STATUS_CLASSES)
@@ -244,7 +244,7 @@ const notificationFilters = {
 export const NotificationQuerySchema = z.object({
   ...notificationFilters,
   wait: z.literal('settled').optional().describe('wait until no matching attempt is queued or running'),
-  timeoutMs: int.max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
+  timeoutMs: int.min(0).max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
   limit: int
     .min(1)
     .max(1000)
