@@ -129,6 +129,7 @@ export function renderDetail() {
             `Cancelled at ${fullTime(d.cancelledAt)}: ${cancelText(d.cancelReason)}; it is not redelivered.`,
           )
         : null,
+      d.stateNote ? h('div', { class: 'cancelled-note', id: 'state-note' }, d.stateNote) : null,
       d.warnings.length
         ? h(
             'ul',

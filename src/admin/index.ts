@@ -10,7 +10,6 @@ import { notificationRoutes } from './notifications.js';
 import { openApiRoutes } from './openapi.js';
 import { outageRoutes } from './outages.js';
 import { redeliveryRoutes } from './redelivery.js';
-import { announceRefused } from './refused.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
@@ -22,6 +21,7 @@ import { uiRoutes } from './ui.js';
 import { userRoutes } from './users.js';
 import { verifyRoutes } from './verify.js';
 
+export { announceRefused } from './refused.js';
 export { refuseWrongMethods } from './wrong-method.js';
 
 /** What the admin API is handed besides the emulator: what runs outside it (a loaded scenario). */
@@ -33,7 +33,6 @@ export interface AdminOptions {
 /** The admin API, mounted under `/__admin`. */
 export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
-  app.use('*', announceRefused(emulator));
   app.route('/', healthRoutes(emulator));
   app.route('/', configRoutes(emulator));
   app.route('/', resetRoutes(emulator));

@@ -175,6 +175,11 @@ const summaryShape = {
     .describe('why a cancelled notification is no longer redelivered: credential_deleted'),
   filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
   warnings: strings,
+  stateNote: str
+    .nullable()
+    .describe(
+      'exhausted after attempts a crash cut off (they count toward the 5): "exhausted; 3 attempts cut off by a crash: the receiver may have acknowledged"; else null',
+    ),
 };
 export const NotificationSummarySchema = component(
   'NotificationSummary',
