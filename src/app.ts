@@ -1,7 +1,7 @@
 import { type ErrorHandler, Hono, type NotFoundHandler } from 'hono';
+import { adminBodyLimits } from './admin/body-limits.js';
 import { adminGuard } from './admin/guard.js';
-import { healthRoutes } from './admin/health.js';
-import { type AdminOptions, adminApp, refuseWrongMethods } from './admin/index.js';
+import { type AdminOptions, adminApp, announceRefused, refuseWrongMethods } from './admin/index.js';
 import { apiApp } from './api/index.js';
 import type { Emulator } from './emulator.js';
 import { EmulatorError, NotFoundError, toEmulatorError } from './errors.js';
@@ -14,19 +14,22 @@ export function createApp(emulator: Emulator, options: AdminOptions = {}): Hono 
   const app = new Hono();
   const onError = errorHandler(emulator);
   const notFound = notFoundHandler(emulator);
+  // Every admin call answered 4xx goes to the live stream and the log, the guard's refusals included.
+  const refused = announceRefused(emulator);
+  app.use('/__admin', refused);
+  app.use('/__admin/*', refused);
   // Before any admin route: Host, Origin, the token and JSON writes (docs/admin-api.md "Security").
   const guard = adminGuard(emulator);
   app.use('/__admin', guard);
   app.use('/__admin/*', guard);
+  // Then the body: 10 MiB read at most, UTF-8, 64 levels of JSON (decision 0121).
+  app.use('/__admin/*', adminBodyLimits());
   // A browser opened on the emulator lands on the dashboard.
   for (const path of ['/', '/__admin', '/__admin/']) app.get(path, (c) => c.redirect('/__admin/ui', 302));
-  app.route('/__admin', healthRoutes(emulator));
   const admin = new Hono().route('/__admin', adminApp(emulator, options));
   // A known path with a wrong method answers 405 + Allow (methods read from the routes above).
-  refuseWrongMethods(admin);
-  admin.notFound(notFound);
-  admin.onError(onError);
-  app.use('/__admin/*', async (c) => admin.fetch(c.req.raw, c.env));
+  refuseWrongMethods(admin, '/__admin');
+  app.route('/', admin);
   // GetAccessToken under settings.basePath16 / basePath17, matched case-insensitively (src/api).
   app.route(
     '/',

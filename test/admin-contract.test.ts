@@ -102,3 +102,76 @@ describe('the client methods the table brought', () => {
     expect(seen[0]!.get('content-type')).toBe('application/json');
   });
 });
+
+/**
+ * mount() reads path parameters and query strings through the declared schemas (decision 0115): the
+ * table is the only parser, so what the OpenAPI document says is what the server accepts.
+ */
+describe('path parameters and query strings, read from the declarations', () => {
+  let running: RunningEmulator;
+  const get = async (path: string) => {
+    const res = await fetch(`${running.url}/__admin${path}`);
+    return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
+  };
+  beforeAll(async () => {
+    running = await startServer({ port: 0, clock: 'manual', logLevel: 'silent', allowHttp: true });
+  });
+  afterAll(() => running.close());
+
+  it('lists 400 in the document for every route that declares params or a query', async () => {
+    const doc = (await (await fetch(`${running.url}/__admin/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+    };
+    const byName = new Map(
+      Object.values(doc.paths).flatMap((ops) =>
+        Object.values(ops).map((op) => [op.operationId, op] as const),
+      ),
+    );
+    const missing = routes
+      .filter(([, r]) => r.params !== undefined || r.query !== undefined)
+      .filter(([name]) => byName.get(name)?.responses['400'] === undefined)
+      .map(([name]) => name);
+    expect(missing, 'add 400 to the errors of these routes').toEqual([]);
+  });
+
+  it.each([
+    ['/reservations/0', 'invalid_parameter', 'bookingId'],
+    ['/reservations/1e3', 'invalid_parameter', 'bookingId'],
+    ['/reservations/abc', 'invalid_parameter', 'bookingId'],
+    ['/notifications?bookingId=0x10', 'invalid_query', 'bookingId'],
+    ['/notifications?bookingId=-4', 'invalid_query', 'bookingId'],
+    ['/notifications?wait=settled&timeoutMs=-1', 'invalid_query', 'timeoutMs'],
+    ['/notifications?wait=settled&timeoutMs=300001', 'invalid_query', 'timeoutMs'],
+    ['/notifications?wait=soon', 'invalid_query', 'wait'],
+    ['/notifications?attempts=6', 'invalid_query', 'attempts'],
+    ['/notifications/export?format=csv', 'invalid_query', 'format'],
+    ['/requests?version=2.0', 'invalid_query', 'version'],
+    ['/requests?variant=yaml', 'invalid_query', 'variant'],
+  ])('GET %s answers 400 %s naming %s', async (path, code, name) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code, details: { path: name } });
+    expect(body.error!.message).toMatch(new RegExp(`^${name}[: ]`));
+  });
+
+  it('hands the handlers numbers where the declaration takes numbers', async () => {
+    expect((await get('/notifications?bookingId=7&attempts=0&wait=settled&timeoutMs=0')).status).toBe(200);
+    expect(await get('/reservations/7')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'reservation_not_found' } },
+    });
+    expect((await get('/requests?version=1.7&variant=json')).status).toBe(200);
+  });
+
+  it('filters the list by part of a BookingID alone (booking=)', async () => {
+    const client = new AdminClient(running.url);
+    await client.addCredential({ id: 'b', apiKey: 'k', url: 'http://127.0.0.1:9/refused' });
+    const first = await client.emitEvent({ type: 'Issue' });
+    await client.emitEvent({ type: 'Issue' });
+    const bookingId = first.reservations[0]!.bookingId;
+    const { body } = (await get(`/notifications?booking=${bookingId}`)) as unknown as {
+      body: { notifications: Array<{ bookingId: number }> };
+    };
+    expect(body.notifications.map((n) => n.bookingId)).toEqual([bookingId]);
+  });
+});

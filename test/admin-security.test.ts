@@ -8,8 +8,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../src/server.js';
 import { startApiServer } from './helpers/api-server.js';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { serveCli } from './helpers/processes.js';
 import { testCa } from './helpers/tls.js';
 
 interface Answer {
@@ -279,15 +278,10 @@ describe('with a token', () => {
 
 describe('serve names the settings the way they were given', () => {
   it('names REPORTBO_ADMIN_TOKEN and --allowed-hosts in the refusals', async () => {
-    const serve = start(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--allowed-hosts', 'a.example, b.example'],
-      {
-        REPORTBO_ADMIN_TOKEN: 'env-token-123',
-        REPORTBO_LOG_FORMAT: 'json',
-      },
-    );
-    const url = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+    const { url, started: serve } = await serveCli(['--allowed-hosts', 'a.example, b.example'], {
+      REPORTBO_ADMIN_TOKEN: 'env-token-123',
+      REPORTBO_LOG_FORMAT: 'json',
+    });
     const port = new URL(url).port;
     const missing = await raw(url, 'GET', '/__admin/config');
     expect(missing.json().error!.message).toContain(

@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../src/client/index.js';
 import { startEmulator } from '../src/index.js';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { serveCli } from './helpers/processes.js';
 import { runCli, scenarioDir } from './helpers/scenario-cli.js';
 
 const TOKEN = 'clients-token-77d0';
@@ -24,10 +23,7 @@ steps:
 
 let target: string;
 beforeAll(async () => {
-  const serve = start(process.execPath, [BIN, 'serve', '--port', '0', '--clock', 'manual', '--allow-http'], {
-    REPORTBO_ADMIN_TOKEN: TOKEN,
-  });
-  target = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+  ({ url: target } = await serveCli(['--clock', 'manual', '--allow-http'], { REPORTBO_ADMIN_TOKEN: TOKEN }));
 });
 
 describe('run --target against an emulator with a token', () => {
@@ -102,10 +98,7 @@ describe('startEmulator with adminToken', () => {
 describe('serve --scenario with a token', () => {
   it('runs its scenario on POST /__admin/scenarios/run with the token', async () => {
     const file = tmp.write('served.yaml', SCENARIO);
-    const serve = start(process.execPath, [BIN, 'serve', '--port', '0', '--scenario', file], {
-      REPORTBO_ADMIN_TOKEN: TOKEN,
-    });
-    const url = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+    const { url } = await serveCli(['--scenario', file], { REPORTBO_ADMIN_TOKEN: TOKEN });
     const res = await fetch(`${url}/__admin/scenarios/run`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}` },

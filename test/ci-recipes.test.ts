@@ -20,13 +20,13 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { mapStrings, readImageSpec } from './helpers/docker-files.js';
+import { freePort } from './helpers/ports.js';
 import { type Started, start } from './helpers/processes.js';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -110,15 +110,6 @@ function stringify(value: unknown): Record<string, string> {
 }
 
 const PROVIDED_BY_CI = /^(npm ci\b|npm test\b|docker (logs|login)\b|echo .*\|\s*docker login\b)/;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Splits a `docker run` line into words, honouring double and single quotes. */
 function words(line: string): string[] {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { CLOCK_START } from './helpers/clock.js';
+import { serveCli } from './helpers/processes.js';
 import { ROOT, runCli, scenarioDir } from './helpers/scenario-cli.js';
 
 const tmp = scenarioDir();
@@ -33,18 +33,8 @@ describe('reportbo-emulator run', () => {
   });
 
   it('runs a scenario with an HTTPS built-in receiver against a running emulator that was given no CA', async () => {
-    const serve = start(process.execPath, [
-      BIN,
-      'serve',
-      '--port',
-      '0',
-      '--clock',
-      'manual',
-      '--clock-start',
-      '2026-04-27T10:00:00Z',
-    ]);
-    const [, url] = await serve.waitFor(/listening on (http:\/\/[\d.:]+)/);
-    const run = await runCli(['run', 'scenarios/05-receiver-recovers.yaml', '--target', url!]);
+    const { url } = await serveCli(['--clock', 'manual', '--clock-start', CLOCK_START]);
+    const run = await runCli(['run', 'scenarios/05-receiver-recovers.yaml', '--target', url]);
     expect(run.stdout).toContain('1 scenario: 1 passed');
     expect(run.code).toBe(0);
     // The runner made the target trust its receivers' CA for the run (it delivered over HTTPS), then

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
 import { deliveryEmulator } from './helpers/delivery.js';
+import { serveCli } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 const HOUR_MS = 3_600_000;
@@ -86,24 +85,12 @@ describe('batches on a compressed clock with a hanging receiver', () => {
   }, 40_000);
 
   it('warns at start when the response timeout spans more than a few emulator minutes', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--clock', 'compressed', '--hour-ms', '500'],
-      { stdio: 'pipe' },
-    );
-    let err = '';
-    try {
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (chunk: Buffer) => {
-          err += chunk.toString();
-          if (err.includes('listening on')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-      });
-    } finally {
-      child.kill('SIGTERM');
-    }
-    const warning = err.split('\n').find((l) => l.includes('response timeout'));
+    const { started } = await serveCli(['--clock', 'compressed', '--hour-ms', '500']);
+    started.child.kill('SIGTERM');
+    const warning = started
+      .output()
+      .split('\n')
+      .find((l) => l.includes('response timeout'));
     expect(warning).toMatch(/warn|"level":40/i);
     expect(warning).toContain(
       'the response timeout (30000 ms) is real time and does not scale with the compressed clock: at hourMs 500 it spans 60 h of emulator time',

@@ -5,7 +5,6 @@
  * service names become 127.0.0.1/localhost, and ports are picked free (port 0).
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -17,6 +16,7 @@ import {
   readComposeServices,
   readImageSpec,
 } from './helpers/docker-files.js';
+import { freePort } from './helpers/ports.js';
 import { start } from './helpers/processes.js';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -270,13 +270,4 @@ describe('the compose example, run outside docker', () => {
 /** Runs an image's HEALTHCHECK command with `/app` mapped to `app`. */
 function healthcheck(image: ReturnType<typeof readImageSpec>, app: string, env: Record<string, string>) {
   return start(...split(mapStrings(image.healthcheck, { '/app/': `${app}/` })), env);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

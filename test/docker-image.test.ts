@@ -1,9 +1,3 @@
-/**
- * The emulator image on a real Docker engine (decision 0063): built from docker/Dockerfile, started as
- * CI systems start it. Skipped with the reason printed when no engine is reachable (see
- * helpers/docker-engine.ts); durations are printed, never asserted.
- */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildImage,
@@ -12,6 +6,7 @@ import {
   type Engine,
   emulatorImageInputs,
 } from './helpers/docker-engine.js';
+import { freePort } from './helpers/ports.js';
 import { testCa, tlsReceiver } from './helpers/tls.js';
 
 const engine: Engine = await dockerEngine();
@@ -30,15 +25,6 @@ afterAll(async () => {
   for (const c of containers) await docker(engine, ['rm', '-f', c]).catch(() => {});
   for (const v of volumes) await docker(engine, ['volume', 'rm', '-f', v]).catch(() => {});
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `docker run -d` on the host network (the sandbox has no default bridge); answers the container id. */
 async function runDetached(args: string[]): Promise<string> {

@@ -249,3 +249,167 @@ describe('relative links of README.md and docs/ resolve', () => {
     expect(broken, broken.join('\n')).toEqual([]);
   });
 });
+
+/** The files of the repository (git's view when there is one: no node_modules, no dist). */
+const TRACKED = [
+  ...filesUnder('src', ['']),
+  ...filesUnder('ui', ['']),
+  ...filesUnder('test', ['']),
+  ...filesUnder('bench', ['']),
+  ...filesUnder('docker', ['']),
+  ...filesUnder('docs', ['']),
+  ...filesUnder('scenarios', ['']),
+  ...filesUnder('scripts', ['']),
+  ...filesUnder('packages', ['']).filter((f) => !f.includes('/dist/')),
+  ...readdirSync(ROOT).filter((f) => statSync(join(ROOT, f)).isFile()),
+];
+const TOP = new Set(readdirSync(ROOT));
+/** The code a cited name must be declared in. */
+const DECLARING = [
+  ...CODE,
+  ...filesUnder('test', ['.ts']),
+  ...filesUnder('bench', ['.ts', '.mjs']),
+  ...filesUnder('scripts', ['.mjs', '.ts']),
+  ...['package.json', 'tsconfig.json', 'ui/tsconfig.json'],
+];
+
+let declaring: string | undefined;
+/** The declaring files' text, read once. */
+function declaringText(): string {
+  declaring ??= DECLARING.map(read).join('\n');
+  return declaring;
+}
+
+/** Where `name` is declared: a function, class, type, constant, method or member of that name. */
+function declared(name: string): boolean {
+  const n = name.replace(/[$]/g, '\\$&');
+  const pattern = new RegExp(
+    String.raw`(?:\b(?:function\*?|class|interface|type|enum|const|let|var)\s+${n}\b)|(?:^\s*(?:(?:export|public|private|protected|static|readonly|async|get|set|override|declare)\s+)*${n}\s*\??\s*[(<:=])|(?:[{,]\s*${n}\s*[,}:])|(?:"${n}"\s*:)`,
+    'm',
+  );
+  return pattern.test(declaringText());
+}
+
+/** A code span that names a file: a path with a folder, or a file name with a known extension. */
+function fileOf(span: string): string | undefined {
+  const path = span.replace(/[:#(].*$/, '').replace(/\/$/, '');
+  if (/\s|\*|\{|\.\.\./.test(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(span)) return undefined;
+  if (/^\.?[\w.-]+\.(?:ts|mts|js|mjs|cjs|json|md|ya?ml|html|css|sh|py)$/.test(path)) return path;
+  if (/^[\w.-]+(?:\/[\w.-]+)+$/.test(path) && (TOP.has(path.split('/')[0]!) || /\.\w+$/.test(path)))
+    return path;
+  return undefined;
+}
+
+/** A code span that names code: a call (`apply()`), a private member (`#send`), a dotted member, a constant or a camelCase name. */
+function namesOf(span: string): string[] {
+  if (fileOf(span)) return [];
+  const m = /^(#?[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*)(\([^)]*\))?$/.exec(span);
+  if (!m) return [];
+  const parts = m[1]!.split('.');
+  // A member of a runtime global (`Buffer.byteLength`, `JSON.stringify`) is Node's, not ours.
+  if (parts.length > 1 && parts[0]! in globalThis) return [];
+  const last = parts.at(-1)!.replace(/^#/, '#');
+  const isCode =
+    m[2] !== undefined ||
+    last.startsWith('#') ||
+    parts.length > 1 ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(last) ||
+    /^[a-z]+[A-Z]\w*$/.test(last);
+  if (!isCode) return [];
+  const names = [last];
+  if (parts.length > 1 && /^[A-Z]/.test(parts[0]!)) names.push(parts[0]!);
+  return names;
+}
+
+/** The code spans of a markdown file outside fenced blocks, with their line. */
+function spansOf(doc: string): Array<{ span: string; where: string; line: string }> {
+  const out: Array<{ span: string; where: string; line: string }> = [];
+  let fenced = false;
+  for (const [i, line] of read(doc).split('\n').entries()) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    for (const [, span] of line.matchAll(/`([^`]+)`/g))
+      out.push({ span: span!, where: `${doc}:${i + 1}`, line });
+  }
+  return out;
+}
+
+/** The bare paths of a line (src/x/y.ts written without backticks). */
+function barePaths(line: string): string[] {
+  return [
+    ...line
+      .replace(/`[^`]*`/g, '')
+      .matchAll(/(?<![\w/.-])((?:src|ui|test|bench|docker|docs|scripts|scenarios)\/[\w./-]*\w)/g),
+  ].map((m) => m[1]!);
+}
+
+describe('the maps name files and code that exist', () => {
+  const MAPS = ['docs/architecture.md', 'docs/perf-budget.md'];
+
+  it('reads paths and names the way the maps write them', () => {
+    expect(fileOf('src/delivery/outbox.ts')).toBe('src/delivery/outbox.ts');
+    expect(fileOf('outbox.ts')).toBe('outbox.ts');
+    expect(fileOf('run/environment.ts')).toBe('run/environment.ts');
+    expect(fileOf('src/verify/cases/*.ts')).toBeUndefined();
+    expect(namesOf('apply()')).toEqual(['apply']);
+    expect(namesOf('#send')).toEqual(['#send']);
+    expect(namesOf('HttpSender.send()')).toEqual(['send', 'HttpSender']);
+    expect(namesOf('MAX_REDELIVERIES')).toEqual(['MAX_REDELIVERIES']);
+    expect(namesOf('responseTimeoutMs')).toEqual(['responseTimeoutMs']);
+    expect(namesOf('pending')).toEqual([]);
+    expect(declared('createApp')).toBe(true);
+    expect(declared('#send')).toBe(true);
+    expect(declared('noSuchFunctionAnywhere')).toBe(false);
+    // Enough to know the scan reached the map (it names dozens of files and functions).
+    const spans = spansOf('docs/architecture.md').map((s) => s.span);
+    expect(spans.filter((s) => fileOf(s)).length).toBeGreaterThan(100);
+    expect(spans.flatMap(namesOf).length).toBeGreaterThan(20);
+  });
+
+  it.each(MAPS)('%s: every file it names exists', (doc) => {
+    const missing: string[] = [];
+    for (const { span, where, line } of spansOf(doc)) {
+      const file = fileOf(span);
+      if (!file) continue;
+      const found =
+        file.includes('/') && TOP.has(file.split('/')[0]!)
+          ? existsSync(join(ROOT, file))
+          : TRACKED.some((f) => f === file || f.endsWith(`/${file}`));
+      if (!found)
+        missing.push(`${where}: \`${span}\` names no file of the repository (${line.trim().slice(0, 80)}…)`);
+    }
+    for (const [i, line] of read(doc).split('\n').entries())
+      for (const path of barePaths(line))
+        if (!existsSync(join(ROOT, path))) missing.push(`${doc}:${i + 1}: ${path} does not exist`);
+    expect(missing, missing.join('\n')).toEqual([]);
+  });
+
+  it.each(MAPS)('%s: every function, constant and member it names is declared in the code', (doc) => {
+    const missing = spansOf(doc).flatMap(({ span, where }) =>
+      namesOf(span)
+        .filter((name) => !declared(name))
+        .map(
+          (name) => `${where}: \`${span}\`: nothing in src/, ui/, test/, bench/ or scripts/ declares ${name}`,
+        ),
+    );
+    expect(missing, missing.join('\n')).toEqual([]);
+  });
+});
+
+describe('STYLE citations resolve to docs/style.md', () => {
+  it('finds a heading of docs/style.md for every STYLE "X" cited in the code and the docs', () => {
+    const { ids, headings } = anchorsOf(read('docs/style.md'));
+    const files = [...CITING, ...filesUnder('test', ['.ts']).filter((f) => f !== SELF)];
+    const broken: string[] = [];
+    for (const file of new Set(files)) {
+      for (const [i, line] of read(file).split('\n').entries()) {
+        for (const [, name] of line.matchAll(/\bSTYLE\s+["“]([^"”\n]+)["”]/g))
+          if (!ids.has(slug(name!)))
+            broken.push(
+              `${file}:${i + 1}: STYLE "${name}" is no heading of docs/style.md (${headings.join(', ')})`,
+            );
+      }
+    }
+    expect(broken, broken.join('\n')).toEqual([]);
+  });
+});

@@ -5,13 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../src/emulator.js';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { serveCli } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 async function serve(args: string[], env: Record<string, string> = {}) {
-  const started = start(process.execPath, [BIN, 'serve', '--port', '0', ...args], env);
-  const [, url] = await started.waitFor(/listening on (http:\/\/[\d.:]+)/);
+  const { url, started } = await serveCli(args, env);
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}${path}`, {
       method: 'POST',

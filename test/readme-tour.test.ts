@@ -10,11 +10,11 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/ports.js';
 import { start } from './helpers/processes.js';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -47,15 +47,6 @@ function tourSteps(markdown: string): TourStep[] {
 const steps = tourSteps(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 let cwd: string;
 let ports: { emulator: number; receiver: number };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** What the tour shows on 8080/8443 happens on the free ports of this run. */
 function localPorts(text: string): string {

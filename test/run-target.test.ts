@@ -5,8 +5,8 @@
  * depend on them, and what it cannot apply to a running emulator is said before the run, by name.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { CLOCK_START } from './helpers/clock.js';
+import { serveCli } from './helpers/processes.js';
 import { behave, type Receiver, receiver } from './helpers/receiver.js';
 import { runCli, scenarioDir } from './helpers/scenario-cli.js';
 import { testCaFile } from './helpers/tls.js';
@@ -63,22 +63,17 @@ async function snapshot() {
 
 beforeAll(async () => {
   usersReceiver = await receiver({ defaultBehaviour: behave.status(200) });
-  const serve = start(process.execPath, [
-    BIN,
-    'serve',
-    '--port',
-    '0',
+  ({ url: target } = await serveCli([
     '--clock',
     'manual',
     '--clock-start',
-    '2026-04-27T10:00:00Z',
+    CLOCK_START,
     '--seed',
     '7',
     '--allow-http',
     '--ca-file',
     testCaFile(),
-  ]);
-  target = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+  ]));
   // The user's own things on the target: a credential with the scenario's id, one that matches every
   // event, a user and a journal entry.
   await post('/credentials', { id: 'main', apiKey: 'users-key', url: `${usersReceiver.url}/mine` });

@@ -9,12 +9,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImage, dockerEngine, type Engine, emulatorImageInputs, ROOT } from './helpers/docker-engine.js';
+import { freePort } from './helpers/ports.js';
 
 const MODULE_DIR = join(ROOT, 'packages/testcontainers');
 const engine: Engine = await dockerEngine();
@@ -49,15 +49,6 @@ const servers: Server[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createTcpServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Received {
   authorization: string | undefined;

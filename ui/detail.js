@@ -5,7 +5,8 @@
 import { renderAttempt } from './attempts.js';
 import { copyText, curlCommand } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
-import { act, download, MAX_ATTEMPTS, post, say, state } from './state.js';
+import { openNotification } from './notifications.js';
+import { ApiError, act, download, MAX_ATTEMPTS, post, render, say, state } from './state.js';
 
 /**
  * @typedef {import('./state.js').Detail} Detail
@@ -69,6 +70,17 @@ export function renderDetail() {
           },
           'Retry now',
         ),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'resend',
+            disabled: state.busy,
+            title: `POST /__admin/notifications/${d.id}/resend: a new notification with the same bytes, to ${d.credentialId} only; the reservation is not touched`,
+            onclick: () => resendThen(d, {}),
+          },
+          `Resend to ${d.credentialId} only`,
+        ),
         h('span', { class: 'sep' }),
         h('label', { for: 'redeliver-status' }, 'Manual redelivery as'),
         select(
@@ -79,7 +91,7 @@ export function renderDetail() {
             },
           },
           statuses.map((s) => [s, s]),
-          state.choice.redeliverStatus || d.bookingStatus,
+          state.choice.redeliverStatus || currentStatus(d),
         ),
         h(
           'button',
@@ -88,11 +100,11 @@ export function renderDetail() {
             id: 'redeliver',
             disabled: state.busy,
             title:
-              'POST /__admin/reservations/:bookingId/redeliver: a new notification per matching credential',
+              "POST /__admin/reservations/:bookingId/redeliver: a new notification to every credential the booking routes to, with the status chosen (it becomes the booking's status)",
             onclick: () =>
               act(
                 (r) =>
-                  `Redelivery of ${d.bookingNumber}: ${r.notifications.map((n) => n.id).join(', ') || 'no notification'} (${r.message})`,
+                  `Redelivery of ${d.bookingNumber}: ${r.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ') || 'no notification'} (${[r.message, ...r.warnings].join('; ')})`,
                 () =>
                   /** @type {Promise<EventResult>} */ (
                     post(`/reservations/${d.bookingId}/redeliver`, {
@@ -105,6 +117,11 @@ export function renderDetail() {
           'Redeliver',
         ),
       ),
+      h(
+        'div',
+        { class: 'muted hint', id: 'redeliver-hint' },
+        `Redeliver sends a new notification of booking ${d.bookingNumber} (now ${currentStatus(d)}) to every credential it routes to (${routedTo(d)}); "Resend" sends this one again to ${d.credentialId} only.`,
+      ),
       d.state === 'cancelled'
         ? h(
             'div',
@@ -112,6 +129,7 @@ export function renderDetail() {
             `Cancelled at ${fullTime(d.cancelledAt)}: ${cancelText(d.cancelReason)}; it is not redelivered.`,
           )
         : null,
+      d.stateNote ? h('div', { class: 'cancelled-note', id: 'state-note' }, d.stateNote) : null,
       d.warnings.length
         ? h(
             'ul',
@@ -183,6 +201,7 @@ export function renderDetail() {
         ),
       ),
       h('pre', { class: 'curl', id: 'curl' }, curl),
+      renderEditAndSend(d),
       h('h3', null, 'Body (decoded)'),
       h('div', { class: 'json', id: 'body', 'data-keep': `body-${d.id}` }, jsonTree(d.body, null, 0)),
       h(
@@ -218,4 +237,152 @@ export function renderDetail() {
 /** @param {string | null} reason */
 function cancelText(reason) {
   return reason === 'credential_deleted' ? 'its credential was deleted (credential_deleted)' : String(reason);
+}
+
+/** The booking's status now (what a redelivery should default to), else the one this notification carried. @param {Detail} d */
+function currentStatus(d) {
+  return state.reservations.find((r) => r.bookingId === d.bookingId)?.status ?? d.bookingStatus;
+}
+
+/** The credentials the booking's notifications went to so far: where a redelivery goes. @param {Detail} d */
+function routedTo(d) {
+  const ids = new Set();
+  for (const n of state.notifications.values()) if (n.bookingId === d.bookingId) ids.add(n.credentialId);
+  return [...ids].join(', ') || d.credentialId;
+}
+
+/**
+ * Resends (POST /notifications/:id/resend) and opens the new notification, named with the one it
+ * came from. @param {Detail} d @param {import('../src/client/types.js').ResendInput} input
+ */
+async function resendThen(d, input) {
+  /** @type {import('../src/client/types.js').ResendResult | null} */
+  let answer = null;
+  const ok = await act(
+    (r) => r.message,
+    async () => {
+      answer = /** @type {import('../src/client/types.js').ResendResult} */ (
+        await post(`/notifications/${d.id}/resend`, input)
+      );
+      return answer;
+    },
+  );
+  const first = /** @type {import('../src/client/types.js').ResendResult | null} */ (answer)
+    ?.notifications[0];
+  if (ok && first) openNotification(first.id);
+  return ok;
+}
+
+/** What the reader typed in "Edit and send", per notification, and the API's refusal. */
+const editing = {
+  id: '',
+  text: '',
+  /** @type {string[]} */
+  credentialIds: [],
+  /** @type {{ message: string, path: string } | null} */
+  error: null,
+};
+
+/** Edit the body and send it as a new notification to the credentials chosen. @param {Detail} d */
+function renderEditAndSend(d) {
+  if (editing.id !== d.id) {
+    editing.id = d.id;
+    editing.text = JSON.stringify(d.body, null, 2);
+    editing.credentialIds = [d.credentialId];
+    editing.error = null;
+  }
+  const send = async () => {
+    /** @type {unknown} */
+    let body;
+    try {
+      body = JSON.parse(editing.text);
+    } catch (err) {
+      editing.error = { message: `Not JSON: ${err instanceof Error ? err.message : String(err)}`, path: '' };
+      render();
+      return;
+    }
+    editing.error = null;
+    try {
+      const r = /** @type {import('../src/client/types.js').ResendResult} */ (
+        await post(`/notifications/${d.id}/resend`, { body, credentialIds: editing.credentialIds })
+      );
+      say(r.message);
+      const first = r.notifications[0];
+      if (first) openNotification(first.id);
+    } catch (err) {
+      editing.error =
+        err instanceof ApiError
+          ? { message: err.message, path: err.details.path ?? '' }
+          : { message: String(err), path: '' };
+      render();
+    }
+  };
+  return h(
+    'details',
+    { class: 'edit-send', id: 'edit-send' },
+    h('summary', null, 'Edit and send'),
+    h(
+      'div',
+      { class: 'body' },
+      h('label', { for: 'edit-body' }, 'Body (JSON, validated against the contract when sent)'),
+      h('textarea', {
+        id: 'edit-body',
+        rows: 14,
+        spellcheck: 'false',
+        value: editing.text,
+        'aria-invalid': editing.error ? 'true' : undefined,
+        'aria-describedby': editing.error ? 'edit-error' : undefined,
+        oninput: (/** @type {Event} */ e) => {
+          editing.text = /** @type {HTMLTextAreaElement} */ (e.target).value;
+          if (editing.error) {
+            editing.error = null; // the refusal no longer applies to what is typed
+            render();
+          }
+        },
+      }),
+      editing.error
+        ? h(
+            'div',
+            { class: 'form-error', id: 'edit-error', role: 'alert' },
+            editing.error.path ? `${editing.error.path}: ` : '',
+            editing.error.message,
+          )
+        : null,
+      h(
+        'fieldset',
+        { class: 'edit-targets' },
+        h('legend', null, 'Send to'),
+        state.credentials.map((c) =>
+          h(
+            'label',
+            { class: 'check' },
+            h('input', {
+              type: 'checkbox',
+              id: `edit-to-${c.id}`,
+              checked: editing.credentialIds.includes(c.id),
+              onchange: (/** @type {Event} */ e) => {
+                const on = /** @type {HTMLInputElement} */ (e.target).checked;
+                editing.credentialIds = on
+                  ? [...editing.credentialIds, c.id]
+                  : editing.credentialIds.filter((x) => x !== c.id);
+                render();
+              },
+            }),
+            c.id,
+          ),
+        ),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'edit-send-button',
+          class: 'primary',
+          disabled: state.busy || editing.credentialIds.length === 0,
+          onclick: send,
+        },
+        `Send as a new notification to ${editing.credentialIds.length} credential${editing.credentialIds.length === 1 ? '' : 's'}`,
+      ),
+    ),
+  );
 }

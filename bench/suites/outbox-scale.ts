@@ -18,6 +18,8 @@ const EVENT_CONCURRENCY = 16;
 const MIB_TO_MB = 1.048_576;
 const RSS_TARGET_MB = 300;
 const BATCH_TARGET_S = 3;
+/** Issue 29 §3: bytes of RSS each pending notification may add (3,366 measured on 2026-11-24). */
+const BYTES_PER_PENDING_TARGET = 2_000;
 
 interface Figures {
   events: number;
@@ -99,12 +101,19 @@ const suite: BenchSuite = {
       const f = await measure(emu, receiver, events, log);
       await emu.stop();
       const mb = (mib: number) => mib * MIB_TO_MB;
-      const perNotificationKiB = ((f.pendingMiB - f.baseMiB) * 1024) / f.events;
+      const perNotificationBytes = ((f.pendingMiB - f.baseMiB) * 1024 * 1024) / f.events;
       const verdicts: Verdict[] = [
         {
           target: `${fmt(100_000)} pending ≤ ${RSS_TARGET_MB} MB RSS`,
           figure: `${fmt(mb(f.pendingMiB))} MB settled, ${fmt(mb(f.peakPostMiB))} MB peak while posting (${fmt(f.events)} pending)`,
           met: f.events >= 100_000 ? mb(Math.max(f.pendingMiB, f.peakPostMiB)) <= RSS_TARGET_MB : undefined,
+          ...(f.events < 100_000 ? { note: `quick run with ${fmt(f.events)} only` } : {}),
+        },
+        {
+          // Issue 29 §3: the RSS each pending notification adds, the receiver answering 503.
+          target: `≤ ${fmt(BYTES_PER_PENDING_TARGET)} bytes per pending notification at 100,000`,
+          figure: `${fmt(perNotificationBytes)} bytes (RSS growth ÷ ${fmt(f.events)} pending)`,
+          met: f.events >= 100_000 ? perNotificationBytes <= BYTES_PER_PENDING_TARGET : undefined,
           ...(f.events < 100_000 ? { note: `quick run with ${fmt(f.events)} only` } : {}),
         },
         {
@@ -115,8 +124,8 @@ const suite: BenchSuite = {
         },
       ];
       if (f.arrived < f.events) {
-        verdicts[1]!.met = false;
-        verdicts[1]!.note = `only ${fmt(f.arrived)} of ${fmt(f.events)} arrived`;
+        verdicts[2]!.met = false;
+        verdicts[2]!.note = `only ${fmt(f.arrived)} of ${fmt(f.events)} arrived`;
       }
 
       const profiles: string[] = [];
@@ -191,7 +200,7 @@ const suite: BenchSuite = {
             ['RSS before the events', `${fmt(mb(f.baseMiB))} MB`],
             ['RSS with all pending (settled)', `${fmt(mb(f.pendingMiB))} MB`],
             ['Peak RSS while posting', `${fmt(mb(f.peakPostMiB))} MB`],
-            ['Growth per pending notification', `${fmt(perNotificationKiB, 1)} KiB`],
+            ['Growth per pending notification', `${fmt(perNotificationBytes)} bytes`],
             ['One batch over all of them', `${fmt(f.batchSeconds, 1)} s, ${fmt(f.arrived)} delivered`],
             ['Peak RSS during the batch', `${fmt(mb(f.peakBatchMiB))} MB`],
             ['RSS after the batch', `${fmt(mb(f.afterBatchMiB))} MB`],

@@ -98,3 +98,12 @@ export function attemptSummary(second: CondensedSecond): string {
   const attempts = second.count === 1 ? 'attempt' : 'attempts';
   return `${count(second.count)} more delivery ${attempts} in the last second, ${count(second.ok)} delivered${causesText(second, 'failed')}; GET /__admin/notifications lists them`;
 }
+
+/** `250 more admin calls refused in the last second (250 403 admin_origin_refused); the live stream shows each`. */
+export function refusedSummary(second: CondensedSecond): string {
+  const calls = second.count === 1 ? 'call' : 'calls';
+  const causes = Object.entries(second.causes)
+    .sort((a, b) => b[1] - a[1])
+    .map(([cause, n]) => `${count(n)} ${cause}`);
+  return `${count(second.count)} more admin ${calls} refused in the last second (${causes.join(', ')}); the live stream shows each`;
+}

@@ -11,6 +11,7 @@ const summary = (over: Partial<NotificationSummary> = {}): NotificationSummary =
   bookingNumber: '4EDZPM',
   bookingStatus: 'Issued',
   state: 'delivered',
+  stateNote: null,
   url: 'https://localhost:8443/reportbo',
   createdAt: '2026-04-27T10:00:00.000Z',
   deliveredAt: null,

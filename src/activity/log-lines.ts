@@ -2,7 +2,7 @@ import { MAX_ATTEMPTS } from '../delivery/notification.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
 import type { ActivityBus } from './bus.js';
-import { attemptSummary, LineBudget, tokenSummary } from './condense.js';
+import { attemptSummary, LineBudget, refusedSummary, tokenSummary } from './condense.js';
 import type { Activity } from './types.js';
 
 /** A log line of one activity: the fields of its JSON line, its message and its level. */
@@ -24,6 +24,9 @@ export interface ActivityLogOptions {
    */
   linesPerSecond?: number;
 }
+
+/** Refused admin calls written a second when `linesPerSecond` is 0 (every other line written). */
+const REFUSED_LINES_PER_SECOND = 10;
 
 /**
  * Writes one line per activity (event, attempt, batch, GetAccessToken call, admin change, clock move)
@@ -47,6 +50,11 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
   );
   const attempts = new LineBudget(linesPerSecond, (s) =>
     log.info({ kind: 'attempt', condensed: s, ok: s.failed === 0 }, attemptSummary(s)),
+  );
+  // Refused admin calls can come by the thousand (a hostile page, a misconfigured client): always
+  // budgeted, at REFUSED_LINES_PER_SECOND when every other line is written.
+  const refusals = new LineBudget(linesPerSecond > 0 ? linesPerSecond : REFUSED_LINES_PER_SECOND, (s) =>
+    log.info({ kind: 'refused', condensed: s, ok: false }, refusedSummary(s)),
   );
   const writeAttempt = (a: Extract<Activity, { kind: 'attempt' }>) => {
     const line = activityLine(a, clockMode, origin());
@@ -104,6 +112,12 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
         if (line && tokens.admit(line.fields.ok === true, cause)) write(line);
         return;
       }
+      case 'refused': {
+        if (!infoOn) return;
+        const line = activityLine(activity, clockMode);
+        if (line && refusals.admit(false, `${activity.status} ${activity.code}`)) write(line);
+        return;
+      }
       default: {
         if (!infoOn) return;
         const line = activityLine(activity, clockMode);
@@ -117,6 +131,7 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
     releaseHeld();
     tokens.flush();
     attempts.flush();
+    refusals.flush();
   };
 }
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { instantProblem } from '../clock/bounds.js';
 import { type AdvanceTarget, parseDurationMs } from '../clock/index.js';
 import type { Emulator } from '../emulator.js';
 import { InputError } from '../errors.js';
@@ -27,16 +28,12 @@ export function clockRoutes(emulator: Emulator): Hono {
 function toTarget(input: { by: string | number } | { to: string }): AdvanceTarget {
   if ('by' in input) return { byMs: parseDurationMs(input.by, 'by') };
   if (input.to === 'next-batch') return { to: 'next-batch' };
-  const ms = Date.parse(input.to);
-  if (Number.isNaN(ms)) {
-    throw new InputError(
-      'invalid_advance',
-      `to: "${input.to}" is neither an ISO 8601 instant nor "next-batch".`,
-      {
-        path: 'to',
-        accepted: ['<ISO 8601 instant>', 'next-batch'],
-      },
-    );
+  const problem = instantProblem(input.to, false);
+  if (problem) {
+    throw new InputError('invalid_advance', `to: "${input.to}" is not "next-batch" and ${problem}.`, {
+      path: 'to',
+      accepted: ['<ISO 8601 instant>', 'next-batch'],
+    });
   }
-  return { to: new Date(ms) };
+  return { to: new Date(Date.parse(input.to)) };
 }

@@ -1,9 +1,13 @@
 import { Hono } from 'hono';
+import { deliveryStats } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
-/** `GET/POST /__admin/credentials`, `DELETE /__admin/credentials/:id` (docs/admin-api.md "Credentials"). */
+/**
+ * `GET/POST /__admin/credentials`, `PUT/DELETE /__admin/credentials/:id` (docs/admin-api.md
+ * "Credentials"), and `GET /__admin/delivery-stats`: the delivery figures per credential.
+ */
 export function credentialRoutes(emulator: Emulator): Hono {
   const delivery = emulator.delivery;
   const { credentials } = delivery;
@@ -13,8 +17,20 @@ export function credentialRoutes(emulator: Emulator): Hono {
       const added = credentials.add(await readJsonBody(c));
       return added;
     },
-    deleteCredential: (c) => {
-      delivery.removeCredential(c.req.param('id'));
+    // Replaced in place, validated as POST; notifications already made keep their URL and ApiKey.
+    updateCredential: async (c, { params }) => {
+      const changed = credentials.replace(params.id, await readJsonBody(c));
+      return changed;
+    },
+    deliveryStats: () => ({
+      credentials: deliveryStats(
+        credentials.list().map((c) => c.id),
+        delivery.outbox.list(),
+        emulator.clock.describe().nextBatchAt,
+      ),
+    }),
+    deleteCredential: (_c, { params }) => {
+      delivery.removeCredential(params.id);
     },
   });
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
+import { parseEventInput } from '../reservations/index.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
@@ -11,7 +12,7 @@ import { readJsonBody } from './read-json.js';
 export function eventRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     emitEvent: async (c) => {
-      const lifecycle = emulator.reservations.apply((await readJsonBody(c)) as never);
+      const lifecycle = emulator.reservations.apply(parseEventInput(await readJsonBody(c)));
       const result = eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
       return result;
     },

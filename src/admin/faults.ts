@@ -15,8 +15,8 @@ export function faultRoutes(emulator: Emulator): Hono {
     clearFaults: () => {
       faults.clear();
     },
-    deleteFault: (c) => {
-      faults.remove(c.req.param('id'));
+    deleteFault: (_c, { params }) => {
+      faults.remove(params.id);
     },
   });
 }

@@ -67,6 +67,20 @@ export function adminGuard(emulator: Emulator): MiddlewareHandler {
     }
 
     const isUi = path === '' || path === '/' || path === '/ui' || path.startsWith('/ui/');
+    // A browser says where a request comes from (Fetch Metadata): a page of another site, even a
+    // `no-cors` GET whose answer it cannot read, makes the emulator do the work. A link followed to
+    // the dashboard (a top-level navigation) carries no state and stays allowed.
+    const navigation = c.req.header('sec-fetch-mode') === 'navigate' && c.req.method === 'GET' && isUi;
+    if (c.req.header('sec-fetch-site')?.toLowerCase() === 'cross-site' && !navigation) {
+      return refuse(
+        c,
+        403,
+        'admin_cross_site_refused',
+        'Admin requests sent by a web page of another site (Sec-Fetch-Site: cross-site) are refused: any page open in a browser could otherwise drive the emulator. ' +
+          'Use the dashboard at /__admin/ui, or call the admin API from a script or curl.',
+      );
+    }
+
     if (tokenDigest !== undefined && !isUi) {
       const given =
         bearer(c.req.header('authorization')) ?? (path === '/stream' ? c.req.query('token') : undefined);

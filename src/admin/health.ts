@@ -1,27 +1,27 @@
 import { Hono } from 'hono';
 import { packageVersion } from '../config/version.js';
 import type { Emulator } from '../emulator.js';
+import { mount } from './mount.js';
 
 /**
  * `GET /__admin/health`: `{"status":"ok"}` once the emulator is ready, 503 `starting` before, 503
  * `degraded` with the reason while it cannot keep changes (a data dir it cannot write, decision 0125:
- * the image HEALTHCHECK then reports unhealthy); all name the package version, so a CI log shows which emulator answered. Declared in the route table
- * as `health` like every admin route, but bound here by hand: it answers from start, before the
- * admin API and its table load (decision 0045).
+ * the image HEALTHCHECK then reports unhealthy); all name the package version, so a CI log shows
+ * which emulator answered.
  */
 export function healthRoutes(emulator: Emulator): Hono {
   let ready = false;
   void emulator.ready.then(() => {
     ready = true;
   });
-  const app = new Hono();
-  app.get('/health', (c) => {
-    if (!ready) return c.json({ status: 'starting', version: packageVersion() }, 503);
-    const about = { version: packageVersion(), clock: emulator.clock.mode, seed: emulator.seed };
-    const degraded = emulator.degraded();
-    return degraded
-      ? c.json({ status: 'degraded', degraded, ...about }, 503)
-      : c.json({ status: 'ok', ...about });
+  return mount(new Hono(), {
+    health: (c) => {
+      if (!ready) return c.json({ status: 'starting' as const, version: packageVersion() }, 503);
+      const about = { version: packageVersion(), clock: emulator.clock.mode, seed: emulator.seed };
+      const degraded = emulator.degraded();
+      return degraded
+        ? c.json({ status: 'degraded' as const, degraded, ...about }, 503)
+        : { status: 'ok' as const, ...about };
+    },
   });
-  return app;
 }

@@ -6,12 +6,10 @@ import { credentialRoutes } from './credentials.js';
 import { eventRoutes } from './events.js';
 import { faultRoutes } from './faults.js';
 import { healthRoutes } from './health.js';
-import { inspectorRoutes } from './inspector.js';
 import { notificationRoutes } from './notifications.js';
 import { openApiRoutes } from './openapi.js';
 import { outageRoutes } from './outages.js';
 import { redeliveryRoutes } from './redelivery.js';
-import { announceRefused } from './refused.js';
 import { requestRoutes } from './requests.js';
 import { reservationRoutes } from './reservations.js';
 import { resetRoutes } from './reset.js';
@@ -23,6 +21,7 @@ import { uiRoutes } from './ui.js';
 import { userRoutes } from './users.js';
 import { verifyRoutes } from './verify.js';
 
+export { announceRefused } from './refused.js';
 export { refuseWrongMethods } from './wrong-method.js';
 
 /** What the admin API is handed besides the emulator: what runs outside it (a loaded scenario). */
@@ -34,14 +33,12 @@ export interface AdminOptions {
 /** The admin API, mounted under `/__admin`. */
 export function adminApp(emulator: Emulator, options: AdminOptions = {}): Hono {
   const app = new Hono();
-  app.use('*', announceRefused(emulator));
   app.route('/', healthRoutes(emulator));
   app.route('/', configRoutes(emulator));
   app.route('/', resetRoutes(emulator));
   app.route('/', credentialRoutes(emulator));
   app.route('/', eventRoutes(emulator));
   app.route('/', reservationRoutes(emulator));
-  app.route('/', inspectorRoutes(emulator)); // before notificationRoutes: /notifications/export
   app.route('/', notificationRoutes(emulator));
   app.route('/', redeliveryRoutes(emulator));
   app.route('/', trustRoutes(emulator));

@@ -1,11 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { BOOKING_STATUSES } from '../contract/index.js';
-import { NOTIFICATION_STATES, type NotificationFilter, type NotificationRecord } from '../delivery/index.js';
+import type { z } from 'zod';
+import type { NotificationFilter, NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
-import { STATUS_CLASSES } from './contract/delivery-schemas.js';
+import type { ExportQuerySchema, STATUS_CLASSES } from './contract/delivery-schemas.js';
 import { parseSearch, searchMatches } from './notification-search.js';
-import { intParam } from './read-json.js';
+
+/** The filters both queries share, as mount() read them against the declared schema. */
+type NotificationFilters = Omit<z.output<typeof ExportQuerySchema>, 'format'>;
 
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
@@ -25,16 +27,6 @@ export interface NotificationQuery {
   extra: boolean;
 }
 
-function oneOf<T extends string>(name: string, value: string, accepted: readonly T[]): T {
-  if (!(accepted as readonly string[]).includes(value)) {
-    throw new InputError('invalid_query', `${name}: "${value}" is not one of ${accepted.join(', ')}.`, {
-      path: name,
-      accepted,
-    });
-  }
-  return value as T;
-}
-
 /** The status class of a record's last attempt. */
 export function statusClassOf(n: NotificationRecord): StatusClass {
   const last = n.attempts.at(-1);
@@ -48,37 +40,16 @@ export function bodyText(n: NotificationRecord): string {
   return gunzipSync(n.gz).toString('utf8');
 }
 
-/** Reads the notification filters of a query string; a 400 names a wrong value and the accepted ones. */
-export function notificationQuery(q: Record<string, string>): NotificationQuery {
+/**
+ * The filters of a query string, as mount() read and validated them against the declared schema
+ * (`NotificationQuerySchema` / `ExportQuerySchema`): split into the outbox's own and the rest.
+ */
+export function notificationQuery(q: NotificationFilters): NotificationQuery {
   const filter: NotificationFilter = {};
-  if (q.state !== undefined) {
-    if (!(NOTIFICATION_STATES as readonly string[]).includes(q.state)) {
-      throw new InputError('invalid_query', `state: "${q.state}" is not a notification state.`, {
-        path: 'state',
-        accepted: NOTIFICATION_STATES,
-      });
-    }
-    filter.state = q.state;
-  }
+  if (q.state !== undefined) filter.state = q.state;
   if (q.credentialId !== undefined) filter.credentialId = q.credentialId;
-  if (q.bookingId !== undefined) filter.bookingId = intParam(q.bookingId, 'bookingId');
-  const status =
-    q.bookingStatus === undefined ? undefined : oneOf('bookingStatus', q.bookingStatus, BOOKING_STATUSES);
-  const statusClass =
-    q.statusClass === undefined ? undefined : oneOf('statusClass', q.statusClass, STATUS_CLASSES);
-  let attempts: number | undefined;
-  if (q.attempts !== undefined) {
-    attempts = Number(q.attempts);
-    if (!/^\d$/.test(q.attempts) || attempts > 5) {
-      throw new InputError(
-        'invalid_query',
-        `attempts must be a whole number from 0 to 5, got "${q.attempts}".`,
-        {
-          path: 'attempts',
-        },
-      );
-    }
-  }
+  if (q.bookingId !== undefined) filter.bookingId = q.bookingId;
+  const { bookingStatus: status, statusClass, attempts } = q;
   const search = q.q === undefined ? null : parseSearch(q.q);
   const booking = q.booking?.trim().toUpperCase() || undefined;
   const since = instantParam(q, 'since');
@@ -119,7 +90,10 @@ export function notificationQuery(q: Record<string, string>): NotificationQuery 
 }
 
 /** An ISO 8601 instant of the query as epoch ms, inside the range a Date can hold. */
-function instantParam(q: Record<string, string>, name: string): number | undefined {
+function instantParam(
+  q: NotificationFilters,
+  name: 'since' | 'until' | 'sinceWall' | 'untilWall',
+): number | undefined {
   const text = q[name];
   if (text === undefined) return undefined;
   const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text)

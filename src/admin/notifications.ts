@@ -5,51 +5,67 @@ import { failedSince, resend } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
 import { ADMIN_ROUTES } from './contract/routes.js';
+import { harLog, ndjsonLines } from './har.js';
 import { mount } from './mount.js';
 import { notificationQuery, scanNotifications } from './notification-query.js';
 import { readJsonBody } from './read-json.js';
 
-/** How long `wait=settled` waits by default, and at most. */
-export const SETTLE_WAIT_DEFAULT_MS = 10_000;
-export const SETTLE_WAIT_MAX_MS = 300_000;
-/** The most summaries one page (`limit`) holds. */
-export const MAX_PAGE_LIMIT = 1000;
+/** How long `wait=settled` waits when the query gives no `timeoutMs` (at most 300,000: the declaration's bound). */
+const SETTLE_WAIT_DEFAULT_MS = 10_000;
 
 /**
  * `GET /__admin/notifications[?state&credentialId&bookingId&wait=settled&timeoutMs]` and
- * `GET /__admin/notifications/:id`. `wait=settled` holds the answer until no matching notification
+ * `GET /__admin/notifications/:id` (its summary, its body as sent as `body.gz`, a retry now, a
+ * resend), and `GET /__admin/notifications/export` (HAR 1.2 or NDJSON of the filtered list).
+ * `wait=settled` holds the answer until no matching notification
  * has an attempt queued or running, so clients need no polling loop.
  */
 export function notificationRoutes(emulator: Emulator): Hono {
   const { outbox } = emulator.delivery;
   return mount(new Hono(), {
-    listNotifications: async (c) => {
-      const q = c.req.query();
-      const { filter, matches, extra } = notificationQuery(q);
+    // Before getNotification: /notifications/export is not a notification id.
+    exportNotifications: (c, { query }) => {
+      const { format = 'har', ...rest } = query;
+      const { filter, matches } = notificationQuery(rest);
+      const records = outbox.list(filter).filter(matches);
+      const stamp = emulator.clock
+        .now()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+      const disposition = (ext: string) => `attachment; filename=reportbo-notifications-${stamp}.${ext}`;
+      if (format === 'har') {
+        return c.body(JSON.stringify(harLog(records), null, 1), 200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Disposition': disposition('har'),
+        });
+      }
+      return c.body([...ndjsonLines(records)].join(''), 200, {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Content-Disposition': disposition('ndjson'),
+      });
+    },
+    // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
+    getNotificationBody: (c, { params }) => {
+      const n = outbox.get(params.id);
+      if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
+      return c.body(new Uint8Array(n.gz), 200, {
+        'Content-Type': 'application/gzip',
+        'Content-Disposition': `attachment; filename=${n.filename}.gz`,
+      });
+    },
+    listNotifications: async (c, { query }) => {
+      const { wait, timeoutMs = SETTLE_WAIT_DEFAULT_MS, limit, before, ...filters } = query;
+      const { filter, matches, extra } = notificationQuery(filters);
       let settled: boolean | undefined;
-      if (q.wait !== undefined) {
-        if (q.wait !== 'settled') {
-          throw new InputError('invalid_query', `wait: "${q.wait}" is not supported.`, {
-            path: 'wait',
-            accepted: ['settled'],
-          });
-        }
-        const timeoutMs = q.timeoutMs === undefined ? SETTLE_WAIT_DEFAULT_MS : Number(q.timeoutMs);
-        if (!Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > SETTLE_WAIT_MAX_MS) {
-          throw new InputError(
-            'invalid_query',
-            `timeoutMs must be an integer from 0 to ${SETTLE_WAIT_MAX_MS}.`,
-            { path: 'timeoutMs' },
-          );
-        }
+      if (wait === 'settled') {
         // The state filter selects what is listed, not what is waited for: a waited-for pending
         // notification may become delivered meanwhile.
         const { state: _state, ...waitFilter } = filter;
         settled = await outbox.waitSettled(waitFilter, timeoutMs);
       }
-      const limit = q.limit === undefined ? undefined : pageLimit(q.limit);
       const listed = outbox.list(filter);
-      const paged = limit !== undefined || q.before !== undefined;
+      const paged = limit !== undefined || before !== undefined;
       if (!extra && !paged) {
         const notifications = listed.map(toSummary);
         return settled === undefined ? { notifications } : { settled, notifications };
@@ -57,7 +73,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
       // A search or a page: a scan that yields, newest first, bounded by `limit`.
       const found = await scanNotifications(listed, extra ? matches : () => true, {
         ...(limit === undefined ? {} : { limit }),
-        ...(q.before === undefined ? {} : { before: q.before }),
+        ...(before === undefined ? {} : { before }),
         signal: c.req.raw.signal,
       });
       const notifications = found.records.map(toSummary);
@@ -65,14 +81,14 @@ export function notificationRoutes(emulator: Emulator): Hono {
       return settled === undefined ? { notifications, ...page } : { settled, notifications, ...page };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
-    retryNotification: async (c) => {
-      const n = await outbox.retryNow(c.req.param('id'));
+    retryNotification: async (_c, { params }) => {
+      const n = await outbox.retryNow(params.id);
       return { attempt: n.attempts.at(-1)!, notification: toSummary(n) };
     },
     // Resend one notification (as sent or edited) to its credential or the ones named.
-    resendNotification: async (c) => {
+    resendNotification: async (c, { params }) => {
       const input = parseBody(ADMIN_ROUTES.resendNotification.body, await readJsonBody(c), 'invalid_resend');
-      const done = resend(outbox, emulator.delivery.credentials, c.req.param('id'), input);
+      const done = resend(outbox, emulator.delivery.credentials, params.id, input);
       const to = done.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ');
       return {
         from: done.from,
@@ -107,27 +123,12 @@ export function notificationRoutes(emulator: Emulator): Hono {
       }
       return { count: failed.length, dryRun, resent: resent.map(ref), retried };
     },
-    getNotification: (c) => {
-      const n = outbox.get(c.req.param('id'));
-      if (!n)
-        throw new NotFoundError('notification_not_found', `No notification with id "${c.req.param('id')}".`);
+    getNotification: (_c, { params }) => {
+      const n = outbox.get(params.id);
+      if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
       return toDetail(n);
     },
   });
-}
-
-function pageLimit(text: string): number {
-  const limit = Number(text);
-  if (!/^\d+$/.test(text) || limit < 1 || limit > MAX_PAGE_LIMIT) {
-    throw new InputError(
-      'invalid_query',
-      `limit must be a whole number from 1 to ${MAX_PAGE_LIMIT}, got "${text}".`,
-      {
-        path: 'limit',
-      },
-    );
-  }
-  return limit;
 }
 
 const ref = (n: NotificationRecord) => ({

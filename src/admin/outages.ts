@@ -18,9 +18,9 @@ export function outageRoutes(emulator: Emulator): Hono {
     clearOutages: () => {
       outages().clear();
     },
-    getOutage: (c) => outages().get(c.req.param('id')),
-    deleteOutage: (c) => {
-      outages().remove(c.req.param('id'));
+    getOutage: (_c, { params }) => outages().get(params.id),
+    deleteOutage: (_c, { params }) => {
+      outages().remove(params.id);
     },
   });
 }

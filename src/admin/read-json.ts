@@ -11,14 +11,3 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     throw new InputError('invalid_json', 'The request body must be JSON (Content-Type: application/json).');
   }
 }
-
-/** A route parameter that must be a positive integer (e.g. a BookingID). */
-export function intParam(value: string | undefined, name: string): number {
-  const n = Number(value);
-  if (!value || !Number.isSafeInteger(n) || n <= 0) {
-    throw new InputError('invalid_parameter', `${name} must be a positive integer, got "${value ?? ''}".`, {
-      path: name,
-    });
-  }
-  return n;
-}

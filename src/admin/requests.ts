@@ -1,20 +1,28 @@
 import { Hono } from 'hono';
-import type { JournalFilter } from '../auth/index.js';
+import { exchangeOf } from '../api/index.js';
 import type { Emulator } from '../emulator.js';
+import { NotFoundError } from '../errors.js';
 import { mount } from './mount.js';
 
-const FILTERS = ['version', 'variant', 'username', 'outcome'] as const;
-
-/** `GET /__admin/requests?version=&variant=&username=&outcome=`: the GetAccessToken journal, oldest first. */
+/**
+ * `GET /__admin/requests?version=&variant=&username=&outcome=`: the GetAccessToken journal, oldest
+ * first; `GET /__admin/requests/:id`: one call with its request and response as they were.
+ */
 export function requestRoutes(emulator: Emulator): Hono {
+  const { journal } = emulator.auth;
   return mount(new Hono(), {
-    listRequests: (c) => {
-      const filter: JournalFilter = {};
-      for (const key of FILTERS) {
-        const v = c.req.query(key);
-        if (v !== undefined) filter[key] = v;
+    listRequests: (_c, { query }) => ({ requests: journal.list(query) }),
+    getRequest: (_c, { params: { id } }) => {
+      const entry = journal.list().find((e) => e.id === id);
+      if (!entry) {
+        throw new NotFoundError(
+          'request_not_found',
+          journal.enabled
+            ? `No GetAccessToken call "${id}" in the journal (it keeps the last ${journal.capacity.toLocaleString('en-US')}; reset clears it).`
+            : `No GetAccessToken call "${id}": the journal is off (${emulator.names.name('journalEntries')} is 0).`,
+        );
       }
-      return { requests: emulator.auth.journal.list(filter) };
+      return { ...entry, exchange: exchangeOf(entry) ?? null };
     },
   });
 }

@@ -5,14 +5,13 @@ import { formatPath, InputError, NotFoundError } from '../errors.js';
 import { ADMIN_ROUTES } from './contract/routes.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
-import { intParam, readJsonBody } from './read-json.js';
+import { readJsonBody } from './read-json.js';
 
 /** `GET /__admin/reservations[/:bookingId]`, `POST /__admin/reservations/:bookingId/redeliver`. */
 export function reservationRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     listReservations: () => ({ reservations: emulator.reservations.list() }),
-    getReservation: (c) => {
-      const bookingId = intParam(c.req.param('bookingId'), 'bookingId');
+    getReservation: (_c, { params: { bookingId } }) => {
       const reservation = emulator.reservations.get(bookingId);
       if (!reservation)
         throw new NotFoundError('reservation_not_found', `No reservation with BookingID ${bookingId}.`);
@@ -20,8 +19,7 @@ export function reservationRoutes(emulator: Emulator): Hono {
     },
     // Manual redelivery, spec "2. Manual redelivery (servicing tool, not an HTTP operation of this interface)":
     // a NEW notification per matching credential, never a re-send.
-    redeliver: async (c) => {
-      const bookingId = intParam(c.req.param('bookingId'), 'bookingId');
+    redeliver: async (c, { params: { bookingId } }) => {
       const parsed = ADMIN_ROUTES.redeliver.body.safeParse(await readJsonBody(c));
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

@@ -6,12 +6,9 @@ import { mount } from './mount.js';
 export function tokenRoutes(emulator: Emulator): Hono {
   const { tokens } = emulator.auth;
   return mount(new Hono(), {
-    listTokens: (c) => {
-      const username = c.req.query('username');
-      return { tokens: tokens.list(username === undefined ? {} : { username }) };
-    },
-    revokeToken: (c) => {
-      tokens.revoke(c.req.param('token'));
+    listTokens: (_c, { query }) => ({ tokens: tokens.list(query) }),
+    revokeToken: (_c, { params }) => {
+      tokens.revoke(params.token);
     },
   });
 }

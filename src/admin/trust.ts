@@ -28,8 +28,7 @@ export function trustRoutes(emulator: Emulator): Hono {
       return { added, certificates: delivery.trustStore.list() };
     },
     // `run --target` removes the CA it added, so a target is left trusting what it trusted before.
-    untrust: (c) => {
-      const fingerprint = c.req.param('fingerprint');
+    untrust: (_c, { params: { fingerprint } }) => {
       const removed = delivery.untrust(fingerprint);
       if (!removed) {
         const known = delivery.trustStore.list().map((t) => t.fingerprint256);

@@ -47,9 +47,9 @@ export function uiRoutes(): Hono {
   return mount(new Hono(), {
     ui: async (c) =>
       c.html(await file('index.html'), 200, { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-cache' }),
-    uiFile: async (c) => {
-      const name = c.req.param('file');
-      const type = ASSETS[name];
+    uiFile: async (c, { params: { file: name } }) => {
+      // Own keys only: `__proto__` or `toString` must be a 404, not an inherited value (decision 0121).
+      const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (!type)
         throw new NotFoundError(
           'ui_file_not_found',

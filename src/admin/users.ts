@@ -5,7 +5,7 @@ import { mount } from './mount.js';
 import { readJsonBody } from './read-json.js';
 
 /**
- * `GET/POST /__admin/users`, `DELETE /__admin/users/:username` (docs/admin-api.md). Answers never
+ * `GET/POST /__admin/users`, `PUT/DELETE /__admin/users/:username` (docs/admin-api.md). Answers never
  * carry a password: the admin API may be read by anyone who reaches the port (a dashboard, CI logs).
  */
 export function userRoutes(emulator: Emulator): Hono {
@@ -16,8 +16,13 @@ export function userRoutes(emulator: Emulator): Hono {
       const added = users.add(await readJsonBody(c));
       return userView(added);
     },
-    deleteUser: (c) => {
-      users.remove(c.req.param('username'));
+    // Replaced in place, validated as POST; tokens already issued stay valid.
+    updateUser: async (c, { params }) => {
+      const changed = users.replace(params.username, await readJsonBody(c));
+      return userView(changed);
+    },
+    deleteUser: (_c, { params }) => {
+      users.remove(params.username);
     },
   });
 }

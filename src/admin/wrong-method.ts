@@ -37,12 +37,12 @@ function patterns(app: Hono): RoutePattern[] {
 /**
  * Answers a request whose path is a route of `app` but whose method is not: `405` with an `Allow`
  * header and a message naming the methods the path takes (`OPTIONS` answers `204` with `Allow`).
- * Paths that are no route go on to `app`'s notFound handler. Call it after the last route is added:
+ * Paths under `under` that are no route go on to the notFound handler. Call it after the last route is added:
  * the methods come from `app.routes`, so a new route is covered without a list to keep.
  */
-export function refuseWrongMethods(app: Hono): void {
+export function refuseWrongMethods(app: Hono, under: string): void {
   const table = patterns(app);
-  app.all('*', (c: Context) => {
+  app.all(`${under}/*`, (c: Context) => {
     const path = c.req.path;
     const allowed = new Set<string>();
     for (const { pattern, methods } of table) if (pattern.test(path)) for (const m of methods) allowed.add(m);

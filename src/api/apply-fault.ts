@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { type AuthResult, type Fault, failure, type Variant } from '../auth/index.js';
-import { type ApiDeps, type Endpoint, journal } from './context.js';
+import { type ApiCall, journal } from './context.js';
 import { textResponse } from './exchange.js';
 
 /** Bodies cut short, as a connection reset mid-answer or a broken proxy would deliver them. */
@@ -52,24 +52,22 @@ export function faultResponse(
  * for every variant; `undefined` when none applies (a `delay` fault answers normally, late).
  */
 export function answerFault(
-  c: Context,
-  deps: ApiDeps,
-  ep: Endpoint,
-  path: string,
-  fault: Fault | undefined,
-  variant: Variant,
-  contentType: string,
-  headers: Record<string, string>,
-  /** Who the call was for, read from the request before the fault applied (null when unreadable). */
-  username: string | null,
+  call: ApiCall,
+  answer: {
+    fault: Fault | undefined;
+    /** The Content-Type a normal answer of this variant carries (a malformed body keeps it). */
+    contentType: string;
+    headers: Record<string, string>;
+  },
 ): Response | undefined {
+  const { fault, contentType, headers } = answer;
   if (!fault || fault.kind === 'delay') return undefined;
-  const res = faultResponse(c, fault, variant, ep.version, contentType, headers);
+  const res = faultResponse(call.c, fault, call.variant, call.ep.version, contentType, headers);
   const faulted: AuthResult = {
     ...failure('malformed_request', `fault ${fault.kind}`),
     outcome: 'fault',
     transactionCode: null,
   };
-  journal(c, deps, ep, variant, path, username, faulted, res.status, { id: fault.id, kind: fault.kind });
+  journal(call, { result: faulted, httpStatus: res.status, fault });
   return res;
 }

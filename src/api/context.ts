@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { ApiVersion, AuthResult, AuthService, JournalEntry, Variant } from '../auth/index.js';
+import type { ApiVersion, AuthResult, AuthService, Fault, JournalEntry, Variant } from '../auth/index.js';
 import type { Settings } from '../config/index.js';
 import type { Logger } from '../log.js';
 import { noteJournalEntry } from './exchange.js';
@@ -28,18 +28,28 @@ export function versionString(deps: ApiDeps, version: ApiVersion): string {
   return version === '1.6' ? deps.settings.apiVersion16 : deps.settings.apiVersion17;
 }
 
+/** One GetAccessToken call as a transport handles it: where it came in, in which variant, for whom. */
+export interface ApiCall {
+  c: Context;
+  deps: ApiDeps;
+  ep: Endpoint;
+  variant: Variant;
+  /** The path as requested (any case). */
+  path: string;
+  /** Who the call was for, read from the request before any fault applied (null when unreadable). */
+  username: string | null;
+}
+
+/** How a call ended: the auth result, the HTTP status sent, and the injected fault that applied. */
+export interface CallEnd {
+  result: AuthResult;
+  httpStatus: number;
+  fault?: Pick<Fault, 'id' | 'kind'> | undefined;
+}
+
 /** Writes one journal entry for a finished call (its request and answer are kept beside it, src/api/exchange.ts). */
-export function journal(
-  c: Context,
-  deps: ApiDeps,
-  ep: Endpoint,
-  variant: Variant,
-  path: string,
-  username: string | null,
-  result: AuthResult,
-  httpStatus: number,
-  fault?: { id: string; kind: string },
-): void {
+export function journal(call: ApiCall, { result, httpStatus, fault }: CallEnd): void {
+  const { c, deps, ep, variant, path, username } = call;
   // Built once here, in the order admin answers show; the journal gives it its id.
   const entry: JournalEntry = {
     id: '',
@@ -53,6 +63,6 @@ export function journal(
     httpStatus,
     warnings: result.warnings,
   };
-  if (fault) entry.fault = fault;
+  if (fault) entry.fault = { id: fault.id, kind: fault.kind };
   noteJournalEntry(c, deps.auth.journal.record(entry));
 }

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
 import { ApiRequestError } from './api-error.js';
 import { answerFault, sleep } from './apply-fault.js';
-import { type ApiDeps, type Endpoint, journal, versionString } from './context.js';
+import { type ApiCall, type ApiDeps, type Endpoint, journal, versionString } from './context.js';
 import { apiHeaders } from './format.js';
 import { jsonTokenRequest } from './json-request.js';
 import { JSON16_CONTENT_TYPE, JSON17_CONTENT_TYPE, renderJson } from './render-json.js';
@@ -55,27 +55,17 @@ export async function handleRest(c: Context, ep: Endpoint, deps: ApiDeps): Promi
   const variant = ep.kind === 'json' ? 'json' : 'xml';
   const path = c.req.path;
   const read = await readCall(c, ep, deps);
-  const username = read.req?.username ?? null;
+  const call: ApiCall = { c, deps, ep, variant, path, username: read.req?.username ?? null };
   const fault = deps.auth.faults.take(ep.version, variant);
   if (fault && fault.kind !== 'delay') {
     const type =
       variant === 'xml' ? XML_CONTENT_TYPE : ep.version === '1.6' ? JSON16_CONTENT_TYPE : JSON17_CONTENT_TYPE;
     const headers = apiHeaders(ep.version, versionString(deps, ep.version), null);
-    return answerFault(c, deps, ep, path, fault, variant, type, headers, username)!;
+    return answerFault(call, { fault, contentType: type, headers })!;
   }
   const result = read.req ? deps.auth.getAccessToken(read.req) : read.error.result;
   const status = read.error?.status ?? 200;
-  journal(
-    c,
-    deps,
-    ep,
-    variant,
-    path,
-    username,
-    result,
-    status,
-    fault ? { id: fault.id, kind: fault.kind } : undefined,
-  );
+  journal(call, { result, httpStatus: status, fault });
   const headers = apiHeaders(ep.version, versionString(deps, ep.version), result);
   if (read.error?.close) headers.Connection = 'close';
   // 1.6 answers a wrong method with HTTP 200 (its "1000 - …" string); Allow still names POST.

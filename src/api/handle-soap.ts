@@ -3,7 +3,7 @@ import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
 import { ApiRequestError, MustUnderstandError, malformed } from './api-error.js';
 import { answerFault, sleep } from './apply-fault.js';
 import { mediaType, readBodyText } from './body.js';
-import { type ApiDeps, type Endpoint, journal, versionString } from './context.js';
+import { type ApiCall, type ApiDeps, type Endpoint, journal, versionString } from './context.js';
 import { LOWER_NAMES, pickCredentials } from './fields.js';
 import { apiHeaders } from './format.js';
 import {
@@ -108,25 +108,15 @@ export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): P
   }
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
   const read = await readCall(c, ep, deps, soap);
-  const username = read.req?.username ?? null;
+  const call: ApiCall = { c, deps, ep, variant, path, username: read.req?.username ?? null };
   const injected = deps.auth.faults.take(ep.version, variant);
   const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
-  const faulted = answerFault(c, deps, ep, path, injected, variant, type, baseHeaders, username);
+  const faulted = answerFault(call, { fault: injected, contentType: type, headers: baseHeaders });
   if (faulted) return faulted;
   let res: Response;
   if (read.req) {
     const result = deps.auth.getAccessToken(read.req);
-    journal(
-      c,
-      deps,
-      ep,
-      variant,
-      path,
-      username,
-      result,
-      200,
-      injected ? { id: injected.id, kind: injected.kind } : undefined,
-    );
+    journal(call, { result, httpStatus: 200, fault: injected });
     const headers = apiHeaders(ep.version, versionString(deps, ep.version), result);
     res = renderSoap(soap, ep.version, result, headers);
   } else {
@@ -180,7 +170,8 @@ function fault(
     kind = 'Server';
   }
   // The request could not be read, so no user is known.
-  journal(c, deps, ep, soap === '1.1' ? 'soap11' : 'soap12', path, null, result, status);
+  const variant = soap === '1.1' ? 'soap11' : 'soap12';
+  journal({ c, deps, ep, variant, path, username: null }, { result, httpStatus: status });
   const message = result.transactionMessage ?? '';
   return renderSoapFault(soap, kind, message, result.transactionCode, headers, options);
 }

@@ -15,7 +15,6 @@ export {
   JOURNAL_ATTACHMENT,
   Journal,
   type JournalEntry,
-  type JournalFilter,
 } from './journal.js';
 export { TokenStore } from './tokens.js';
 export * from './types.js';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import {
+  checkConfigKeys,
   effectiveConfig,
   readStructuredFile,
   SERVE_OPTIONS,
@@ -8,9 +9,11 @@ import {
   serveNames,
   settingsFromEnv,
   settingsFromFlags,
+  unknownEnvWarnings,
 } from '../config/index.js';
 import type { EmulatorPreload } from '../emulator.js';
 import { InputError } from '../errors.js';
+import { flushLog } from '../log.js';
 
 /** Where a scenario file keeps what `serve --scenario` takes from it (besides its `settings`). */
 const SCENARIO_PATHS: Record<string, string> = {
@@ -30,7 +33,13 @@ export async function serveSettings(
   flags: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
   shell: 'serve' | 'startEmulator' = 'serve',
-): Promise<{ settings: Record<string, unknown>; preload: EmulatorPreload; names: SettingNames }> {
+): Promise<{
+  settings: Record<string, unknown>;
+  preload: EmulatorPreload;
+  names: SettingNames;
+  /** `REPORTBO_…` variables that set nothing, each with the closest one that does. */
+  warnings: string[];
+}> {
   const fromEnv = settingsFromEnv(env);
   const fromFlags = settingsFromFlags(flags);
   const configFile = (fromFlags.config ?? fromEnv.config) as string | undefined;
@@ -45,8 +54,12 @@ export async function serveSettings(
         `${configFile}: expected a mapping of settings at the top level.`,
       );
     }
+    checkConfigKeys(configFile, content as Record<string, unknown>, '', ['settings', 'users', 'credentials']);
     const { settings = {}, users, credentials, ...rest } = content as Record<string, unknown>;
+    if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
+      throw new InputError('file_malformed', `${configFile}: "settings" must be a mapping of settings.`);
     const nested = settings as Record<string, unknown>;
+    checkConfigKeys(configFile, nested, 'settings.', []);
     fromFile = { ...nested, ...pickSettings(rest) };
     for (const key of Object.keys(fromFile))
       fileOrigins.set(key, { kind: 'file', file: configFile, path: key in nested ? `settings.${key}` : key });
@@ -104,7 +117,7 @@ export async function serveSettings(
   }
   if (typeof caPem === 'string')
     preload.caPem = { pem: caPem.replaceAll('\\n', '\n'), where: names.name('caPem') };
-  return { settings, preload, names };
+  return { settings, preload, names, warnings: unknownEnvWarnings(env) };
 }
 
 /** A JSON list given as one setting's text, with the config file's messages for a bad one. */
@@ -137,8 +150,11 @@ export function addServeOptions(cmd: Command): Command {
 
 /** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
+  // A file past `ulimit -f` would end the process by SIGXFSZ (exit 153) in the middle of a write;
+  // ignored, the write fails with EFBIG, which the data dir and the log handle like a full disk.
+  process.on('SIGXFSZ', () => {});
   const { startServer } = await import('../server.js');
-  const { settings: input, preload, names } = await serveSettings(flags, process.env);
+  const { settings: input, preload, names, warnings } = await serveSettings(flags, process.env);
   // --scenario: its receivers start first, so its credentials can point at them.
   const scenario = input.scenario
     ? await (await import('../scenarios/serve.js')).startServeScenario(String(input.scenario), preload)
@@ -157,17 +173,27 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
     throw err;
   }
   const { settings, seed, clock, log } = running.emulator;
+  for (const warning of warnings) log.warn({}, warning);
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
-    const shutdown = (signal: string) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        // A second signal, of either kind, ends the process at once (docs/delivery.md "Stopping with
+        // attempts in flight"): no more waiting for the grace.
+        log.warn({ signal }, 'second signal: stopping at once, attempts in flight are not waited for');
+        flushLog(log);
+        process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      }
+      stopping = true;
       log.info({ signal }, 'shutting down');
       void running
         .close()
         .then(() => scenario?.close())
         .then(() => resolve(0));
     };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
   if (input.urlFile) await writeUrlFile(String(input.urlFile), running.url, log);
   // A CA file builds the delivery engine at start; without one nothing is trusted yet.

@@ -1,10 +1,15 @@
 import { ConflictError, InputError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { DURATION_RANGE, INSTANT_RANGE, instantInRange, MAX_DURATION_MS } from './bounds.js';
 import { BatchListeners } from './listeners.js';
 import { nextBatchAfter } from './schedule.js';
 import type { AdvanceResult, AdvanceTarget, BatchListener, Clock, ClockChange, ClockState } from './types.js';
 
-/** A clock that moves only when told; batches run, in order and awaited, as `advance` crosses them. */
+/**
+ * A clock that moves only when told; batches run, in order and awaited, as `advance` crosses them.
+ * One advance spans at most MAX_DURATION_MS (8,784 batch instants) and yields to the event loop
+ * between batches, so other requests keep being answered while it runs (decision 0120).
+ */
 export class ManualClock implements Clock {
   readonly mode = 'manual' as const;
   #nowMs: number;
@@ -53,6 +58,8 @@ export class ManualClock implements Clock {
       const instant = new Date(at);
       batches.push(instant.toISOString());
       await this.#listeners.emit(instant, this.onListenerError);
+      // A batch with nothing due settles in microtasks: without this, a long advance holds the loop.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     this.#nowMs = toMs;
     return { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), batches };
@@ -67,6 +74,25 @@ export class ManualClock implements Clock {
 }
 
 function resolveTarget(target: AdvanceTarget, fromMs: number): number {
+  const toMs = unboundedTarget(target, fromMs);
+  if (toMs - fromMs > MAX_DURATION_MS)
+    throw new InputError(
+      'advance_too_far',
+      `Cannot advance from ${new Date(fromMs).toISOString()} by more than P366D at once (accepted: ${DURATION_RANGE}); advance in steps.`,
+      { accepted: [DURATION_RANGE] },
+    );
+  if (!instantInRange(toMs))
+    throw new InputError(
+      'advance_too_far',
+      `Cannot advance past the latest accepted instant (${INSTANT_RANGE}).`,
+      {
+        accepted: [INSTANT_RANGE],
+      },
+    );
+  return toMs;
+}
+
+function unboundedTarget(target: AdvanceTarget, fromMs: number): number {
   if ('byMs' in target) {
     if (!Number.isFinite(target.byMs) || target.byMs < 0) {
       throw new InputError(

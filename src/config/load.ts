@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { formatPath, InputError } from '../errors.js';
+import { unknownKeyMessage } from './closest-key.js';
 import { OPTION_NAMES, type SettingNames } from './names.js';
 import type { OptionSpec } from './options.js';
 import { SERVE_OPTIONS } from './options.js';
-import { type Settings, SettingsSchema } from './schema.js';
+import { DEFAULT_BASE_PATHS, type Settings, SettingsSchema } from './schema.js';
 
 type Raw = Record<string, unknown>;
 
@@ -29,13 +30,58 @@ export function settingsFromFlags(flags: Raw): Raw {
   return out;
 }
 
+/** Variables with the prefix that the test suite reads, not the emulator: never warned about. */
+const NOT_SETTINGS = new Set(['REPORTBO_TEST_TOOL_CACHE', 'REPORTBO_BROWSER_TESTS']);
+
+/**
+ * One warning per `REPORTBO_…` variable that matches no setting (a misspelt one would otherwise be
+ * dropped without a word), naming the closest variable that does.
+ */
+export function unknownEnvWarnings(env: NodeJS.ProcessEnv): string[] {
+  const known = new Set(SERVE_OPTIONS.flatMap((o) => o.env));
+  return Object.keys(env)
+    .filter((name) => name.startsWith('REPORTBO_') && !known.has(name) && !NOT_SETTINGS.has(name))
+    .map(
+      (name) => `${unknownKeyMessage('environment variable', name, known)}: it sets nothing and is ignored`,
+    );
+}
+
+/**
+ * Refuses keys of a config file that name no setting (`adminTokn: secret` would leave the admin API
+ * open without a word), naming the closest valid key. `lists`: keys valid beside the settings.
+ */
+export function checkConfigKeys(
+  file: string,
+  content: Raw,
+  prefix: '' | 'settings.',
+  lists: readonly string[],
+): void {
+  const valid = [...SERVE_OPTIONS.map((o) => o.key), ...lists];
+  for (const key of Object.keys(content)) {
+    if (valid.includes(key)) continue;
+    throw new InputError(
+      'invalid_setting',
+      `${file}: ${prefix}${key}: ${unknownKeyMessage('setting', key, valid)}; a config file takes ${valid.join(', ')}.`,
+      { file, path: `${prefix}${key}`, accepted: valid },
+    );
+  }
+}
+
+/** Digits only: `0x50`, `1e3`, `8080.0` or ` 80` name no port a user meant to give. */
+const DIGITS = /^\d+$/;
+
 function convert(spec: OptionSpec, value: string, where: string): unknown {
   if (spec.kind === 'number') {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n)) {
-      throw new InputError('invalid_setting', `${where}: "${value}" is not a number.`, { path: spec.key });
+    if (!DIGITS.test(value)) {
+      throw new InputError(
+        'invalid_setting',
+        `${where}: "${value}" is not a whole number (digits 0-9 only).`,
+        {
+          path: spec.key,
+        },
+      );
     }
-    return n;
+    return Number(value);
   }
   if (spec.kind === 'boolean') {
     const v = value.trim().toLowerCase();
@@ -88,6 +134,7 @@ export function resolveSettings(input: Raw, names: SettingNames = OPTION_NAMES):
     });
   }
   const settings = parsed.data;
+  checkBasePaths(settings, names);
   if (settings.clockStart !== undefined && settings.clock === 'real') {
     throw new InputError(
       'invalid_setting',
@@ -96,4 +143,28 @@ export function resolveSettings(input: Raw, names: SettingNames = OPTION_NAMES):
     );
   }
   return settings;
+}
+
+/**
+ * A base path the admin API or the other version would answer in place of GetAccessToken is
+ * refused: under `/__admin` the admin API takes every request first; two equal base paths (paths
+ * match case-insensitively) leave one version unreachable.
+ */
+function checkBasePaths(settings: Settings, names: SettingNames): void {
+  const norm = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p).toLowerCase();
+  for (const key of ['basePath16', 'basePath17'] as const) {
+    const path = norm(settings[key]);
+    if (path === '/__admin' || path.startsWith('/__admin/'))
+      throw new InputError(
+        'invalid_setting',
+        `Setting ${names.name(key)}: "${settings[key]}" is under /__admin, where the admin API answers first; choose another path (default ${DEFAULT_BASE_PATHS[key === 'basePath16' ? '1.6' : '1.7']}).`,
+        { path: key },
+      );
+  }
+  if (norm(settings.basePath16) === norm(settings.basePath17))
+    throw new InputError(
+      'invalid_setting',
+      `Setting ${names.name('basePath17')}: "${settings.basePath17}" is also the 1.6 base path (${names.name('basePath16')}), so one version would answer for both; give each version its own path.`,
+      { path: 'basePath17' },
+    );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantProblem } from '../clock/bounds.js';
 import { HOUR_MS } from '../clock/schedule.js';
 import { CLOCK_MODES } from '../clock/types.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.js';
@@ -6,9 +7,17 @@ import { LOG_FORMATS, LOG_LEVELS } from '../log.js';
 /** Where GetAccessToken answers by default, per API version (spec "Endpoints"). */
 export const DEFAULT_BASE_PATHS = { '1.6': '/api/1.6', '1.7': '/api/1.7' } as const;
 
-const isoInstant = z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
-  message: 'expected an ISO 8601 instant, e.g. 2026-04-27T10:00:00Z',
+/** An ISO 8601 instant inside the accepted range (src/clock/bounds.ts); a zone is optional here. */
+const isoInstant = z.string().superRefine((s, ctx) => {
+  const problem = instantProblem(s, false);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
+
+/** Text that goes into an HTTP header as is: printable ASCII, no CR/LF, not blank. */
+const headerText = (what: string) =>
+  z.string().regex(/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/, {
+    message: `expected ${what}: printable ASCII without line breaks, not blank, no surrounding spaces`,
+  });
 
 /** Settings of one emulator instance. Every field has a default, so `{}` is a valid configuration. */
 export const SettingsSchema = z.object({
@@ -23,7 +32,7 @@ export const SettingsSchema = z.object({
     )
     .default([]),
   /** When set, every admin route but health and the dashboard page needs it as a Bearer token (decision 0041). */
-  adminToken: z.string().min(1).optional(),
+  adminToken: headerText('a token').optional(),
   hourMs: z.number().int().min(100).max(HOUR_MS).default(60_000),
   clockStart: isoInstant.optional(),
   responseTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
@@ -40,8 +49,8 @@ export const SettingsSchema = z.object({
   acceptLowercaseKeys: z.boolean().default(false),
   exchangeNotifies: z.enum(['new', 'old', 'both']).default('both'),
   deliveryConcurrency: z.number().int().min(1).max(1_024).default(32),
-  apiVersion16: z.string().min(1).default('1.6.0.0'),
-  apiVersion17: z.string().min(1).default('1.7.0.0'),
+  apiVersion16: headerText('a version').default('1.6.0.0'),
+  apiVersion17: headerText('a version').default('1.7.0.0'),
   basePath16: z
     .string()
     .regex(/^\/[^?#]*$/, 'expected a path starting with /')

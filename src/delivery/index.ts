@@ -3,15 +3,14 @@
 export {
   type Attempt,
   MAX_REDELIVERIES,
-  NOTIFICATION_STATES,
   type NotificationDetail,
   type NotificationRecord,
   toDetail,
   toSummary,
 } from './notification.js';
 export type { BatchResult } from './outbox.js';
-export type { AttemptOutcome } from './outcome.js';
 export { deliveryHeaders } from './prepare.js';
 export { HttpSender, type Sender } from './sender.js';
 export { DeliveryService, type DispatchResult } from './service.js';
 export type { NotificationFilter } from './settle.js';
+export { deliveryStats } from './stats.js';

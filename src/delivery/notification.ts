@@ -72,6 +72,19 @@ export function countedAttempts(n: Pick<NotificationRecord, 'attempts'>): number
   return count;
 }
 
+/**
+ * `exhausted; 3 attempts cut off by a crash: the receiver may have acknowledged` for an exhausted
+ * notification some of whose attempts a crash cut off (they count toward the 5, docs/delivery.md
+ * "State across restarts"), else null.
+ */
+export function stateNote(n: Pick<NotificationRecord, 'state' | 'attempts'>): string | null {
+  if (n.state !== 'exhausted') return null;
+  let cut = 0;
+  for (const a of n.attempts) if (a.outcome === 'interrupted_by_crash') cut++;
+  if (cut === 0) return null;
+  return `exhausted; ${cut} attempt${cut === 1 ? '' : 's'} cut off by a crash: the receiver may have acknowledged`;
+}
+
 /** The admin API's summary view of a notification. */
 export function toSummary(n: NotificationRecord) {
   return {
@@ -81,6 +94,7 @@ export function toSummary(n: NotificationRecord) {
     bookingNumber: n.bookingNumber,
     bookingStatus: n.bookingStatus,
     state: n.state,
+    stateNote: stateNote(n),
     url: n.url,
     createdAt: n.createdAt,
     deliveredAt: n.deliveredAt,

@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import type { OutageSchema } from '../admin/contract/delivery-schemas.js';
+import { INSTANT_RANGE, InstantInput, instantInRange } from '../clock/bounds.js';
 import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 
 /** Most attempts one count-mode outage may fail: more than any notification can ever make. */
 export const MAX_OUTAGE_ATTEMPTS = 1_000_000;
-
-const Instant = z.string().refine((s) => /(?:Z|[+-]\d\d:?\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)), {
-  message: 'expected an ISO 8601 instant with a zone, e.g. 2026-04-27T10:00:00Z',
-});
 
 /**
  * `POST /__admin/outages` body: which credential (all when omitted) and either a number of attempts
@@ -30,12 +27,13 @@ export const OutageInputSchema = z
       .max(MAX_OUTAGE_ATTEMPTS)
       .optional()
       .describe('fail the next N attempts (count mode)'),
-    from: Instant.optional().describe('window start, emulator time (default: now)'),
-    until: Instant.optional().describe('window end, emulator time, exclusive'),
+    from: InstantInput.optional().describe('window start, emulator time (default: now)'),
+    until: InstantInput.optional().describe('window end, emulator time, exclusive'),
+    // Read by parseDurationMs in add(): its invalid_duration error names the forms and the range.
     for: z
       .union([z.string(), z.number().nonnegative()])
       .optional()
-      .describe('window length instead of until: PT4H, 90m, or milliseconds'),
+      .describe('window length instead of until: PT4H, 90m, or milliseconds (at most P366D)'),
     note: z.string().max(200).optional().describe('shown with the outage and in attempt messages'),
   })
   .superRefine((o, ctx) => {
@@ -128,6 +126,12 @@ export class OutageStore {
       fromMs = o.from !== undefined ? Date.parse(o.from) : now.getTime();
       if (o.until !== undefined) untilMs = Date.parse(o.until);
       if (o.for !== undefined) untilMs = fromMs + parseDurationMs(o.for, 'for');
+      if (untilMs !== null && !instantInRange(untilMs))
+        throw new InputError(
+          'invalid_outage',
+          `Outage field for: the window would end after the latest accepted instant (${INSTANT_RANGE}).`,
+          { path: 'for', accepted: [INSTANT_RANGE] },
+        );
       if (untilMs !== null && untilMs <= fromMs)
         throw new InputError(
           'invalid_outage',

@@ -329,10 +329,57 @@ export class Outbox {
   }
 
   /**
+   * Sends one attempt of `n` (`#sendOnce`) and never rejects: an error inside the emulator while
+   * making it (an outage store, a recorder, a bug) ends the attempt as data, outcome `emulator_error`,
+   * instead of escaping a background promise and ending the process (decision 0120).
+   */
+  async #send(
+    n: NotificationRecord,
+    generation: number,
+    trigger: AttemptTrigger,
+    batchAt?: string,
+  ): Promise<NotificationRecord | undefined> {
+    const attemptsBefore = n.attempts.length;
+    try {
+      return await this.#sendOnce(n, generation, trigger, batchAt);
+    } catch (err) {
+      const cause = err instanceof Error ? err.message : String(err);
+      this.deps.log.error({ id: n.id, err }, 'delivery attempt failed inside the emulator');
+      const running = this.#running.get(n);
+      this.#running.delete(n);
+      this.#runningChanged?.();
+      if (generation !== this.#store.generation) return undefined;
+      if (n.attempts.length === attemptsBefore) {
+        const now = this.#store.clockIso.of(this.deps.clock.now());
+        try {
+          this.#record(n, {
+            number: attemptsBefore + 1,
+            startedAt: running?.startedAt ?? now,
+            startedAtWall: running?.startedAtWall ?? this.#store.wallIso.of(new Date()),
+            finishedAt: now,
+            durationMs: running ? Math.round(performance.now() - running.startedMs) : 0,
+            trigger,
+            batchAt,
+            outcome: 'emulator_error',
+            statusCode: undefined,
+            message: `the emulator failed while making this attempt (${cause}): not the receiver's failure; it does not count toward the ${MAX_ATTEMPTS} attempts and the notification stays pending`,
+            responseBody: undefined,
+            outageId: undefined,
+          });
+        } catch (again) {
+          this.deps.log.error({ id: n.id, err: again }, 'could not record the failed attempt');
+        }
+      }
+      this.#store.settled(n);
+      return n;
+    }
+  }
+
+  /**
    * Sends one attempt of `n`, marked in flight, once the limiter gave it a slot; resolves with the
    * record once it finished (undefined after a reset: `generation` is the outbox's when it was queued).
    */
-  async #send(
+  async #sendOnce(
     n: NotificationRecord,
     generation: number,
     trigger: AttemptTrigger,

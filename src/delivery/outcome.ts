@@ -18,11 +18,14 @@ export const ATTEMPT_OUTCOMES = [
   // restart (decision 0080). The receiver may have got it, so unlike `interrupted` it counts toward
   // the 5 attempts; delivery is at-least-once.
   'interrupted_by_crash',
+  // The emulator itself failed while making the attempt (a bug, a full disk): recorded as data so no
+  // error escapes a background attempt (decision 0120). Not the receiver's doing: not counted.
+  'emulator_error',
 ] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /** Outcomes that are the emulator's doing, not the receiver's: they do not count toward MAX_ATTEMPTS. */
-export const UNCOUNTED_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set(['interrupted']);
+export const UNCOUNTED_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set(['interrupted', 'emulator_error']);
 
 /** What the sender reports for one POST. It never throws: failures are data. */
 export interface SendResult {

@@ -103,7 +103,7 @@ export class VerifyContext {
     return Math.round(this.#lag.max / 1e6);
   }
 
-  /** Builds the in-process emulator: manual clock a day back, the response timeout, the CA. */
+  /** Builds the in-process emulator: a manual clock minutes behind real time, the response timeout, the CA. */
   static async create(options: ResolvedOptions): Promise<VerifyContext> {
     const concurrency = options.burstConcurrency + DELIVERY_SLACK;
     const http = new HttpSender({

@@ -2,8 +2,9 @@ import { expect } from 'vitest';
 import type { SettingsInput } from '../../src/config/index.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
-/** Emulator start instant of every GetAccessToken test (manual clock). */
-export const CLOCK_START = '2026-04-27T10:00:00Z';
+import { CLOCK_START } from './clock.js';
+
+export { CLOCK_START };
 /** CLOCK_START + 8 h, as .NET formats it. */
 export const EXPIRES_AT = '2026-04-27T18:00:00Z';
 

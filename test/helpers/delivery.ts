@@ -1,11 +1,12 @@
 import { afterEach, expect } from 'vitest';
 import type { SettingsInput } from '../../src/config/index.js';
 import type { NotificationDetail } from '../../src/delivery/index.js';
-import type { EmulatorPreload } from '../../src/emulator.js';
+import type { EmulatorDeps, EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
-/** Emulator start instant of every delivery test (manual clock). */
-export const CLOCK_START = '2026-04-27T10:00:00Z';
+import { CLOCK_START } from './clock.js';
+
+export { CLOCK_START };
 
 const running = new Set<RunningEmulator>();
 afterEach(async () => {
@@ -53,10 +54,11 @@ export interface DeliveryHarness {
 export async function deliveryEmulator(
   settings: SettingsInput = {},
   preload: EmulatorPreload = {},
+  deps: EmulatorDeps = {},
 ): Promise<DeliveryHarness> {
   const server = await startServer(
     { port: 0, clock: 'manual', clockStart: CLOCK_START, logLevel: 'silent', seed: 11, ...settings },
-    {},
+    deps,
     preload,
   );
   running.add(server);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll } from 'vitest';
+import { BIN } from './cli.js';
 
 /** A child process started by a test, with everything it printed so far. */
 export interface Started {
@@ -79,4 +80,21 @@ export function start(
       });
     },
   };
+}
+
+/** A `reportbo-emulator serve` started by a test, once it printed where it listens. */
+export interface Served {
+  /** Its base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  started: Started;
+}
+
+/**
+ * Starts the real CLI (`bin/`, from dist/: `npm run build` first) as `serve --port 0 …args` and
+ * waits for its `listening on` line; the test file stops it after all its tests (see `start`).
+ */
+export async function serveCli(args: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const started = start(process.execPath, [BIN, 'serve', '--port', '0', ...args], env);
+  const [, url] = await started.waitFor(/listening on (http:\/\/[\d.:]+)/);
+  return { url: url!, started };
 }

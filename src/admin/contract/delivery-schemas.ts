@@ -175,6 +175,11 @@ const summaryShape = {
     .describe('why a cancelled notification is no longer redelivered: credential_deleted'),
   filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
   warnings: strings,
+  stateNote: str
+    .nullable()
+    .describe(
+      'exhausted after attempts a crash cut off (they count toward the 5): "exhausted; 3 attempts cut off by a crash: the receiver may have acknowledged"; else null',
+    ),
 };
 export const NotificationSummarySchema = component(
   'NotificationSummary',
@@ -213,7 +218,7 @@ export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'none'] as
 const notificationFilters = {
   state: z.enum(NOTIFICATION_STATES).optional().describe('only this state'),
   credentialId: str.optional().describe('only this credential'),
-  bookingId: int.optional().describe('only this reservation'),
+  bookingId: int.positive().optional().describe('only this reservation (a BookingID)'),
   bookingStatus: z.enum(BOOKING_STATUSES).optional().describe('only this BookingStatus (the event)'),
   statusClass: z
     .enum(STATUS_CLASSES)
@@ -236,7 +241,7 @@ const notificationFilters = {
 export const NotificationQuerySchema = z.object({
   ...notificationFilters,
   wait: z.literal('settled').optional().describe('wait until no matching attempt is queued or running'),
-  timeoutMs: int.max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
+  timeoutMs: int.min(0).max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
   limit: int
     .min(1)
     .max(1000)

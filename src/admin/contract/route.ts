@@ -31,7 +31,10 @@ export interface RouteDeclaration {
   body?: z.ZodType;
   /** Status → answer schema; `null` for an answer without a JSON body. The lowest status is the success one. */
   responses: Readonly<Record<number, z.ZodType | null>>;
-  /** Error statuses it answers with a Problem (every operation may also answer 400/500, `default`). */
+  /**
+   * Error statuses it answers with a Problem (`default` covers 500 and the guard's refusals). A route
+   * with declared `params` or `query` lists 400: mount() answers it for a value they refuse.
+   */
   errors?: readonly number[];
   /** Media type of the success answer when it is not JSON (the dashboard, the live stream). */
   media?: string;
@@ -43,7 +46,7 @@ export interface RouteDeclaration {
 export const route = <const R extends RouteDeclaration>(declaration: R): R => declaration;
 
 /** `'/reservations/:bookingId/redeliver'` → `'bookingId'`. */
-type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | PathParams<`/${Rest}`>
   : P extends `${string}:${infer Name}`
     ? Name

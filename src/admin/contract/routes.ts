@@ -192,7 +192,7 @@ export const ADMIN_ROUTES = {
     summary: 'one reservation with its last body and history',
     params: bookingIdParam,
     responses: { 200: ReservationSchema },
-    errors: [404],
+    errors: [400, 404],
   }),
   redeliver: route({
     method: 'post',
@@ -389,6 +389,7 @@ export const ADMIN_ROUTES = {
     summary: 'issued tokens with expiry (8 h of emulator time)',
     query: TokenQuerySchema,
     responses: { 200: listOf('tokens', TokenSchema) },
+    errors: [400],
   }),
   revokeToken: route({
     method: 'delete',
@@ -405,6 +406,7 @@ export const ADMIN_ROUTES = {
     summary: 'journal of GetAccessToken calls, oldest first',
     query: JournalQuerySchema,
     responses: { 200: listOf('requests', JournalEntrySchema) },
+    errors: [400],
   }),
   getRequest: route({
     method: 'get',

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from './helpers/cli.js';
+import { CLOCK_START } from './helpers/clock.js';
 
 // The acceptance test of --data-dir (decision 0080): 3,000 events to a receiver that fails 30% of its
 // answers, the emulator killed with SIGKILL at random instants (at least 5 restarts), then everything
@@ -19,7 +20,6 @@ const EVENTS = 3_000;
 const MIN_RESTARTS = 5;
 /** Kills stop after this many restarts (then one last one at the end), so the test ends in time on a loaded machine. */
 const MAX_RESTARTS = 8;
-const CLOCK_START = '2026-04-27T10:00:00Z';
 
 interface Answer {
   status: number;

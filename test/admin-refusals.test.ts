@@ -1,0 +1,152 @@
+import { request } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { BIN } from './helpers/cli.js';
+import { start } from './helpers/processes.js';
+
+interface StreamEvent {
+  kind?: string;
+  status?: number;
+  code?: string;
+}
+
+/** Collects the live stream's data objects (`GET /__admin/stream`) as they arrive. */
+async function collectStream(url: string): Promise<{ seen: StreamEvent[]; close(): void }> {
+  const controller = new AbortController();
+  const res = await fetch(url, { signal: controller.signal });
+  expect(res.status).toBe(200);
+  const seen: StreamEvent[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
+          buffer = buffer.slice(end + 2);
+          if (data) seen.push(JSON.parse(data) as StreamEvent);
+        }
+      }
+    } catch {
+      // aborted at the end of the test
+    }
+  })();
+  return { seen, close: () => controller.abort() };
+}
+
+/** One request with exactly these headers (fetch would add its own Sec-Fetch-Mode and refuse Host). */
+function raw(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        text += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('guard refusals are visible in the live stream and the log (issue 31 §5)', () => {
+  it('streams and logs 401, 403 (origin, host, cross-site) and 415, and condenses a flood of them', async () => {
+    const p = start(process.execPath, [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--clock',
+      'manual',
+      '--admin-token',
+      'secret',
+      '--log-format',
+      'json',
+    ]);
+    const url = (await p.waitFor(/listening on (http:\/\/[^\s"]+)/))[1]!;
+    const stream = await collectStream(`${url}/__admin/stream?token=secret`);
+    const auth = { authorization: 'Bearer secret' };
+    const calls: Array<[Record<string, string>, string, number, string]> = [
+      [{}, 'GET', 401, 'admin_token_missing'],
+      [{ authorization: 'Bearer wrong' }, 'GET', 401, 'admin_token_wrong'],
+      [{ ...auth, origin: 'https://evil.example' }, 'GET', 403, 'admin_origin_refused'],
+      [{ ...auth, host: 'evil.example' }, 'GET', 403, 'admin_host_not_allowed'],
+      [
+        { ...auth, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+        'GET',
+        403,
+        'admin_cross_site_refused',
+      ],
+      [{ ...auth, 'content-type': 'text/plain' }, 'POST', 415, 'admin_content_type_refused'],
+    ];
+    for (const [headers, method, status, code] of calls) {
+      const res = await raw(
+        `${url}/__admin/credentials`,
+        method,
+        headers,
+        method === 'POST' ? '{}' : undefined,
+      );
+      expect(res.status, res.text).toBe(status);
+      expect((JSON.parse(res.text) as { error: { code: string } }).error.code).toBe(code);
+    }
+    await until(() => stream.seen.filter((e) => e.kind === 'refused').length >= calls.length);
+    expect(stream.seen.filter((e) => e.kind === 'refused').map((e) => [e.status, e.code])).toEqual(
+      calls.map(([, , status, code]) => [status, code]),
+    );
+    for (const [, , , code] of calls) expect(p.output()).toMatch(new RegExp(`admin call refused: .*${code}`));
+
+    // A flood: every refusal reaches the stream; the log writes a budget of lines and sums the rest.
+    const flood = 60;
+    const before = p.output().length;
+    await Promise.all(
+      Array.from({ length: flood }, () =>
+        fetch(`${url}/__admin/credentials`, { headers: { origin: 'https://evil.example', ...auth } }).then(
+          (r) => r.text(),
+        ),
+      ),
+    );
+    await until(() => stream.seen.filter((e) => e.kind === 'refused').length >= calls.length + flood);
+    // Lines written plus the counts of the summary lines: every refusal accounted for, once.
+    const accounted = (logged: string) =>
+      (logged.match(/admin call refused: GET \/__admin\/credentials → 403 admin_origin_refused/g) ?? [])
+        .length +
+      [...logged.matchAll(/"msg":"(\d+) more admin calls? refused in the last second/g)].reduce(
+        (sum, m) => sum + Number(m[1]),
+        0,
+      );
+    await until(() => accounted(p.output().slice(before)) >= flood);
+    const logged = p.output().slice(before);
+    expect(accounted(logged)).toBe(flood);
+    expect(logged).toMatch(/more admin calls? refused in the last second \(\d+ 403 admin_origin_refused\)/);
+    stream.close();
+    p.child.kill('SIGTERM');
+    expect(await p.exited()).toBe(0);
+  });
+
+  it('a top-level navigation from another site still opens the dashboard page', async () => {
+    const p = start(process.execPath, [BIN, 'serve', '--port', '0', '--clock', 'manual']);
+    const url = (await p.waitFor(/listening on (http:\/\/[^\s"]+)/))[1]!;
+    const navigate = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+    expect((await raw(`${url}/__admin/ui`, 'GET', navigate)).status).toBe(200);
+    expect((await raw(`${url}/__admin/notifications`, 'GET', navigate)).status).toBe(403);
+    const noCors = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' };
+    expect((await raw(`${url}/__admin/ui/dashboard.js`, 'GET', noCors)).status).toBe(403);
+    p.child.kill('SIGTERM');
+    expect(await p.exited()).toBe(0);
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from './helpers/cli.js';
+import { start } from './helpers/processes.js';
+
+// The real CLI from dist/ (npm run build first). Every refusal happens before the port is opened.
+const serve = (...args: string[]) => runCli(['serve', '--port', '0', ...args]);
+
+describe('settings that are wrong are refused at start with exit 2, naming the setting (issue 31 §3)', () => {
+  it.each([
+    ['an API version with CR/LF', ['--api-version-17', '1.7\r\nX-Evil: 1'], '--api-version-17'],
+    [
+      'a clock start past the Date range',
+      ['--clock', 'manual', '--clock-start', '+275760-09-14T00:00:00Z'],
+      '--clock-start',
+    ],
+    [
+      'a clock start past year 9999',
+      ['--clock', 'manual', '--clock-start', '10000-01-01T00:00:00Z'],
+      '--clock-start',
+    ],
+    ['a whitespace-only admin token', ['--admin-token', '   '], '--admin-token'],
+    ['a 1.6 base path under /__admin', ['--base-path-16', '/__admin'], '--base-path-16'],
+    ['a 1.7 base path under /__admin', ['--base-path-17', '/__ADMIN/api'], '--base-path-17'],
+    [
+      'the same base path for both versions',
+      ['--base-path-16', '/api', '--base-path-17', '/API/'],
+      '--base-path-17',
+    ],
+    ['a hexadecimal port', ['--port', '0x50'], '--port'],
+    ['a port in exponent form', ['--port', '1e3'], '--port'],
+  ])('%s', async (_, args, named) => {
+    const run = await serve(...args);
+    expect(run.code, run.stderr + run.stdout).toBe(2);
+    expect(run.stderr).toContain(named);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('a misspelt key in a config file is an error naming the closest valid key, not an open admin API', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reportbo-config-'));
+    const top = join(dir, 'top.yaml');
+    writeFileSync(top, 'adminTokn: secret\n');
+    const run = await serve('--config', top);
+    expect(run.code, run.stderr + run.stdout).toBe(2);
+    expect(run.stderr).toContain(
+      `${top}: adminTokn: unknown setting "adminTokn" (did you mean "adminToken"?)`,
+    );
+    const nested = join(dir, 'nested.json');
+    writeFileSync(nested, JSON.stringify({ settings: { responseTimoutMs: 1000 } }));
+    const again = await serve('--config', nested);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(
+      'settings.responseTimoutMs: unknown setting "responseTimoutMs" (did you mean "responseTimeoutMs"?)',
+    );
+  });
+
+  it('a REPORTBO_ variable that matches no setting is a warning naming the closest one; the emulator starts', async () => {
+    const p = start(process.execPath, [BIN, 'serve', '--port', '0', '--log-format', 'json'], {
+      REPORTBO_ADMIN_TOKN: 'secret',
+    });
+    await p.waitFor(/listening on/);
+    expect(p.output()).toContain(
+      'unknown environment variable \\"REPORTBO_ADMIN_TOKN\\" (did you mean \\"REPORTBO_ADMIN_TOKEN\\"?)',
+    );
+    p.child.kill('SIGTERM');
+    expect(await p.exited()).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * A crash-interrupted attempt counts toward the 5 (docs/delivery.md "State across restarts"), so a
+ * notification the receiver may have acknowledged can end exhausted: the API and the inspector say
+ * so (issue 31 §5). Real CLI, real data dir, a real SIGKILL.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN } from './helpers/cli.js';
+import { start } from './helpers/processes.js';
+import { behave, receiver } from './helpers/receiver.js';
+
+const post = async (url: string, path: string, body: unknown) => {
+  const res = await fetch(`${url}/__admin${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return (await res.json()) as Record<string, unknown>;
+};
+
+describe('an exhausted notification whose attempts a crash cut off', () => {
+  it('is marked "exhausted; 1 attempt cut off by a crash: the receiver may have acknowledged"', async () => {
+    const hang = await receiver({ defaultBehaviour: behave.hang() });
+    const data = join(mkdtempSync(join(tmpdir(), 'reportbo-crash-cut-')), 'data');
+    const args = [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--clock',
+      'manual',
+      '--clock-start',
+      '2026-04-27T10:00:00Z',
+      '--allow-http',
+      '--data-dir',
+      data,
+    ];
+    const first = start(process.execPath, args);
+    let url = (await first.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+    await post(url, '/credentials', { id: 'c', apiKey: 'k', url: `${hang.url}/hook` });
+    await post(url, '/outages', { attempts: 4 });
+    const event = await post(url, '/events', { type: 'Issue' });
+    const id = (event.notifications as Array<{ id: string }>)[0]!.id;
+    for (let i = 0; i < 3; i++) await post(url, '/clock/advance', { to: 'next-batch' });
+    // Four attempts failed by the outage; the fifth reaches the receiver, which never answers.
+    void fetch(`${url}/__admin/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"to":"next-batch"}',
+    }).catch(() => {});
+    await hang.waitForRequests(1, 20_000);
+    first.child.kill('SIGKILL');
+    await first.exited();
+
+    const second = start(process.execPath, args);
+    url = (await second.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+    const n = (await (await fetch(`${url}/__admin/notifications/${id}`)).json()) as {
+      state: string;
+      stateNote: string | null;
+      attempts: Array<{ outcome: string }>;
+    };
+    expect(n.attempts.map((a) => a.outcome)).toEqual([
+      'simulated_outage',
+      'simulated_outage',
+      'simulated_outage',
+      'simulated_outage',
+      'interrupted_by_crash',
+    ]);
+    expect(n.state).toBe('exhausted');
+    expect(n.stateNote).toBe('exhausted; 1 attempt cut off by a crash: the receiver may have acknowledged');
+    const list = (await (await fetch(`${url}/__admin/notifications`)).json()) as {
+      notifications: Array<{ id: string; stateNote: string | null }>;
+    };
+    expect(list.notifications.find((x) => x.id === id)?.stateNote).toContain('cut off by a crash');
+    second.child.kill('SIGTERM');
+    expect(await second.exited()).toBe(0);
+  });
+});
