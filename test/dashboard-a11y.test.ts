@@ -41,7 +41,12 @@ async function axeFindings(page: Page): Promise<string[]> {
 /** A delivered notification after a 503, a user and a GetAccessToken call: every tab has something. */
 async function populated() {
   const r = await receiver();
-  r.enqueue({ kind: 'status', status: 503, body: 'busy', headers: { 'Retry-After': '120' } });
+  r.enqueue({
+    kind: 'status',
+    status: 503,
+    body: '{"error":"busy","retryIn":120}',
+    headers: { 'Retry-After': '120', 'Content-Type': 'application/json' },
+  });
   const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
   await emu.credential({ id: 'main', apiKey: 'k-main', url: r.url });
   await emu.admin('POST', '/users', {
@@ -99,7 +104,10 @@ describe.skipIf(!haveChromium)('the dashboard for a keyboard and a screen reader
     // What did my receiver answer: open the attempt's answer with Enter.
     await tabTo(page, '#attempts li[data-number="1"] details.answer summary');
     await page.keyboard.press('Enter');
-    expect(await page.locator('#attempts li[data-number="1"] .response-body').textContent()).toBe('busy');
+    // A JSON answer, indented for reading.
+    expect(await page.locator('#attempts li[data-number="1"] .response-body').textContent()).toBe(
+      '{\n  "error": "busy",\n  "retryIn": 120\n}',
+    );
 
     // Resend it and watch it succeed.
     await tabTo(page, '#retry-now');

@@ -85,9 +85,24 @@ export function renderAttempt(a, before, gzipBytes) {
               )
             : null,
           a.responseBody
-            ? h('pre', { class: 'response-body' }, a.responseBody)
+            ? h('pre', { class: 'response-body' }, prettyJson(a.responseBody))
             : h('div', { class: 'muted' }, 'empty body'),
         )
       : null,
   );
+}
+
+/**
+ * A JSON answer indented for reading (a receiver's `{"error":…}` on one line is hard to scan); any
+ * other text, or JSON cut at 4 KiB, as it came.
+ * @param {string} text
+ */
+function prettyJson(text) {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return text;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
 }
