@@ -12,6 +12,7 @@ import {
   type SettingsInput,
 } from './config/index.js';
 import { DeliveryService, type Sender } from './delivery/index.js';
+import { TRUST_EXPIRY_WARNING_DAYS, trustExpiryWarnings } from './delivery/trust.js';
 import { createLogger, flushLog, type Logger, silentLogger } from './log.js';
 import { ChangeStream } from './model/change.js';
 import { ReservationStore } from './reservations/index.js';
@@ -181,6 +182,9 @@ export function createEmulator(
     for (const pem of preload.trust ?? []) delivery.trust(pem, 'scenario', "the scenario receivers' CA");
     if (preload.caPem) delivery.trust(preload.caPem.pem, 'ca-pem', preload.caPem.where);
     await delivery.loadCaFile();
+    const trusted = delivery.trustStore.list();
+    for (const warning of trustExpiryWarnings(trusted, Date.now()))
+      log.warn({ trustExpiryWithinDays: TRUST_EXPIRY_WARNING_DAYS }, warning);
   })();
   // Spec "Limits": redelivery batches at minute 55; the clock decides when that is.
   clock.onBatch(async (at, skip) => {

@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { BIN, runCli } from './helpers/cli.js';
 import { deliveryEmulator } from './helpers/delivery.js';
+import { start } from './helpers/processes.js';
 import { receiver } from './helpers/receiver.js';
 
 const dirs: string[] = [];
@@ -69,6 +70,54 @@ describe('reportbo-emulator certs', () => {
     expect(daysLeft).toBeLessThan(2.1);
     expect(x509.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
   });
+
+  it('gives the CA a long default lifetime distinct from the server certificate, and refuses a server certificate outliving its CA', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
+    dirs.push(dir);
+    const made = await cli(['certs', '--out', dir]);
+    expect(made.code).toBe(0);
+    expect(made.out).toContain('CA certificate, valid 3650 days');
+    const daysLeft = async (file: string) =>
+      (Date.parse(new X509Certificate(await readFile(join(dir, file), 'utf8')).validTo) - Date.now()) /
+      86_400_000;
+    expect(Math.round(await daysLeft('ca.pem'))).toBe(3650);
+    expect(Math.round(await daysLeft('server.pem'))).toBe(30);
+    expect((await cli(['certs', '--out', dir, '--ca-days', '400', '--days', '90'])).code).toBe(0);
+    expect(Math.round(await daysLeft('ca.pem'))).toBe(400);
+    const refused = await cli(['certs', '--out', dir, '--ca-days', '5', '--days', '10']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--days 10 is longer than --ca-days 5');
+    expect(refused.err).not.toMatch(/\n\s+at /);
+  }, 180_000);
+
+  it('makes serve warn at start when a trusted CA expires within 7 days, and stay quiet for a long-lived one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
+    dirs.push(dir);
+    expect((await cli(['certs', '--out', join(dir, 'short'), '--ca-days', '3', '--days', '1'])).code).toBe(0);
+    expect((await cli(['certs', '--out', join(dir, 'long')])).code).toBe(0);
+    for (const [kind, warned] of [
+      ['short', true],
+      ['long', false],
+    ] as const) {
+      const serve = start(process.execPath, [
+        BIN,
+        'serve',
+        '--port',
+        '0',
+        '--log-format',
+        'json',
+        '--ca-file',
+        join(dir, kind, 'ca.pem'),
+      ]);
+      await serve.waitFor(/listening on/, 60_000);
+      // JSON lines escape the quotes around the subject.
+      const warning =
+        /trusted certificate \\"CN=reportbo-emulator test CA \w+\\" \(ca-file\) expires on \S+ \(in 3\.0 days\)/;
+      expect(warning.test(serve.output()), serve.output()).toBe(warned);
+      serve.child.kill('SIGTERM');
+      await serve.exited();
+    }
+  }, 180_000);
 
   it('keeps all three files with --keep-existing, as a compose one-shot started again must, and replaces them without it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));

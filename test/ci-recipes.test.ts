@@ -131,14 +131,16 @@ afterAll(async () => {
 });
 
 /**
- * `docker inspect -f '{{.State.Running}}' NAME` and `docker logs [--tail N] NAME` for the containers
- * this test runs as processes (their pid and output under .containers/).
+ * `docker inspect -f '{{.State.Running}}' NAME`, `docker logs [--tail N] NAME` and `docker rm -f
+ * NAME` (stops it) for the containers this test runs as processes (their pid and output under
+ * .containers/).
  */
 const DOCKER_SHIM = `#!/usr/bin/env bash
 dir="$(dirname "$0")/../.containers"
 case "$1" in
   inspect) name="\${@: -1}"; if kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null; then echo true; else echo false; fi ;;
   logs) name="\${@: -1}"; if [ "$2" = --tail ]; then tail -n "$3" "$dir/$name.log"; else cat "$dir/$name.log"; fi ;;
+  rm) name="\${@: -1}"; kill "$(cat "$dir/$name.pid")" 2>/dev/null; rm -f "$dir/$name.pid"; echo "$name" ;;
   *) echo "docker shim of test/ci-recipes.test.ts: $1 is not emulated" >&2; exit 2 ;;
 esac
 `;
@@ -326,6 +328,23 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
     const services = all.flatMap((r) => r.services);
     expect(services.length).toBe(3);
     for (const service of services) expect(service.env.REPORTBO_PORT).toBe('8080');
+  });
+
+  it('removes every container a recipe starts with docker run -d --name, in a step that runs even after a failure', () => {
+    const doc = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
+    const blocks = [...doc.matchAll(/<!-- ci-recipe -->\n```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    let started = 0;
+    for (const block of blocks) {
+      for (const [, name] of block.matchAll(/docker run -d --name (\S+)/g)) {
+        started++;
+        // GitHub: an `if: always()` step; GitLab: `after_script`, which runs whatever the script did.
+        const removed = new RegExp(
+          `(if: always\\(\\)\\s+run: docker rm -f ${name}\\b)|(after_script:[\\s\\S]*docker rm -f ${name}\\b)`,
+        );
+        expect(block, `docker run --name ${name}`).toMatch(removed);
+      }
+    }
+    expect(started).toBeGreaterThan(0);
   });
 
   it('has no unbounded wait loop left', () => {

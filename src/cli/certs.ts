@@ -13,6 +13,7 @@ interface CertsFlags {
   out: string;
   host?: string[];
   days: string;
+  caDays: string;
   keepExisting?: boolean;
 }
 
@@ -36,7 +37,12 @@ export function registerCertsCommand(program: Command, setExit: (code: number) =
       '--host <name...>',
       `DNS name or IP address the server certificate is valid for; repeat for several (default ${DEFAULT_CERT_HOSTS.join(', ')})`,
     )
-    .option('--days <n>', 'validity of both certificates in days', '30')
+    .option('--days <n>', 'validity of the server certificate in days', '30')
+    .option(
+      '--ca-days <n>',
+      'validity of the CA in days (long by default: a CA kept as a CI secret must outlive many server certificates)',
+      '3650',
+    )
     .option(
       '--keep-existing',
       'leave ca.pem, server.pem and server-key.pem as they are when all three exist (a compose one-shot ' +
@@ -59,6 +65,19 @@ async function runCerts(flags: CertsFlags): Promise<number> {
   if (!Number.isInteger(days) || days < 1 || days > 3650) {
     throw new InputError('invalid_option', `--days: "${flags.days}" is not a whole number from 1 to 3650.`);
   }
+  const caDays = Number(flags.caDays);
+  if (!Number.isInteger(caDays) || caDays < 1 || caDays > 7300) {
+    throw new InputError(
+      'invalid_option',
+      `--ca-days: "${flags.caDays}" is not a whole number from 1 to 7300.`,
+    );
+  }
+  if (days > caDays) {
+    throw new InputError(
+      'invalid_option',
+      `--days ${days} is longer than --ca-days ${caDays}: a server certificate cannot outlive the CA that signed it.`,
+    );
+  }
   if (flags.keepExisting && (await allExist(flags.out))) {
     process.stdout.write(
       `kept ${CERT_FILES.map((f) => join(flags.out, f)).join(', ')} (all three exist; --keep-existing)\n`,
@@ -70,7 +89,10 @@ async function runCerts(flags: CertsFlags): Promise<number> {
     '../certs/index.js'
   );
   const notAfter = new Date(Date.now() + days * 86_400_000);
-  const ca = createCertificateAuthority({ commonName: 'reportbo-emulator test CA', notAfter });
+  const ca = createCertificateAuthority({
+    commonName: 'reportbo-emulator test CA',
+    notAfter: new Date(Date.now() + caDays * 86_400_000),
+  });
   const server = createServerCertificate({ ca, hosts, notAfter });
   let files: Awaited<ReturnType<typeof writeCertificateFiles>>;
   try {
@@ -81,7 +103,7 @@ async function runCerts(flags: CertsFlags): Promise<number> {
   }
   process.stdout.write(
     [
-      `wrote ${files.caCert} (CA certificate: trust it with serve --ca-file / REPORTBO_CA_FILE)`,
+      `wrote ${files.caCert} (CA certificate, valid ${caDays} days: trust it with serve --ca-file / REPORTBO_CA_FILE)`,
       `wrote ${files.cert} (server certificate for ${hosts.join(', ')}, valid ${days} days)`,
       `wrote ${files.key} (its private key, readable by its owner only)`,
       '',

@@ -3,7 +3,6 @@
 export {
   type Attempt,
   MAX_REDELIVERIES,
-  type NotificationDetail,
   type NotificationRecord,
   toDetail,
   toSummary,

@@ -122,4 +122,3 @@ export function toDetail(n: NotificationRecord) {
 }
 
 export type NotificationSummary = ReturnType<typeof toSummary>;
-export type NotificationDetail = ReturnType<typeof toDetail>;

@@ -100,3 +100,28 @@ export class TrustStore {
 function normalizeFingerprint(f: string): string {
   return f.replaceAll(':', '').toUpperCase();
 }
+
+/** How close to its end a trusted certificate's validity must be for the start-up warning. */
+export const TRUST_EXPIRY_WARNING_DAYS = 7;
+
+/**
+ * One warning per trusted certificate that has expired or expires within
+ * TRUST_EXPIRY_WARNING_DAYS of `nowMs` (wall time: TLS checks validity against the real clock):
+ * a CA kept as a CI secret quietly turns every HTTPS delivery into `certificate_expired`.
+ */
+export function trustExpiryWarnings(certificates: readonly TrustedCertificate[], nowMs: number): string[] {
+  const warnings: string[] = [];
+  for (const c of certificates) {
+    const leftMs = Date.parse(c.validTo) - nowMs;
+    if (leftMs > TRUST_EXPIRY_WARNING_DAYS * 86_400_000) continue;
+    const when =
+      leftMs <= 0
+        ? `expired on ${c.validTo}`
+        : `expires on ${c.validTo} (in ${(leftMs / 86_400_000).toFixed(1)} days)`;
+    warnings.push(
+      `trusted certificate "${c.subject}" (${c.source}) ${when}: deliveries to receivers it signed will fail ` +
+        `with certificate_expired; make a new CA (reportbo-emulator certs --ca-days 3650) and trust it instead`,
+    );
+  }
+  return warnings;
+}

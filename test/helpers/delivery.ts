@@ -1,6 +1,7 @@
 import { afterEach, expect } from 'vitest';
+import { AdminClient } from '../../src/client/index.js';
+import type * as T from '../../src/client/types.js';
 import type { SettingsInput } from '../../src/config/index.js';
-import type { NotificationDetail } from '../../src/delivery/index.js';
 import type { EmulatorDeps, EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
@@ -21,23 +22,17 @@ export interface AdminAnswer<T = Record<string, unknown>> {
   body: T;
 }
 
-// The shapes the admin API answers, as the server declares them (JSON of the same objects), so a
-// change of shape breaks these tests at compile time instead of drifting.
-export type NotificationView = NotificationDetail;
-export interface EventResultView {
-  event: string;
-  at: string;
-  reservations: Array<{ bookingId: number; bookingNumber: string; status: string }>;
-  notifications: Array<{ id: string; credentialId: string; bookingId: number; state: string }>;
-  routedTo: number;
-  message: string;
-  warnings: string[];
-}
+// The shapes the admin API answers are the client's (read from the route table), so a change of
+// shape breaks these tests at compile time instead of drifting.
+export type NotificationView = T.Notification;
+export type EventResultView = T.EventResult;
 
 /** A listening emulator (manual clock, silent) with small admin-API helpers. */
 export interface DeliveryHarness {
   url: string;
   server: RunningEmulator;
+  /** The typed admin client on this emulator. */
+  client: AdminClient;
   admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<AdminAnswer<T>>;
   /** POST /credentials, expecting 201. */
   credential(input: Record<string, unknown>): Promise<{ id: string }>;
@@ -47,7 +42,7 @@ export interface DeliveryHarness {
   settle(timeoutMs?: number): Promise<void>;
   notification(id: string): Promise<NotificationView>;
   /** POST /clock/advance, expecting 200. */
-  advance(body: Record<string, unknown>): Promise<{ batches: string[] }>;
+  advance(body: Record<string, unknown>): Promise<T.AdvanceResult>;
 }
 
 /** Starts an emulator on port 0 (manual clock at CLOCK_START) that the test file closes after each test. */
@@ -62,6 +57,7 @@ export async function deliveryEmulator(
     preload,
   );
   running.add(server);
+  const client = new AdminClient(server.url);
   const admin = async <T>(method: string, path: string, body?: unknown): Promise<AdminAnswer<T>> => {
     const res = await fetch(`${server.url}/__admin${path}`, {
       method,
@@ -72,28 +68,19 @@ export async function deliveryEmulator(
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
   };
-  const expectStatus = <T>(answer: AdminAnswer<T>, status: number): T => {
-    expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-    return answer.body;
-  };
   return {
     url: server.url,
     server,
+    client,
     admin,
-    credential: async (input) =>
-      expectStatus(await admin<{ id: string }>('POST', '/credentials', input), 201),
-    event: async (input) => expectStatus(await admin<EventResultView>('POST', '/events', input), 202),
+    // Inputs stay loose here (tests build them freely); the client checks the answers' status.
+    credential: (input) => client.addCredential(input as T.CredentialInput),
+    event: (input) => client.emitEvent(input as T.EventInput),
     settle: async (timeoutMs = 10_000) => {
-      const answer = await admin<{ settled: boolean }>(
-        'GET',
-        `/notifications?wait=settled&timeoutMs=${timeoutMs}`,
-      );
-      expect(expectStatus(answer, 200).settled).toBe(true);
+      expect((await client.waitSettled({}, timeoutMs)).settled).toBe(true);
     },
-    notification: async (id) =>
-      expectStatus(await admin<NotificationView>('GET', `/notifications/${id}`), 200),
-    advance: async (body) =>
-      expectStatus(await admin<{ batches: string[] }>('POST', '/clock/advance', body), 200),
+    notification: (id) => client.getNotification(id),
+    advance: (body) => client.advanceClock(body as T.AdvanceInput),
   };
 }
 
