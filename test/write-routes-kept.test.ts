@@ -91,6 +91,11 @@ const WRITES: Array<[Operation, (ctx: Context, emu: RunningEmulator) => Promise<
     (ctx) => ({ params: { bookingId: ctx.bookingId! }, body: { status: 'Issued' }, frame: 'event' }),
   ],
   ['retryNotification', (ctx) => ({ params: { id: ctx.notificationId! }, frame: 'attempt' })],
+  [
+    'resendNotification',
+    (ctx) => ({ params: { id: ctx.notificationId! }, body: {}, frame: 'notification_created' }),
+  ],
+  ['resendFailed', () => ({ body: { credentialId: 'c1', since: '2026-04-27T00:00:00Z' }, frame: 'attempt' })],
   ['runRedelivery', () => ({ frame: 'batch' })],
   ['advanceClock', () => ({ body: { by: 'PT1H' }, frame: 'clock' })],
   ['revokeToken', (ctx) => ({ params: { token: ctx.token! }, frame: 'admin' })],

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { JournalEntrySchema } from '../admin/contract/schemas.js';
+import type { JournalEntryShape } from '../model/auth.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
@@ -18,7 +18,7 @@ export const JOURNAL_EXCHANGE_ENTRIES = 500;
 export const JOURNAL_ATTACHMENT = Symbol('reportbo.journal.attachment');
 
 /** One GetAccessToken call as received (admin `GET /__admin/requests`). */
-export type JournalEntry = z.output<typeof JournalEntrySchema>;
+export type JournalEntry = z.output<typeof JournalEntryShape>;
 
 /** What the journal changed (src/model/change.ts). */
 export type JournalChange = { kind: 'call_journaled'; entry: JournalEntry };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { TokenSchema } from '../admin/contract/schemas.js';
 import type { Clock } from '../clock/index.js';
 import { NotFoundError } from '../errors.js';
+import type { TokenShape } from '../model/auth.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { TokenSource } from './token-source.js';
@@ -33,7 +33,7 @@ export type TokenChange =
   | { kind: 'token_revoked'; token: string };
 
 /** The admin view of a token: times as ISO strings and `expired` judged on the emulator clock. */
-export type TokenView = z.output<typeof TokenSchema>;
+export type TokenView = z.output<typeof TokenShape>;
 
 /**
  * What the store keeps per token: the issue time as a number and no token copy (it is the Map key).

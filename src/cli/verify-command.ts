@@ -7,7 +7,24 @@ import { resolveOptions } from '../verify/options.js';
 import { consoleProgress, formatHeader, formatSummary } from '../verify/report/console.js';
 import { verifyJson, verifyJunit } from '../verify/report/files.js';
 import { runVerify } from '../verify/runner.js';
-import type { VerifyFlags } from './verify.js';
+
+/** Flags of `verify` as commander hands them over (numbers still text). */
+export interface VerifyFlags {
+  receiver?: string;
+  apiKey?: string;
+  caFile?: string;
+  allowHttp?: boolean;
+  probe?: string;
+  only?: string;
+  responseTimeoutMs?: string;
+  seed?: string;
+  otherApiKey?: string;
+  probeDeadlineMs?: string;
+  burstConcurrency?: string;
+  failFast?: boolean;
+  junit?: string;
+  json?: string;
+}
 
 type Write = (text: string) => void;
 

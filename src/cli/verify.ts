@@ -1,23 +1,6 @@
 import type { Command } from 'commander';
 import { CASE_IDS, CASE_TITLES } from '../verify/types.js';
-
-/** Flags of `verify` as commander hands them over (numbers still text). */
-export interface VerifyFlags {
-  receiver?: string;
-  apiKey?: string;
-  caFile?: string;
-  allowHttp?: boolean;
-  probe?: string;
-  only?: string;
-  responseTimeoutMs?: string;
-  seed?: string;
-  otherApiKey?: string;
-  probeDeadlineMs?: string;
-  burstConcurrency?: string;
-  failFast?: boolean;
-  junit?: string;
-  json?: string;
-}
+import type { VerifyFlags } from './verify-command.js';
 
 function caseList(): string {
   const width = Math.max(...CASE_IDS.map((id) => id.length));

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { AdvanceResultSchema, ClockStateSchema } from '../admin/contract/schemas.js';
+import { type AdvanceResultShape, CLOCK_MODES, type ClockStateShape } from '../model/clock.js';
 
-export const CLOCK_MODES = ['real', 'compressed', 'manual'] as const;
+export { CLOCK_MODES };
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
 /** Why a batch instant passed without a batch (it is recorded, never dropped silently). */
@@ -19,7 +19,7 @@ export type BatchListener = (at: Date, skip?: BatchSkip) => Promise<void> | void
 export type AdvanceTarget = { byMs: number } | { to: Date } | { to: 'next-batch' };
 
 /** What `advance` did: from, to, and the batch instants crossed, in order (each finished first). */
-export type AdvanceResult = z.output<typeof AdvanceResultSchema>;
+export type AdvanceResult = z.output<typeof AdvanceResultShape>;
 
 /**
  * What a clock changed (src/model/change.ts): it started (where it stands is then kept), or a manual
@@ -28,7 +28,7 @@ export type AdvanceResult = z.output<typeof AdvanceResultSchema>;
 export type ClockChange = { kind: 'clock_started' } | ({ kind: 'clock_advanced' } & AdvanceResult);
 
 /** The clock as `GET /__admin/clock` describes it; `hourMs` in compressed mode only. */
-export type ClockState = z.output<typeof ClockStateSchema>;
+export type ClockState = z.output<typeof ClockStateShape>;
 
 /**
  * The emulator's clock: every timestamp, token expiry and the redelivery schedule read it.

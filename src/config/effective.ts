@@ -1,16 +1,13 @@
-import type { z } from 'zod';
-import type { EffectiveConfigSchema } from '../admin/contract/schemas.js';
 import type { Settings } from './schema.js';
 
 /**
  * The settings an emulator runs with, as `GET /__admin/config` answers them and the start log line
  * lists them. No secrets: ApiKeys and passwords live in credentials and users, never here; the CA
- * file is named by its path and counted, never shown; the admin token only as set or not.
+ * file is named by its path and counted, never shown; the admin token only as set or not. Its
+ * shape is the admin contract's `EffectiveConfig`: `mount` checks the route's answer against it
+ * (the domain does not import the contract). `seed` is the one in use, given or chosen.
  */
-export type EffectiveConfig = z.output<typeof EffectiveConfigSchema>;
-
-/** The effective configuration of a running emulator (`seed` is the one in use, given or chosen). */
-export function effectiveConfig(settings: Settings, seed: number, trustedCaCount: number): EffectiveConfig {
+export function effectiveConfig(settings: Settings, seed: number, trustedCaCount: number) {
   return {
     responseTimeoutMs: settings.responseTimeoutMs,
     shutdownGraceMs: settings.shutdownGraceMs,

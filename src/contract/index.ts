@@ -1,17 +1,16 @@
 /** The notification contract: one zod schema, its TypeScript type and its JSON Schema. */
 import { z } from 'zod';
+import { type NotificationBody, NotificationBodySchema } from './body.js';
 import { buildNotificationSchema } from './schema.js';
 
 export type { DeepPartial } from './deep-partial.js';
 export { BOOKING_STATUSES, type BookingStatus, EVENT_TYPES, type EventType } from './events.js';
 export { fractionDigits, type PaxType } from './formats.js';
+export { type NotificationBody, NotificationBodySchema };
 
-/** The body as a tolerant receiver reads it: unknown members are let through. */
-export const NotificationBodySchema = buildNotificationSchema('lenient');
 /** The body exactly as the spec defines it: unknown members are rejected (emulator self-checks). */
 export const NotificationBodyStrictSchema = buildNotificationSchema('strict');
 
-export type NotificationBody = z.infer<typeof NotificationBodySchema>;
 export type Ticket = NotificationBody['Ticket'][number];
 export type Segment = NotificationBody['Segment'][number];
 export type Payment = NotificationBody['Payment'][number];

@@ -4,7 +4,7 @@
  * Buffer serves both.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { NotificationBody } from './index.js';
+import type { NotificationBody } from './body.js';
 
 /** Packed bodies are copied side by side into slabs of this size (~50 bodies of ~1.3 KB each). */
 export const PACK_SLAB_BYTES = 64 * 1024;

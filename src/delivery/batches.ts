@@ -1,23 +1,24 @@
 import type { z } from 'zod';
-import type { BatchResultSchema, NotAttemptedSchema } from '../admin/contract/delivery-schemas.js';
 import type { Logger } from '../log.js';
+import {
+  type BatchResultShape,
+  NOT_ATTEMPTED_LIST_LIMIT,
+  NOT_ATTEMPTED_REASONS,
+  type NotAttemptedShape,
+} from '../model/delivery.js';
 import type { NotificationRecord } from './notification.js';
 
 /** How many batch results `batches()` remembers. */
 export const BATCH_HISTORY_LIMIT = 100;
 
-/** How many not-attempted notifications a batch result lists one by one (all are counted). */
-export const NOT_ATTEMPTED_LIST_LIMIT = 100;
-
-/** Why a batch did not attempt a pending notification (docs/delivery.md "States and redelivery"). */
-export const NOT_ATTEMPTED_REASONS = ['in_flight', 'failed_at_or_after_batch', 'credential_deleted'] as const;
+export { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS };
 export type NotAttemptedReason = (typeof NOT_ATTEMPTED_REASONS)[number];
 
 /** The pending notifications a batch did not attempt, and why (the first NOT_ATTEMPTED_LIST_LIMIT listed). */
-export type NotAttempted = z.output<typeof NotAttemptedSchema>;
+export type NotAttempted = z.output<typeof NotAttemptedShape>;
 
 /** What one redelivery batch did (docs/admin-api.md "BatchResult"); `skipped` with its reason when the instant passed without one. */
-export type BatchResult = z.output<typeof BatchResultSchema>;
+export type BatchResult = z.output<typeof BatchResultShape>;
 
 /** What a batch needs of the outbox: the pending notifications and a way to send one attempt. */
 export interface BatchContext {

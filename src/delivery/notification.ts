@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { AttemptSchema } from '../admin/contract/delivery-schemas.js';
 import { type BookingStatus, unpackBody } from '../contract/index.js';
+import { ATTEMPT_TRIGGERS, type AttemptShape, NOTIFICATION_STATES } from '../model/delivery.js';
 import { UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
 
@@ -13,22 +13,18 @@ export const MAX_ATTEMPTS = 1 + MAX_REDELIVERIES;
  * `pending` → `delivered` | `exhausted` | `cancelled` (docs/delivery.md "States and redelivery"); the
  * last three are final. `cancelled`: no longer redelivered, for the reason in `cancelReason`.
  */
-export const NOTIFICATION_STATES = ['pending', 'delivered', 'exhausted', 'cancelled'] as const;
+export { NOTIFICATION_STATES };
 export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 
 /** Why a notification was cancelled: `credential_deleted`, its credential was deleted while it was pending. */
 export const CANCEL_REASONS = ['credential_deleted'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
-/**
- * What started an attempt: the event itself (`first`), a redelivery batch (`batch`), or the admin
- * API's retry now (`manual`, outside the batch schedule; it counts toward the 5 attempts).
- */
-export const ATTEMPT_TRIGGERS = ['first', 'batch', 'manual'] as const;
+export { ATTEMPT_TRIGGERS };
 export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 
 /** One POST of a notification (docs/admin-api.md "Notifications"). */
-export type Attempt = z.output<typeof AttemptSchema>;
+export type Attempt = z.output<typeof AttemptShape>;
 
 /**
  * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): the body gzipped only

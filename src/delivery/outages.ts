@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { OutageSchema } from '../admin/contract/delivery-schemas.js';
 import { INSTANT_RANGE, InstantInput, instantInRange } from '../clock/bounds.js';
 import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { OUTAGE_STATUSES, type OutageShape } from '../model/delivery.js';
 
 /** Most attempts one count-mode outage may fail: more than any notification can ever make. */
 export const MAX_OUTAGE_ATTEMPTS = 1_000_000;
@@ -48,11 +48,8 @@ export const OutageInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['for'], message: 'give either until or for, not both' });
   });
 
-/** What an outage is doing: `scheduled` (window not begun), `active`, or `ended` (window passed or count used up). */
-export const OUTAGE_STATUSES = ['scheduled', 'active', 'ended'] as const;
-
 /** An outage as the admin API lists it. */
-export type Outage = z.output<typeof OutageSchema>;
+export type Outage = z.output<typeof OutageShape>;
 
 interface OutageRule {
   id: string;

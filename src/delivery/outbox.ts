@@ -22,12 +22,7 @@ import { authorizationOf, deliveryHeaders, notificationFilename } from './prepar
 import type { Sender } from './sender.js';
 import type { NotificationFilter } from './settle.js';
 
-export {
-  type BatchResult,
-  NOT_ATTEMPTED_LIST_LIMIT,
-  NOT_ATTEMPTED_REASONS,
-  type NotAttemptedReason,
-} from './batches.js';
+export type { BatchResult, NotAttemptedReason } from './batches.js';
 
 /** What stopping the outbox did with the attempts that were running (decision 0043). */
 export interface DrainResult {

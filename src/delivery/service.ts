@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import type { NotificationRefSchema } from '../admin/contract/delivery-schemas.js';
 import type { Clock } from '../clock/index.js';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChangeSink } from '../model/change-sink.js';
+import type { NotificationRefShape } from '../model/delivery.js';
 import { type CredentialChange, CredentialStore } from './credentials.js';
 import { type OutageChange, OutageStore } from './outages.js';
 import { type DrainResult, Outbox, type OutboxChange } from './outbox.js';
@@ -50,7 +50,7 @@ export interface EventRouted {
 export type DeliveryChange = CredentialChange | TrustChange | OutageChange | OutboxChange | EventRouted;
 
 /** A notification an event created, as EventResult lists it. */
-export type NotificationRef = z.output<typeof NotificationRefSchema>;
+export type NotificationRef = z.output<typeof NotificationRefShape>;
 
 /** What routing one event's bodies did (merged into the admin EventResult). */
 export interface DispatchResult {

@@ -1,16 +1,14 @@
 import { X509Certificate } from 'node:crypto';
 import type { z } from 'zod';
-import type { TrustedCertificateSchema } from '../admin/contract/schemas.js';
 import { InputError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { TRUST_SOURCES, type TrustedCertificateShape } from '../model/trust.js';
 
-/** Where a trusted certificate came from. */
-/** `scenario`: the CA of a scenario's built-in HTTPS receivers, trusted when the scenario starts. */
-export const TRUST_SOURCES = ['ca-file', 'ca-pem', 'admin', 'scenario'] as const;
+export { TRUST_SOURCES };
 export type TrustSource = (typeof TRUST_SOURCES)[number];
 
 /** A certificate trusted for https:// destinations in addition to the system roots. */
-export type TrustedCertificate = z.output<typeof TrustedCertificateSchema>;
+export type TrustedCertificate = z.output<typeof TrustedCertificateShape>;
 
 /** What a TrustStore changed (src/model/change.ts); `pem` is the certificate's PEM text. */
 export type TrustChange =

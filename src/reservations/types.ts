@@ -1,19 +1,15 @@
 /** What the reservation store keeps and answers (shapes of docs/admin-api.md). */
 import type { z } from 'zod';
-import type {
-  HistoryEntrySchema,
-  ReservationSchema,
-  ReservationSummarySchema,
-} from '../admin/contract/delivery-schemas.js';
 import type { NotificationBody } from '../contract/index.js';
+import type { HistoryEntryShape, ReservationShape, ReservationSummaryShape } from '../model/reservation.js';
 import type { EventType } from './events.js';
 
 /** A reservation as the admin API lists it. */
-export type ReservationSummary = z.output<typeof ReservationSummarySchema>;
+export type ReservationSummary = z.output<typeof ReservationSummaryShape>;
 /** One change of a reservation (its `history`). */
-export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
+export type HistoryEntry = z.output<typeof HistoryEntryShape>;
 /** One reservation with its last notification body and history. */
-export type Reservation = z.output<typeof ReservationSchema>;
+export type Reservation = z.output<typeof ReservationShape>;
 
 export interface LifecycleResult {
   event: EventType | 'Redeliver';

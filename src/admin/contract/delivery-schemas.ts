@@ -6,10 +6,21 @@ import { z } from 'zod';
 import { ADMIN_CHANGES } from '../../activity/types.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../../contract/index.js';
 import { CredentialInputSchema } from '../../delivery/credential-schema.js';
-import { ATTEMPT_TRIGGERS, CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
-import { OUTAGE_STATUSES, OutageInputSchema } from '../../delivery/outages.js';
-import { NOT_ATTEMPTED_LIST_LIMIT, NOT_ATTEMPTED_REASONS } from '../../delivery/outbox.js';
+import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
+import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
+import {
+  AttemptShape,
+  BatchResultShape,
+  NotAttemptedShape,
+  NotificationRefShape,
+  OutageShape,
+} from '../../model/delivery.js';
+import {
+  HistoryEntryShape,
+  ReservationSummaryShape,
+  reservationSummaryFields,
+} from '../../model/reservation.js';
 import { EventInputSchema } from '../../reservations/events.js';
 import { component, instant, int, str } from './fields.js';
 import { JournalEntrySchema } from './schemas.js';
@@ -41,12 +52,7 @@ export const EventInputComponent = component(
   EventInputSchema.describe('bookingId is required for Void and Exchange'),
   'input',
 );
-export const NotificationRefSchema = z.object({
-  id: str,
-  credentialId: str,
-  bookingId: int,
-  state: z.enum(NOTIFICATION_STATES),
-});
+export const NotificationRefSchema = NotificationRefShape;
 const reservationChange = z.object({ bookingId: int, bookingNumber: str, status: str });
 export const EventResultSchema = component(
   'EventResult',
@@ -61,25 +67,12 @@ export const EventResultSchema = component(
   }),
 );
 
-const reservationSummaryShape = {
-  bookingId: int,
-  bookingNumber: str,
-  status: bookingStatus,
-  updatedAt: instant.describe('UpdateDate of the last notification body (emulator time)'),
-  exchangedTo: int.optional(),
-  exchangedFrom: int.optional(),
-};
-export const ReservationSummarySchema = component('ReservationSummary', z.object(reservationSummaryShape));
-export const HistoryEntrySchema = z.object({
-  at: instant,
-  event: z.enum([...EVENT_TYPES, 'Redeliver']),
-  status: bookingStatus,
-  warning: str.optional(),
-});
+export const ReservationSummarySchema = component('ReservationSummary', ReservationSummaryShape);
+const HistoryEntrySchema = HistoryEntryShape;
 export const ReservationSchema = component(
   'Reservation',
   z.object({
-    ...reservationSummaryShape,
+    ...reservationSummaryFields,
     body: NotificationBodyComponent,
     history: z.array(HistoryEntrySchema),
   }),
@@ -134,31 +127,7 @@ export const ResendFailedResultSchema = component(
   }),
 );
 
-export const AttemptSchema = component(
-  'Attempt',
-  z.object({
-    number: int.describe(
-      '1 for the first attempt, 2-5 for redeliveries; an interrupted attempt takes a number but does not count toward the 5',
-    ),
-    startedAt: instant,
-    startedAtWall: z.string().meta({ format: 'date-time', description: 'wall-clock time' }),
-    finishedAt: instant,
-    durationMs: int,
-    trigger: z
-      .enum(ATTEMPT_TRIGGERS)
-      .describe('first: the event; batch: a redelivery batch (see batchAt); manual: retry now'),
-    batchAt: instant.optional().describe('the batch instant, for batch attempts'),
-    outcome: z.enum(ATTEMPT_OUTCOMES),
-    statusCode: int.optional(),
-    message: str,
-    responseBody: str.optional().describe('first 4 KiB of the answer'),
-    responseHeaders: z
-      .record(str, str)
-      .optional()
-      .describe('the answer\'s headers (lower-case names, repeated ones joined by ", "), up to 4 KiB'),
-    outageId: str.optional().describe('the outage (POST /outages) that failed it without sending'),
-  }),
-);
+export const AttemptSchema = component('Attempt', AttemptShape);
 
 const summaryShape = {
   ...NotificationRefSchema.shape,
@@ -299,31 +268,7 @@ export const RetryResultSchema = component(
   z.object({ attempt: AttemptSchema, notification: NotificationSummarySchema }),
 );
 
-const notAttemptedReason = z.enum(NOT_ATTEMPTED_REASONS);
-export const NotAttemptedSchema = z.object({
-  count: int,
-  byReason: z.partialRecord(notAttemptedReason, int),
-  notifications: z
-    .array(z.object({ id: str, reason: notAttemptedReason, message: str }))
-    .describe(`the first ${NOT_ATTEMPTED_LIST_LIMIT} pending notifications left out, each with why`),
-});
-export const BatchResultSchema = component(
-  'BatchResult',
-  z.object({
-    at: instant,
-    attempted: int,
-    delivered: int,
-    failed: int,
-    exhausted: int,
-    skipped: z.boolean().optional().describe('the instant passed without a batch (see reason)'),
-    reason: str
-      .optional()
-      .describe(
-        'why the batch was skipped (e.g. previous batch still running; the emulator was not running), or cut off (interrupted: …, with --data-dir)',
-      ),
-    notAttempted: NotAttemptedSchema.optional().describe('pending notifications left out, and why'),
-  }),
-);
+export const BatchResultSchema = component('BatchResult', BatchResultShape);
 
 export const ActivitySchema = component(
   'Activity',
@@ -374,20 +319,4 @@ export const OutageInputComponent = component(
   ),
   'input',
 );
-export const OutageSchema = component(
-  'Outage',
-  z.object({
-    id: str,
-    credentialId: str.nullable().describe('the credential it applies to, or null for every credential'),
-    attempts: int.nullable().describe('count mode: how many attempts it fails in all; null in window mode'),
-    remaining: int.nullable().describe('count mode: attempts it still fails; null in window mode'),
-    from: instant.nullable().describe('window mode: first instant it applies; null in count mode'),
-    until: instant
-      .nullable()
-      .describe('window mode: the instant it stops applying (exclusive), or null: until deleted'),
-    note: str.nullable(),
-    createdAt: instant,
-    failedAttempts: int.describe('attempts it failed so far'),
-    status: z.enum(OUTAGE_STATUSES).describe('scheduled (window not begun), active, or ended'),
-  }),
-);
+export const OutageSchema = component('Outage', OutageShape);

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { API_VERSIONS } from '../../auth/types.js';
-import { CLOCK_MODES } from '../../clock/types.js';
+import { CLOCK_MODES } from '../../model/clock.js';
+import { instant, int, str } from '../../model/fields.js';
 
 /** Which side of a schema the document shows: a request body as accepted (`input`) or an answer as sent. */
 export type SchemaSide = 'input' | 'output';
@@ -25,9 +26,6 @@ export function component<S extends z.ZodType>(id: string, schema: S, side: Sche
   return schema;
 }
 
-export const str = z.string();
-export const int = z.int();
-/** An instant of emulator time as ISO 8601 (`…Z`). */
-export const instant = z.string().meta({ format: 'date-time', description: 'emulator time (ISO 8601, UTC)' });
+export { instant, int, str };
 export const CLOCK_MODE = z.enum(CLOCK_MODES);
 export const API_VERSION = z.enum(API_VERSIONS);

@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { FaultSchema } from '../../auth/faults.js';
 import { AUTH_OUTCOMES, VARIANTS } from '../../auth/types.js';
 import { UserSchema, UserViewSchema } from '../../auth/users.js';
-import { TRUST_SOURCES } from '../../delivery/trust.js';
+import { JournalEntryShape, TokenShape } from '../../model/auth.js';
+import { AdvanceResultShape, ClockStateShape } from '../../model/clock.js';
+import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
 import { CASE_IDS } from '../../verify/types.js';
 import { API_VERSION, CLOCK_MODE, component, instant, int, str } from './fields.js';
@@ -84,18 +86,7 @@ export const TrustInputSchema = component(
   z.object({ pem: str.describe('one or more PEM certificates') }),
   'input',
 );
-export const TrustedCertificateSchema = component(
-  'TrustedCertificate',
-  z.object({
-    subject: str,
-    issuer: str,
-    fingerprint256: str.describe('SHA-256 fingerprint, as `openssl x509 -fingerprint -sha256` prints it'),
-    validFrom: instant,
-    validTo: instant,
-    ca: z.boolean().describe('whether it may sign others; a self-signed leaf can be trusted as itself'),
-    source: z.enum(TRUST_SOURCES),
-  }),
-);
+export const TrustedCertificateSchema = component('TrustedCertificate', TrustedCertificateShape);
 export const TrustListSchema = component(
   'TrustList',
   z.object({ certificates: z.array(TrustedCertificateSchema) }),
@@ -111,36 +102,10 @@ export const TrustResultSchema = component(
 export const UserInputSchema = component('UserInput', UserSchema, 'input');
 export const UserAnswerSchema = component('User', UserViewSchema);
 
-export const TokenSchema = component(
-  'Token',
-  z.object({
-    token: str,
-    username: str,
-    version: API_VERSION,
-    issuedAt: instant,
-    expiresAt: instant,
-    expired: z.boolean().describe('judged on the emulator clock'),
-    revoked: z.boolean(),
-  }),
-);
+export const TokenSchema = component('Token', TokenShape);
 export const TokenQuerySchema = z.object({ username: str.optional().describe('only this user') });
 
-export const JournalEntrySchema = component(
-  'JournalEntry',
-  z.object({
-    id: str,
-    at: instant,
-    version: API_VERSION,
-    variant: z.enum(VARIANTS),
-    path: str,
-    username: str.nullable(),
-    outcome: z.enum(AUTH_OUTCOMES),
-    transactionCode: str.nullable(),
-    httpStatus: int,
-    warnings: z.array(str),
-    fault: z.object({ id: str, kind: str }).optional(),
-  }),
-);
+export const JournalEntrySchema = component('JournalEntry', JournalEntryShape);
 const headerPairs = z.array(z.tuple([str, str]));
 export const JournalDetailSchema = component(
   'JournalDetail',
@@ -179,15 +144,7 @@ export const FaultAnswerSchema = component(
   }),
 );
 
-export const ClockStateSchema = component(
-  'ClockState',
-  z.object({
-    mode: CLOCK_MODE,
-    now: instant,
-    nextBatchAt: instant,
-    hourMs: int.optional().describe('real milliseconds per emulator hour (compressed mode only)'),
-  }),
-);
+export const ClockStateSchema = component('ClockState', ClockStateShape);
 export const AdvanceInputSchema = component(
   'AdvanceInput',
   z.union([
@@ -198,16 +155,7 @@ export const AdvanceInputSchema = component(
   ]),
   'input',
 );
-export const AdvanceResultSchema = component(
-  'AdvanceResult',
-  z.object({
-    from: instant,
-    to: instant,
-    batches: z
-      .array(instant)
-      .describe('batch instants crossed, in order; each batch had finished before the next began'),
-  }),
-);
+export const AdvanceResultSchema = component('AdvanceResult', AdvanceResultShape);
 
 /** An object whose members the scenario runner owns (typed there, not here). */
 const anObject = (description: string) =>
