@@ -84,8 +84,8 @@ describe('§2 losses after a 200 are seen through the probe', () => {
       /^\d+ of \d+ notifications answered 200 were not recorded: the probe says unknown \(404\)/,
     ],
     [
-      'an inbox keyed by arrival millisecond',
-      { bug: 'inbox-keyed-by-ms' },
+      'an inbox keyed by arrival time',
+      { bug: 'inbox-keyed-by-arrival-time' },
       'survives-batch-burst',
       /^\d+ of \d+ notifications answered 200 were not recorded: the probe says unknown \(404\)/,
     ],
@@ -213,5 +213,51 @@ describe('§3 a stalled asynchronous worker', () => {
       );
       expect(c.fix).toMatch(/^Find out why the receiver stopped recording/);
     }
+  });
+});
+
+describe('§3 causes quoted from the answer, and fixes chosen from what was observed', () => {
+  const POINTED: Array<[string, BugReceiverOptions, RegExp, RegExp]> = [
+    [
+      'requires a header the provider never sends',
+      { bug: 'requires-extra-header' },
+      /The answer points at a header \(X-Request-Id\) the provider does not send \(the receiver answered "\{\\"error\\":\\"missing required header X-Request-Id\\"\}"\)/,
+      /^Require no header the provider does not send: it sends User-Agent: Service-ReportBO, Authorization, .*never X-Request-Id/,
+    ],
+    [
+      'matches Content-Type strictly',
+      { bug: 'strict-content-type' },
+      /The answer points at the Content-Type \(the receiver answered "unsupported Content-Type application\/json: expected application\/json; charset=utf-8"\)/,
+      /^Compare Content-Type by its media type only/,
+    ],
+    [
+      'reads UpdateDate as local time',
+      { bug: 'local-time-zone' },
+      /The answer points at the UpdateDate \(the receiver answered "UpdateDate \S+ is in the future"\)/,
+      /^UpdateDate is a UTC time \(it ends in "Z"\): parse it as UTC, never as local time/,
+    ],
+  ];
+  it.each(POINTED)(
+    'a receiver that %s: its answer is quoted and the fix names the probable cause',
+    {
+      timeout: 60_000,
+    },
+    async (_what, options, reason, fix) => {
+      const report = await run(options, ['acknowledges-issue']);
+      const c = caseOf(report, 'acknowledges-issue');
+      expect(c.status).toBe('failed');
+      expect(c.reason).toMatch(reason);
+      expect(c.fix).toMatch(fix);
+      expect(c.fix).not.toMatch(/not 201, 202 or 204/);
+    },
+  );
+
+  it('a timeout gets a fix about answering in time, not "not 201, 202 or 204"', {
+    timeout: 60_000,
+  }, async () => {
+    const report = await run({ slowMs: 1_500 }, ['acknowledges-issue'], { responseTimeoutMs: 500 });
+    const c = caseOf(report, 'acknowledges-issue');
+    expect(c.status).toBe('failed');
+    expect(c.fix).toMatch(/^Answer within the response timeout/);
   });
 });

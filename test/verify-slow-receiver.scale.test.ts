@@ -21,6 +21,6 @@ it('passes every case against a receiver that answers after 2 s, warning only ab
   });
   const notPassed = report.cases.filter((c) => c.status !== 'passed').map((c) => [c.id, c.status, c.reason]);
   expect(notPassed).toEqual([['tls', 'warned', expect.stringMatching(/^plain http:\/\/ accepted/)]]);
-  expect(report.cases).toHaveLength(16);
+  expect(report.cases).toHaveLength(17);
   expect(report.causes).toEqual([]);
 });

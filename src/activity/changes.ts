@@ -96,6 +96,7 @@ export function activityOf(c: Change): Activity | undefined {
     case 'notification_cancelled':
     case 'batch_started':
     case 'clock_started':
+    case 'notifications_dropped':
       return undefined;
     default:
       return unknownChange(c);

@@ -65,10 +65,12 @@ export function notificationRoutes(emulator: Emulator): Hono {
         settled = await outbox.waitSettled(waitFilter, timeoutMs);
       }
       const listed = outbox.list(filter);
+      const retention = outbox.retention();
+      const dropped = retention.dropped > 0 ? { retention } : {};
       const paged = limit !== undefined || before !== undefined;
       if (!extra && !paged) {
         const notifications = listed.map(toSummary);
-        return settled === undefined ? { notifications } : { settled, notifications };
+        return settled === undefined ? { notifications, ...dropped } : { settled, notifications, ...dropped };
       }
       // A search or a page: a scan that yields, newest first, bounded by `limit`.
       const found = await scanNotifications(listed, extra ? matches : () => true, {
@@ -78,7 +80,9 @@ export function notificationRoutes(emulator: Emulator): Hono {
       });
       const notifications = found.records.map(toSummary);
       const page = paged ? { total: found.total, nextCursor: found.nextCursor } : {};
-      return settled === undefined ? { notifications, ...page } : { settled, notifications, ...page };
+      return settled === undefined
+        ? { notifications, ...page, ...dropped }
+        : { settled, notifications, ...page, ...dropped };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
     retryNotification: async (_c, { params }) => {

@@ -24,6 +24,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     seed,
     logLevel: settings.logLevel,
     logLinesPerSecond: settings.logLinesPerSecond,
+    notificationRetention: settings.notificationRetention,
     journalEntries: settings.journalEntries,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,

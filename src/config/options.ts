@@ -231,6 +231,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
       'most GetAccessToken lines and most delivery-attempt lines a second each (successes and failures counted apart), then one summary line for the rest of the second (default 10; 0: every line)',
   },
   {
+    key: 'notificationRetention',
+    flag: '--notification-retention <n>',
+    env: ['REPORTBO_NOTIFICATION_RETENTION'],
+    kind: 'number',
+    description:
+      'notifications kept in memory and in the data dir; past it the oldest delivered, exhausted or cancelled ones are dropped, never a pending one (default 100000; 0: no limit)',
+  },
+  {
     key: 'logFormat',
     flag: '--log-format <format>',
     env: ['REPORTBO_LOG_FORMAT'],

@@ -4,6 +4,9 @@ import { HOUR_MS } from '../clock/schedule.js';
 import { CLOCK_MODES } from '../clock/types.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log.js';
 
+/** Notifications kept by default: ~2 KB each, so about 200 MB at most (docs/delivery.md "Retention"). */
+export const DEFAULT_NOTIFICATION_RETENTION = 100_000;
+
 /** Where GetAccessToken answers by default, per API version (spec "Endpoints"). */
 export const DEFAULT_BASE_PATHS = { '1.6': '/api/1.6', '1.7': '/api/1.7' } as const;
 
@@ -72,6 +75,11 @@ export const SettingsSchema = z.object({
   logLinesPerSecond: z.number().int().min(0).max(1_000_000).default(10),
   /** Absent: pretty when stderr is a terminal, JSON otherwise (decided where the logger is made). */
   logFormat: z.enum(LOG_FORMATS).optional(),
+  /**
+   * Notifications kept (memory and data dir alike): past it the oldest settled ones are dropped,
+   * never a pending one (decision 0127). 0: no limit.
+   */
+  notificationRetention: z.number().int().min(0).max(100_000_000).default(DEFAULT_NOTIFICATION_RETENTION),
   /** Where state is kept across restarts (decision 0080); absent: in memory only. */
   dataDir: z.string().min(1).optional(),
   /** File paths only the process shell reads. */

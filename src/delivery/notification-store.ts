@@ -19,6 +19,8 @@ export class NotificationStore {
   readonly headers = new SharedRecords();
   /** Bumped by reset: an attempt queued before it finishes unrecorded. */
   generation = 0;
+  /** Notifications dropped by the retention setting since the start or the last reset. */
+  dropped = 0;
   #seq = 0;
 
   /** The next notification id (`n-000001`, …). */
@@ -33,6 +35,17 @@ export class NotificationStore {
 
   list(filter: NotificationFilter = {}): NotificationRecord[] {
     return [...this.byId.values()].filter((n) => matchesFilter(n, filter));
+  }
+
+  /** Forgets settled notifications (the retention setting, decision 0127). */
+  drop(ids: readonly string[]): void {
+    for (const id of ids) {
+      const n = this.byId.get(id);
+      if (!n) continue;
+      this.byId.delete(id);
+      this.pending.delete(n);
+      this.dropped++;
+    }
   }
 
   markInFlight(n: NotificationRecord): void {
@@ -66,6 +79,7 @@ export class NotificationStore {
     this.texts.clear();
     this.headers.clear();
     this.#seq = 0;
+    this.dropped = 0;
     this.waiters.changed();
   }
 }

@@ -49,6 +49,8 @@ export interface OutboxDeps {
   log: Logger;
   /** At most this many attempts run at once (settings.deliveryConcurrency). */
   concurrency: number;
+  /** Notifications kept; past it the oldest settled ones are dropped (settings.notificationRetention; 0: all). */
+  retention?: number;
   /**
    * Told of every change, synchronously and in order (src/model/change.ts): the data dir keeps each
    * (decision 0080), the live stream and the info log hear them. An attempt is told when it starts,
@@ -63,6 +65,16 @@ export interface OutboxDeps {
 /** An attempt as it starts: what is known before the receiver answers. */
 export type StartedAttempt = Pick<Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>;
 
+/** What the retention setting dropped so far, for the inspector (GET /__admin/notifications). */
+export interface RetentionView {
+  /** The setting: notifications kept (0: no limit). */
+  keep: number;
+  /** Notifications dropped since the start or the last reset (a data dir keeps the count). */
+  dropped: number;
+  /** Creation time of the oldest notification kept, when any was dropped. */
+  oldestKept: string | null;
+}
+
 /** What the outbox changed (src/model/change.ts). */
 export type OutboxChange =
   | { kind: 'notification_created'; notification: NotificationRecord }
@@ -71,7 +83,12 @@ export type OutboxChange =
   | { kind: 'notification_cancelled'; notification: NotificationRecord }
   | { kind: 'batch_started'; at: string }
   /** A batch ran, or its instant was skipped (`result.skipped`). */
-  | { kind: 'batch_done'; result: BatchResult };
+  | { kind: 'batch_done'; result: BatchResult }
+  /**
+   * Settled notifications dropped by the retention setting (decision 0127); `dropped` is the count
+   * since the start or the last reset, these included.
+   */
+  | { kind: 'notifications_dropped'; ids: readonly string[]; dropped: number };
 
 /**
  * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
@@ -124,6 +141,7 @@ export class Outbox {
     };
     // Kept before it exists: a notification the data dir could not keep is never created.
     this.#changes.emit({ kind: 'notification_created', notification: record }, () => this.#store.add(record));
+    this.#applyRetention();
     void this.#attempt(record, 'first'); // marks it in flight at once; the attempt runs in the background
     return record;
   }
@@ -163,6 +181,40 @@ export class Outbox {
   /** Attempts handed to the sender and not yet ended (queued ones not counted). */
   get runningAttempts(): number {
     return this.#running.size;
+  }
+
+  /** What the retention setting dropped (decision 0127). */
+  retention(): RetentionView {
+    const dropped = this.#store.dropped;
+    const oldest = dropped > 0 ? this.#store.byId.values().next().value : undefined;
+    return { keep: this.deps.retention ?? 0, dropped, oldestKept: oldest?.createdAt ?? null };
+  }
+
+  /**
+   * Past the retention setting, drops the oldest settled notifications (delivered, exhausted,
+   * cancelled and not in flight), oldest first; a pending one is never dropped, so the store may
+   * stay above the setting while old ones wait for redelivery. The data dir hears of it first.
+   */
+  #applyRetention(): void {
+    const keep = this.deps.retention ?? 0;
+    const store = this.#store;
+    if (keep === 0 || store.byId.size <= keep) return;
+    const ids: string[] = [];
+    let over = store.byId.size - keep;
+    for (const n of store.byId.values()) {
+      if (over === 0) break;
+      if (n.state === 'pending' || n.inFlight) continue;
+      ids.push(n.id);
+      over--;
+    }
+    if (ids.length === 0) return;
+    try {
+      this.#changes.emit({ kind: 'notifications_dropped', ids, dropped: store.dropped + ids.length }, () =>
+        store.drop(ids),
+      );
+    } catch {
+      // The data dir could not keep it: nothing is dropped; tried again at the next notification.
+    }
   }
 
   get(id: string): NotificationRecord | undefined {
@@ -224,8 +276,9 @@ export class Outbox {
    * Takes what a data dir read back (decision 0080): notifications (none in flight) and batch results.
    * Pending notifications without any attempt (their first attempt was queued at the crash) start it.
    */
-  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>): void {
+  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>, dropped = 0): void {
     this.#store.restore(records);
+    this.#store.dropped = dropped;
     this.#history.restore(batches);
     for (const n of this.#store.pending) if (n.attempts.length === 0) void this.#attempt(n, 'first');
   }

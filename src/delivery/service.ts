@@ -19,6 +19,8 @@ export interface DeliverySettings {
   allowHttp: boolean;
   caFile?: string | undefined;
   deliveryConcurrency: number;
+  /** Notifications kept (decision 0127); absent or 0: no limit. */
+  notificationRetention?: number;
 }
 
 export interface DeliveryDeps {
@@ -96,6 +98,7 @@ export class DeliveryService {
       sender: this.#sender,
       log: deps.log,
       concurrency: settings.deliveryConcurrency,
+      retention: settings.notificationRetention ?? 0,
       ...(deps.changes ? { changes: deps.changes } : {}),
     });
   }

@@ -2,6 +2,7 @@ import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fsync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
@@ -24,6 +25,8 @@ const FORMAT_FILE = 'format.json';
 const SNAPSHOT_FILE = 'snapshot.bin';
 /** The journal grows to at least this before it is compacted into a snapshot. */
 export const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
+/** How much of a snapshot a background compaction encodes and writes before it yields. */
+const COMPACT_SLICE_BYTES = 256 * 1024;
 /** How often written records are flushed to the disk itself (fdatasync): a power cut loses at most this. */
 export const SYNC_INTERVAL_MS = 1000;
 
@@ -45,6 +48,8 @@ export class DataDir {
   /** A failed write may have left part of a record after #journalBytes: cut it before the next one. */
   #unclean = false;
   #failure: DataDirFailure | undefined;
+  /** The background compaction running now (a token: a synchronous one replaces it). */
+  #compacting: object | undefined;
   readonly #timer: NodeJS.Timeout;
   #closed = false;
 
@@ -73,13 +78,18 @@ export class DataDir {
       this.#generation = (header.d as { generation: number }).generation;
       this.#snapshotBytes = buf.length;
     }
-    const journalFile = join(dir, journalName(this.#generation));
+    // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
+    // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
+    // beside snapshot N, read in order.
+    const snapshotGeneration = this.#generation;
     this.#journalBytes = 0;
-    if (existsSync(journalFile)) {
+    for (let g = snapshotGeneration; existsSync(join(dir, journalName(g))); g++) {
+      const journalFile = join(dir, journalName(g));
       const buf = readFileSync(journalFile);
       const read = decodeRecords(buf, onRecord);
+      const last = !existsSync(join(dir, journalName(g + 1)));
       if (read.problem) {
-        if (!read.problem.last)
+        if (!read.problem.last || !last)
           throw storeError(
             'data_dir_corrupt',
             `${journalFile} has a ${read.problem.reason} at byte ${read.problem.offset} with good records after it: that is damage, not an interrupted write. Move the data dir away to start empty, or restore it from a backup.`,
@@ -89,17 +99,20 @@ export class DataDir {
         fsyncSync(fd);
         closeSync(fd);
         this.notices.push(
-          `data dir ${dir}: repaired ${journalName(this.#generation)}: dropped a ${read.problem.reason} at byte ${read.problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
+          `data dir ${dir}: repaired ${journalName(g)}: dropped a ${read.problem.reason} at byte ${read.problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
         );
       }
+      this.#generation = g;
       this.#journalBytes = read.goodBytes;
     }
     // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
     for (const f of readdirSync(dir)) {
-      if (/^journal-\d+\.bin$/.test(f) && f !== journalName(this.#generation)) unlinkSync(join(dir, f));
+      const journal = /^journal-(\d+)\.bin$/.exec(f);
+      if (journal && Number(journal[1]) < snapshotGeneration) unlinkSync(join(dir, f));
       // Another opener's lock being written is its own to remove.
       if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
     }
+    const journalFile = join(dir, journalName(this.#generation));
     if (format === undefined) writeFormat(dir);
     this.#fd = openSync(journalFile, 'a');
     this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
@@ -198,6 +211,7 @@ export class DataDir {
    */
   compact(state: Iterable<StoreRecord>): void {
     if (this.#closed) return;
+    this.#compacting = undefined; // a background one in flight gives up: this one is newer
     const generation = this.#generation + 1;
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.tmp`);
     let bytes = 0;
@@ -207,12 +221,7 @@ export class DataDir {
       try {
         const write = (rec: StoreRecord) => {
           const buf = encodeRecord(rec);
-          let written = 0;
-          while (written < buf.length) {
-            const n = writeSync(fd, buf, written, buf.length - written);
-            if (n <= 0) throw new Error(`short write: ${written} of ${buf.length} bytes`);
-            written += n;
-          }
+          writeWhole(fd, buf);
           bytes += buf.length;
         };
         write({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
@@ -238,17 +247,110 @@ export class DataDir {
       throw new DataDirUnwritableError(this.dir, `${describeError(err)} writing a snapshot`);
     }
     syncDir(this.dir);
-    const old = this.#generation;
     closeQuietly(this.#fd);
     this.#generation = generation;
     this.#fd = journal;
     this.#journalBytes = 0;
     this.#unclean = false;
     this.#snapshotBytes = bytes;
+    this.#deleteJournalsBefore(generation);
+  }
+
+  /**
+   * Compaction that never holds the event loop for long (decision 0127): `state` is
+   * taken at once (a consistent cut: the record objects, not their bytes), the journal switches to
+   * generation N+1 at that instant, and snapshot N+1 is then encoded and written in slices of
+   * COMPACT_SLICE_BYTES with a turn of the event loop between them, synced and renamed into place.
+   * A crash before the rename leaves snapshot N with journals N and N+1, read in order at the next
+   * start; after it, snapshot N+1 with journal N+1. Resolves with what it wrote, or undefined when
+   * it did not run (closed, another one running, a synchronous compaction overtook it).
+   */
+  async compactInBackground(
+    state: Iterable<StoreRecord>,
+  ): Promise<{ records: number; bytes: number; captureMs: number } | undefined> {
+    if (this.#closed || this.#compacting) return undefined;
+    const started = performance.now();
+    const records = Array.from(state);
+    const generation = this.#generation + 1;
+    let journal: number;
     try {
-      unlinkSync(join(this.dir, journalName(old)));
-    } catch {
-      // Never written (no change since the last snapshot).
+      journal = openSync(join(this.dir, journalName(generation)), 'a');
+    } catch (err) {
+      throw new DataDirUnwritableError(this.dir, `${describeError(err)} starting ${journalName(generation)}`);
+    }
+    // From here on changes go to journal N+1; journal N is complete.
+    this.sync();
+    closeQuietly(this.#fd);
+    this.#fd = journal;
+    this.#generation = generation;
+    this.#journalBytes = 0;
+    this.#unclean = false;
+    const captureMs = performance.now() - started;
+    const token = {};
+    this.#compacting = token;
+    const tmp = join(this.dir, `${SNAPSHOT_FILE}.${generation}.tmp`);
+    let bytes = 0;
+    try {
+      const fd = openSync(tmp, 'w');
+      try {
+        let pending: Buffer[] = [
+          encodeRecord({
+            k: 'snapshot',
+            d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() },
+          }),
+        ];
+        let pendingBytes = pending[0]!.length;
+        const flush = () => {
+          const buf = Buffer.concat(pending, pendingBytes);
+          writeWhole(fd, buf);
+          bytes += buf.length;
+          pending = [];
+          pendingBytes = 0;
+        };
+        for (const rec of records) {
+          const buf = encodeRecord(rec);
+          pending.push(buf);
+          pendingBytes += buf.length;
+          if (pendingBytes >= COMPACT_SLICE_BYTES) {
+            flush();
+            await new Promise((resolve) => setImmediate(resolve));
+            if (this.#compacting !== token) throw new Error('overtaken');
+          }
+        }
+        flush();
+        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+      } finally {
+        closeQuietly(fd);
+      }
+      if (this.#compacting !== token) throw new Error('overtaken');
+      renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
+    } catch (err) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // Never created.
+      }
+      if (this.#compacting !== token) return undefined;
+      this.#compacting = undefined;
+      // Journals N and N+1 still hold everything: only the compaction is lost.
+      throw new DataDirUnwritableError(this.dir, `${describeError(err)} writing a snapshot`);
+    }
+    this.#compacting = undefined;
+    syncDir(this.dir);
+    this.#snapshotBytes = bytes;
+    this.#deleteJournalsBefore(generation);
+    return { records: records.length, bytes, captureMs };
+  }
+
+  #deleteJournalsBefore(generation: number): void {
+    for (const f of readdirSync(this.dir)) {
+      const journal = /^journal-(\d+)\.bin$/.exec(f);
+      if (!journal || Number(journal[1]) >= generation) continue;
+      try {
+        unlinkSync(join(this.dir, f));
+      } catch {
+        // Already gone.
+      }
     }
   }
 
@@ -273,6 +375,7 @@ export class DataDir {
     if (this.#closed) return;
     this.sync();
     this.#closed = true;
+    this.#compacting = undefined; // a background compaction gives up before its rename
     clearInterval(this.#timer);
     closeQuietly(this.#fd);
     this.lock.release();
@@ -294,6 +397,16 @@ function describeError(err: unknown): string {
   return err instanceof Error
     ? err.message.replace(/, (write|open|fsync|fdatasync|ftruncate|rename).*$/, '')
     : String(err);
+}
+
+/** Writes all of `buf` (a short write is continued; no progress is an error). */
+function writeWhole(fd: number, buf: Buffer): void {
+  let written = 0;
+  while (written < buf.length) {
+    const n = writeSync(fd, buf, written, buf.length - written);
+    if (n <= 0) throw new Error(`short write: ${written} of ${buf.length} bytes`);
+    written += n;
+  }
 }
 
 function closeQuietly(fd: number): void {

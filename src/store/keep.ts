@@ -86,6 +86,8 @@ export function recordOf(c: Change, ctx: KeepContext): StoreRecord | undefined {
       return { k: 'b>', d: { at: c.at } };
     case 'batch_done':
       return { k: 'b', d: c.result };
+    case 'notifications_dropped':
+      return { k: 'n-', d: { ids: c.ids, dropped: c.dropped } };
     case 'clock_started':
     case 'clock_advanced':
       return { k: 'clock', d: ctx.mark() };

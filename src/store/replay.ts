@@ -86,6 +86,8 @@ export class ReplayedState {
   readonly reservations = new Map<number, StoredReservation>();
   eventSequence = 0;
   readonly notifications = new Map<string, NotificationRecord>();
+  /** Notifications the retention setting dropped (decision 0127). */
+  droppedNotifications = 0;
   /** Attempts that started and never ended: a crash cut them off. */
   readonly started = new Map<string, StartedAttempt>();
   batches: BatchResult[] = [];
@@ -151,6 +153,16 @@ export class ReplayedState {
       case 'n':
         this.#changed(d);
         break;
+      case 'n-': {
+        // Dropped by the retention setting; `dropped` is the count so far, ids the ones dropped now.
+        const { ids, dropped } = d as { ids: string[]; dropped: number };
+        for (const id of ids) {
+          this.notifications.delete(id);
+          this.started.delete(id);
+        }
+        this.droppedNotifications = dropped;
+        break;
+      }
       case 'b>':
         this.batchRunning = (d as { at: string }).at;
         this.#batchAt((d as { at: string }).at);
@@ -180,6 +192,7 @@ export class ReplayedState {
         this.reservations.clear();
         this.eventSequence = 0;
         this.notifications.clear();
+        this.droppedNotifications = 0;
         this.#warningsOf.clear();
         this.#formerWarningsOf = [];
         this.started.clear();

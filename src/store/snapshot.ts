@@ -90,6 +90,8 @@ export function* stateRecords(
   yield { k: 'outages', d: { outages: s.delivery.outages.list() } };
   const { records, sequence } = s.reservations.storedAll();
   for (const r of records) yield reservationRecord(r, sequence);
+  const { dropped } = s.delivery.outbox.retention();
+  if (dropped > 0) yield { k: 'n-', d: { ids: [], dropped } };
   // A notification's record carries its attempts so far.
   for (const n of s.delivery.outbox.list())
     yield notificationRecord(n, s.reservations, s.delivery.credentials.get(n.credentialId)?.warnings);

@@ -4,7 +4,7 @@
  * first, with what to fix first, instead of a dozen case fixes that each name a symptom.
  */
 import type { MeasuredAttempt } from './context.js';
-import { sentText } from './evidence.js';
+import { pointedCause, sentText } from './evidence.js';
 import type { CaseId, CaseResult, CauseGroup } from './types.js';
 
 /** Below this many judged deliveries a shared answer says little. */
@@ -90,11 +90,11 @@ export function groupCauses(
       cases: casesOf(),
     });
   } else if (status >= 400 && status < 500) {
+    const pointed = pointedCause(valid[0]!.attempt);
     groups.push({
       cause: 'valid-bodies-refused',
       summary: `every valid notification was answered ${status} (${valid.length} of ${valid.length}), whatever its body`,
-      fixFirst:
-        'Check, in this order: that the body is gunzipped before parsing (Content-Encoding: gzip; Content-Type names the decompressed JSON), that the key is read from "Authorization: Bearer <key>", and that the body is parsed as the spec\'s JSON object (UTF-8). The answer bodies below say which.',
+      fixFirst: `${pointed ? `${pointed.fix} Otherwise check` : 'Check'}, in this order: that the body is gunzipped before parsing (Content-Encoding: gzip; Content-Type names the decompressed JSON), that the key is read from "Authorization: Bearer <key>", that the body is parsed as the spec's JSON object (UTF-8), that no header the provider does not send is required, that Content-Type is compared by media type only, and that UpdateDate is read as UTC. The answer bodies below say which.`,
       cases: casesOf(),
     });
   } else if (status >= 500) {

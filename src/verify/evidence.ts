@@ -112,3 +112,65 @@ export function consequence(attempt: Attempt | undefined): string {
   if (NOT_SENT.has(attempt.outcome)) return `the notification did not reach your receiver: ${retried}`;
   return `the request was sent whole, but the answer was not a complete HTTP response: ${retried}`;
 }
+
+/** The headers the provider sends (spec "Endpoints 1"), for causes that name a missing one. */
+const SENT_HEADERS =
+  'User-Agent: Service-ReportBO, Authorization, Content-Type: application/json, Content-Encoding: gzip, Content-Length and Content-Disposition';
+
+/**
+ * When a refusal's answer body points at a header or a field (a required extra header, a strict
+ * Content-Type match, an UpdateDate read as local time), what it points at, quoted, and the fix.
+ */
+export function pointedCause(attempt: Attempt | undefined): { what: string; fix: string } | undefined {
+  const body = attempt?.outcome === 'http_status' ? attempt.responseBody?.trim() : undefined;
+  if (!body || (attempt!.statusCode ?? 0) < 400) return undefined;
+  const quoted = JSON.stringify(
+    body.length > BODY_SHOWN_CHARS ? `${body.slice(0, BODY_SHOWN_CHARS)}…` : body,
+  );
+  if (/content-type|media type|charset/i.test(body))
+    return {
+      what: `the Content-Type (the receiver answered ${quoted})`,
+      fix: `Compare Content-Type by its media type only, ignoring case and parameters: the provider sends exactly "Content-Type: application/json" (the JSON inside the gzip body, "Content-Encoding: gzip"); a receiver that demands another value or a charset parameter refuses every notification. The receiver answered ${quoted}.`,
+    };
+  const header = /\b(x-[a-z0-9-]+)\b/i.exec(body)?.[1];
+  if (header || /\bheaders?\b(?! check)/i.test(body))
+    return {
+      what: `a header${header ? ` (${header})` : ''} the provider does not send (the receiver answered ${quoted})`,
+      fix: `Require no header the provider does not send: it sends ${SENT_HEADERS}, nothing else${header ? `, never ${header}` : ''}. The receiver answered ${quoted}.`,
+    };
+  if (/updatedate|future|time ?zone|timestamp|too old|stale/i.test(body))
+    return {
+      what: `the UpdateDate (the receiver answered ${quoted})`,
+      fix: `UpdateDate is a UTC time (it ends in "Z"): parse it as UTC, never as local time. Read as local time it moves by the receiver's UTC offset, so a freshness check finds it hours in the future or in the past; better, never refuse a notification for its UpdateDate. The receiver answered ${quoted}.`,
+    };
+  return undefined;
+}
+
+/**
+ * The fix that fits what came back, when it is not the case's own (a 2xx other than 200 keeps the
+ * case's fix, which is about answering exactly 200): a timeout, an answer that never ended, a
+ * refusal, a broken connection each get theirs.
+ */
+export function fixForAnswer(attempt: Attempt | undefined): string | undefined {
+  if (!attempt) return undefined;
+  const pointed = pointedCause(attempt);
+  if (pointed) return pointed.fix;
+  if (attempt.outcome === 'http_status') {
+    const s = attempt.statusCode ?? 0;
+    if (s >= 200 && s < 300) return undefined;
+    if (s >= 300 && s < 400)
+      return 'Do not redirect the notification URL: the provider never follows a redirect; give the final URL (the Location) as the destination.';
+    if (s === 401 || s === 403)
+      return 'Accept "Authorization: Bearer <ApiKey>" with exactly the key of the credential (check --api-key and the key the receiver expects).';
+    if (s < 500)
+      return `Find why the receiver refused a valid notification with HTTP ${s} (its answer is shown above): check that it gunzips the body (Content-Encoding: gzip) before parsing the spec's JSON (UTF-8), and requires no header, Content-Type or date format the provider does not send.`;
+    return `The receiver failed on a valid notification (HTTP ${s}): read its logs for this request and fix the error; answer 200 once the notification is stored.`;
+  }
+  if (unendedAnswer(attempt))
+    return 'End every answer: send Content-Length (e.g. Content-Length: 2 with "OK") or Transfer-Encoding: chunked, or close the connection after the answer.';
+  if (attempt.outcome === 'timeout')
+    return 'Answer within the response timeout: store the notification and answer 200 at once; do slow work (downstream calls, heavy validation) afterwards, from a queue.';
+  if (NOT_SENT.has(attempt.outcome))
+    return 'Make the receiver reachable at this URL: listening, resolvable, and serving TLS as the tls case describes.';
+  return "Answer with a complete HTTP/1.1 response: check a proxy or load balancer in front of the receiver that cuts connections, and the receiver's response framing (status line, headers, Content-Length).";
+}

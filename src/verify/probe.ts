@@ -40,8 +40,8 @@ export class Probe {
   /**
    * False once the receiver showed it is not recording (a sentinel refused, or not recorded within
    * the deadline): later checks then ask with a short grace (QUICK_MS) instead of their full deadline,
-   * so a receiver that refuses everything or has stalled fails fast (docs/verify.md "Speed"). A right
-   * answer sets it back.
+   * so a receiver that refuses everything or has stalled fails fast (docs/verify.md "Speed"). Only a
+   * sentinel sets it (`drain`): a booking recorded before a stall proves nothing about recording now.
    */
   recording = true;
 
@@ -117,7 +117,6 @@ export class Probe {
     for (let asks = 1; ; asks++) {
       const answer = await this.get(booking);
       const waitedMs = Math.round(performance.now() - started);
-      if (right(answer)) this.recording = true;
       if (right(answer) || waitedMs + pause > this.#deadline()) return { ...answer, waitedMs, asks };
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(POLL_MAX_MS, pause * 2);
@@ -144,7 +143,6 @@ export class Probe {
         const waitedMs = Math.round(performance.now() - started);
         for (const [k, n] of slice.entries()) answers[n] = { ...got[k]!, waitedMs, asks };
       }
-      if (open.some((n) => right(answers[n]!))) this.recording = true;
       open = open.filter((n) => !right(answers[n]!));
       if (performance.now() - started + pause > this.#deadline()) break;
       if (open.length > 0) await new Promise((r) => setTimeout(r, pause));

@@ -62,14 +62,20 @@ export type Bug =
   | 'acks-forged-without-storing'
   /** Answers 200 and puts the notification on a queue of 10 that one worker drains every 30 ms; full: dropped. */
   | 'full-queue-drops'
-  /** Answers 200 and files the notification in an inbox keyed by arrival millisecond (one per ms survives). */
-  | 'inbox-keyed-by-ms'
+  /** Answers 200 and files the notification in an inbox keyed by its arrival time (to 250 ms, emptied as often: one per slot survives; keyed to the ms it loses some of a burst, to 250 ms always). */
+  | 'inbox-keyed-by-arrival-time'
   /** Answers 200, then decodes only the first 16 KiB of the body (one read); a larger body is dropped. */
   | 'reads-first-chunk-only'
   /** Compares UpdateDates as en-US text (`toLocaleString('en-US')`). */
   | 'compares-en-us-text'
   /** The later arrival wins a tie on UpdateDate (`>=`). */
-  | 'tie-goes-to-later-arrival';
+  | 'tie-goes-to-later-arrival'
+  /** Requires an X-Request-Id header the provider never sends (400 naming it). */
+  | 'requires-extra-header'
+  /** Requires `Content-Type: application/json; charset=utf-8` exactly (415 naming it). */
+  | 'strict-content-type'
+  /** Reads UpdateDate as local time of UTC−10, then refuses it as "in the future" (400). */
+  | 'local-time-zone';
 
 export interface BugReceiverOptions {
   bug?: Bug;
@@ -174,18 +180,21 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     if (!o.queueLagMs) work();
     else setTimeout(work, o.queueLagMs);
   };
-  // The worker of 'full-queue-drops' and 'inbox-keyed-by-ms'.
+  // The worker of 'full-queue-drops' and 'inbox-keyed-by-arrival-time'.
   const worker =
-    bug === 'full-queue-drops' || bug === 'inbox-keyed-by-ms'
-      ? setInterval(() => {
-          if (bug === 'full-queue-drops') {
-            const next = queue.shift();
-            if (next) record(next);
-          } else {
-            for (const state of inbox.values()) record(state);
-            inbox.clear();
-          }
-        }, 30)
+    bug === 'full-queue-drops' || bug === 'inbox-keyed-by-arrival-time'
+      ? setInterval(
+          () => {
+            if (bug === 'full-queue-drops') {
+              const next = queue.shift();
+              if (next) record(next);
+            } else {
+              for (const state of inbox.values()) record(state);
+              inbox.clear();
+            }
+          },
+          bug === 'full-queue-drops' ? 30 : 250,
+        )
       : undefined;
 
   const keyOk = (auth: string | undefined): boolean => {
@@ -244,6 +253,13 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       await sleep(200);
     }
     if (bug === 'fails-everything') return [500, 'internal error'];
+    if (bug === 'requires-extra-header' && req.headers['x-request-id'] === undefined)
+      return [400, '{"error":"missing required header X-Request-Id"}'];
+    if (bug === 'strict-content-type' && req.headers['content-type'] !== 'application/json; charset=utf-8')
+      return [
+        415,
+        `unsupported Content-Type ${req.headers['content-type']}: expected application/json; charset=utf-8`,
+      ];
     const auth = req.headers.authorization;
     if (bug === 'stores-before-auth') {
       const { state } = parse(raw);
@@ -265,6 +281,9 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       return [200, 'OK'];
     }
     const { state, text } = parse(raw);
+    // "2026-11-25T19:00:00" as local time in UTC−10 is 05:00Z the next day: "in the future".
+    if (bug === 'local-time-zone' && Date.parse(state.UpdateDate) + 10 * 3_600_000 > Date.now() + 60_000)
+      return [400, `UpdateDate ${state.UpdateDate.replace('Z', '')} is in the future`];
     if (bug === 'refuses-old-update-date' && Date.now() - Date.parse(state.UpdateDate) > FIFTEEN_MINUTES_MS)
       return [400, 'UpdateDate too old: possible replay'];
     const filename = /filename=([^;]+)/.exec(String(req.headers['content-disposition']))?.[1] ?? '';
@@ -294,8 +313,8 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       if (queue.length < 10) queue.push(state);
       return [200, 'OK'];
     }
-    if (bug === 'inbox-keyed-by-ms') {
-      inbox.set(Date.now(), state);
+    if (bug === 'inbox-keyed-by-arrival-time') {
+      inbox.set(Math.floor(Date.now() / 250), state);
       return [200, 'OK'];
     }
     if (o.stallAfter !== undefined) {

@@ -173,6 +173,14 @@ export const NotificationListSchema = component(
   z.object({
     notifications: z.array(NotificationSummarySchema),
     settled: z.boolean().optional().describe('with wait=settled: false when timeoutMs passed first'),
+    retention: z
+      .object({
+        keep: int.describe('the setting --notification-retention: notifications kept (0: no limit)'),
+        dropped: int.describe('older settled notifications dropped since the start or the last reset'),
+        oldestKept: str.nullable().describe('createdAt of the oldest notification kept'),
+      })
+      .optional()
+      .describe('present once older notifications were dropped by the retention setting (decision 0127)'),
     total: int.optional().describe('with limit or before: how many notifications match in all'),
     nextCursor: str
       .nullable()

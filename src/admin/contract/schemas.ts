@@ -67,6 +67,9 @@ export const EffectiveConfigSchema = component(
     logLinesPerSecond: int.describe(
       'most GetAccessToken and most attempt lines a second each before a summary line; 0: every line',
     ),
+    notificationRetention: int.describe(
+      'notifications kept; past it the oldest settled ones are dropped (0: no limit)',
+    ),
     shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
     allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
     adminToken: z.boolean().describe('whether a token is required (never its value)'),

@@ -15,7 +15,7 @@ export const acceptsMinimalBody: CaseDefinition = {
   fix: 'Treat every member the spec marks optional (and every member of a table without a Required column that the contract makes optional) as possibly absent: no null dereference, no schema that requires it.',
   async run({ ctx, options }) {
     const record = await ctx.sendBody(minimalBody(deriveSeed(options.seed, 101), ctx.now()));
-    return judgeAcknowledged([{ record, what: 'the minimal body' }], options.apiKey);
+    return judgeAcknowledged([{ record, what: 'the minimal body' }], options.apiKey, true);
   },
 };
 
@@ -28,7 +28,7 @@ export const acceptsMaximalBody: CaseDefinition = {
     const { ctx, options, probe } = input;
     const body = maximalBody(deriveSeed(options.seed, 102), ctx.now());
     const record = await ctx.sendBody(body);
-    const outcome = judgeAcknowledged([{ record, what: 'the maximal body' }], options.apiKey);
+    const outcome = judgeAcknowledged([{ record, what: 'the maximal body' }], options.apiKey, true);
     const size = `${Buffer.byteLength(JSON.stringify(unpackBody(record.gz)))} bytes of JSON, ${record.gz.length} gzipped`;
     if (outcome.status === 'failed') return refusedTraits(input, outcome, size);
     const withSize = { ...outcome, reason: `${outcome.reason} (${size})` };

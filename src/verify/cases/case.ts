@@ -5,8 +5,10 @@ import {
   acknowledged,
   consequence,
   evidenceOf,
+  fixForAnswer,
   OVER_CAP_WARNING,
   overCap,
+  pointedCause,
   shortAnswer,
 } from '../evidence.js';
 import type { ResolvedOptions } from '../options.js';
@@ -88,6 +90,8 @@ export function reached(record: NotificationRecord): boolean {
 export function judgeAcknowledged(
   items: ReadonlyArray<{ record: NotificationRecord; what: string }>,
   apiKey: string,
+  /** The case's own fix explains any HTTP refusal of this body (a size limit, a date check, …). */
+  ownFixForStatus = false,
 ): Outcome {
   const evidence = items.map(({ record }) => evidenceOf(record, apiKey));
   const refused = items.filter(({ record }) => !acknowledged(record.attempts.at(-1)));
@@ -107,7 +111,16 @@ export function judgeAcknowledged(
   const list = refused
     .map(({ record, what }) => `${what}: ${shortAnswer(record.attempts.at(-1))}`)
     .join('; ');
-  return failed(`${list}. ${capitalize(consequence(first))}`, evidence);
+  const pointed = pointedCause(first);
+  const fix =
+    ownFixForStatus && first?.outcome === 'http_status' && !pointed ? undefined : fixForAnswer(first);
+  return {
+    ...failed(
+      `${list}. ${capitalize(consequence(first))}${pointed ? `. The answer points at ${pointed.what}` : ''}`,
+      evidence,
+    ),
+    ...(fix ? { fix } : {}),
+  };
 }
 
 export function capitalize(text: string): string {
