@@ -7,6 +7,8 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 interface RoutePattern {
   pattern: RegExp;
   methods: Set<string>;
+  /** A path without parameters (`/notifications/resend-failed`). */
+  literal: boolean;
 }
 
 /** `/credentials/:id` → `^/credentials/[^/]+$` (the admin routes use plain segments and `:params`). */
@@ -31,7 +33,11 @@ function patterns(app: Hono): RoutePattern[] {
     if (method === 'GET') methods.add('HEAD');
     byPath.set(path, methods);
   }
-  return [...byPath].map(([path, methods]) => ({ pattern: toRegExp(path), methods }));
+  return [...byPath].map(([path, methods]) => ({
+    pattern: toRegExp(path),
+    methods,
+    literal: !path.includes('/:'),
+  }));
 }
 
 /**
@@ -44,8 +50,12 @@ export function refuseWrongMethods(app: Hono, under: string): void {
   const table = patterns(app);
   app.all(`${under}/*`, (c: Context) => {
     const path = c.req.path;
+    // A literal path names its own methods: `/notifications/resend-failed` takes POST only, although
+    // `GET /notifications/:id` would also match its text.
+    const matching = table.filter(({ pattern }) => pattern.test(path));
+    const literal = matching.filter((r) => r.literal);
     const allowed = new Set<string>();
-    for (const { pattern, methods } of table) if (pattern.test(path)) for (const m of methods) allowed.add(m);
+    for (const { methods } of literal.length > 0 ? literal : matching) for (const m of methods) allowed.add(m);
     if (allowed.size === 0) return c.notFound();
     allowed.add('OPTIONS');
     const list = METHOD_ORDER.filter((m) => allowed.has(m));
