@@ -55,7 +55,8 @@ export function refuseWrongMethods(app: Hono, under: string): void {
     const matching = table.filter(({ pattern }) => pattern.test(path));
     const literal = matching.filter((r) => r.literal);
     const allowed = new Set<string>();
-    for (const { methods } of literal.length > 0 ? literal : matching) for (const m of methods) allowed.add(m);
+    for (const { methods } of literal.length > 0 ? literal : matching)
+      for (const m of methods) allowed.add(m);
     if (allowed.size === 0) return c.notFound();
     allowed.add('OPTIONS');
     const list = METHOD_ORDER.filter((m) => allowed.has(m));

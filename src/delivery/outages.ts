@@ -3,7 +3,7 @@ import { INSTANT_RANGE, InstantInput, instantInRange } from '../clock/bounds.js'
 import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
-import { OUTAGE_STATUSES, type OutageShape } from '../model/delivery.js';
+import type { OutageShape } from '../model/delivery.js';
 
 /** Most attempts one count-mode outage may fail: more than any notification can ever make. */
 export const MAX_OUTAGE_ATTEMPTS = 1_000_000;

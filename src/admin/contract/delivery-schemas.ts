@@ -9,13 +9,7 @@ import { CredentialInputSchema } from '../../delivery/credential-schema.js';
 import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
 import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
-import {
-  AttemptShape,
-  BatchResultShape,
-  NotAttemptedShape,
-  NotificationRefShape,
-  OutageShape,
-} from '../../model/delivery.js';
+import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
 import {
   HistoryEntryShape,
   ReservationSummaryShape,

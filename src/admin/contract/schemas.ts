@@ -6,14 +6,14 @@
  */
 import { z } from 'zod';
 import { FaultSchema } from '../../auth/faults.js';
-import { AUTH_OUTCOMES, VARIANTS } from '../../auth/types.js';
+import { VARIANTS } from '../../auth/types.js';
 import { UserSchema, UserViewSchema } from '../../auth/users.js';
 import { JournalEntryShape, TokenShape } from '../../model/auth.js';
 import { AdvanceResultShape, ClockStateShape } from '../../model/clock.js';
 import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
 import { CASE_IDS } from '../../verify/types.js';
-import { API_VERSION, CLOCK_MODE, component, instant, int, str } from './fields.js';
+import { API_VERSION, CLOCK_MODE, component, int, str } from './fields.js';
 
 // Every error answer (`errors`, `default` of each operation in the document): named, never returned by a handler.
 component(

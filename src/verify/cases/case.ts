@@ -1,5 +1,5 @@
 /** What a case is: its public id and wording, and how it runs. */
-import type { NotificationRecord } from '../../delivery/index.js';
+import { MAX_REDELIVERIES, type NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
 import {
   acknowledged,
@@ -81,6 +81,15 @@ const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response'])
 export function reached(record: NotificationRecord): boolean {
   const a = record.attempts.at(-1);
   return a !== undefined && REACHED.has(a.outcome);
+}
+
+/**
+ * As the provider does: what was not acknowledged comes back in the next batches, up to 4 times.
+ * Runs those batches (stopping early once every notification of `ids` is acknowledged).
+ */
+export async function redeliverUnacknowledged(ctx: VerifyContext, ids: readonly string[]): Promise<void> {
+  const unacknowledged = () => ids.some((id) => !acknowledged(ctx.record(id).attempts.at(-1)));
+  for (let batch = 0; batch < MAX_REDELIVERIES && unacknowledged(); batch++) await ctx.nextBatch();
 }
 
 /**

@@ -14,7 +14,15 @@ import type { VerifyContext } from '../context.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
 import { probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES } from '../types.js';
-import { type CaseDefinition, failed, passed, STEP_MS, TIE_RULE, warned } from './case.js';
+import {
+  type CaseDefinition,
+  failed,
+  passed,
+  redeliverUnacknowledged,
+  STEP_MS,
+  TIE_RULE,
+  warned,
+} from './case.js';
 import { type Booking, booking, drain, lagNote, read } from './probe-checks.js';
 
 interface Flow {
@@ -44,14 +52,11 @@ export const recordsConcurrentIssueAndVoid: CaseDefinition = {
       records: pending,
     };
     const flows = [issueFirst, voidFirst, together];
-    // As the provider: what was not acknowledged comes back in the next batches, up to 4 times.
     const all = () => flows.flatMap((f) => f.records.map((r) => ctx.record(r.id)));
-    for (
-      let batch = 0;
-      batch < MAX_REDELIVERIES && all().some((r) => !acknowledged(r.attempts.at(-1)));
-      batch++
-    )
-      await ctx.nextBatch();
+    await redeliverUnacknowledged(
+      ctx,
+      all().map((r) => r.id),
+    );
     for (const f of flows) f.records = f.records.map((r) => ctx.record(r.id));
     await drain(ctx, probe!);
     const answers = await Promise.all(flows.map((f) => read(probe!, f.booking, 'Voided')));

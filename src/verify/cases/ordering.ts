@@ -6,13 +6,13 @@
  * the same UpdateDate: a receiver whose tie rule lets the later arrival win (`>=`) ends Issued.
  */
 import type { NotificationBody } from '../../contract/index.js';
-import { MAX_REDELIVERIES, type NotificationRecord } from '../../delivery/index.js';
+import type { NotificationRecord } from '../../delivery/index.js';
 import { deriveSeed, generateNotification } from '../../generate/index.js';
 import type { VerifyContext } from '../context.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
 import { probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES, type Evidence } from '../types.js';
-import { type CaseDefinition, failed, passed, TIE_RULE, warned } from './case.js';
+import { type CaseDefinition, failed, passed, redeliverUnacknowledged, TIE_RULE, warned } from './case.js';
 import { type Booking, drain, lagNote } from './probe-checks.js';
 
 const HOUR_MS = 3_600_000;
@@ -87,14 +87,11 @@ export const recordsNewestUpdateDate: CaseDefinition = {
         records,
       });
     }
-    // As the provider: what was not acknowledged comes back in the next batches, up to 4 times.
     const all = () => flows.flatMap((f) => f.records.map((r) => ctx.record(r.id)));
-    for (
-      let batch = 0;
-      batch < MAX_REDELIVERIES && all().some((r) => !acknowledged(r.attempts.at(-1)));
-      batch++
-    )
-      await ctx.nextBatch();
+    await redeliverUnacknowledged(
+      ctx,
+      all().map((r) => r.id),
+    );
     for (const f of flows) f.records = f.records.map((r) => ctx.record(r.id));
     await drain(ctx, probe!);
     const answers = await probe!.untilAll(
