@@ -522,9 +522,12 @@ export class Outbox {
     } else if (n.cancelWhenSettled) {
       this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt, false);
     }
+    // Settled first, so what the change carries is the notification as it now stands (no longer in
+    // flight): the live stream's row would otherwise say "now" for a next attempt already over.
+    // Waiters wake in a later microtask, after the change below is kept.
+    store.settled(n);
     // One change for the attempt and the state it led to (a cancel included): the data dir keeps
     // it, the info log and the live stream hear it.
     this.#changes.emitMade({ kind: 'attempt_ended', notification: n, attempt });
-    store.settled(n);
   }
 }
