@@ -17,10 +17,11 @@ const record = {
   gz: Buffer.alloc(10),
   authorization: 'Bearer k',
 } as unknown as NotificationRecord;
-const attempt = (durationMs: number): Attempt =>
-  ({ outcome: 'http_status', statusCode: 200, durationMs, message: 'receiver answered 200' }) as Attempt;
-const measured = (caseId: string, ms: number[]): MeasuredAttempt[] =>
-  ms.map((d) => ({ caseId, record, attempt: attempt(d) }));
+const attempt = (durationMs: number, batchAt?: string): Attempt =>
+  ({ outcome: 'http_status', statusCode: 200, durationMs, message: 'receiver answered 200', batchAt }) as Attempt;
+/** The burst's attempts are those of its batch (`batchAt`); the case's single sends are judged. */
+const measured = (caseId: string, ms: number[], batchAt?: string): MeasuredAttempt[] =>
+  ms.map((d) => ({ caseId, record, attempt: attempt(d, batchAt) }));
 
 async function judge(list: MeasuredAttempt[], kitLagMs: number) {
   const ctx = { measured: list, kitLagMs: () => kitLagMs } as unknown as VerifyContext;
@@ -33,7 +34,7 @@ describe('answers-within-timeout', () => {
     const outcome = await judge(
       [
         ...measured('acknowledges-issue', Array(20).fill(40)),
-        ...measured('survives-batch-burst', Array(50).fill(7_000)),
+        ...measured('survives-batch-burst', Array(50).fill(7_000), '2026-04-27T10:55:00.000Z'),
       ],
       5,
     );
