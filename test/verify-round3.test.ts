@@ -81,7 +81,10 @@ describe('§2 losses after a 200 are seen through the probe', () => {
       'a full queue that drops (answers 200, queue of 10)',
       { bug: 'full-queue-drops' },
       'survives-batch-burst',
-      /^\d+ of \d+ notifications answered 200 were not recorded: the probe says unknown \(404\)/,
+      // Once its queue is full it drops every later notification until its worker catches up: when the
+      // worker is slower than the burst, the lost ones are all the last ones, which is what a stalled
+      // recorder looks like through the probe. Either reading names the loss after a 200.
+      /^(\d+ of \d+ notifications answered 200 were not recorded: the probe says unknown \(404\)|recording stopped at notification \d+ of the run: the receiver answered 200)/,
     ],
     [
       'an inbox keyed by arrival time',
