@@ -18,7 +18,13 @@ const record = {
   authorization: 'Bearer k',
 } as unknown as NotificationRecord;
 const attempt = (durationMs: number, batchAt?: string): Attempt =>
-  ({ outcome: 'http_status', statusCode: 200, durationMs, message: 'receiver answered 200', batchAt }) as Attempt;
+  ({
+    outcome: 'http_status',
+    statusCode: 200,
+    durationMs,
+    message: 'receiver answered 200',
+    batchAt,
+  }) as Attempt;
 /** The burst's attempts are those of its batch (`batchAt`); the case's single sends are judged. */
 const measured = (caseId: string, ms: number[], batchAt?: string): MeasuredAttempt[] =>
   ms.map((d) => ({ caseId, record, attempt: attempt(d, batchAt) }));
