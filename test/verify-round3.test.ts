@@ -107,7 +107,12 @@ describe('§2 losses after a 200 are seen through the probe', () => {
       const c = caseOf(report, id);
       expect(c.status, c.reason).toBe('failed');
       expect(c.reason).toMatch(reason);
-      expect(c.fix).toMatch(/^Store each notification .* before answering 200/);
+      // The fix follows the reading: a recorder that stopped is told to find out why it stopped.
+      expect(c.fix).toMatch(
+        /^recording stopped/.test(c.reason ?? '')
+          ? /^Find out why the receiver stopped recording after this notification/
+          : /^Store each notification .* before answering 200/,
+      );
     },
   );
 
