@@ -16,7 +16,7 @@ const ASSETS: Record<string, string> = {
   'attempts.js': JS,
   'curl.js': JS,
   'morph.js': JS,
-  'forms.js': JS,
+  'panel.js': JS,
   'setup.js': JS,
   'outages.js': JS,
   'journal.js': JS,
