@@ -38,6 +38,13 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     await waitText(page, '#status', new RegExp(`^${original} sent again as n-000005 → a$`));
     await page.waitForSelector('#detail[data-id="n-000005"]');
     expect(await page.evaluate('location.hash')).toBe('#notifications/n-000005');
+    // The resend links to the one it came from, and that one back to it.
+    await waitText(page, '#resent-from', new RegExp(`^Resends ${original}$`));
+    await page.click('#resent-from a');
+    await page.waitForSelector(`#detail[data-id="${original}"]`);
+    await waitText(page, '#resent-as', /^Resent as n-000005$/);
+    await page.click('#resent-as a');
+    await page.waitForSelector('#detail[data-id="n-000005"]');
     await emu.settle();
     expect(a.requests).toHaveLength(3);
     expect(b.requests).toHaveLength(2);
@@ -69,4 +76,39 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     expect(b.requests).toHaveLength(3);
     expect(JSON.parse(gunzipSync(b.requests[2]!.rawBody).toString('utf8')).Pax[0].LastName).toBe('Edited');
   }, 90_000);
+
+  it('redelivers with the booking status at the click, even when the list the selector shows has not caught up with a Void', async () => {
+    const a = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
+    const issued = await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const id = issued.notifications[0]!.id;
+    const bookingId = issued.reservations[0]!.bookingId;
+    const page = await open(emu.url, `#notifications/${id}`);
+    await waitText(page, '#redeliver-hint', /\(now Issued\)/);
+    expect(await page.locator('#redeliver-status').inputValue()).toBe('Issued');
+
+    // The page's next read of the reservations list is held back: the form still shows Issued when
+    // the booking is voided behind it (another tab, a test, a CI job).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/__admin/reservations', async (route) => {
+      await held;
+      // The page may be gone by then (the test ended): nothing to continue.
+      await route.continue().catch(() => {});
+    });
+    await emu.event({ type: 'Void', bookingId });
+    await emu.settle();
+    expect(await page.locator('#redeliver-status').inputValue()).toBe('Issued');
+    await page.click('#redeliver');
+    // Redelivered as Voided (the status now), not un-voided by the stale default; the API's message shown.
+    await waitText(page, '#status', /^Redelivery of \w+: n-000003 → a \(/);
+    const reservation = await emu.admin<{ status: string }>('GET', `/reservations/${bookingId}`);
+    expect(reservation.body.status).toBe('Voided');
+    expect((await emu.notification('n-000003')).bookingStatus).toBe('Voided');
+    release();
+  });
 });

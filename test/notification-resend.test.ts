@@ -42,7 +42,19 @@ describe('POST /__admin/notifications/:id/resend', () => {
     expect(a.requests[1]!.rawBody.equals(a.requests[0]!.rawBody)).toBe(true);
     const reservation = await emu.admin<{ status: string }>('GET', `/reservations/${original.bookingId}`);
     expect(reservation.body.status).toBe('Issued');
-    expect((await emu.notification(res.body.notifications[0]!.id)).state).toBe('delivered');
+    // Linked both ways: the resend names its original, the original its resends.
+    const again = await emu.notification(res.body.notifications[0]!.id);
+    expect(again.state).toBe('delivered');
+    expect(again.resentFrom).toBe(original.id);
+    const first = await emu.notification(original.id);
+    expect(first.resentFrom).toBeNull();
+    expect(first.resentAs).toEqual([again.id]);
+    const twice = await emu.admin<Resent>('POST', `/notifications/${original.id}/resend`, {});
+    expect((await emu.notification(original.id)).resentAs).toEqual([
+      again.id,
+      twice.body.notifications[0]!.id,
+    ]);
+    expect((await emu.notification(again.id)).resentAs).toEqual([]);
   });
 
   it('sends an edited body to the credentials chosen, and names the field of an invalid one', async () => {

@@ -5,8 +5,8 @@
 import { renderAttempt } from './attempts.js';
 import { base64Of, copyText, curlCommand, MAX_INLINE_GZ_BYTES } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
-import { openNotification } from './notifications.js';
-import { ApiError, act, download, MAX_ATTEMPTS, post, render, say, state } from './state.js';
+import { notificationsHash, openNotification } from './notifications.js';
+import { ApiError, act, api, download, MAX_ATTEMPTS, post, render, say, state } from './state.js';
 
 /**
  * @typedef {import('./state.js').Detail} Detail
@@ -54,6 +54,7 @@ export function renderDetail() {
         h('span', { class: 'muted' }, `→ ${d.credentialId}`),
       ),
       h('div', { class: 'muted mono' }, d.url),
+      resentLinks(d),
       h(
         'div',
         { class: 'actions' },
@@ -109,11 +110,10 @@ export function renderDetail() {
               act(
                 (r) =>
                   `Redelivery of ${d.bookingNumber}: ${r.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ') || 'no notification'} (${[r.message, ...r.warnings].join('; ')})`,
-                () =>
-                  /** @type {Promise<EventResult>} */ (
-                    post(`/reservations/${d.bookingId}/redeliver`, {
-                      status: /** @type {HTMLSelectElement} */ (document.getElementById('redeliver-status'))
-                        .value,
+                async () =>
+                  /** @type {EventResult} */ (
+                    await post(`/reservations/${d.bookingId}/redeliver`, {
+                      status: await redeliverStatus(d),
                     })
                   ),
               ),
@@ -288,6 +288,42 @@ function curlHint(d, caFile) {
   return given.length
     ? `The emulator also trusts ${given.map((t) => `${t.subject} (${t.source})`).join(', ')}: if the receiver's certificate is signed by one of these, add --cacert <that CA's PEM file>. ${status}`
     : status;
+}
+
+/**
+ * The status a redelivery sends: the one the reader chose, else the booking's status read at the
+ * click (the list the selector shows may lag an event by a moment: a Void just made is never undone by
+ * a default read before it).
+ * @param {Detail} d
+ */
+async function redeliverStatus(d) {
+  if (state.choice.redeliverStatus) return state.choice.redeliverStatus;
+  const now = /** @type {import('../src/client/types.js').Reservation} */ (
+    await api(`/reservations/${d.bookingId}`)
+  );
+  return now.status;
+}
+
+/** Links between a resend and the notification it resends, both ways. @param {Detail} d */
+function resentLinks(d) {
+  const as = d.resentAs ?? [];
+  if (!d.resentFrom && as.length === 0) return null;
+  /** @param {string} id */
+  const link = (id) => h('a', { href: notificationsHash(id), class: 'mono' }, id);
+  return h(
+    'div',
+    { class: 'resent-links', id: 'resent-links' },
+    d.resentFrom ? h('span', { id: 'resent-from' }, 'Resends ', link(d.resentFrom)) : null,
+    d.resentFrom && as.length ? ' · ' : null,
+    as.length
+      ? h(
+          'span',
+          { id: 'resent-as' },
+          `Resent as `,
+          as.flatMap((id, i) => (i === 0 ? [link(id)] : [', ', link(id)])),
+        )
+      : null,
+  );
 }
 
 /** The booking's status now (what a redelivery should default to), else the one this notification carried. @param {Detail} d */

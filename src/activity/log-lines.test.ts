@@ -18,6 +18,7 @@ const summary = (over: Partial<NotificationSummary> = {}): NotificationSummary =
   exhaustedAt: null,
   cancelledAt: null,
   cancelReason: null,
+  resentFrom: null,
   filename: '20260427_100000Z-4EDZPM.json',
   attemptCount: 1,
   inFlight: false,

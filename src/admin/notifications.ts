@@ -130,7 +130,12 @@ export function notificationRoutes(emulator: Emulator): Hono {
     getNotification: (_c, { params }) => {
       const n = outbox.get(params.id);
       if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
-      return toDetail(n);
+      // A resend keeps its original's booking: only that booking's notifications are looked at.
+      const resentAs = outbox
+        .list({ bookingId: n.bookingId })
+        .filter((r) => r.resentFrom === n.id)
+        .map((r) => r.id);
+      return { ...toDetail(n), resentAs };
     },
   });
 }

@@ -59,6 +59,8 @@ export interface NotificationRecord {
   inFlight: boolean;
   /** Emulator ms when the last attempt finished. */
   lastFinishedMs?: number;
+  /** The notification this one resends (POST /__admin/notifications/:id/resend, bulk retry), else null. */
+  resentFrom: string | null;
 }
 
 /** Attempts that count toward MAX_ATTEMPTS: all but those the emulator itself cut short. */
@@ -97,6 +99,7 @@ export function toSummary(n: NotificationRecord) {
     exhaustedAt: n.exhaustedAt,
     cancelledAt: n.cancelledAt,
     cancelReason: n.cancelReason,
+    resentFrom: n.resentFrom,
     filename: n.filename,
     attemptCount: n.attempts.length,
     inFlight: n.inFlight,

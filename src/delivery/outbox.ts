@@ -116,7 +116,13 @@ export class Outbox {
    * Creates a notification of `body` for `credential` and starts its first attempt in the background.
    * `gz` is the body's packed bytes (contract `packBody`) when the caller has them, shared, not copied.
    */
-  create(credential: Credential, bookingId: number, body: NotificationBody, gz?: Buffer): NotificationRecord {
+  create(
+    credential: Credential,
+    bookingId: number,
+    body: NotificationBody,
+    gz?: Buffer,
+    resentFrom?: string,
+  ): NotificationRecord {
     const record: NotificationRecord = {
       id: this.#store.nextId(),
       credentialId: credential.id,
@@ -138,6 +144,7 @@ export class Outbox {
       warnings: credential.warnings,
       inFlight: false,
       lastFinishedMs: undefined,
+      resentFrom: resentFrom ?? null,
     };
     // Kept before it exists: a notification the data dir could not keep is never created.
     this.#changes.emit({ kind: 'notification_created', notification: record }, () => this.#store.add(record));

@@ -64,7 +64,9 @@ export function resend(
   return {
     from: original.id,
     edited,
-    notifications: targets.map((credential) => outbox.create(credential, original.bookingId, body, gz)),
+    notifications: targets.map((credential) =>
+      outbox.create(credential, original.bookingId, body, gz, original.id),
+    ),
   };
 }
 

@@ -56,6 +56,7 @@ export type NotificationData = Partial<
     warnings?: string[];
     warningsOf?: string;
     gzOf?: number;
+    resentFrom?: string;
   };
 
 /** What a notification's change record carries. */
@@ -287,6 +288,7 @@ export class ReplayedState {
       warnings,
       inFlight: false,
       lastFinishedMs: d.lastFinishedMs,
+      resentFrom: d.resentFrom ?? null,
     });
   }
 

@@ -47,6 +47,7 @@ export function notificationRecord(
   if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
   if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
   if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
+  if (n.resentFrom !== null) d.resentFrom = n.resentFrom;
   if (n.attempts.length > 0) d.attempts = n.attempts;
   if (n.warnings.length > 0) {
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;

@@ -137,6 +137,7 @@ const summaryShape = {
     .enum(CANCEL_REASONS)
     .nullable()
     .describe('why a cancelled notification is no longer redelivered: credential_deleted'),
+  resentFrom: str.nullable().describe('the notification this one resends (resend, bulk retry), else null'),
   filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
   warnings: strings,
   stateNote: str
@@ -161,6 +162,10 @@ export const NotificationSchema = component(
     headers: z.record(str, str).describe('exactly as sent on every attempt'),
     body: NotificationBodyComponent,
     attempts: z.array(AttemptSchema),
+    resentAs: z
+      .array(str)
+      .optional()
+      .describe('GET /notifications/:id: the notifications that resend this one, oldest first'),
   }),
 );
 export const NotificationListSchema = component(
