@@ -53,6 +53,8 @@ describe('the npm package', () => {
       'package/dist/cjs/index.d.cts',
       'package/dist/main.js',
       'package/docs/notification.schema.json',
+      'package/docs/notification.openapi.json',
+      'package/docs/notification.asyncapi.json',
       'package/scenarios/01-issue-happy-path.yaml',
       'package/ui/index.html',
       'package/ui/dashboard.js',
