@@ -547,7 +547,7 @@ describe('every job of docs/ci.md (issue 27 §5)', () => {
 describe('sdk-tests-with-token', () => {
   it('fails the job, naming the secret, when REPORTBO_ADMIN_TOKEN is unset (an empty string)', async () => {
     // GitHub gives an unset secret as the empty string.
-    const unset = CI_MD.replaceAll('${{ secrets.REPORTBO_ADMIN_TOKEN }}', "''");
+    const unset = CI_MD.replace(/\$\{\{ secrets\.REPORTBO_ADMIN_TOKEN \}\}/g, "''");
     const recipe = recipes(unset).find((r) => r.title === 'GitHub Actions job sdk-tests-with-token')!;
     expect(recipe.env.REPORTBO_ADMIN_TOKEN).toBe('');
     const failure = await runRecipe(recipe).then(
