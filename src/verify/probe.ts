@@ -37,7 +37,7 @@ const QUICK_MS = 300;
  * QUIET_FACTOR × lag + QUIET_MIN_MS of no progress, not the whole deadline (docs/verify.md "Speed").
  */
 const QUIET_FACTOR = 3;
-const QUIET_MIN_MS = 3_000;
+const QUIET_MIN_MS = 5_000;
 
 /** Stops `until` early when nothing progresses: `progress` answers true when the receiver recorded something new. */
 export interface QuietWatch {
