@@ -73,7 +73,9 @@ async function startSampleReceiver(dir: string): Promise<{ base: string; child: 
 }
 
 /** Starts bench/lib/verify-receiver.mjs in `mode`; answers its base URL and the child. */
-async function startWrongReceiver(mode: 'refuse' | 'stall' | 'never'): Promise<{ base: string; child: ChildProcess }> {
+async function startWrongReceiver(
+  mode: 'refuse' | 'stall' | 'never',
+): Promise<{ base: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(ROOT, 'bench/lib/verify-receiver.mjs'), mode, API_KEY], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
