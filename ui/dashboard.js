@@ -16,6 +16,7 @@ import {
   searchNow,
 } from './notifications.js';
 import { focusPending } from './panel.js';
+import { renderRetry } from './retry.js';
 import { parseRoute, replace, routeHash } from './route.js';
 import { renderSetup } from './setup.js';
 import {
@@ -61,6 +62,7 @@ const SECTIONS = [
     count: () => state.journal.length,
     render: renderJournal,
   },
+  { id: 'retry', label: 'Bulk retry', count: () => '', render: renderRetry },
   {
     id: 'verify',
     label: 'Receiver conformance',

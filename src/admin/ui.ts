@@ -22,6 +22,7 @@ const ASSETS: Record<string, string> = {
   'journal.js': JS,
   'verify.js': JS,
   'route.js': JS,
+  'retry.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
   'inspector.css': 'text/css; charset=utf-8',
 };
