@@ -41,7 +41,8 @@ describe.skipIf(!haveChromium)('bulk retry from the dashboard in chromium', () =
 
     // Another time: the count made for the old input is gone; counted again it takes the later one only.
     await page.fill('#retry-since', later.replace('T', ' ').replace(/(\.\d+)?Z$/, ''));
-    expect(await page.locator('#retry-preview').count()).toBe(0);
+    // The page redraws on the next frame: wait for it.
+    await expect.poll(() => page.locator('#retry-preview').count()).toBe(0);
     await page.click('#retry-count');
     await waitText(
       page,
@@ -55,8 +56,8 @@ describe.skipIf(!haveChromium)('bulk retry from the dashboard in chromium', () =
     await waitText(page, '#retry-error', /^since: "yesterday" is not a time/);
     expect(await page.locator('#retry-since').getAttribute('aria-invalid')).toBe('true');
     await page.fill('#retry-since', '2026-04-27 00:00');
-    expect(await page.locator('#retry-error').count()).toBe(0);
-    expect(await page.locator('#retry-since').getAttribute('aria-invalid')).toBeNull();
+    await expect.poll(() => page.locator('#retry-error').count()).toBe(0);
+    await expect.poll(() => page.locator('#retry-since').getAttribute('aria-invalid')).toBeNull();
 
     // A credential with nothing failed: the count says so and offers nothing to run.
     await page.selectOption('#retry-credential', 'good');
