@@ -38,7 +38,7 @@ export interface KeptToken {
  * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
  */
 export type NotificationData = Partial<
-  Omit<NotificationRecord, 'gz' | 'inFlight' | 'cancelWhenSettled' | 'warnings'>
+  Omit<NotificationRecord, 'packed' | 'inFlight' | 'cancelWhenSettled' | 'warnings'>
 > &
   Pick<
     NotificationRecord,
@@ -137,8 +137,8 @@ export class ReplayedState {
         this.outages = (d as { outages: Outage[] }).outages;
         break;
       case 'res': {
-        const { record, sequence } = d as { record: Omit<StoredReservation, 'gz'>; sequence: number };
-        this.reservations.set(record.bookingId, { ...record, gz: rec.b! });
+        const { record, sequence } = d as { record: Omit<StoredReservation, 'packed'>; sequence: number };
+        this.reservations.set(record.bookingId, { ...record, packed: rec.b! });
         this.eventSequence = Math.max(this.eventSequence, sequence);
         break;
       }
@@ -253,8 +253,8 @@ export class ReplayedState {
   }
 
   #created(d: NotificationData, b: Buffer | undefined): void {
-    const gz = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.gz : undefined);
-    if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
+    const packed = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.packed : undefined);
+    if (!packed) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
     let warnings: readonly string[] = NO_WARNINGS;
     if (d.warnings) {
       const key = d.warnings.join('\n');
@@ -282,7 +282,7 @@ export class ReplayedState {
       cancelWhenSettled: undefined,
       filename: d.filename,
       authorization: d.authorization,
-      gz,
+      packed,
       attempts: d.attempts ?? NO_ATTEMPTS,
       warnings,
       inFlight: false,
