@@ -59,6 +59,8 @@ function asFormat1(dir: string): number {
     writeFileSync(join(dir, f), Buffer.concat(records.map(encodeRecord)));
   }
   writeFileSync(join(dir, 'format.json'), `${JSON.stringify({ format: 1, writer: 'reportbo-emulator' })}\n`);
+  // An older emulator wrote no checkpoint (decision 0111); this one's names the lengths before the rewrite.
+  rmSync(join(dir, 'checkpoint.json'), { force: true });
   return bodies;
 }
 
