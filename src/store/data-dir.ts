@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
+import type { KeptRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
@@ -56,7 +57,7 @@ export class DataDir {
   private constructor(
     readonly dir: string,
     private readonly lock: DirLock,
-    onRecord: (rec: StoreRecord) => void,
+    onRecord: (rec: KeptRecord) => void,
   ) {
     const format = readFormat(dir);
     const snapshotFile = join(dir, SNAPSHOT_FILE);
@@ -64,18 +65,14 @@ export class DataDir {
     this.#snapshotBytes = 0;
     if (existsSync(snapshotFile)) {
       const buf = readFileSync(snapshotFile);
-      let header: StoreRecord | undefined;
-      const read = decodeRecords(buf, (rec) => {
-        if (header) onRecord(rec);
-        else header = rec;
-      });
+      const read = decodeRecords(buf, onRecord, 'header');
       // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
-      if (read.problem || header?.k !== 'snapshot')
+      if (read.problem || !read.header)
         throw storeError(
           'data_dir_corrupt',
           `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
         );
-      this.#generation = (header.d as { generation: number }).generation;
+      this.#generation = read.header.d.generation;
       this.#snapshotBytes = buf.length;
     }
     // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
@@ -88,6 +85,11 @@ export class DataDir {
       const buf = readFileSync(journalFile);
       const read = decodeRecords(buf, onRecord);
       const last = !existsSync(join(dir, journalName(g + 1)));
+      if (read.problem?.damaged)
+        throw storeError(
+          'data_dir_corrupt',
+          `${journalFile} has a ${read.problem.reason} at byte ${read.problem.offset}: a whole record (its checksum is good), so damage or a newer emulator's record, not an interrupted write. Move the data dir away to start empty, or restore it from a backup.`,
+        );
       if (read.problem) {
         if (!read.problem.last || !last)
           throw storeError(
@@ -123,7 +125,7 @@ export class DataDir {
    * Opens (creating it if needed) and locks `dir`, handing every record read back to `onRecord`,
    * oldest first (the snapshot's, then the journal's); `port` goes into the lock file.
    */
-  static open(dir: string, port: number, onRecord: (rec: StoreRecord) => void): DataDir {
+  static open(dir: string, port: number, onRecord: (rec: KeptRecord) => void): DataDir {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -159,7 +161,7 @@ export class DataDir {
    * throws DataDirUnwritableError: nothing partial stays for a later record to land behind
    * (decision 0125).
    */
-  append(rec: StoreRecord): void {
+  append(rec: KeptRecord): void {
     if (this.#closed) return;
     const buf = encodeRecord(rec);
     try {
@@ -209,7 +211,7 @@ export class DataDir {
    * starts journal N+1 and deletes journal N. A crash at any step leaves either the old snapshot with
    * its journal or the new snapshot (whose journal is empty or absent).
    */
-  compact(state: Iterable<StoreRecord>): void {
+  compact(state: Iterable<KeptRecord>): void {
     if (this.#closed) return;
     this.#compacting = undefined; // a background one in flight gives up: this one is newer
     const generation = this.#generation + 1;
@@ -266,7 +268,7 @@ export class DataDir {
    * it did not run (closed, another one running, a synchronous compaction overtook it).
    */
   async compactInBackground(
-    state: Iterable<StoreRecord>,
+    state: Iterable<KeptRecord>,
   ): Promise<{ records: number; bytes: number; captureMs: number } | undefined> {
     if (this.#closed || this.#compacting) return undefined;
     const started = performance.now();
