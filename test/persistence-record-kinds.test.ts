@@ -118,8 +118,8 @@ describe('--data-dir records checked against their kind', () => {
     expect(err).toBeInstanceOf(EmulatorError);
     expect(err.code).toBe('data_dir_corrupt');
     expect(err.message).toMatch(message);
-    expect(err.message).toContain(`journal-0.bin has a record`);
-    expect(err.message).toContain(`at byte ${offset}`);
+    expect(err.message).toContain(`journal-0.bin: a record`);
+    expect(err.message).toContain(`at byte ${offset} with 1 good record after it: lost 2 records`);
     // Refused, not repaired: the journal is left as it was for the user to look at.
     expect(statSync(journal).size).toBe(offset + record.length + frame('user-', { username: 'ana' }).length);
   });
@@ -131,7 +131,9 @@ describe('--data-dir records checked against their kind', () => {
     appendFileSync(journal, frame('zz', {}));
     const err = await refusal(dataDir);
     expect(err.message).toMatch(
-      new RegExp(`journal-0\\.bin has a record of unknown kind "zz" at byte ${offset}: a whole record`),
+      new RegExp(
+        `journal-0\\.bin: a record of unknown kind "zz" at byte ${offset} \\(the whole record is there: not a write a crash cut short\\): lost 1 record \\(zz: 1\\)`,
+      ),
     );
   });
 
@@ -152,7 +154,7 @@ describe('--data-dir records checked against their kind', () => {
     expect(err.code).toBe('data_dir_corrupt');
     expect(err.message).toMatch(
       new RegExp(
-        `snapshot\\.bin is damaged \\(record "faults" whose data does not fit its kind \\(field faults\\[0\\]\\.[a-z]+: [^)]*\\) at byte ${header.length + good.length}\\)`,
+        `snapshot\\.bin: a record "faults" whose data does not fit its kind \\(field faults\\[0\\]\\.[a-z]+: [^)]*\\) at byte ${header.length + good.length}: lost the records from there on`,
       ),
     );
   });

@@ -69,7 +69,7 @@ export function decodeRecords(
     const damaged = (reason: string): DecodeResult => ({
       count,
       goodBytes: at,
-      problem: { offset: at, reason, last: false, damaged: true },
+      problem: { offset: at, reason, last: isLast(buf, at), damaged: true },
       ...(head ? { header: head } : {}),
     });
     let raw: unknown;

@@ -7,6 +7,7 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { type Expectation, type ProbeReading, probeReading } from './trace.js';
 import type { Evidence } from './types.js';
 
 /** What the probe answered for one booking. */
@@ -30,6 +31,19 @@ const POLL_FIRST_MS = 20;
 const POLL_MAX_MS = 400;
 /** How long a check is asked again once the receiver showed it is not recording. */
 const QUICK_MS = 300;
+/**
+ * A sentinel that is not recorded although the receiver's lag is known (an earlier sentinel read
+ * right after `lag` ms) and nothing else of the case got recorded meanwhile is given up after
+ * QUIET_FACTOR × lag + QUIET_MIN_MS of no progress, not the whole deadline (docs/verify.md "Speed").
+ */
+const QUIET_FACTOR = 3;
+const QUIET_MIN_MS = 5_000;
+
+/** Stops `until` early when nothing progresses: `progress` answers true when the receiver recorded something new. */
+export interface QuietWatch {
+  quietMs: number;
+  progress: () => Promise<boolean>;
+}
 
 const SHOWN_CHARS = 200;
 /** Probe GETs in flight at once when many bookings are read together. */
@@ -44,6 +58,11 @@ export class Probe {
    * sentinel sets it (`drain`): a booking recorded before a stall proves nothing about recording now.
    */
   recording = true;
+  /** The longest a sentinel took to read right so far (the receiver's lag), once one did. */
+  #lagMs: number | undefined;
+  /** The readings of the running case (the report's trace), timed from its start. */
+  #readings: ProbeReading[] = [];
+  #caseStartMs = Date.now();
 
   constructor(
     private readonly template: string,
@@ -71,8 +90,59 @@ export class Probe {
       .replaceAll('{BookingNumber}', encodeURIComponent(booking.bookingNumber));
   }
 
-  /** GETs the recorded state of one booking; never throws (a network error is an answer too). */
-  async get(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
+  /** Notes how long a sentinel took to read right: the receiver's lag, which later quiet watches scale with. */
+  learnLag(waitedMs: number): void {
+    this.#lagMs = Math.max(this.#lagMs ?? 0, waitedMs);
+  }
+
+  /**
+   * How long a sentinel may see no progress before it is given up, once the receiver's lag is known;
+   * undefined before (the first sentinel waits the whole deadline: a queue's lag is not known yet).
+   */
+  quietMs(): number | undefined {
+    return this.#lagMs === undefined ? undefined : QUIET_FACTOR * this.#lagMs + QUIET_MIN_MS;
+  }
+
+  /** One GET that the trace does not keep (a progress watch's). */
+  peek(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
+    return this.#ask(booking);
+  }
+
+  /** Starts the record of a case's readings; `startMs` is the case's start (wall clock). */
+  beginCase(startMs: number): void {
+    this.#readings = [];
+    this.#caseStartMs = startMs;
+  }
+
+  /** The readings since `beginCase`, in the order they ended. */
+  readings(): ProbeReading[] {
+    return this.#readings;
+  }
+
+  #note(
+    answer: ProbeAnswer,
+    booking: { bookingId: number; bookingNumber: string },
+    startedMs: number,
+    expect: Expectation | undefined,
+  ): void {
+    this.#readings.push(probeReading(answer, booking, startedMs - this.#caseStartMs, expect));
+  }
+
+  /**
+   * GETs the recorded state of one booking once; never throws (a network error is an answer too).
+   * `expect` is what the caller will judge it against (kept in the trace).
+   */
+  async get(
+    booking: { bookingId: number; bookingNumber: string },
+    expect?: Expectation,
+  ): Promise<ProbeAnswer> {
+    const startedMs = Date.now();
+    const answer = await this.#ask(booking);
+    this.#note(answer, booking, startedMs, expect);
+    return answer;
+  }
+
+  async #ask(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
     const url = this.urlFor(booking);
     try {
       const res = await request(url, {
@@ -111,13 +181,23 @@ export class Probe {
   async until(
     booking: { bookingId: number; bookingNumber: string },
     right: (answer: ProbeAnswer) => boolean,
+    expect?: Expectation,
+    watch?: QuietWatch,
   ): Promise<ProbeAnswer> {
     const started = performance.now();
+    const startedMs = Date.now();
     let pause = POLL_FIRST_MS;
+    let progressAt = started;
     for (let asks = 1; ; asks++) {
-      const answer = await this.get(booking);
+      const answer = await this.#ask(booking);
       const waitedMs = Math.round(performance.now() - started);
-      if (right(answer) || waitedMs + pause > this.#deadline()) return { ...answer, waitedMs, asks };
+      if (!right(answer) && watch && (await watch.progress())) progressAt = performance.now();
+      const quiet = watch !== undefined && performance.now() - progressAt + pause > watch.quietMs;
+      if (right(answer) || quiet || waitedMs + pause > this.#deadline()) {
+        const last = { ...answer, waitedMs, asks };
+        this.#note(last, booking, startedMs, expect);
+        return last;
+      }
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
@@ -131,15 +211,17 @@ export class Probe {
   async untilAll(
     bookings: ReadonlyArray<{ bookingId: number; bookingNumber: string }>,
     right: (answer: ProbeAnswer) => boolean,
+    expect?: Expectation,
   ): Promise<ProbeAnswer[]> {
     const started = performance.now();
+    const startedMs = Date.now();
     const answers: ProbeAnswer[] = new Array(bookings.length);
     let open = bookings.map((_, i) => i);
     let pause = POLL_FIRST_MS;
     for (let asks = 1; open.length > 0; asks++) {
       for (let i = 0; i < open.length; i += PARALLEL_ASKS) {
         const slice = open.slice(i, i + PARALLEL_ASKS);
-        const got = await Promise.all(slice.map((n) => this.get(bookings[n]!)));
+        const got = await Promise.all(slice.map((n) => this.#ask(bookings[n]!)));
         const waitedMs = Math.round(performance.now() - started);
         for (const [k, n] of slice.entries()) answers[n] = { ...got[k]!, waitedMs, asks };
       }
@@ -148,6 +230,7 @@ export class Probe {
       if (open.length > 0) await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
+    for (const [i, b] of bookings.entries()) this.#note(answers[i]!, b, startedMs, expect);
     return answers;
   }
 

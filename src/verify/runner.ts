@@ -1,12 +1,15 @@
 /** Runs the selected cases one after the other against one in-process emulator and builds the report. */
+
+import type { Attempt } from '../delivery/index.js';
 import { toEmulatorError } from '../errors.js';
 import { CASES, type Outcome } from './cases/index.js';
-import { type Death, findDeath, groupCauses } from './causes.js';
+import { type Death, findDeath, groupCauses, reconnects, SUSTAINED_MS } from './causes.js';
 import { VerifyContext } from './context.js';
 import { OVER_CAP_WARNING, overCap } from './evidence.js';
 import { findLosses, type Loss, STALL_FIX } from './losses.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe } from './probe.js';
+import { type CaseTrace, tracedNotifications } from './trace.js';
 import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
 
 /** Runs the kit; never throws for what the receiver does (that is a failed case). */
@@ -29,12 +32,17 @@ export async function runVerify(
   const results: CaseResult[] = [];
   let connectionFailure = false;
   let death: Death | undefined;
+  /** Refused connections the receiver recovered from (`reconnects`). */
+  const dismissed = new Set<Attempt>();
   let stopped: string | undefined;
   try {
     for (const [i, def] of selected.entries()) {
       listener.caseStart?.(def.id, def.title, i + 1, selected.length);
       const t0 = performance.now();
+      const startedMs = Date.now();
+      probe?.beginCase(startedMs);
       let outcome: Outcome;
+      let ran = false;
       if (def.needsProbe && !probe) {
         outcome = {
           status: 'skipped',
@@ -57,6 +65,7 @@ export async function runVerify(
       } else {
         try {
           await ctx.beginCase(def.id);
+          ran = true;
           outcome = await def.run({ ctx, options, probe });
         } catch (err) {
           outcome = {
@@ -71,17 +80,34 @@ export async function runVerify(
       if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = true;
       if (!death && !connectionFailure && outcome.status !== 'skipped') {
         const attempts = () => [...ctx.measured, ...ctx.currentAttempts()];
-        if (probe && def.id !== 'tls' && !findDeath(attempts(), options.apiKey))
+        let found = findDeath(attempts(), options.apiKey, dismissed);
+        if (found) {
+          // Dead only when it lasts: one refused connection followed by accepted ones is a restart or
+          // a listen backlog that overflowed, named as such; the case's own verdict stands.
+          const backMs = await reconnects(options.receiver);
+          if (backMs !== undefined) {
+            for (const m of attempts()) if (m.attempt.outcome === 'connect_refused') dismissed.add(m.attempt);
+            outcome = {
+              ...outcome,
+              reason: `${outcome.reason}; the receiver refused a connection during this case (${found.firstRefused}) but accepted connections again ${backMs} ms later: a restart or a listen backlog that overflowed, not a receiver that stayed down`,
+            };
+            found = undefined;
+          }
+        }
+        if (probe && def.id !== 'tls' && !found)
           outcome = await withLosses(outcome, ctx, probe, options.apiKey);
-        death = findDeath(attempts(), options.apiKey);
+        death = found;
         if (death)
           outcome = {
             ...outcome,
             status: 'failed',
-            reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}. ${outcome.reason}`,
+            reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}; it still refused every connection ${SUSTAINED_MS} ms later. ${outcome.reason}`,
           };
       }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
+      const trace: CaseTrace | undefined = ran
+        ? { notifications: tracedNotifications(ctx.caseRecords(), startedMs), probe: probe?.readings() ?? [] }
+        : undefined;
       const result: CaseResult = {
         id: def.id,
         title: def.title,
@@ -92,6 +118,7 @@ export async function runVerify(
         fix: outcome.fix ?? def.fix,
         durationMs: Math.round(performance.now() - t0),
         ...(outcome.timing ? { timing: outcome.timing } : {}),
+        ...(trace ? { trace } : {}),
       };
       results.push(result);
       listener.caseEnd?.(result, i + 1, selected.length);
@@ -112,6 +139,8 @@ export async function runVerify(
     cases: results,
     causes,
     seed: options.seed,
+    ...(options.probe ? { probe: options.probe } : {}),
+    probeDeadlineMs: options.probeDeadlineMs,
     responseTimeoutMs: options.responseTimeoutMs,
     durationMs: Math.round(performance.now() - started),
   };
