@@ -17,8 +17,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
-import { DirLock, LOCK_FILE } from './lock.js';
 import type { KeptRecord } from './kinds.js';
+import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
 /** The on-disk format this code writes and reads (`format.json`); a newer one is refused. */
