@@ -17,11 +17,16 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
+import type { KeptRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
-/** The on-disk format this code writes and reads (`format.json`); a newer one is refused. */
-export const DATA_DIR_FORMAT = 1;
+/**
+ * The on-disk format this code writes and reads (`format.json`); a newer one is refused. 2: a record's
+ * body bytes may be a packed body (contract `packBody`, decision 0134); 1 held gzip only, which 2 still
+ * reads. Opening a format 1 dir marks it 2 before anything is written.
+ */
+export const DATA_DIR_FORMAT = 2;
 const FORMAT_FILE = 'format.json';
 const SNAPSHOT_FILE = 'snapshot.bin';
 /** The journal grows to at least this before it is compacted into a snapshot. */
@@ -63,7 +68,7 @@ export class DataDir {
   private constructor(
     readonly dir: string,
     private readonly lock: DirLock,
-    onRecord: (rec: StoreRecord) => void,
+    onRecord: (rec: KeptRecord) => void,
     acceptDataLoss: boolean,
   ) {
     const format = readFormat(dir);
@@ -76,22 +81,16 @@ export class DataDir {
     let snapshotGeneration: number | undefined;
     if (existsSync(snapshotFile)) {
       const buf = readFileSync(snapshotFile);
-      let header: StoreRecord | undefined;
-      const kinds = new Map<string, number>();
-      const read = decodeRecords(buf, (rec) => {
-        if (header) {
-          kinds.set(rec.k, (kinds.get(rec.k) ?? 0) + 1);
-          onRecord(rec);
-        } else header = rec;
-      });
+      const read = decodeRecords(buf, onRecord, 'header');
+      const { header } = read;
       // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
-      if (header?.k !== 'snapshot')
+      if (!header)
         throw storeError(
           'data_dir_corrupt',
           `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
           { dataDir: dir },
         );
-      snapshotGeneration = (header.d as { generation: number }).generation;
+      snapshotGeneration = header.d.generation;
       const mark = checkpoint?.snapshot?.generation === snapshotGeneration ? checkpoint.snapshot : undefined;
       if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
         const lost = mark
@@ -231,7 +230,7 @@ export class DataDir {
     const journalFile = join(dir, journalName(this.#generation));
     // The journal before format.json: a format.json without a journal beside it is then always damage.
     this.#fd = openSync(journalFile, 'a');
-    if (format === undefined) writeFormat(dir);
+    if (format === undefined || format < DATA_DIR_FORMAT) writeFormat(dir);
     this.#writeCheckpoint('running');
     this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
     this.#timer.unref();
@@ -244,7 +243,7 @@ export class DataDir {
   static open(
     dir: string,
     port: number,
-    onRecord: (rec: StoreRecord) => void,
+    onRecord: (rec: KeptRecord) => void,
     options: { acceptDataLoss?: boolean } = {},
   ): DataDir {
     try {
@@ -282,7 +281,7 @@ export class DataDir {
    * throws DataDirUnwritableError: nothing partial stays for a later record to land behind
    * (decision 0125).
    */
-  append(rec: StoreRecord): void {
+  append(rec: KeptRecord): void {
     if (this.#closed) return;
     const buf = encodeRecord(rec);
     try {
@@ -334,7 +333,7 @@ export class DataDir {
    * starts journal N+1 and deletes journal N. A crash at any step leaves either the old snapshot with
    * its journal or the new snapshot (whose journal is empty or absent).
    */
-  compact(state: Iterable<StoreRecord>): void {
+  compact(state: Iterable<KeptRecord>): void {
     if (this.#closed) return;
     this.#compacting = undefined; // a background one in flight gives up: this one is newer
     const generation = this.#generation + 1;
@@ -434,7 +433,7 @@ export class DataDir {
    * it did not run (closed, another one running, a synchronous compaction overtook it).
    */
   async compactInBackground(
-    state: Iterable<StoreRecord>,
+    state: Iterable<KeptRecord>,
   ): Promise<{ records: number; bytes: number; captureMs: number } | undefined> {
     if (this.#closed || this.#compacting) return undefined;
     const started = performance.now();
