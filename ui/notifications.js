@@ -327,7 +327,8 @@ export function renderNotifications() {
     { id: 'notifications' },
     renderTrigger(),
     renderFilters(),
-    h('div', { class: 'split' }, list, renderDetail()),
+    // With a notification opened the list gives up half its width: see .split.has-detail in dashboard.css.
+    h('div', { class: state.selected ? 'split has-detail' : 'split' }, list, renderDetail()),
   );
 }
 

@@ -1,0 +1,68 @@
+/**
+ * The dashboard at 1400 px wide (the browser helper's viewport), in real chromium (issue 28 §5): the
+ * notification table, with a notification opened beside it, fits its panel: no column is cut off by
+ * the panel's edge and nothing needs a horizontal scroll to be read.
+ */
+import { describe, expect, it } from 'vitest';
+import { haveChromium, useChromium } from './helpers/chromium.js';
+import { deliveryEmulator } from './helpers/delivery.js';
+import { behave, receiver } from './helpers/receiver.js';
+
+const { open } = useChromium();
+
+describe.skipIf(!haveChromium)('the dashboard at 1400 px', () => {
+  it('shows the notification table inside its panel, with and without a notification opened', async () => {
+    const ok = await receiver();
+    const failing = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({
+      id: 'a-credential-with-a-long-name',
+      apiKey: 'k-a',
+      url: `${ok.url}/a/rather/long/path`,
+    });
+    await emu.credential({ id: 'b', apiKey: 'k-b', url: failing.url });
+    for (let i = 0; i < 3; i++) await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const first = (await emu.client.listNotifications()).notifications[0]!.id;
+    const page = await open(emu.url, '#notifications');
+    await page.waitForSelector('#notification-table tbody tr');
+    expect(page.viewportSize()?.width).toBe(1400);
+    const clipped = () =>
+      page.evaluate(() => {
+        const table = document.getElementById('notification-table') as HTMLElement;
+        const cut: string[] = [];
+        // Every ancestor that clips (overflow other than visible) must hold the whole table.
+        for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
+          const style = getComputedStyle(el);
+          if (style.overflowX === 'visible') continue;
+          const box = el.getBoundingClientRect();
+          if (el.scrollWidth > el.clientWidth + 1)
+            cut.push(
+              `${el.tagName}.${el.className}: ${el.scrollWidth} px of content in ${el.clientWidth} px`,
+            );
+          for (const cell of table.querySelectorAll('th, td')) {
+            const r = cell.getBoundingClientRect();
+            if (r.right > box.right + 1)
+              cut.push(
+                `${el.tagName}.${el.className} cuts "${cell.textContent}" at ${Math.round(box.right)} px (ends ${Math.round(r.right)} px)`,
+              );
+          }
+        }
+        return { cut, page: document.documentElement.scrollWidth, viewport: window.innerWidth };
+      });
+    // Nothing open: every column, the whole width.
+    const alone = await clipped();
+    expect(alone.cut).toEqual([]);
+    expect(alone.page).toBeLessThanOrEqual(alone.viewport);
+    expect(await page.locator('#notification-table th:visible').count()).toBe(11);
+    // One open beside it: the columns the detail repeats give way, the rest fit.
+    await page.click(`#notification-table tr[data-id="${first}"] a`);
+    await page.waitForSelector(`#detail[data-id="${first}"]`);
+    const beside = await clipped();
+    expect(beside.cut).toEqual([]);
+    expect(beside.page).toBeLessThanOrEqual(beside.viewport);
+    expect(await page.locator('#notification-table th:visible').allTextContents()).toContain(
+      'Next attempt at',
+    );
+  });
+});
