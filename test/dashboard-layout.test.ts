@@ -10,6 +10,27 @@ import { behave, receiver } from './helpers/receiver.js';
 
 const { open } = useChromium();
 
+/**
+ * Every ancestor of the notification table that clips (overflow other than visible) must hold the
+ * whole table: no content beyond its width, no cell beyond its right edge.
+ */
+const CLIPPED = `(() => {
+  const table = document.getElementById('notification-table');
+  const cut = [];
+  for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
+    if (getComputedStyle(el).overflowX === 'visible') continue;
+    const box = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1)
+      cut.push(el.tagName + '.' + el.className + ': ' + el.scrollWidth + ' px of content in ' + el.clientWidth + ' px');
+    for (const cell of table.querySelectorAll('th, td')) {
+      const r = cell.getBoundingClientRect();
+      if (r.width > 0 && r.right > box.right + 1)
+        cut.push(el.tagName + '.' + el.className + ' cuts "' + cell.textContent + '" at ' + Math.round(box.right) + ' px (ends ' + Math.round(r.right) + ' px)');
+    }
+  }
+  return { cut, page: document.documentElement.scrollWidth, viewport: window.innerWidth };
+})()`;
+
 describe.skipIf(!haveChromium)('the dashboard at 1400 px', () => {
   it('shows the notification table inside its panel, with and without a notification opened', async () => {
     const ok = await receiver();
@@ -27,29 +48,9 @@ describe.skipIf(!haveChromium)('the dashboard at 1400 px', () => {
     const page = await open(emu.url, '#notifications');
     await page.waitForSelector('#notification-table tbody tr');
     expect(page.viewportSize()?.width).toBe(1400);
+    // A page function as text: the tests are typed without the DOM library.
     const clipped = () =>
-      page.evaluate(() => {
-        const table = document.getElementById('notification-table') as HTMLElement;
-        const cut: string[] = [];
-        // Every ancestor that clips (overflow other than visible) must hold the whole table.
-        for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
-          const style = getComputedStyle(el);
-          if (style.overflowX === 'visible') continue;
-          const box = el.getBoundingClientRect();
-          if (el.scrollWidth > el.clientWidth + 1)
-            cut.push(
-              `${el.tagName}.${el.className}: ${el.scrollWidth} px of content in ${el.clientWidth} px`,
-            );
-          for (const cell of table.querySelectorAll('th, td')) {
-            const r = cell.getBoundingClientRect();
-            if (r.right > box.right + 1)
-              cut.push(
-                `${el.tagName}.${el.className} cuts "${cell.textContent}" at ${Math.round(box.right)} px (ends ${Math.round(r.right)} px)`,
-              );
-          }
-        }
-        return { cut, page: document.documentElement.scrollWidth, viewport: window.innerWidth };
-      });
+      page.evaluate(CLIPPED) as Promise<{ cut: string[]; page: number; viewport: number }>;
     // Nothing open: every column, the whole width.
     const alone = await clipped();
     expect(alone.cut).toEqual([]);
