@@ -4,7 +4,7 @@
  *
  * Packed is one tag byte, then the JSON deflated (raw) against a preset dictionary of generated bodies
  * (src/contract/body-dictionary.ts): ~640 bytes a body instead of gzip's ~1,250, which is most of what
- * a pending notification costs (100,000 pending). The reservation store keeps a body in
+ * a pending notification costs (100,000 pending, issue 29 §3). The reservation store keeps a body in
  * this form, the outbox shares the same Buffer, and each attempt gzips it afresh: gzip with the same
  * input and level gives the same bytes, so every attempt sends identical bytes.
  *
