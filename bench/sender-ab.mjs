@@ -1,20 +1,25 @@
-// `node bench/sender-ab.mjs <before-root> <after-root> [count] [rounds]`: the delivery sender of two
-// builds (dist/delivery/sender.js) measured alternately, so both see the same load on a shared
-// machine. Each round is a fresh process that POSTs `count` gzip notifications (16 at a time, one
-// keep-alive pool) to a 200-answering receiver in its own process; the figure is that process's
-// CPU (user + system from /proc/self/stat) per delivered notification, counted around the sends
-// only. Medians per build. A root is a built checkout; one for a commit:
+// `node bench/sender-ab.mjs <before-root> <after-root> [sends] [rounds]`: the delivery sender of two
+// builds (dist/delivery/sender.js) measured in one process, in alternating rounds of `sends` POSTs
+// each (16 at a time, one keep-alive pool per build) of a gzip notification to a 200-answering
+// receiver in its own process, so both builds see the same machine load, warm-up and heap. The
+// figure is this process's CPU (user + system, `process.cpuUsage`, i.e. /proc utime + stime) per
+// delivered notification, median of the rounds per build. A root is a built checkout; one for a
+// commit:
 //   git archive <commit> | tar -x -C <dir> && ln -s "$PWD/node_modules" <dir>/node_modules &&
 //   (cd <dir> && npx tsc -p tsconfig.build.json)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
-const [before, after, countArg = '20000', roundsArg = '7'] = process.argv.slice(2);
+const [before, after, sendsArg = '3000', roundsArg = '20'] = process.argv.slice(2);
 if (!before || !after) {
-  console.error('usage: node bench/sender-ab.mjs <before-root> <after-root> [count] [rounds]');
+  console.error('usage: node bench/sender-ab.mjs <before-root> <after-root> [sends] [rounds]');
   process.exit(2);
 }
+const SENDS = Number(sendsArg);
+const ROUNDS = Number(roundsArg);
 const RECEIVER = `
 const { createServer } = require('node:http');
 const server = createServer((req, res) => {
@@ -24,55 +29,68 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));
 `;
-const SENDER = `
-import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-const [root, url, count] = process.argv.slice(1);
-const { HttpSender } = await import(root + '/dist/delivery/sender.js');
-const cpu = () => {
-  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10; // clock ticks (100/s) to ms
-};
-const body = gzipSync(JSON.stringify({ type: 'Issue', bookingId: 123456, payload: 'x'.repeat(400) }));
-const headers = { 'User-Agent': 'Service-ReportBO', 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': String(body.length) };
-const sender = new HttpSender({ timeoutMs: 10_000, maxSockets: 16 });
-for (let i = 0; i < 500; i++) await sender.send({ url, headers, body });
-const c0 = cpu();
-let next = 0, ok = 0;
-await Promise.all(Array.from({ length: 16 }, async () => {
-  while (next < Number(count)) { next++; if ((await sender.send({ url, headers, body })).statusCode === 200) ok++; }
-}));
-const c1 = cpu();
-sender.close();
-console.log(JSON.stringify({ ok, cpuUs: ((c1 - c0) * 1000) / ok }));
-`;
 
 const receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise((resolve) =>
+const port = await new Promise((done) =>
   receiver.stdout.on('data', (d) => {
     const m = /listening (\d+)/.exec(String(d));
-    if (m) resolve(m[1]);
+    if (m) done(m[1]);
   }),
 );
 const url = `http://127.0.0.1:${port}/hook`;
-const figures = { before: [], after: [] };
+const body = gzipSync(JSON.stringify({ type: 'Issue', bookingId: 123456, payload: 'x'.repeat(400) }));
+const headers = {
+  'User-Agent': 'Service-ReportBO',
+  'Content-Type': 'application/json',
+  'Content-Encoding': 'gzip',
+  'Content-Length': String(body.length),
+};
+const builds = {};
+for (const [name, root] of [
+  ['before', before],
+  ['after', after],
+]) {
+  const { HttpSender } = await import(pathToFileURL(resolve(root, 'dist/delivery/sender.js')).href);
+  builds[name] = { sender: new HttpSender({ timeoutMs: 10_000, maxSockets: 16 }), figures: [] };
+}
+
+/** Sends `count` notifications through `sender`, 16 at a time; answers the CPU µs per 200. */
+async function round(sender, count) {
+  let next = 0;
+  let ok = 0;
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        next++;
+        if ((await sender.send({ url, headers, body })).statusCode === 200) ok++;
+      }
+    }),
+  );
+  const cpu = process.cpuUsage(cpu0);
+  if (ok !== count) throw new Error(`${ok} of ${count} delivered`);
+  return (cpu.user + cpu.system) / ok;
+}
+
 try {
-  for (let round = 0; round < Number(roundsArg); round++) {
-    for (const [name, root] of round % 2 === 0 ? [['before', before], ['after', after]] : [['after', after], ['before', before]]) {
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', SENDER, join(root), url, countArg], {
-        encoding: 'utf8',
-      });
-      if (run.status !== 0) throw new Error(`${name}: ${run.stderr}`);
-      const { ok, cpuUs } = JSON.parse(run.stdout.trim().split('\n').at(-1));
-      if (ok !== Number(countArg)) throw new Error(`${name}: ${ok} of ${countArg} delivered`);
-      figures[name].push(cpuUs);
-      console.log(`round ${round + 1} ${name}: ${cpuUs.toFixed(1)} µs CPU per delivered notification (load ${loadavg()[0].toFixed(1)})`);
+  for (const b of Object.values(builds)) await round(b.sender, SENDS); // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+    const line = [];
+    for (const name of order) {
+      const us = await round(builds[name].sender, SENDS);
+      builds[name].figures.push(us);
+      line.push(`${name} ${us.toFixed(1)} µs`);
     }
+    console.log(`round ${r + 1}: ${line.join(', ')} (load ${loadavg()[0].toFixed(1)})`);
   }
 } finally {
+  for (const b of Object.values(builds)) b.sender.close();
   receiver.kill();
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const b = median(figures.before);
-const a = median(figures.after);
-console.log(`median before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs: ${(((a - b) / b) * 100).toFixed(1)}%`);
+const b = median(builds.before.figures);
+const a = median(builds.after.figures);
+console.log(
+  `CPU per delivered notification, median of ${ROUNDS} rounds: before ${b.toFixed(1)} µs, after ${a.toFixed(1)} µs (${(((a - b) / b) * 100).toFixed(1)}%)`,
+);
