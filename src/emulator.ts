@@ -101,7 +101,9 @@ export function createEmulator(
   const settings = resolveSettings(input as Record<string, unknown>, names);
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
   // Read back before the clock is built: a manual or compressed clock starts where it stood (decision 0080).
-  const persisted = settings.dataDir ? PersistentState.open(settings.dataDir, settings.port) : undefined;
+  const persisted = settings.dataDir
+    ? PersistentState.open(settings.dataDir, settings.port, { acceptDataLoss: settings.acceptDataLoss })
+    : undefined;
   const changes = new ChangeStream({
     unkept: (err, change) =>
       log.error(

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitCount, waitText } from './helpers/chromium.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
-import { testCa } from './helpers/tls.js';
+import { testCa, testCaFile, tlsReceiver } from './helpers/tls.js';
 
 const { open, pageErrors } = useChromium();
 const run = promisify(execFile);
@@ -242,7 +242,9 @@ describe.skipIf(!haveChromium)('the delivery inspector in chromium', () => {
     expect(await page.locator('#raw-body').textContent()).toBe(gunzipSync(gz).toString('utf8'));
 
     // The command, as shown, run by the real curl next to the downloaded file.
-    await run('sh', ['-c', curl.replaceAll('\\\n', ' ')], { cwd: dir });
+    const { stdout } = await run('sh', ['-c', curl.replaceAll('\\\n', ' ')], { cwd: dir });
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('HTTP 200');
+    expect(curl).not.toContain('--cacert'); // http://: no CA to name
     await expect.poll(() => r.requests.length).toBe(2);
     const [sent, again] = r.requests;
     expect(again!.rawBody.equals(sent!.rawBody)).toBe(true);
@@ -256,6 +258,62 @@ describe.skipIf(!haveChromium)('the delivery inspector in chromium', () => {
     ])
       expect(again!.headers[name], name).toBe(sent!.headers[name]);
     expect(again!.path).toBe('/hook?x=1');
+  });
+
+  it('offers curl with --cacert for a receiver trusted through the CA file, and a one-paste variant; both run with the real curl', async () => {
+    // The CA is made by the project's own certs code (src/certs), as `reportbo-emulator certs` makes it.
+    const caFile = testCaFile();
+    const r = await tlsReceiver('trusted');
+    const emu = await deliveryEmulator({ allowHttp: false, seed: 42, caFile });
+    await emu.credential({ id: 'tls', apiKey: 'k-tls', url: `${r.url}/hook?x=1` });
+    const page = await open(emu.url);
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    await page.click(`#notification-table tr[data-id="${id}"]`);
+    await page.waitForSelector(`#detail[data-id="${id}"] #curl-inline`, { state: 'attached' });
+    const curl = (await page.locator('#curl').textContent()) ?? '';
+    const inline = (await page.locator('#curl-inline').textContent()) ?? '';
+    expect(curl).toContain(`--cacert '${caFile}'`);
+    expect(inline).toContain(`--cacert '${caFile}'`);
+    expect(await page.locator('#curl-hint').textContent()).toContain(`--cacert ${caFile}`);
+    expect(inline).toContain('--data-binary @-');
+    expect(inline).not.toContain('.gz');
+
+    // The one-paste variant from an empty directory: nothing downloaded, the body comes from the command.
+    const dir = await mkdtemp(join(tmpdir(), 'reportbo-curl-'));
+    dirs.push(dir);
+    const pasted = await run('sh', ['-c', inline.replaceAll('\\\n', ' ')], { cwd: dir });
+    expect(pasted.stdout.trimEnd().split('\n').at(-1)).toBe('HTTP 200');
+    await expect.poll(() => r.requests.length).toBe(2);
+    const [sent, again] = r.requests;
+    expect(again!.rawBody.equals(sent!.rawBody)).toBe(true);
+    for (const name of [
+      'authorization',
+      'user-agent',
+      'content-type',
+      'content-encoding',
+      'content-disposition',
+      'content-length',
+    ])
+      expect(again!.headers[name], name).toBe(sent!.headers[name]);
+    expect(again!.path).toBe('/hook?x=1');
+
+    // The file variant, beside the downloaded body: the same bytes a third time.
+    const downloading = page.waitForEvent('download');
+    await page.click('#download-gz');
+    const download = await downloading;
+    await download.saveAs(join(dir, download.suggestedFilename()));
+    const fromFile = await run('sh', ['-c', curl.replaceAll('\\\n', ' ')], { cwd: dir });
+    expect(fromFile.stdout.trimEnd().split('\n').at(-1)).toBe('HTTP 200');
+    await expect.poll(() => r.requests.length).toBe(3);
+    expect(r.requests[2]!.rawBody.equals(sent!.rawBody)).toBe(true);
+
+    // Without --cacert the same command is refused by curl: the CA is what makes it work.
+    const without = inline.replace(`--cacert '${caFile}'`, '');
+    await expect(run('sh', ['-c', without.replaceAll('\\\n', ' ')], { cwd: dir })).rejects.toThrow(
+      /certificate/i,
+    );
+    expect(r.requests).toHaveLength(3);
   });
 
   it('opens a GetAccessToken call from the journal as the client sent it and got it back', async () => {

@@ -93,7 +93,12 @@ describe('POST /__admin/notifications/resend-failed', () => {
       '/notifications/resend-failed',
       { credentialId: 'bad', since: '2026-04-27T00:00:00Z', dryRun: true },
     );
-    expect(counted.body).toMatchObject({ count: 3, dryRun: true, resent: [] });
+    expect(counted.body).toMatchObject({
+      count: 3,
+      ids: ['n-000001', 'n-000002', 'n-000003'],
+      dryRun: true,
+      resent: [],
+    });
     expect(bad.requests).toHaveLength(11); // nothing sent by the count
 
     const onlyLater = await emu.admin<{ count: number }>('POST', '/notifications/resend-failed', {

@@ -15,6 +15,7 @@ import {
   searchAgainSoon,
   searchNow,
 } from './notifications.js';
+import { renderRetry } from './retry.js';
 import { parseRoute, replace, routeHash } from './route.js';
 import { renderSetup } from './setup.js';
 import {
@@ -54,6 +55,7 @@ const SECTIONS = [
     count: () => state.journal.length,
     render: renderJournal,
   },
+  { id: 'retry', label: 'Bulk retry', count: () => '', render: renderRetry },
   {
     id: 'verify',
     label: 'Receiver conformance',

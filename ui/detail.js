@@ -3,7 +3,7 @@
 // gzip body as a file) and its body decoded (as a tree and as raw text).
 
 import { renderAttempt } from './attempts.js';
-import { copyText, curlCommand } from './curl.js';
+import { base64Of, copyText, curlCommand, MAX_INLINE_GZ_BYTES } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
 import { openNotification } from './notifications.js';
 import { ApiError, act, download, MAX_ATTEMPTS, post, render, say, state } from './state.js';
@@ -31,7 +31,11 @@ export function renderDetail() {
   const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
   // The exact text the receiver reads after gunzip: the body was packed as JSON.stringify of this object.
   const raw = JSON.stringify(d.body);
-  const curl = curlCommand(d);
+  const caFile = curlCaFile();
+  const curl = curlCommand(d, { caFile });
+  const gz = state.detailGz;
+  const inline =
+    gz && gz.length <= MAX_INLINE_GZ_BYTES ? curlCommand(d, { caFile, gzBase64: base64Of(gz) }) : null;
   const gzipBytes = Number(d.headers['Content-Length'] ?? 0);
   return h(
     'div',
@@ -199,8 +203,35 @@ export function renderDetail() {
           },
           'Copy as curl',
         ),
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'copy-curl-inline',
+            disabled: !inline,
+            title: inline
+              ? 'The same command with the gzip body inlined (base64): one paste, nothing to download'
+              : `The body is over ${MAX_INLINE_GZ_BYTES / 1024} KiB of gzip: use the command that reads the .gz file`,
+            onclick: async () =>
+              say(
+                inline && (await copyText(inline, document.getElementById('curl-inline')))
+                  ? 'Copied the one-paste curl command (the gzip body is inlined)'
+                  : 'The browser refused the clipboard: the command is selected, copy it with Ctrl+C',
+              ),
+          },
+          'Copy as curl (one paste)',
+        ),
       ),
+      h('div', { class: 'muted hint', id: 'curl-hint' }, curlHint(d, caFile)),
       h('pre', { class: 'curl', id: 'curl' }, curl),
+      inline
+        ? h(
+            'details',
+            { class: 'raw' },
+            h('summary', null, 'One-paste variant (body inlined)'),
+            h('pre', { class: 'curl', id: 'curl-inline' }, inline),
+          )
+        : null,
       renderEditAndSend(d),
       h('h3', null, 'Body (decoded)'),
       h('div', { class: 'json', id: 'body', 'data-keep': `body-${d.id}` }, jsonTree(d.body, null, 0)),
@@ -237,6 +268,26 @@ export function renderDetail() {
 /** @param {string | null} reason */
 function cancelText(reason) {
   return reason === 'credential_deleted' ? 'its credential was deleted (credential_deleted)' : String(reason);
+}
+
+/**
+ * The CA file `--cacert` names: the one the emulator was given (`--ca-file`, e.g. the README's
+ * certs/ca.pem), while a certificate from it is still trusted.
+ */
+function curlCaFile() {
+  return state.caFile && state.trust.some((t) => t.source === 'ca-file') ? state.caFile : null;
+}
+
+/** What the curl command needs beside it, in words. @param {Detail} d @param {string | null} caFile */
+function curlHint(d, caFile) {
+  const status = "-w prints the receiver's HTTP status last.";
+  if (!d.url.startsWith('https://')) return status;
+  if (caFile)
+    return `--cacert ${caFile}: the CA file the emulator was given (--ca-file), as a path from where it was started; drop it if the receiver's certificate is publicly trusted. ${status}`;
+  const given = state.trust.filter((t) => t.source !== 'ca-file');
+  return given.length
+    ? `The emulator also trusts ${given.map((t) => `${t.subject} (${t.source})`).join(', ')}: if the receiver's certificate is signed by one of these, add --cacert <that CA's PEM file>. ${status}`
+    : status;
 }
 
 /** The booking's status now (what a redelivery should default to), else the one this notification carried. @param {Detail} d */

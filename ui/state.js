@@ -89,6 +89,10 @@ export const state = {
   selected: null,
   /** @type {Detail | null} */
   detail: null,
+  /** @type {Uint8Array | null} the opened notification's body as sent (gzip), for the one-paste curl */
+  detailGz: null,
+  /** @type {string | null | undefined} the CA file the emulator was given (--ca-file), as given; undefined until read */
+  caFile: undefined,
   /** @type {boolean | null} the journal keeps nothing (journalEntries 0); null until known */
   journalOff: null,
   /** @type {string | null} the journal entry opened */
@@ -252,6 +256,9 @@ const loaders = {
   },
   async trust() {
     state.trust = (await list('/trust')).certificates;
+    // The setting never changes while the emulator runs: read once (copy as curl names the file).
+    if (state.caFile === undefined)
+      state.caFile = /** @type {{ caFile?: string | null }} */ (await api('/config')).caFile ?? null;
   },
   async faults() {
     state.faults = (await list('/faults')).faults;
@@ -279,10 +286,22 @@ const loaders = {
   async detail() {
     // Answers may arrive out of order: only the last request's answer is shown.
     const ticket = ++detailRequests;
-    const detail = state.selected
-      ? /** @type {Detail | null} */ (await api(`/notifications/${state.selected}`).catch(() => null))
-      : null;
-    if (ticket === detailRequests) state.detail = detail;
+    const id = state.selected;
+    const [detail, gz] = id
+      ? await Promise.all([
+          /** @type {Promise<Detail | null>} */ (api(`/notifications/${id}`).catch(() => null)),
+          // The same bytes the receiver got, for the one-paste curl (unchanged once made: read once).
+          state.detail?.id === id && state.detailGz
+            ? state.detailGz
+            : adminFetch(`${ADMIN}/notifications/${id}/body.gz`)
+                .then(async (res) => (res.ok ? new Uint8Array(await res.arrayBuffer()) : null))
+                .catch(() => null),
+        ])
+      : [null, null];
+    if (ticket === detailRequests) {
+      state.detail = detail;
+      state.detailGz = gz;
+    }
   },
   async journalDetail() {
     const id = state.journalSelected;

@@ -125,7 +125,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
           }
         }
       }
-      return { count: failed.length, dryRun, resent: resent.map(ref), retried };
+      return { count: failed.length, ids: failed.map((n) => n.id), dryRun, resent: resent.map(ref), retried };
     },
     getNotification: (_c, { params }) => {
       const n = outbox.get(params.id);

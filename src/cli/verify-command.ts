@@ -3,10 +3,12 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../errors.js';
 import { writeReport } from '../report/index.js';
-import { resolveOptions } from '../verify/options.js';
+import { type ResolvedOptions, resolveOptions } from '../verify/options.js';
+import { loadReplay, type ReplaySource, runReplay } from '../verify/replay.js';
 import { consoleProgress, formatHeader, formatSummary } from '../verify/report/console.js';
 import { verifyJson, verifyJunit } from '../verify/report/files.js';
 import { runVerify } from '../verify/runner.js';
+import type { VerifyListener, VerifyReport } from '../verify/types.js';
 
 /** Flags of `verify` as commander hands them over (numbers still text). */
 export interface VerifyFlags {
@@ -24,6 +26,8 @@ export interface VerifyFlags {
   failFast?: boolean;
   junit?: string;
   json?: string;
+  replay?: string;
+  url?: string;
 }
 
 type Write = (text: string) => void;
@@ -37,14 +41,27 @@ export async function runVerifyCommand(
   write: Write = (t) => process.stdout.write(t),
   terminal = Boolean(process.stdout.isTTY),
 ): Promise<number> {
+  const source = flags.replay === undefined ? undefined : await loadReplay(flags.replay, flags.only);
+  if (flags.url !== undefined && !source)
+    throw new InputError(
+      'verify_options_invalid',
+      '--url goes with --replay; give the receiver with --receiver.',
+      {
+        path: 'url',
+      },
+    );
+  const receiver = flags.url ?? flags.receiver ?? source?.receiver;
+  const probe = flags.probe ?? source?.probe;
   const options = await resolveOptions(
     {
-      ...(flags.receiver === undefined ? {} : { receiver: flags.receiver }),
+      ...(receiver === undefined ? {} : { receiver }),
       ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
       ...(flags.caFile === undefined ? {} : { caFile: flags.caFile }),
       ...(flags.allowHttp ? { allowHttp: true } : {}),
-      ...(flags.probe === undefined ? {} : { probe: flags.probe }),
+      ...(probe === undefined ? {} : { probe }),
       ...(flags.only === undefined ? {} : { only: flags.only }),
+      ...(source ? { responseTimeoutMs: source.responseTimeoutMs } : {}),
+      ...(source?.probeDeadlineMs === undefined ? {} : { probeDeadlineMs: source.probeDeadlineMs }),
       ...integer('--response-timeout-ms', 'responseTimeoutMs', flags.responseTimeoutMs),
       ...integer('--seed', 'seed', flags.seed),
       ...(flags.otherApiKey === undefined ? {} : { otherApiKey: flags.otherApiKey }),
@@ -68,11 +85,24 @@ export async function runVerifyCommand(
     });
   }
   write(formatHeader(options));
-  const report = await runVerify(options, consoleProgress(write, terminal));
+  const report = source
+    ? await replayWithProgress(options, source, consoleProgress(write, terminal))
+    : await runVerify(options, consoleProgress(write, terminal));
   write(formatSummary(report));
   if (flags.json) await writeReport('--json', flags.json, verifyJson(report));
   if (flags.junit) await writeReport('--junit', flags.junit, verifyJunit(report));
   return report.failed > 0 ? 1 : 0;
+}
+
+async function replayWithProgress(
+  options: ResolvedOptions,
+  source: ReplaySource,
+  listener: VerifyListener,
+): Promise<VerifyReport> {
+  listener.caseStart?.(source.id, `replay of ${source.file}`, 1, 1);
+  const report = await runReplay(options, source);
+  listener.caseEnd?.(report.cases[0]!, 1, 1);
+  return report;
 }
 
 function integer(flag: string, key: string, value: string | undefined): Record<string, number> {

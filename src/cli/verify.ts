@@ -47,11 +47,21 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
     )
     .option('--fail-fast', 'stop at the first failed case; the cases after it are skipped')
     .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
-    .option('--json <file>', 'write the JSON report (folders are created)')
+    .option(
+      '--json <file>',
+      'write the JSON report (folders are created); each case carries its trace: the notifications sent (BookingID, UpdateDate, status, the gzip bytes), the answers and the probe readings',
+    )
+    .option(
+      '--replay <report.json>',
+      'send the notifications of one case of a --json report again, byte for byte and in the same order, and judge them as the case did (with --only <case>; --api-key again, never stored in the report)',
+    )
+    .option('--url <url>', 'with --replay: send to this URL instead of the receiver the report names')
     .addHelpText(
       'after',
       `\nCases (in run order; docs/verify.md explains each):\n${caseList()}\n\n` +
-        'Example:\n  reportbo-emulator verify --receiver https://localhost:8443/reportbo --api-key KEY --ca-file ca.pem\n',
+        'Example:\n  reportbo-emulator verify --receiver https://localhost:8443/reportbo --api-key KEY --ca-file ca.pem --json verify.json\n' +
+        'Replay one failing case of that report against a fixed receiver (same bytes, same order, same judgement):\n' +
+        '  reportbo-emulator verify --replay verify.json --only records-final-status --api-key KEY --ca-file ca.pem [--url https://…]\n',
     )
     .action(async (flags: VerifyFlags) => {
       const { runVerifyCommand } = await import('./verify-command.js');

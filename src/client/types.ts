@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type * as D from '../admin/contract/delivery-schemas.js';
+import type { Answer, CallInput } from '../admin/contract/route.js';
 import type { AdminRoutes } from '../admin/contract/routes.js';
 import type * as S from '../admin/contract/schemas.js';
 
@@ -69,3 +70,7 @@ export type VerifyReport = z.output<typeof S.VerifyReportSchema>;
 
 /** Every admin operation by name, as declared in the route table. */
 export type AdminOperations = AdminRoutes;
+/** What a call of operation `K` sends: its path parameters, query and body, each only where it has them. */
+export type OperationInput<K extends keyof AdminRoutes> = CallInput<AdminRoutes[K]>;
+/** What operation `K` answers on success (`void` without a JSON body). */
+export type OperationAnswer<K extends keyof AdminRoutes> = Answer<AdminRoutes[K]>;

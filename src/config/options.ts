@@ -113,6 +113,14 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
       'keep every acknowledged admin change, notification and attempt, and the clock position, in this directory across restarts and kill -9 (default: in memory only)',
   },
   {
+    key: 'acceptDataLoss',
+    flag: '--accept-data-loss',
+    env: ['REPORTBO_ACCEPT_DATA_LOSS'],
+    kind: 'boolean',
+    description:
+      'start on a data dir that has lost acknowledged records (a journal cut, missing or damaged), keeping what is readable; without it such a start is refused, naming what was lost',
+  },
+  {
     key: 'urlFile',
     flag: '--url-file <file>',
     env: ['REPORTBO_URL_FILE'],

@@ -82,6 +82,8 @@ export const SettingsSchema = z.object({
   notificationRetention: z.number().int().min(0).max(100_000_000).default(DEFAULT_NOTIFICATION_RETENTION),
   /** Where state is kept across restarts (decision 0080); absent: in memory only. */
   dataDir: z.string().min(1).optional(),
+  /** Start on a data dir that lost acknowledged records, keeping what is readable (decision 0111). */
+  acceptDataLoss: z.boolean().default(false),
   /** File paths only the process shell reads. */
   config: z.string().optional(),
   scenario: z.string().optional(),

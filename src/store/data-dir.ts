@@ -1,5 +1,6 @@
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   fdatasyncSync,
   fsync,
@@ -52,69 +53,186 @@ export class DataDir {
   #compacting: object | undefined;
   readonly #timer: NodeJS.Timeout;
   #closed = false;
+  /** Records of the current journal and how many of each kind, for the checkpoint (decision 0111). */
+  #records = 0;
+  #kinds = new Map<string, number>();
+  /** Journals closed by a background compaction whose snapshot is not in place yet. */
+  #sealed: JournalMark[] = [];
+  #snapshotMark: SnapshotMark | undefined;
 
   private constructor(
     readonly dir: string,
     private readonly lock: DirLock,
     onRecord: (rec: StoreRecord) => void,
+    acceptDataLoss: boolean,
   ) {
     const format = readFormat(dir);
+    const checkpoint = readCheckpoint(dir, this.notices);
+    /** What is missing or damaged, one line per file (decision 0111). */
+    const damage: string[] = [];
     const snapshotFile = join(dir, SNAPSHOT_FILE);
     this.#generation = 0;
     this.#snapshotBytes = 0;
+    let snapshotGeneration: number | undefined;
     if (existsSync(snapshotFile)) {
       const buf = readFileSync(snapshotFile);
       let header: StoreRecord | undefined;
+      const kinds = new Map<string, number>();
       const read = decodeRecords(buf, (rec) => {
-        if (header) onRecord(rec);
-        else header = rec;
+        if (header) {
+          kinds.set(rec.k, (kinds.get(rec.k) ?? 0) + 1);
+          onRecord(rec);
+        } else header = rec;
       });
       // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
-      if (read.problem || header?.k !== 'snapshot')
+      if (header?.k !== 'snapshot')
         throw storeError(
           'data_dir_corrupt',
           `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
+          { dataDir: dir },
         );
-      this.#generation = (header.d as { generation: number }).generation;
+      snapshotGeneration = (header.d as { generation: number }).generation;
+      const mark = checkpoint?.snapshot?.generation === snapshotGeneration ? checkpoint.snapshot : undefined;
+      if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
+        const lost = mark
+          ? `${Math.max(1, mark.records - read.count)} of its ${mark.records} records`
+          : 'the records from there on';
+        damage.push(
+          `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
+        );
+      }
+      this.#snapshotMark = { generation: snapshotGeneration, bytes: read.goodBytes, records: read.count };
+      this.#generation = snapshotGeneration;
       this.#snapshotBytes = buf.length;
+    }
+    const onDisk = journalsIn(dir);
+    if (snapshotGeneration === undefined) {
+      const named = checkpoint?.snapshot;
+      if (named || (onDisk[0] ?? 0) > 0)
+        damage.push(
+          `${SNAPSHOT_FILE} is missing${named ? `: lost its ${named.records} records (generation ${named.generation}, ${named.bytes} bytes at the checkpoint of ${checkpoint?.at})` : ` (the journals start at generation ${onDisk[0]}): lost every record it held`}`,
+        );
     }
     // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
     // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
-    // beside snapshot N, read in order.
-    const snapshotGeneration = this.#generation;
+    // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
+    // as long as it was then (decision 0111).
+    const first = snapshotGeneration ?? onDisk[0] ?? 0;
+    const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
+    const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
     this.#journalBytes = 0;
-    for (let g = snapshotGeneration; existsSync(join(dir, journalName(g))); g++) {
-      const journalFile = join(dir, journalName(g));
-      const buf = readFileSync(journalFile);
-      const read = decodeRecords(buf, onRecord);
-      const last = !existsSync(join(dir, journalName(g + 1)));
-      if (read.problem) {
-        if (!read.problem.last || !last)
-          throw storeError(
-            'data_dir_corrupt',
-            `${journalFile} has a ${read.problem.reason} at byte ${read.problem.offset} with good records after it: that is damage, not an interrupted write. Move the data dir away to start empty, or restore it from a backup.`,
-          );
-        const fd = openSync(journalFile, 'r+');
-        ftruncateSync(fd, read.goodBytes);
-        fsyncSync(fd);
-        closeSync(fd);
-        this.notices.push(
-          `data dir ${dir}: repaired ${journalName(g)}: dropped a ${read.problem.reason} at byte ${read.problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
+    /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
+    let stopped = false;
+    const sealed: JournalMark[] = [];
+    let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
+    const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    for (let g = first; g <= lastExpected; g++) {
+      const name = journalName(g);
+      const file = join(dir, name);
+      const mark = named.find((j) => j.generation === g);
+      if (!existsSync(file)) {
+        // A new data dir has no journal yet and no format.json; one with format.json always has one.
+        if (format === undefined && onDisk.length === 0 && !mark) break;
+        if (stopped) continue;
+        damage.push(
+          `${name} is missing: ${mark ? `lost its ${describeCount(mark.records, mark.kinds)} (${mark.bytes} bytes at the checkpoint of ${checkpoint?.at})` : 'lost every record it held (how many is unknown: no checkpoint names it)'}`,
         );
+        if (acceptDataLoss) stopped = true;
+        continue;
       }
+      const buf = readFileSync(file);
+      if (stopped) {
+        const later = countRecords(buf, 0);
+        damage.push(
+          `${name}: set aside as ${name}${aside} (it follows the damage): lost its ${describeCount(later.count, later.kinds)}`,
+        );
+        renameSync(file, `${file}${aside}`);
+        continue;
+      }
+      const kinds: Record<string, number> = {};
+      const read = decodeRecords(buf, (rec) => {
+        kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
+        onRecord(rec);
+      });
+      const { problem } = read;
+      const markBytes = mark?.bytes ?? 0;
+      let lost: string | undefined;
+      if (problem) {
+        // The one thing a crash leaves: the last write cut short (or, after a power cut, blocks the disk
+        // never got: zeros), at the end of the newest journal, after the checkpoint. Anything else
+        // was acknowledged (decision 0111).
+        const interrupted =
+          g === lastExpected &&
+          problem.last &&
+          problem.offset >= markBytes &&
+          (isCutShort(buf, problem.offset) || buf.subarray(problem.offset).every((b) => b === 0));
+        if (interrupted) {
+          const fd = openSync(file, 'r+');
+          ftruncateSync(fd, read.goodBytes);
+          fsyncSync(fd);
+          closeSync(fd);
+          this.notices.push(
+            `data dir ${dir}: repaired ${name}: dropped a ${problem.reason} at byte ${problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
+          );
+        } else {
+          const after = problem.last ? undefined : countRecords(buf, problem.offset + 1);
+          const found = { count: 1 + (after?.count ?? 0), kinds: { ...(after?.kinds ?? {}) } };
+          const kind = kindAt(buf, problem.offset);
+          if (kind) found.kinds[kind] = (found.kinds[kind] ?? 0) + 1;
+          const counted = lostSince(mark, read.count, kinds, found);
+          const why = after
+            ? ` with ${after.count} good record${after.count === 1 ? '' : 's'} after it`
+            : !isCutShort(buf, problem.offset)
+              ? ' (the whole record is there: not a write a crash cut short)'
+              : ` (the checkpoint of ${checkpoint?.at} names ${markBytes} bytes: the file was cut)`;
+          lost = `a ${problem.reason} at byte ${problem.offset}${why}: lost ${counted}`;
+        }
+      } else if (mark && (read.goodBytes < mark.bytes || read.count < mark.records)) {
+        lost = `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark.bytes} bytes): lost ${lostSince(mark, read.count, kinds, { count: 0, kinds: {} })}`;
+      }
+      if (lost !== undefined) {
+        damage.push(`${name}: ${lost}`);
+        if (acceptDataLoss) {
+          // Kept as it was beside the data dir's files, then cut back to what was read.
+          copyFileSync(file, `${file}${aside}`);
+          const fd = openSync(file, 'r+');
+          ftruncateSync(fd, read.goodBytes);
+          fsyncSync(fd);
+          closeSync(fd);
+          stopped = true;
+        }
+      }
+      if (g > first) sealed.push(current);
+      current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
       this.#generation = g;
       this.#journalBytes = read.goodBytes;
     }
+    if (damage.length > 0) {
+      if (!acceptDataLoss)
+        throw storeError(
+          'data_dir_corrupt',
+          `The data dir ${dir} has lost acknowledged records:\n${damage.map((d) => `  - ${d}`).join('\n')}\nStart with --accept-data-loss (REPORTBO_ACCEPT_DATA_LOSS=true) to keep what is readable and go on (damaged files are kept beside as *${'.damaged-<time>'}), or restore the data dir from a backup.`,
+          { dataDir: dir, damage },
+        );
+      for (const d of damage)
+        this.notices.push(`data dir ${dir}: accepted a loss (--accept-data-loss): ${d}`);
+    }
+    this.#sealed = sealed;
+    this.#records = current.records;
+    this.#kinds = new Map(Object.entries(current.kinds));
     // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
     for (const f of readdirSync(dir)) {
       const journal = /^journal-(\d+)\.bin$/.exec(f);
-      if (journal && Number(journal[1]) < snapshotGeneration) unlinkSync(join(dir, f));
+      if (journal && snapshotGeneration !== undefined && Number(journal[1]) < snapshotGeneration)
+        unlinkSync(join(dir, f));
       // Another opener's lock being written is its own to remove.
       if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
     }
     const journalFile = join(dir, journalName(this.#generation));
-    if (format === undefined) writeFormat(dir);
+    // The journal before format.json: a format.json without a journal beside it is then always damage.
     this.#fd = openSync(journalFile, 'a');
+    if (format === undefined) writeFormat(dir);
+    this.#writeCheckpoint('running');
     this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
     this.#timer.unref();
   }
@@ -123,7 +241,12 @@ export class DataDir {
    * Opens (creating it if needed) and locks `dir`, handing every record read back to `onRecord`,
    * oldest first (the snapshot's, then the journal's); `port` goes into the lock file.
    */
-  static open(dir: string, port: number, onRecord: (rec: StoreRecord) => void): DataDir {
+  static open(
+    dir: string,
+    port: number,
+    onRecord: (rec: StoreRecord) => void,
+    options: { acceptDataLoss?: boolean } = {},
+  ): DataDir {
     try {
       mkdirSync(dir, { recursive: true });
     } catch (err) {
@@ -144,7 +267,7 @@ export class DataDir {
       );
     }
     try {
-      const store = new DataDir(dir, taken.lock, onRecord);
+      const store = new DataDir(dir, taken.lock, onRecord, options.acceptDataLoss ?? false);
       if (taken.notice) store.notices.unshift(taken.notice);
       return store;
     } catch (err) {
@@ -180,6 +303,8 @@ export class DataDir {
       throw this.#fail(`${describeError(err)} writing ${journalName(this.#generation)}`);
     }
     this.#journalBytes += buf.length;
+    this.#records++;
+    this.#kinds.set(rec.k, (this.#kinds.get(rec.k) ?? 0) + 1);
     this.#dirty = true;
     this.#failure = undefined;
   }
@@ -215,6 +340,7 @@ export class DataDir {
     const generation = this.#generation + 1;
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.tmp`);
     let bytes = 0;
+    let records = 0;
     let journal: number | undefined;
     try {
       const fd = openSync(tmp, 'w');
@@ -223,6 +349,7 @@ export class DataDir {
           const buf = encodeRecord(rec);
           writeWhole(fd, buf);
           bytes += buf.length;
+          records++;
         };
         write({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
         for (const rec of state) write(rec);
@@ -250,10 +377,51 @@ export class DataDir {
     closeQuietly(this.#fd);
     this.#generation = generation;
     this.#fd = journal;
-    this.#journalBytes = 0;
+    this.#startJournal();
     this.#unclean = false;
     this.#snapshotBytes = bytes;
+    this.#snapshotMark = { generation, bytes, records };
+    this.#sealed = [];
     this.#deleteJournalsBefore(generation);
+    this.#writeCheckpoint('running');
+  }
+
+  /** The new journal's counts start at nothing. */
+  #startJournal(): void {
+    this.#journalBytes = 0;
+    this.#records = 0;
+    this.#kinds = new Map();
+  }
+
+  #mark(): JournalMark {
+    return {
+      generation: this.#generation,
+      bytes: this.#journalBytes,
+      records: this.#records,
+      kinds: Object.fromEntries(this.#kinds),
+    };
+  }
+
+  /**
+   * Writes `checkpoint.json` (decision 0111): every journal that must exist and how long it was,
+   * with its records by kind, and the snapshot's size. Written at open, after each flush to the disk,
+   * at a compaction and at a clean close; a start finding less than it names refuses. Never throws:
+   * an older checkpoint only checks less.
+   */
+  #writeCheckpoint(state: 'running' | 'stopped'): void {
+    const checkpoint: Checkpoint = {
+      at: new Date().toISOString(),
+      state,
+      ...(this.#snapshotMark ? { snapshot: this.#snapshotMark } : {}),
+      journals: [...this.#sealed, this.#mark()],
+    };
+    const file = join(this.dir, CHECKPOINT_FILE);
+    try {
+      writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint)}\n`);
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // A full disk: the previous checkpoint names less than there is, which is still true.
+    }
   }
 
   /**
@@ -280,11 +448,13 @@ export class DataDir {
     }
     // From here on changes go to journal N+1; journal N is complete.
     this.sync();
+    this.#sealed.push(this.#mark());
     closeQuietly(this.#fd);
     this.#fd = journal;
     this.#generation = generation;
-    this.#journalBytes = 0;
+    this.#startJournal();
     this.#unclean = false;
+    this.#writeCheckpoint('running');
     const captureMs = performance.now() - started;
     const token = {};
     this.#compacting = token;
@@ -338,7 +508,10 @@ export class DataDir {
     this.#compacting = undefined;
     syncDir(this.dir);
     this.#snapshotBytes = bytes;
+    this.#snapshotMark = { generation, bytes, records: records.length + 1 };
+    this.#sealed = this.#sealed.filter((j) => j.generation >= generation);
     this.#deleteJournalsBefore(generation);
+    this.#writeCheckpoint('running');
     return { records: records.length, bytes, captureMs };
   }
 
@@ -365,6 +538,7 @@ export class DataDir {
     try {
       fdatasyncSync(this.#fd);
       this.#dirty = false;
+      this.#writeCheckpoint('running');
     } catch (err) {
       // Runs on a timer: never throws past it; health says so until a write succeeds.
       this.#fail(`${describeError(err)} flushing ${journalName(this.#generation)} to the disk`);
@@ -374,6 +548,7 @@ export class DataDir {
   close(): void {
     if (this.#closed) return;
     this.sync();
+    if (!this.#failure) this.#writeCheckpoint('stopped');
     this.#closed = true;
     this.#compacting = undefined; // a background compaction gives up before its rename
     clearInterval(this.#timer);
@@ -384,6 +559,118 @@ export class DataDir {
   setPort(port: number): void {
     this.lock.setPort(port);
   }
+}
+
+const CHECKPOINT_FILE = 'checkpoint.json';
+
+/** What one journal held at a checkpoint. */
+interface JournalMark {
+  generation: number;
+  bytes: number;
+  records: number;
+  kinds: Record<string, number>;
+}
+
+interface SnapshotMark {
+  generation: number;
+  bytes: number;
+  records: number;
+}
+
+/** `checkpoint.json` (decision 0111). */
+interface Checkpoint {
+  at: string;
+  /** `stopped`: written by a clean close, so the journal ends exactly where it says. */
+  state: 'running' | 'stopped';
+  snapshot?: SnapshotMark;
+  journals: JournalMark[];
+}
+
+/** The checkpoint, or undefined (none: a data dir of an older emulator, or one never opened). */
+function readCheckpoint(dir: string, notices: string[]): Checkpoint | undefined {
+  const file = join(dir, CHECKPOINT_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
+    const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+    const markOk = (m: Partial<JournalMark> | undefined) =>
+      !!m && count(m.generation) && count(m.bytes) && count(m.records);
+    if (
+      typeof cp.at !== 'string' ||
+      !Array.isArray(cp.journals) ||
+      !cp.journals.every((j) => markOk(j) && typeof j.kinds === 'object' && j.kinds !== null) ||
+      (cp.snapshot !== undefined && !markOk(cp.snapshot))
+    )
+      throw new Error('not a checkpoint');
+    return cp;
+  } catch (err) {
+    // Not refused: the checkpoint is written without a flush (a power cut may leave it empty).
+    notices.push(
+      `data dir ${dir}: ${CHECKPOINT_FILE} cannot be read (${(err as Error).message}): the journals were not checked for missing records`,
+    );
+    return undefined;
+  }
+}
+
+/** The generations of the journals in `dir`, lowest first. */
+function journalsIn(dir: string): number[] {
+  return readdirSync(dir)
+    .map((f) => /^journal-(\d+)\.bin$/.exec(f)?.[1])
+    .filter((g): g is string => g !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
+function isCutShort(buf: Buffer, at: number): boolean {
+  return buf.length - at < 12 || at + 8 + buf.readUInt32LE(at) > buf.length;
+}
+
+/** The kind a damaged record names, when its JSON still reads. */
+function kindAt(buf: Buffer, at: number): string | undefined {
+  try {
+    const jsonLength = buf.readUInt32LE(at + 8);
+    const k = (JSON.parse(buf.toString('utf8', at + 12, at + 12 + jsonLength)) as { k?: unknown }).k;
+    return typeof k === 'string' && k.length <= 40 ? k : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The good records of `buf` from the first one found at or after `from`, counted by kind. */
+function countRecords(buf: Buffer, from: number): { count: number; kinds: Record<string, number> } {
+  const kinds: Record<string, number> = {};
+  for (let at = from; at + 12 <= buf.length; at++) {
+    const read = decodeRecords(buf.subarray(at), (rec) => {
+      kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
+    });
+    if (read.count > 0 || read.problem === undefined) return { count: read.count, kinds };
+  }
+  return { count: 0, kinds };
+}
+
+/**
+ * What was lost from a journal that held `mark` at the checkpoint and now reads `count` records
+ * (`kinds`), or, beyond what the checkpoint names, the records `found` past the damage.
+ */
+function lostSince(
+  mark: JournalMark | undefined,
+  count: number,
+  kinds: Record<string, number>,
+  found: { count: number; kinds: Record<string, number> },
+): string {
+  if (!mark || mark.records - count < found.count) return describeCount(found.count, found.kinds);
+  const missing: Record<string, number> = {};
+  for (const [k, n] of Object.entries(mark.kinds)) if (n > (kinds[k] ?? 0)) missing[k] = n - (kinds[k] ?? 0);
+  return describeCount(mark.records - count, missing);
+}
+
+/** `3 records (n: 2, a+: 1)`. */
+function describeCount(count: number, kinds: Record<string, number>): string {
+  const parts = Object.entries(kinds)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k}: ${n}`);
+  return `${count} record${count === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /** Why the data dir cannot keep changes, since when (the first failure of a run of them). */

@@ -42,10 +42,10 @@ export class PersistentState {
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
-  static open(dir: string, port: number): PersistentState {
+  static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
     const replayed = new ReplayedState();
     return new PersistentState(
-      DataDir.open(dir, port, (rec) => replayed.apply(rec)),
+      DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
       replayed,
     );
   }

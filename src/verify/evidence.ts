@@ -7,6 +7,9 @@ import type { Evidence } from './types.js';
 
 const BODY_SHOWN_CHARS = 200;
 
+/** What the judgements read of an attempt (an outbox attempt, or a send of `verify --replay`). */
+export type Answer = Pick<Attempt, 'outcome' | 'statusCode' | 'message' | 'responseBody' | 'durationMs'>;
+
 /**
  * The kit's one judgement of whether the receiver acknowledged a notification: the project's rule
  * (`acknowledges`, spec "Endpoints 1" rule 2: exactly 200) plus one verify rule: a 200 whose answer
@@ -15,12 +18,12 @@ const BODY_SHOWN_CHARS = 200;
  * this of the receiver's last answer, never the delivery engine's `delivered`/`pending` state (which
  * follows the emulator's cap).
  */
-export function acknowledged(attempt: Attempt | undefined): boolean {
+export function acknowledged(attempt: Answer | undefined): boolean {
   return acknowledges(attempt) || overCap(attempt);
 }
 
 /** A 200 whose answer body passed the emulator's 64 KiB read limit (the emulator stopped reading). */
-export function overCap(attempt: Attempt | undefined): boolean {
+export function overCap(attempt: Answer | undefined): boolean {
   return (
     attempt?.outcome === 'invalid_response' &&
     attempt.statusCode === 200 &&
@@ -48,7 +51,7 @@ export function sentText(record: NotificationRecord, attempt: Attempt | undefine
 }
 
 /** What came back for one attempt. */
-export function answerText(attempt: Attempt | undefined): string {
+export function answerText(attempt: Answer | undefined): string {
   if (!attempt) return 'nothing: the attempt did not run';
   if (attempt.outcome === 'http_status') {
     const body = attempt.responseBody?.trim();
@@ -70,7 +73,7 @@ export function evidenceOf(
 }
 
 /** The short form of an answer for a reason line: `HTTP 202`, `a timeout after 30000 ms`, … */
-export function shortAnswer(attempt: Attempt | undefined): string {
+export function shortAnswer(attempt: Answer | undefined): string {
   if (!attempt) return 'no attempt';
   if (attempt.outcome === 'http_status') return `HTTP ${attempt.statusCode}`;
   if (overCap(attempt)) return `HTTP 200 with a body over ${RESPONSE_READ_LIMIT_BYTES / 1024} KiB`;
@@ -84,7 +87,7 @@ export function shortAnswer(attempt: Attempt | undefined): string {
  * neither Content-Length nor chunked encoding on a kept-alive connection, whose body ends only when
  * the connection closes.
  */
-export function unendedAnswer(attempt: Attempt | undefined): boolean {
+export function unendedAnswer(attempt: Answer | undefined): boolean {
   return attempt?.outcome === 'timeout' && attempt.statusCode !== undefined;
 }
 
@@ -92,7 +95,7 @@ export function unendedAnswer(attempt: Attempt | undefined): boolean {
 const NOT_SENT = new Set(['connect_refused', 'dns_error', 'tls_error']);
 
 /** What an unacknowledged answer costs in production, for a failure's reason. */
-export function consequence(attempt: Attempt | undefined): string {
+export function consequence(attempt: Answer | undefined): string {
   if (!attempt) return '';
   const retried = 'the provider redelivers it in the next 4 hourly batches (minute 55) and then drops it';
   if (attempt.outcome === 'http_status') {
@@ -121,7 +124,7 @@ const SENT_HEADERS =
  * When a refusal's answer body points at a header or a field (a required extra header, a strict
  * Content-Type match, an UpdateDate read as local time), what it points at, quoted, and the fix.
  */
-export function pointedCause(attempt: Attempt | undefined): { what: string; fix: string } | undefined {
+export function pointedCause(attempt: Answer | undefined): { what: string; fix: string } | undefined {
   const body = attempt?.outcome === 'http_status' ? attempt.responseBody?.trim() : undefined;
   if (!body || (attempt!.statusCode ?? 0) < 400) return undefined;
   const quoted = JSON.stringify(
@@ -151,7 +154,7 @@ export function pointedCause(attempt: Attempt | undefined): { what: string; fix:
  * case's fix, which is about answering exactly 200): a timeout, an answer that never ended, a
  * refusal, a broken connection each get theirs.
  */
-export function fixForAnswer(attempt: Attempt | undefined): string | undefined {
+export function fixForAnswer(attempt: Answer | undefined): string | undefined {
   if (!attempt) return undefined;
   const pointed = pointedCause(attempt);
   if (pointed) return pointed.fix;

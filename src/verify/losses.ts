@@ -65,6 +65,7 @@ export async function findLosses(
   const answers = await probe.untilAll(
     records.map((r) => booking(r)),
     recorded,
+    'recorded',
   );
   // A probe that did not answer at all (the receiver is down) shows no loss: the runner names a death.
   const lost = records.filter((_, i) => !recorded(answers[i]!) && answers[i]!.status !== undefined);

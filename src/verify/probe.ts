@@ -7,6 +7,7 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { type Expectation, type ProbeReading, probeReading } from './trace.js';
 import type { Evidence } from './types.js';
 
 /** What the probe answered for one booking. */
@@ -44,6 +45,9 @@ export class Probe {
    * sentinel sets it (`drain`): a booking recorded before a stall proves nothing about recording now.
    */
   recording = true;
+  /** The readings of the running case (the report's trace), timed from its start. */
+  #readings: ProbeReading[] = [];
+  #caseStartMs = Date.now();
 
   constructor(
     private readonly template: string,
@@ -71,8 +75,41 @@ export class Probe {
       .replaceAll('{BookingNumber}', encodeURIComponent(booking.bookingNumber));
   }
 
-  /** GETs the recorded state of one booking; never throws (a network error is an answer too). */
-  async get(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
+  /** Starts the record of a case's readings; `startMs` is the case's start (wall clock). */
+  beginCase(startMs: number): void {
+    this.#readings = [];
+    this.#caseStartMs = startMs;
+  }
+
+  /** The readings since `beginCase`, in the order they ended. */
+  readings(): ProbeReading[] {
+    return this.#readings;
+  }
+
+  #note(
+    answer: ProbeAnswer,
+    booking: { bookingId: number; bookingNumber: string },
+    startedMs: number,
+    expect: Expectation | undefined,
+  ): void {
+    this.#readings.push(probeReading(answer, booking, startedMs - this.#caseStartMs, expect));
+  }
+
+  /**
+   * GETs the recorded state of one booking once; never throws (a network error is an answer too).
+   * `expect` is what the caller will judge it against (kept in the trace).
+   */
+  async get(
+    booking: { bookingId: number; bookingNumber: string },
+    expect?: Expectation,
+  ): Promise<ProbeAnswer> {
+    const startedMs = Date.now();
+    const answer = await this.#ask(booking);
+    this.#note(answer, booking, startedMs, expect);
+    return answer;
+  }
+
+  async #ask(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
     const url = this.urlFor(booking);
     try {
       const res = await request(url, {
@@ -111,13 +148,19 @@ export class Probe {
   async until(
     booking: { bookingId: number; bookingNumber: string },
     right: (answer: ProbeAnswer) => boolean,
+    expect?: Expectation,
   ): Promise<ProbeAnswer> {
     const started = performance.now();
+    const startedMs = Date.now();
     let pause = POLL_FIRST_MS;
     for (let asks = 1; ; asks++) {
-      const answer = await this.get(booking);
+      const answer = await this.#ask(booking);
       const waitedMs = Math.round(performance.now() - started);
-      if (right(answer) || waitedMs + pause > this.#deadline()) return { ...answer, waitedMs, asks };
+      if (right(answer) || waitedMs + pause > this.#deadline()) {
+        const last = { ...answer, waitedMs, asks };
+        this.#note(last, booking, startedMs, expect);
+        return last;
+      }
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
@@ -131,15 +174,17 @@ export class Probe {
   async untilAll(
     bookings: ReadonlyArray<{ bookingId: number; bookingNumber: string }>,
     right: (answer: ProbeAnswer) => boolean,
+    expect?: Expectation,
   ): Promise<ProbeAnswer[]> {
     const started = performance.now();
+    const startedMs = Date.now();
     const answers: ProbeAnswer[] = new Array(bookings.length);
     let open = bookings.map((_, i) => i);
     let pause = POLL_FIRST_MS;
     for (let asks = 1; open.length > 0; asks++) {
       for (let i = 0; i < open.length; i += PARALLEL_ASKS) {
         const slice = open.slice(i, i + PARALLEL_ASKS);
-        const got = await Promise.all(slice.map((n) => this.get(bookings[n]!)));
+        const got = await Promise.all(slice.map((n) => this.#ask(bookings[n]!)));
         const waitedMs = Math.round(performance.now() - started);
         for (const [k, n] of slice.entries()) answers[n] = { ...got[k]!, waitedMs, asks };
       }
@@ -148,6 +193,7 @@ export class Probe {
       if (open.length > 0) await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
+    for (const [i, b] of bookings.entries()) this.#note(answers[i]!, b, startedMs, expect);
     return answers;
   }
 

@@ -7,6 +7,7 @@ import { OVER_CAP_WARNING, overCap } from './evidence.js';
 import { findLosses, type Loss, STALL_FIX } from './losses.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe } from './probe.js';
+import { type CaseTrace, tracedNotifications } from './trace.js';
 import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
 
 /** Runs the kit; never throws for what the receiver does (that is a failed case). */
@@ -34,7 +35,10 @@ export async function runVerify(
     for (const [i, def] of selected.entries()) {
       listener.caseStart?.(def.id, def.title, i + 1, selected.length);
       const t0 = performance.now();
+      const startedMs = Date.now();
+      probe?.beginCase(startedMs);
       let outcome: Outcome;
+      let ran = false;
       if (def.needsProbe && !probe) {
         outcome = {
           status: 'skipped',
@@ -57,6 +61,7 @@ export async function runVerify(
       } else {
         try {
           await ctx.beginCase(def.id);
+          ran = true;
           outcome = await def.run({ ctx, options, probe });
         } catch (err) {
           outcome = {
@@ -82,6 +87,9 @@ export async function runVerify(
           };
       }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
+      const trace: CaseTrace | undefined = ran
+        ? { notifications: tracedNotifications(ctx.caseRecords(), startedMs), probe: probe?.readings() ?? [] }
+        : undefined;
       const result: CaseResult = {
         id: def.id,
         title: def.title,
@@ -92,6 +100,7 @@ export async function runVerify(
         fix: outcome.fix ?? def.fix,
         durationMs: Math.round(performance.now() - t0),
         ...(outcome.timing ? { timing: outcome.timing } : {}),
+        ...(trace ? { trace } : {}),
       };
       results.push(result);
       listener.caseEnd?.(result, i + 1, selected.length);
@@ -112,6 +121,8 @@ export async function runVerify(
     cases: results,
     causes,
     seed: options.seed,
+    ...(options.probe ? { probe: options.probe } : {}),
+    probeDeadlineMs: options.probeDeadlineMs,
     responseTimeoutMs: options.responseTimeoutMs,
     durationMs: Math.round(performance.now() - started),
   };

@@ -1,5 +1,7 @@
 /** The verify kit's public shapes: its options, one case's result and the whole report (docs/verify.md). */
 
+import type { CaseTrace } from './trace.js';
+
 /** Case ids are public (other tools read them): never rename one, add new ones instead. */
 export const CASE_IDS = [
   'tls',
@@ -81,6 +83,11 @@ export interface CaseResult {
    * the burst's apart (`burst`), and the longest stall of the kit's own event loop (`kitLagMs`).
    */
   timing?: Figures & { burst?: Figures; kitLagMs?: number };
+  /**
+   * What the case sent, what came back and what the probe read (src/verify/trace.ts), enough for
+   * `verify --replay` to send the same bytes in the same order; absent for a case that did not run.
+   */
+  trace?: CaseTrace;
 }
 
 /** Answer times: how many, and their p50, p95 and max. */
@@ -115,6 +122,9 @@ export interface VerifyReport {
   causes: CauseGroup[];
   /** The seed of the generated bodies (give it back with --seed to send the same bookings). */
   seed: number;
+  /** The --probe URL template, when one was given (`--replay` reads the probe there again). */
+  probe?: string;
+  probeDeadlineMs: number;
   responseTimeoutMs: number;
   durationMs: number;
 }

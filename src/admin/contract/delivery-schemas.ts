@@ -115,6 +115,7 @@ export const ResendFailedResultSchema = component(
   'ResendFailedResult',
   z.object({
     count: int.describe('failed notifications found: exhausted, or pending after a failed attempt'),
+    ids: z.array(str).describe('the ones found, oldest first (what a dry run would take)'),
     dryRun: z.boolean(),
     resent: z.array(NotificationRefSchema).describe('new notifications, one per exhausted one'),
     retried: z.array(str).describe('pending ones given one attempt now (retry now)'),

@@ -12,6 +12,7 @@ import { JournalEntryShape, TokenShape } from '../../model/auth.js';
 import { AdvanceResultShape, ClockStateShape } from '../../model/clock.js';
 import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
+import { CaseTraceSchema } from '../../verify/trace.js';
 import { CASE_IDS } from '../../verify/types.js';
 import { API_VERSION, CLOCK_MODE, component, int, str } from './fields.js';
 
@@ -192,6 +193,9 @@ const VerifyCaseSchema = component(
         kitLagMs: int.optional(),
       })
       .optional(),
+    trace: CaseTraceSchema.optional().describe(
+      'what the case sent (BookingID, UpdateDate, status, the gzip body as base64), the answers and the probe readings; verify --replay sends it again',
+    ),
   }),
 );
 export const VerifyReportSchema = component(
@@ -205,6 +209,8 @@ export const VerifyReportSchema = component(
     cases: z.array(VerifyCaseSchema),
     causes: z.array(z.object({ cause: str, summary: str, fixFirst: str, cases: z.array(z.enum(CASE_IDS)) })),
     seed: int,
+    probe: str.optional(),
+    probeDeadlineMs: int,
     responseTimeoutMs: int,
     durationMs: int,
   }),

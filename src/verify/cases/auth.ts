@@ -97,7 +97,7 @@ async function judgeRejected(
     await drain(ctx, probe);
     for (const { kind, record } of sent) {
       const b = booking({ bookingId: record.bookingId, bookingNumber: record.bookingNumber });
-      const answer = await probe.get(b);
+      const answer = await probe.get(b, 'unknown');
       evidence.push(
         probeEvidence(answer, `booking of the notification ${WHAT[kind]}: expected 404 (unknown)`),
       );

@@ -97,6 +97,7 @@ export const recordsNewestUpdateDate: CaseDefinition = {
     const answers = await probe!.untilAll(
       flows.map((f) => f.booking),
       (a) => a.bookingStatus === 'Voided',
+      'Voided',
     );
     const evidence: Evidence[] = [];
     const wrong: string[] = [];

@@ -7,6 +7,7 @@ import type { NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
 import { type Probe, type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
+import type { Expectation } from '../trace.js';
 import type { Evidence } from '../types.js';
 import { failed, type Outcome, passed } from './case.js';
 
@@ -38,8 +39,8 @@ export function matches(answer: ProbeAnswer, expected: string | null): boolean {
 
 /** Reads a booking until it says `expected` (or the deadline); `null` (unknown) is read once. */
 export function read(probe: Probe, b: Booking, expected: string | null): Promise<ProbeAnswer> {
-  if (expected === null) return probe.get(b);
-  return probe.until(b, (a) => matches(a, expected));
+  if (expected === null) return probe.get(b, 'unknown');
+  return probe.until(b, (a) => matches(a, expected), expected as Expectation);
 }
 
 /**
@@ -57,7 +58,7 @@ export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnsw
     probe.recording = false;
     return probe.get(b);
   }
-  const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued');
+  const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued', 'Issued');
   probe.recording = answer.bookingStatus === 'Issued';
   return answer;
 }

@@ -70,6 +70,7 @@ describe('the verify console report', () => {
         },
       ],
       seed: 1,
+      probeDeadlineMs: 10000,
       responseTimeoutMs: 30000,
       durationMs: 1200,
     });

@@ -1,6 +1,7 @@
 /** The report files: `--json` (the report object itself) and `--junit` (one testcase per case). */
 import { type JunitCase, junitXml } from '../../report/index.js';
-import type { VerifyReport } from '../types.js';
+import { traceLines } from '../trace.js';
+import type { CaseResult, VerifyReport } from '../types.js';
 
 /** The JSON report (`--json`, `POST /__admin/verify`). */
 export function verifyJson(report: VerifyReport): string {
@@ -10,21 +11,29 @@ export function verifyJson(report: VerifyReport): string {
 /**
  * JUnit XML (src/report/junit.ts): one testsuite, one testcase per case; a failure's text is its
  * reason and evidence, a skipped case is `<skipped/>`, a warned one passes with the warning in
- * `<system-out>`.
+ * `<system-out>`. Every case that ran also lists its trace in `<system-out>`: each notification sent
+ * (BookingID, UpdateDate, status) with the answer, and each probe reading; the bytes themselves are in
+ * the JSON report, which `verify --replay` reads.
  */
 export function verifyJunit(report: VerifyReport, timestamp = new Date()): string {
   const cases = report.cases.map((r): JunitCase => {
     const c = { classname: 'reportbo-emulator verify', name: `${r.id}: ${r.title}`, timeMs: r.durationMs };
-    if (r.status === 'passed') return c;
     if (r.status === 'skipped') return { ...c, skipped: { message: r.reason } };
-    if (r.status === 'warned') return { ...c, systemOut: `warning: ${r.reason}\nfix: ${r.fix}` };
+    const trace = traceText(r);
+    if (r.status === 'passed') return trace ? { ...c, systemOut: trace } : c;
+    if (r.status === 'warned')
+      return { ...c, systemOut: [`warning: ${r.reason}`, `fix: ${r.fix}`, trace].filter(Boolean).join('\n') };
     const text = [
       r.reason,
       ...r.evidence.flatMap((e) => [`sent: ${e.sent}`, `received: ${e.received}`]),
       `rule: ${r.rule}`,
       `fix: ${r.fix}`,
     ].join('\n');
-    return { ...c, failure: { message: r.reason, type: r.id, text } };
+    return {
+      ...c,
+      failure: { message: r.reason, type: r.id, text },
+      ...(trace ? { systemOut: trace } : {}),
+    };
   });
   return junitXml(
     {
@@ -34,4 +43,14 @@ export function verifyJunit(report: VerifyReport, timestamp = new Date()): strin
     },
     timestamp,
   );
+}
+
+function traceText(r: CaseResult): string {
+  if (!r.trace) return '';
+  const lines = traceLines(r.trace);
+  if (lines.length === 0) return '';
+  return [
+    `trace (ms from the start of the case; replay: reportbo-emulator verify --replay <the --json report> --only ${r.id}):`,
+    ...lines,
+  ].join('\n');
 }
