@@ -388,3 +388,173 @@ describe('the wait steps of docs/ci.md fail the job when the emulator exits at o
     }, 90_000);
   }
 });
+
+/** What a job of docs/ci.md runs, in order, and what runs whatever happened (cleanup). */
+interface JobText {
+  title: string;
+  /** Each `run:` step or `script:` entry, in order. */
+  commands: string[];
+  /** `if: always()` steps and `after_script` entries. */
+  always: string[];
+  /** Service containers: GitHub waits for their HEALTHCHECK when `options` bound it; GitLab does not. */
+  services: Array<{ alias: string; githubOptions?: string }>;
+}
+
+/** Every job of every yaml block of `doc` (GitHub `jobs:` or GitLab jobs with a `script`). */
+function jobsOf(doc: string): JobText[] {
+  const out: JobText[] = [];
+  for (const [, text] of doc.matchAll(/```yaml\n([\s\S]*?)```/g)) {
+    const parsed = parseYaml(text!) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) continue;
+    const top = parsed as Record<string, unknown>;
+    if (top.jobs) {
+      for (const [name, job] of Object.entries(top.jobs as Record<string, Record<string, unknown>>)) {
+        const steps = (job.steps ?? []) as Array<{ run?: string; if?: string }>;
+        out.push({
+          title: `GitHub Actions job ${name}`,
+          commands: steps.filter((s) => s.run && s.if !== 'always()').map((s) => s.run!),
+          always: steps.filter((s) => s.run && s.if === 'always()').map((s) => s.run!),
+          services: Object.entries((job.services ?? {}) as Record<string, { options?: string }>).map(
+            ([alias, s]) => ({ alias, githubOptions: s.options ?? '' }),
+          ),
+        });
+      }
+      continue;
+    }
+    for (const [name, job] of Object.entries(top as Record<string, Record<string, unknown>>)) {
+      if (!job || typeof job !== 'object' || !Array.isArray(job.script)) continue;
+      out.push({
+        title: `GitLab CI job ${name}`,
+        commands: job.script as string[],
+        always: (job.after_script ?? []) as string[],
+        services: ((job.services ?? []) as Array<Record<string, unknown>>).map((s) => ({
+          alias: String(s.alias ?? s.name),
+        })),
+      });
+    }
+  }
+  return out;
+}
+
+const BOUNDED = /\btimeout \d+\b|\$\(seq 1 \d+\)/;
+
+/**
+ * The traps of issue 27 §5 in the jobs of `doc`: a service (the emulator as a service container, a
+ * `docker run -d` or a background `serve`; your receiver started in the background) used before a
+ * bounded wait for it, and anything started that no `if: always()` step or `after_script` stops.
+ */
+function trapsOf(doc: string): string[] {
+  const traps: string[] = [];
+  for (const job of jobsOf(doc)) {
+    const { commands, title } = job;
+    const cleanup = job.always.join('\n');
+    /** Index of the first command at or after `from` that waits, bounded, for `url`. */
+    const waitFor = (url: RegExp, from: number) =>
+      commands.findIndex((c, i) => i >= from && BOUNDED.test(c) && /\bcurl\b/.test(c) && url.test(c));
+    const firstUse = (use: RegExp, from: number) => {
+      const i = commands.findIndex((c, j) => j > from && use.test(c));
+      return i === -1 ? commands.length : i;
+    };
+    const EMULATOR_USE = /npm test|reportbo-emulator run\b|curl[^\n]*:8080\/__admin\/(?!health)/;
+    const RECEIVER_USE = /reportbo-emulator (run|verify)\b|\bverify --receiver/;
+    const emulatorHealth = (host: string) => new RegExp(`${host}:8080/__admin/health`);
+
+    for (const service of job.services) {
+      if (service.githubOptions !== undefined) {
+        if (!/--health-retries \d+/.test(service.githubOptions))
+          traps.push(`${title}: service ${service.alias} has no --health-retries bound`);
+        continue;
+      }
+      const wait = waitFor(emulatorHealth(`(${service.alias}|localhost)`), 0);
+      if (wait === -1 || wait > firstUse(EMULATOR_USE, -1))
+        traps.push(`${title}: service ${service.alias} is used before a bounded wait for its health`);
+    }
+    commands.forEach((command, i) => {
+      for (const [, name] of command.matchAll(/docker run -d --name (\S+)/g)) {
+        const wait = waitFor(emulatorHealth('localhost'), i + 1);
+        if (wait === -1 || wait > firstUse(EMULATOR_USE, i))
+          traps.push(`${title}: container ${name} is used before a bounded wait for its health`);
+        if (!new RegExp(`docker rm -f ${name}\\b`).test(cleanup))
+          traps.push(`${title}: container ${name} is not removed by an always() step or after_script`);
+      }
+      const lines = command.split('\n');
+      lines.forEach((line, l) => {
+        if (!/&\s*(echo \$! > \S+\s*)?$/.test(line.trim())) return;
+        const what = /start-my-receiver/.test(line)
+          ? 'receiver'
+          : /reportbo-emulator serve/.test(line)
+            ? 'emulator'
+            : 'process';
+        const pidFile = /echo \$! > (\S+)/.exec(`${line}\n${lines[l + 1] ?? ''}`)?.[1];
+        if (!pidFile || !cleanup.includes(`cat ${pidFile}`))
+          traps.push(
+            `${title}: the background ${what} is not stopped by an always() step or after_script (keep its pid)`,
+          );
+        const wait =
+          what === 'receiver'
+            ? waitFor(/https:\/\/localhost:8443/, i + 1)
+            : waitFor(emulatorHealth('localhost'), i);
+        const use = what === 'receiver' ? RECEIVER_USE : EMULATOR_USE;
+        if (wait === -1 || wait > firstUse(use, i))
+          traps.push(`${title}: the background ${what} is used before a bounded wait for it`);
+      });
+    });
+  }
+  return traps;
+}
+
+describe('every job of docs/ci.md (issue 27 §5)', () => {
+  it('waits, bounded, for every service it uses and stops whatever it starts', () => {
+    const jobs = jobsOf(CI_MD);
+    expect(jobs.map((j) => j.title)).toEqual(
+      expect.arrayContaining([
+        'GitHub Actions job receiver-tests',
+        'GitLab CI job receiver-tests',
+        'GitHub Actions job receiver-conformance',
+        'GitLab CI job receiver-conformance',
+      ]),
+    );
+    expect(trapsOf(CI_MD)).toEqual([]);
+  });
+
+  it('finds each trap in a page that has it (the check can fail)', () => {
+    const noReceiverWait = CI_MD.replace(
+      /( {6}# Your receiver: at most 60 s[^\n]*\n {6}- run: \|\n(?: {10}[^\n]*\n)+)/,
+      '',
+    );
+    expect(noReceiverWait).not.toBe(CI_MD);
+    expect(trapsOf(noReceiverWait)).toEqual([
+      'GitHub Actions job receiver-tests: the background receiver is used before a bounded wait for it',
+    ]);
+    const noKill = CI_MD.replace(
+      / {2}after_script:\n {4}- kill "\$\(cat receiver.pid\)" 2>\/dev\/null \|\| true\n/,
+      '',
+    );
+    expect(trapsOf(noKill)).toEqual([
+      'GitLab CI job receiver-conformance: the background receiver is not stopped by an always() step or after_script (keep its pid)',
+    ]);
+    const unbounded = CI_MD.replace('timeout 60 bash -c', 'bash -c');
+    expect(trapsOf(unbounded)).toEqual([
+      'GitLab CI job sdk-tests: service reportbo is used before a bounded wait for its health',
+    ]);
+    const noRm = CI_MD.replace(/ {6}- if: always\(\)\n {8}run: docker rm -f reportbo\n/, '');
+    expect(trapsOf(noRm)).toEqual([
+      'GitHub Actions job receiver-tests: container reportbo is not removed by an always() step or after_script',
+    ]);
+  });
+});
+
+describe('sdk-tests-with-token', () => {
+  it('fails the job, naming the secret, when REPORTBO_ADMIN_TOKEN is unset (an empty string)', async () => {
+    // GitHub gives an unset secret as the empty string.
+    const unset = CI_MD.replace(/\$\{\{ secrets\.REPORTBO_ADMIN_TOKEN \}\}/g, "''");
+    const recipe = recipes(unset).find((r) => r.title === 'GitHub Actions job sdk-tests-with-token')!;
+    expect(recipe.env.REPORTBO_ADMIN_TOKEN).toBe('');
+    const failure = await runRecipe(recipe).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    expect(failure).toContain('failed: exit 1');
+    expect(failure).toContain('secret REPORTBO_ADMIN_TOKEN is not set');
+  }, 90_000);
+});

@@ -2,7 +2,8 @@
  * The set-up page's panels (ui/panel.js, decision 0104), in real chromium: a refusal is shown at the
  * field the admin API names and described by it, and it goes as soon as it is no longer true (the
  * field is edited, the edit is cancelled); an edit whose row was deleted meanwhile becomes an add;
- * the row buttons say what they act on; a panel is used with the keyboard alone.
+ * the row buttons say what they act on; a panel is used with the keyboard alone (the focus follows an
+ * Edit to the form, and stays in the panel when a row is removed).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -78,7 +79,11 @@ describe.skipIf(!haveChromium)('the set-up panels', () => {
     const emu = await deliveryEmulator({ seed: 42 });
     await emu.admin('POST', '/users', { username: 'alice', password: 'pw', idWeb: 7, webDescription: 'A' });
     const page = await open(emu.url, '#setup');
-    await page.getByRole('button', { name: 'Edit user alice' }).waitFor();
+    // Edit with the keyboard: the focus moves to the first field it can change.
+    await page.getByRole('button', { name: 'Edit user alice' }).press('Enter');
+    await waitText(page, '#user-form h3', /^Edit user alice$/);
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('user-password');
+    await page.click('#user-cancel');
     await page.getByRole('button', { name: 'Delete user alice' }).click();
     await page.getByRole('button', { name: 'Click again to delete user alice' }).waitFor();
 
@@ -101,6 +106,8 @@ describe.skipIf(!haveChromium)('the set-up panels', () => {
     const [fault] = (await emu.admin<{ faults: Array<{ id: string }> }>('GET', '/faults')).body.faults;
     await page.getByRole('button', { name: `Remove fault ${fault!.id}` }).press('Enter');
     await waitText(page, '#faults-panel .empty', /No fault/);
+    // The button went with its row: the keyboard stays in the panel, on its form.
+    expect(await page.evaluate('document.activeElement?.id')).toBe('fault-kind');
     expect(pageErrors.splice(0)).toHaveLength(1); // the refused "abc"
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The published package, as a user gets it: `npm pack`, install the tarball into an empty project,
- * then use the CLI and the programmatic API from there. `npm pack --ignore-scripts` packs the dist/
+ * The published package, as a user gets it: README's tarball line (`npm run pack:tarball`, which
+ * runs scripts/pack.mjs), install the tarball into an empty project, then use the CLI and the
+ * programmatic API from there. `scripts/pack.mjs --no-build` packs the dist/
  * that `npm test` built in `pretest` (rebuilding here would rewrite dist/ under other test files),
  * plus the CommonJS build (helpers/packed.ts).
  */
@@ -19,6 +20,7 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 let dir: string;
 let project: string;
 let tarball: string;
+let installOutput: { stdout: string; stderr: string };
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pack-'));
@@ -31,7 +33,7 @@ beforeAll(async () => {
     JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
   );
   // --prefer-offline: dependencies come from the npm cache when they are there.
-  await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], {
+  installOutput = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: project,
     timeout: 240_000,
   });
@@ -42,6 +44,24 @@ afterAll(async () => {
 });
 
 describe('the npm package', () => {
+  it('installs from the tarball without a word about install scripts: its manifest has no prepare (decision 0132)', async () => {
+    // npm 11 lists the prepare script of a package installed from outside the registry on every
+    // install ("install scripts not yet covered by allowScripts"); the tarball runs nothing.
+    expect(installOutput.stdout + installOutput.stderr).not.toMatch(/install-scripts|allowScripts|prepare/);
+    const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+    const packed = JSON.parse(stdout) as { scripts: Record<string, string> };
+    expect(packed.scripts.prepare).toBeUndefined();
+    // The checkout keeps it: a git install builds with it (test/install-lines.test.ts).
+    const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as typeof packed;
+    expect(own.scripts.prepare).toBe('npm run build && npm run build:cjs');
+    expect({ ...packed.scripts, prepare: own.scripts.prepare }).toEqual(own.scripts);
+    // README's tarball line packs it the same way.
+    expect(own.scripts['pack:tarball']).toBe('node scripts/pack.mjs');
+    expect(await readFile(join(ROOT, 'README.md'), 'utf8')).toContain(
+      '(cd reportbo-emulator && npm install && npm run pack:tarball)',
+    );
+  });
+
   it('ships the CLI, the compiled entry with its types, the schemas and the scenarios, and no sources or tests', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
@@ -53,6 +73,8 @@ describe('the npm package', () => {
       'package/dist/cjs/index.d.cts',
       'package/dist/main.js',
       'package/docs/notification.schema.json',
+      'package/docs/notification.openapi.json',
+      'package/docs/notification.asyncapi.json',
       'package/scenarios/01-issue-happy-path.yaml',
       'package/ui/index.html',
       'package/ui/dashboard.js',

@@ -15,6 +15,7 @@ import {
   searchAgainSoon,
   searchNow,
 } from './notifications.js';
+import { focusPending } from './panel.js';
 import { renderRetry } from './retry.js';
 import { parseRoute, replace, routeHash } from './route.js';
 import { renderSetup } from './setup.js';
@@ -48,7 +49,13 @@ const SECTIONS = [
     render: renderNotifications,
     after: patchRows,
   },
-  { id: 'setup', label: 'Credentials & users', count: () => state.credentials.length, render: renderSetup },
+  {
+    id: 'setup',
+    label: 'Credentials & users',
+    count: () => state.credentials.length,
+    render: renderSetup,
+    after: focusPending,
+  },
   {
     id: 'journal',
     label: 'GetAccessToken journal',

@@ -261,6 +261,8 @@ function rowActions(spec, form, row, key) {
               form.error = '';
               form.errorPath = '';
               form.values = edit(row);
+              // The keyboard follows: to the first field the edit can change.
+              focusNext = `${spec.name}-${spec.fields.find((f) => !f.fixed)?.key}`;
               render();
             },
           },
@@ -364,6 +366,15 @@ function formFields(spec, form) {
   );
 }
 
+/** The control to focus once the page is drawn (an Edit or a remove moved the keyboard). */
+let focusNext = '';
+
+/** Moves the focus where the last row action asked, once the set-up page is drawn (its `after`). */
+export function focusPending() {
+  if (focusNext) document.getElementById(focusNext)?.focus();
+  focusNext = '';
+}
+
 /** The remove button clicked once, waiting for its second click (kept here: a redraw keeps it). */
 let armed = '';
 
@@ -373,9 +384,13 @@ let armed = '';
  * @template Row, Answer
  * @param {string} id @param {PanelSpec<Row, Answer>} spec @param {Row} row
  */
-function removeButton(id, { remove }, row) {
+function removeButton(id, spec, row) {
+  const { remove } = spec;
   const text = armed === id ? `Click again to ${remove.label.toLowerCase()}` : remove.label;
-  const run = () => act(remove.said(row), () => remove.call(row));
+  const run = () => {
+    focusNext = `${spec.name}-${spec.fields[0]?.key}`; // the row and its button go: keep the keyboard in the panel
+    act(remove.said(row), () => remove.call(row));
+  };
   return h(
     'button',
     {

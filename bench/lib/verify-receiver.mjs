@@ -1,7 +1,8 @@
 /**
  * A plain-HTTP receiver for the verify bench, in its own process: `node verify-receiver.mjs <mode> <key>`.
  * Modes: `refuse` answers 500 to every notification (its probe knows nothing); `stall` answers 200 to
- * every notification but records only the first 5 (a worker that hung). Prints
+ * every notification but records only the first 5 (a worker that hung); `never` answers 200 and records
+ * nothing (a worker that never ran). Prints
  * `listening on http://127.0.0.1:<port>` once ready. Node built-ins only.
  */
 import { createServer } from 'node:http';
@@ -31,7 +32,7 @@ const server = createServer((req, res) => {
     }
     try {
       const r = JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')).Reservation;
-      if (recorded++ < 5) {
+      if (recorded++ < (mode === 'never' ? 0 : 5)) {
         const current = bookings.get(r.BookingID);
         if (!current || Date.parse(r.UpdateDate) >= Date.parse(current.UpdateDate))
           bookings.set(r.BookingID, { BookingID: r.BookingID, BookingStatus: r.BookingStatus });

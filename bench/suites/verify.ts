@@ -4,7 +4,8 @@
  * process (`verifyReceiver`) and through the CLI (`node bin/reportbo-emulator.js verify`, start-up
  * included). Target: < 10 s of wall time (decision 0027). Then, issue 30 §4 "fast when wrong": a
  * receiver that refuses every notification (a full run, and with --fail-fast) and one whose worker
- * stalled after 5 notifications (bench/lib/verify-receiver.mjs, plain HTTP, its own process), with
+ * stalled after 5 notifications, and one that records nothing (bench/lib/verify-receiver.mjs, plain
+ * HTTP, its own process), with
  * the default deadlines (30 s response timeout, 10 s probe deadline). Targets: < 20 s each, --fail-fast
  * < 5 s. Self-contained: node built-ins and dist/ only.
  */
@@ -72,7 +73,9 @@ async function startSampleReceiver(dir: string): Promise<{ base: string; child: 
 }
 
 /** Starts bench/lib/verify-receiver.mjs in `mode`; answers its base URL and the child. */
-async function startWrongReceiver(mode: 'refuse' | 'stall'): Promise<{ base: string; child: ChildProcess }> {
+async function startWrongReceiver(
+  mode: 'refuse' | 'stall' | 'never',
+): Promise<{ base: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(ROOT, 'bench/lib/verify-receiver.mjs'), mode, API_KEY], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -90,7 +93,7 @@ async function startWrongReceiver(mode: 'refuse' | 'stall'): Promise<{ base: str
 
 /** Wall time of one in-process run against a wrong receiver, and its counts. */
 async function timeWrong(
-  mode: 'refuse' | 'stall',
+  mode: 'refuse' | 'stall' | 'never',
   failFast: boolean,
 ): Promise<{ ms: number; report: VerifyReport }> {
   const { base, child } = await startWrongReceiver(mode);
@@ -166,6 +169,7 @@ const suite: BenchSuite = {
         ['refuses every notification (HTTP 500)', 'refuse', false, WRONG_TARGET_MS],
         ['refuses every notification, `--fail-fast`', 'refuse', true, FAIL_FAST_TARGET_MS],
         ['answers 200, its worker stalled after 5 notifications', 'stall', false, WRONG_TARGET_MS],
+        ['answers 200, records nothing (its worker never ran)', 'never', false, WRONG_TARGET_MS],
       ] as const) {
         const times: number[] = [];
         let report: VerifyReport | undefined;

@@ -67,6 +67,14 @@ export class AdminClient implements ClientMethods {
   openApi() {
     return this.call('openApi');
   }
+  /** `GET /notification.openapi.json`: the notification webhook as an OpenAPI 3.1 document. */
+  notificationOpenApi() {
+    return this.call('notificationOpenApi');
+  }
+  /** `GET /notification.asyncapi.json`: the notification webhook as an AsyncAPI 3.0 document. */
+  notificationAsyncApi() {
+    return this.call('notificationAsyncApi');
+  }
   /** `GET /config`: the effective settings the emulator runs with (no secrets). */
   config() {
     return this.call('config');

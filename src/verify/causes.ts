@@ -3,6 +3,9 @@
  * refused with one 4xx, a redirect everywhere, a receiver that stopped answering), the report says so
  * first, with what to fix first, instead of a dozen case fixes that each name a symptom.
  */
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Attempt } from '../delivery/index.js';
 import type { MeasuredAttempt } from './context.js';
 import { pointedCause, sentText } from './evidence.js';
 import type { CaseId, CaseResult, CauseGroup } from './types.js';
@@ -19,10 +22,48 @@ export interface Death {
   firstRefused: string;
 }
 
+/** How long a refused connection must last to count as a death (docs/verify.md "Dead or slow"). */
+export const SUSTAINED_MS = 3_000;
+const RECONNECT_EVERY_MS = 250;
+
+/**
+ * The sustained confirmation of a death: connects (TCP) to the receiver's host and port every 250 ms
+ * for SUSTAINED_MS. Answers the ms after which a connection was accepted again (a restart, a listen
+ * backlog that overflowed for a moment: the receiver is not dead), or undefined when every try failed.
+ */
+export async function reconnects(receiver: string, sustainedMs = SUSTAINED_MS): Promise<number | undefined> {
+  const url = new URL(receiver);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const started = performance.now();
+  while (performance.now() - started < sustainedMs) {
+    const tried = performance.now();
+    const accepted = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port });
+      const done = (ok: boolean) => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.setTimeout(RECONNECT_EVERY_MS * 4, () => done(false));
+      socket.once('connect', () => done(true));
+      socket.once('error', () => done(false));
+    });
+    if (accepted) return Math.round(performance.now() - started);
+    const wait = RECONNECT_EVERY_MS - (performance.now() - tried);
+    if (wait > 0) await sleep(wait);
+  }
+  return undefined;
+}
+
 const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
 
 /** Whether the receiver died: a connection refused after an answer. Attempts in run order. */
-export function findDeath(attempts: readonly MeasuredAttempt[], apiKey: string): Death | undefined {
+export function findDeath(
+  attempts: readonly MeasuredAttempt[],
+  apiKey: string,
+  /** Refusals the receiver recovered from (`reconnects`): not a death. */
+  dismissed: ReadonlySet<Attempt> = new Set(),
+): Death | undefined {
   const ordered = [...attempts].sort((a, b) =>
     a.attempt.startedAtWall.localeCompare(b.attempt.startedAtWall),
   );
@@ -30,7 +71,12 @@ export function findDeath(attempts: readonly MeasuredAttempt[], apiKey: string):
   for (const m of ordered) {
     if (REACHED.has(m.attempt.outcome)) last = m;
     // Refused, not slow: a connect timeout under load is a slow accept (a concurrency finding).
-    else if (m.attempt.outcome === 'connect_refused' && !/ETIMEDOUT/.test(m.attempt.message) && last)
+    else if (
+      m.attempt.outcome === 'connect_refused' &&
+      !/ETIMEDOUT/.test(m.attempt.message) &&
+      !dismissed.has(m.attempt) &&
+      last
+    )
       return {
         caseId: m.caseId,
         lastAnswered: `${sentText(last.record, last.attempt, apiKey)} [case ${last.caseId}], answered ${last.attempt.outcome === 'http_status' ? `HTTP ${last.attempt.statusCode}` : last.attempt.message}`,

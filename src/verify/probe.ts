@@ -31,6 +31,19 @@ const POLL_FIRST_MS = 20;
 const POLL_MAX_MS = 400;
 /** How long a check is asked again once the receiver showed it is not recording. */
 const QUICK_MS = 300;
+/**
+ * A sentinel that is not recorded although the receiver's lag is known (an earlier sentinel read
+ * right after `lag` ms) and nothing else of the case got recorded meanwhile is given up after
+ * QUIET_FACTOR × lag + QUIET_MIN_MS of no progress, not the whole deadline (docs/verify.md "Speed").
+ */
+const QUIET_FACTOR = 3;
+const QUIET_MIN_MS = 5_000;
+
+/** Stops `until` early when nothing progresses: `progress` answers true when the receiver recorded something new. */
+export interface QuietWatch {
+  quietMs: number;
+  progress: () => Promise<boolean>;
+}
 
 const SHOWN_CHARS = 200;
 /** Probe GETs in flight at once when many bookings are read together. */
@@ -45,6 +58,8 @@ export class Probe {
    * sentinel sets it (`drain`): a booking recorded before a stall proves nothing about recording now.
    */
   recording = true;
+  /** The longest a sentinel took to read right so far (the receiver's lag), once one did. */
+  #lagMs: number | undefined;
   /** The readings of the running case (the report's trace), timed from its start. */
   #readings: ProbeReading[] = [];
   #caseStartMs = Date.now();
@@ -73,6 +88,24 @@ export class Probe {
     return this.template
       .replaceAll('{BookingID}', encodeURIComponent(String(booking.bookingId)))
       .replaceAll('{BookingNumber}', encodeURIComponent(booking.bookingNumber));
+  }
+
+  /** Notes how long a sentinel took to read right: the receiver's lag, which later quiet watches scale with. */
+  learnLag(waitedMs: number): void {
+    this.#lagMs = Math.max(this.#lagMs ?? 0, waitedMs);
+  }
+
+  /**
+   * How long a sentinel may see no progress before it is given up, once the receiver's lag is known;
+   * undefined before (the first sentinel waits the whole deadline: a queue's lag is not known yet).
+   */
+  quietMs(): number | undefined {
+    return this.#lagMs === undefined ? undefined : QUIET_FACTOR * this.#lagMs + QUIET_MIN_MS;
+  }
+
+  /** One GET that the trace does not keep (a progress watch's). */
+  peek(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
+    return this.#ask(booking);
   }
 
   /** Starts the record of a case's readings; `startMs` is the case's start (wall clock). */
@@ -149,14 +182,18 @@ export class Probe {
     booking: { bookingId: number; bookingNumber: string },
     right: (answer: ProbeAnswer) => boolean,
     expect?: Expectation,
+    watch?: QuietWatch,
   ): Promise<ProbeAnswer> {
     const started = performance.now();
     const startedMs = Date.now();
     let pause = POLL_FIRST_MS;
+    let progressAt = started;
     for (let asks = 1; ; asks++) {
       const answer = await this.#ask(booking);
       const waitedMs = Math.round(performance.now() - started);
-      if (right(answer) || waitedMs + pause > this.#deadline()) {
+      if (!right(answer) && watch && (await watch.progress())) progressAt = performance.now();
+      const quiet = watch !== undefined && performance.now() - progressAt + pause > watch.quietMs;
+      if (right(answer) || quiet || waitedMs + pause > this.#deadline()) {
         const last = { ...answer, waitedMs, asks };
         this.#note(last, booking, startedMs, expect);
         return last;

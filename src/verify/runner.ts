@@ -1,7 +1,9 @@
 /** Runs the selected cases one after the other against one in-process emulator and builds the report. */
+
+import type { Attempt } from '../delivery/index.js';
 import { toEmulatorError } from '../errors.js';
 import { CASES, type Outcome } from './cases/index.js';
-import { type Death, findDeath, groupCauses } from './causes.js';
+import { type Death, findDeath, groupCauses, reconnects, SUSTAINED_MS } from './causes.js';
 import { VerifyContext } from './context.js';
 import { OVER_CAP_WARNING, overCap } from './evidence.js';
 import { findLosses, type Loss, STALL_FIX } from './losses.js';
@@ -30,6 +32,8 @@ export async function runVerify(
   const results: CaseResult[] = [];
   let connectionFailure = false;
   let death: Death | undefined;
+  /** Refused connections the receiver recovered from (`reconnects`). */
+  const dismissed = new Set<Attempt>();
   let stopped: string | undefined;
   try {
     for (const [i, def] of selected.entries()) {
@@ -76,14 +80,28 @@ export async function runVerify(
       if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = true;
       if (!death && !connectionFailure && outcome.status !== 'skipped') {
         const attempts = () => [...ctx.measured, ...ctx.currentAttempts()];
-        if (probe && def.id !== 'tls' && !findDeath(attempts(), options.apiKey))
+        let found = findDeath(attempts(), options.apiKey, dismissed);
+        if (found) {
+          // Dead only when it lasts: one refused connection followed by accepted ones is a restart or
+          // a listen backlog that overflowed, named as such; the case's own verdict stands.
+          const backMs = await reconnects(options.receiver);
+          if (backMs !== undefined) {
+            for (const m of attempts()) if (m.attempt.outcome === 'connect_refused') dismissed.add(m.attempt);
+            outcome = {
+              ...outcome,
+              reason: `${outcome.reason}; the receiver refused a connection during this case (${found.firstRefused}) but accepted connections again ${backMs} ms later: a restart or a listen backlog that overflowed, not a receiver that stayed down`,
+            };
+            found = undefined;
+          }
+        }
+        if (probe && def.id !== 'tls' && !found)
           outcome = await withLosses(outcome, ctx, probe, options.apiKey);
-        death = findDeath(attempts(), options.apiKey);
+        death = found;
         if (death)
           outcome = {
             ...outcome,
             status: 'failed',
-            reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}. ${outcome.reason}`,
+            reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}; it still refused every connection ${SUSTAINED_MS} ms later. ${outcome.reason}`,
           };
       }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;

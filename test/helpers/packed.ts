@@ -21,11 +21,21 @@ export const TOOL_CACHE =
   process.env.REPORTBO_TEST_TOOL_CACHE ?? join(homedir(), '.cache/reportbo-emulator-tests');
 
 /**
- * Packs `dir` (default: this package, after `npm run build:cjs`; `npm run build` ran in `pretest`)
- * with `--ignore-scripts` into `dest`; answers the tarball's path.
+ * Packs `dir` into `dest`; answers the tarball's path. This package is packed as README's tarball
+ * line packs it, by scripts/pack.mjs (a manifest without `prepare`, decision 0132), after `npm run
+ * build:cjs` (`npm run build` ran in `pretest`); another one with `npm pack --ignore-scripts`.
  */
 export async function pack(dest: string, dir = ROOT): Promise<string> {
-  if (dir === ROOT) await run(process.execPath, [join(ROOT, 'scripts/build-cjs.mjs')], { cwd: ROOT });
+  if (dir === ROOT) {
+    await run(process.execPath, [join(ROOT, 'scripts/build-cjs.mjs')], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, [
+      join(ROOT, 'scripts/pack.mjs'),
+      '--no-build',
+      '--out',
+      dest,
+    ]);
+    return stdout.trim();
+  }
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], {
     cwd: dir,
   });

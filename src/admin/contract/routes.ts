@@ -81,6 +81,21 @@ export const ADMIN_ROUTES = {
     summary: 'this document',
     responses: { 200: z.looseObject({}).describe('OpenAPI 3.1 document') },
   }),
+  notificationOpenApi: route({
+    method: 'get',
+    path: '/notification.openapi.json',
+    tag: 'health',
+    summary:
+      'the notification contract as an OpenAPI 3.1 document with a webhooks section: the request a receiver gets and the 200-only answer (docs/notification.openapi.json)',
+    responses: { 200: z.looseObject({}).describe('OpenAPI 3.1 document') },
+  }),
+  notificationAsyncApi: route({
+    method: 'get',
+    path: '/notification.asyncapi.json',
+    tag: 'health',
+    summary: 'the notification contract as an AsyncAPI 3.0 document (docs/notification.asyncapi.json)',
+    responses: { 200: z.looseObject({}).describe('AsyncAPI 3.0 document') },
+  }),
   config: route({
     method: 'get',
     path: '/config',

@@ -50,6 +50,7 @@ export function read(probe: Probe, b: Booking, expected: string | null): Promise
  * check read then sees the final state, not a state a queued notification is about to overwrite.
  */
 export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnswer> {
+  const earlier = unrecordedBookings(ctx);
   const sentinel = ctx.issue();
   const [sent] = await ctx.send(sentinel.emit);
   const b = booking(sentinel.reservations[0]!);
@@ -58,9 +59,47 @@ export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnsw
     probe.recording = false;
     return probe.get(b);
   }
-  const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued', 'Issued');
+  const quietMs = probe.quietMs();
+  const watch = quietMs === undefined ? undefined : { quietMs, progress: progressOf(probe, earlier) };
+  const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued', 'Issued', watch);
   probe.recording = answer.bookingStatus === 'Issued';
+  if (probe.recording) probe.learnLag(answer.waitedMs ?? 0);
   return answer;
+}
+
+/** Bookings of the case's acknowledged notifications with the receiver's key, oldest first. */
+function unrecordedBookings(ctx: VerifyContext): Booking[] {
+  const key = `Bearer ${ctx.options.apiKey}`;
+  const seen = new Set<number>();
+  const out: Booking[] = [];
+  for (const r of ctx.caseRecords())
+    if (r.authorization === key && acknowledged(r.attempts.at(-1)) && !seen.has(r.bookingId)) {
+      seen.add(r.bookingId);
+      out.push(booking(r));
+    }
+  return out;
+}
+
+/** Bookings a progress watch reads in one round (the oldest first: a queue records them first). */
+const WATCHED = 4;
+
+/**
+ * Whether the receiver recorded something of the case since the last call: reads the oldest bookings
+ * not yet seen recorded. A queue working through a backlog records them one after the other (progress:
+ * keep waiting for the sentinel); a stalled worker records none.
+ */
+function progressOf(probe: Probe, bookings: Booking[]): () => Promise<boolean> {
+  const open = [...bookings];
+  return async () => {
+    const batch = open.slice(0, WATCHED);
+    if (batch.length === 0) return false;
+    const answers = await Promise.all(batch.map((b) => probe.peek(b)));
+    const done = batch.filter(
+      (_, i) => answers[i]!.status === 200 && answers[i]!.bookingStatus !== undefined,
+    );
+    for (const b of done) open.splice(open.indexOf(b), 1);
+    return done.length > 0;
+  };
 }
 
 /** "read right after 840 ms (asked 7 times)" when the receiver lagged, else ''. */
