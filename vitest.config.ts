@@ -1,14 +1,19 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * `npm test`: the complete functional suite, every feature end to end. The scale, soak and crash
- * tests (`*.scale.test.ts`: thousands of notifications, minute-long runs, kill -9 loops) run with
- * `npm run test:scale` (vitest.scale.config.ts); `.ci/run` runs both.
+ * `npm test`: the complete functional suite, every feature end to end. Two groups run apart, and
+ * `.ci/run` runs all three:
+ * - `*.scale.test.ts` (`npm run test:scale`, vitest.scale.config.ts): thousands of notifications,
+ *   minute-long runs, kill -9 loops;
+ * - `*.package.test.ts` (`npm run test:package`, vitest.package.config.ts): what ships, built and
+ *   installed as a user gets it (npm pack, the tarball and a git URL installed into throwaway
+ *   projects under Jest 29/30, the Docker image and the Testcontainers module on a real engine, and
+ *   the receiver types generated from the contract documents with tools installed from npm).
  */
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, '**/*.scale.test.ts'],
+    exclude: [...configDefaults.exclude, '**/*.scale.test.ts', '**/*.package.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

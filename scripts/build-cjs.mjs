@@ -57,7 +57,7 @@ await rename(`${out}.${process.pid}.tmp`, out);
 // Types: the ES entry's declarations, copied as .d.cts files whose relative imports name .cjs files.
 // A .d.cts that re-exported `../index.js` would point a CommonJS consumer at an ES module's
 // declarations (`"type": "module"`), which TypeScript refuses with TS1479 under node16/nodenext
-// resolution unless skipLibCheck hides it (issue 27 §4; test/packed-install.test.ts checks it).
+// resolution unless skipLibCheck hides it (issue 27 §4; test/packed-install.package.test.ts checks it).
 const dist = new URL('dist/', root).pathname;
 const types = join(dist, 'cjs/types');
 await rm(types, { recursive: true, force: true });

@@ -121,7 +121,7 @@ describe.skipIf(!haveChromium)('the dashboard for a keyboard and a screen reader
     await page.reload();
     await page.waitForSelector(`#detail[data-id="${id}"] #attempts li[data-number="2"]`);
     expect(await page.locator('#filter-booking').inputValue()).toBe(bookingNumber);
-  });
+  }, 90_000); // a whole page walked by keys, a resend and a reload on a shared 2-core machine
 });
 
 /** Presses Tab (at most 200 times) until the element `selector` has the focus. */

@@ -19,6 +19,7 @@ import type { SettingsInput } from '../src/config/index.js';
 import { DataDirUnwritableError } from '../src/errors.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
 import { DataDir } from '../src/store/data-dir.js';
+import type { KeptRecord } from '../src/store/kinds.js';
 import { BIN } from './helpers/cli.js';
 
 // A full disk (issue 31 §2), on a real file system: a tmpfs of 512 KiB mounted for this file.
@@ -79,31 +80,47 @@ const user = (i: number) => ({
   webDescription: `Agency number ${i} with a description long enough to straddle a page`,
 });
 
+/** A record that carries `name` (a user removed: the smallest kind). */
+const named = (name: string): KeptRecord => ({ k: 'user-', d: { username: name } });
+/** A record with bytes (a reservation and its gzipped body). */
+const withBody = (name: string, b: Buffer): KeptRecord => ({
+  k: 'res',
+  d: {
+    record: {
+      bookingId: 1,
+      bookingNumber: name,
+      status: 'Issued',
+      updatedAt: '2026-04-27T10:00:00Z',
+      history: [],
+    },
+    sequence: 1,
+  },
+  b,
+});
+
 describe.skipIf(cannotMount !== undefined)('--data-dir on a full disk', () => {
   it('cuts a record the disk took only part of back to the last whole one, and throws DataDirUnwritableError', () => {
     const dir = join(root, 'unit');
     const read: unknown[] = [];
-    const store = DataDir.open(dir, 0, (rec) => read.push(rec.d));
+    const store = DataDir.open(dir, 0, (rec) => read.push(rec.k === 'user-' ? rec.d.username : rec.k));
     const filler = join(root, 'filler-unit');
     try {
-      store.append({ k: 'x', d: 'first' });
+      store.append(named('first'));
       fill(filler);
       const journal = join(dir, 'journal-0.bin');
       const before = statSync(journal).size;
       // Larger than the journal's last page: the page's slack takes part of it (a short write).
-      expect(() => store.append({ k: 'x', d: 'big', b: Buffer.alloc(64 * 1024, 1) })).toThrow(
-        DataDirUnwritableError,
-      );
+      expect(() => store.append(withBody('big', Buffer.alloc(64 * 1024, 1)))).toThrow(DataDirUnwritableError);
       expect(statSync(journal).size).toBe(before);
       expect(store.failure?.cause).toMatch(/^ENOSPC/);
       unlinkSync(filler);
-      store.append({ k: 'x', d: 'after' });
+      store.append(named('after'));
       expect(store.failure).toBeUndefined();
     } finally {
       store.close();
       rmSync(filler, { force: true });
     }
-    DataDir.open(dir, 0, (rec) => read.push(rec.d)).close();
+    DataDir.open(dir, 0, (rec) => read.push(rec.k === 'user-' ? rec.d.username : rec.k)).close();
     expect(read).toEqual(['first', 'after']);
   });
 

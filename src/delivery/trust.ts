@@ -93,6 +93,11 @@ export class TrustStore {
   list(): TrustedCertificate[] {
     return [...this.#byFingerprint.values()].map((e) => e.info);
   }
+
+  /** Each certificate with its PEM text, for a data dir. */
+  entries(): Array<{ pem: string; info: TrustedCertificate }> {
+    return [...this.#byFingerprint.values()];
+  }
 }
 
 function normalizeFingerprint(f: string): string {

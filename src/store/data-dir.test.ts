@@ -11,17 +11,38 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATA_DIR_FORMAT, DataDir } from './data-dir.js';
-import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
+import type { KeptRecord } from './kinds.js';
+import { decodeRecords, encodeRecord } from './records.js';
+
+/** A record that carries `name` (a user removed: the smallest kind). */
+const named = (name: string): KeptRecord => ({ k: 'user-', d: { username: name } });
+/** A record with bytes (a reservation and its gzipped body). */
+const withBody = (name: string, b: Buffer): KeptRecord => ({
+  k: 'res',
+  d: {
+    record: {
+      bookingId: 1,
+      bookingNumber: name,
+      status: 'Issued',
+      updatedAt: '2026-04-27T10:00:00Z',
+      history: [],
+    },
+    sequence: 1,
+  },
+  b,
+});
+const nameOf = (r: KeptRecord): string =>
+  r.k === 'user-' ? r.d.username : r.k === 'res' ? r.d.record.bookingNumber : r.k;
 
 /** Decodes `buf`, answering the records with what decodeRecords said. */
 function decodeAll(buf: Buffer) {
-  const records: StoreRecord[] = [];
+  const records: KeptRecord[] = [];
   return { ...decodeRecords(buf, (r) => records.push(r)), records };
 }
 
 /** Opens `dir`, answering the data dir and the records it read back. */
-function openAll(dir: string, port: number): DataDir & { records: StoreRecord[] } {
-  const records: StoreRecord[] = [];
+function openAll(dir: string, port: number): DataDir & { records: KeptRecord[] } {
+  const records: KeptRecord[] = [];
   return Object.assign(
     DataDir.open(dir, port, (r) => records.push(r)),
     { records },
@@ -41,32 +62,26 @@ afterEach(() => {
 describe('records', () => {
   it('reads back kind, data and raw bytes as written', () => {
     const body = Buffer.from([0x1f, 0x8b, 0, 255, 7]);
-    const buf = Buffer.concat([
-      encodeRecord({ k: 'a', d: { x: 1 } }),
-      encodeRecord({ k: 'b', d: [2], b: body }),
-    ]);
+    const buf = Buffer.concat([encodeRecord(named('a')), encodeRecord(withBody('b', body))]);
     const read = decodeAll(buf);
     expect(read.problem).toBeUndefined();
-    expect(read.records).toEqual([
-      { k: 'a', d: { x: 1 } },
-      { k: 'b', d: [2], b: body },
-    ]);
+    expect(read.records).toEqual([named('a'), withBody('b', body)]);
   });
 
   it('stops at a truncated last record and calls it the last', () => {
-    const one = encodeRecord({ k: 'a', d: 'kept' });
-    const two = encodeRecord({ k: 'b', d: 'cut short' });
+    const one = encodeRecord(named('kept'));
+    const two = encodeRecord(named('cut short'));
     const read = decodeAll(Buffer.concat([one, two.subarray(0, two.length - 3)]));
-    expect(read.records).toEqual([{ k: 'a', d: 'kept' }]);
+    expect(read.records).toEqual([named('kept')]);
     expect(read.goodBytes).toBe(one.length);
     expect(read.problem).toMatchObject({ offset: one.length, last: true });
   });
 
   it('tells damage in the middle (good records after a bad one) from a cut-off end', () => {
-    const one = encodeRecord({ k: 'a', d: 1 });
-    const two = encodeRecord({ k: 'b', d: 2 });
+    const one = encodeRecord(named('1'));
+    const two = encodeRecord(named('2'));
     two[two.length - 1]! ^= 0xff;
-    const read = decodeAll(Buffer.concat([one, two, encodeRecord({ k: 'c', d: 3 })]));
+    const read = decodeAll(Buffer.concat([one, two, encodeRecord(named('3'))]));
     expect(read.problem).toMatchObject({
       offset: one.length,
       reason: 'record that fails its checksum',
@@ -79,52 +94,46 @@ describe('DataDir', () => {
   it('gives back what was appended after a reopen, and compaction keeps exactly the state it was given', () => {
     const dir = fresh();
     const a = openAll(dir, 1234);
-    a.append({ k: 'x', d: 1 });
-    a.append({ k: 'y', d: 2, b: Buffer.from('gz') });
+    a.append(named('1'));
+    a.append(withBody('2', Buffer.from('gz')));
     a.close();
     const b = openAll(dir, 1234);
-    expect(b.records).toEqual([
-      { k: 'x', d: 1 },
-      { k: 'y', d: 2, b: Buffer.from('gz') },
-    ]);
-    b.compact([{ k: 'z', d: 3 }]);
-    b.append({ k: 'after', d: 4 });
+    expect(b.records).toEqual([named('1'), withBody('2', Buffer.from('gz'))]);
+    b.compact([named('3')]);
+    b.append(named('4'));
     b.close();
     const c = openAll(dir, 1234);
-    expect(c.records).toEqual([
-      { k: 'z', d: 3 },
-      { k: 'after', d: 4 },
-    ]);
+    expect(c.records).toEqual([named('3'), named('4')]);
     c.close();
   });
 
   it('repairs a journal whose last record a crash cut short, with a notice', () => {
     const dir = fresh();
     const a = openAll(dir, 0);
-    a.append({ k: 'kept', d: 1 });
+    a.append(named('kept'));
     a.close();
     // What a crash in the middle of the next write leaves: part of a record after the last whole one.
     const journal = join(dir, 'journal-0.bin');
-    const cut = encodeRecord({ k: 'cut', d: 'x'.repeat(100) });
+    const cut = encodeRecord(named('x'.repeat(100)));
     appendFileSync(journal, cut.subarray(0, cut.length - 10));
     const b = openAll(dir, 0);
-    expect(b.records).toEqual([{ k: 'kept', d: 1 }]);
+    expect(b.records).toEqual([named('kept')]);
     expect(b.notices.join('\n')).toMatch(/repaired journal-0\.bin: dropped a truncated record/);
-    b.append({ k: 'next', d: 2 });
+    b.append(named('next'));
     b.close();
-    expect(openAll(dir, 0).records.map((r) => r.k)).toEqual(['kept', 'next']);
+    expect(openAll(dir, 0).records.map(nameOf)).toEqual(['kept', 'next']);
   });
 
   it('refuses a journal damaged before its end instead of dropping good records', () => {
     const dir = fresh();
     const a = openAll(dir, 0);
-    a.append({ k: 'a', d: 1 });
+    a.append(named('1'));
     a.close();
     const journal = join(dir, 'journal-0.bin');
     const bytes = readFileSync(journal);
     bytes[bytes.length - 1]! ^= 0xff;
     writeFileSync(journal, bytes);
-    appendFileSync(journal, encodeRecord({ k: 'b', d: 2 }));
+    appendFileSync(journal, encodeRecord(named('2')));
     expect(() => openAll(dir, 0)).toThrow(
       /fails its checksum at byte 0 with 1 good record after it: lost 2 records/,
     );
@@ -248,8 +257,8 @@ describe('DataDir', () => {
 describe('compaction in the background', () => {
   /** 3,000 records of ~300 bytes: more than one slice, so the compaction yields. */
   const state = (tag: string) =>
-    Array.from({ length: 3000 }, (_, i): StoreRecord => ({ k: 'x', d: `${tag}-${i}-${'.'.repeat(280)}` }));
-  const names = (records: StoreRecord[]) => records.map((r) => String(r.d).split('-').slice(0, 2).join('-'));
+    Array.from({ length: 3000 }, (_, i): KeptRecord => named(`${tag}-${i}-${'.'.repeat(280)}`));
+  const names = (records: KeptRecord[]) => records.map((r) => nameOf(r).split('-').slice(0, 2).join('-'));
 
   it('lets the event loop run while it writes, and keeps changes made meanwhile after the snapshot', async () => {
     const dir = fresh();
@@ -259,7 +268,7 @@ describe('compaction in the background', () => {
     let turns = 0;
     const compacting = d.compactInBackground(before);
     // Changes made while it runs, each after a turn of the event loop.
-    const during: StoreRecord[] = [];
+    const during: KeptRecord[] = [];
     let finished = false;
     void compacting.then(() => {
       finished = true;
@@ -267,7 +276,7 @@ describe('compaction in the background', () => {
     while (!finished) {
       await new Promise((r) => setImmediate(r));
       turns++;
-      const rec = { k: 'x', d: `during-${turns}` };
+      const rec = named(`during-${turns}`);
       during.push(rec);
       d.append(rec);
     }
@@ -287,12 +296,12 @@ describe('compaction in the background', () => {
     const dir = fresh();
     const copy = fresh();
     const d = openAll(dir, 0);
-    d.append({ k: 'x', d: 'old-0' });
-    d.compact([{ k: 'x', d: 'old-0' }]);
+    d.append(named('old-0'));
+    d.compact([named('old-0')]);
     const before = state('s');
     for (const r of before) d.append(r);
-    const compacting = d.compactInBackground([{ k: 'x', d: 'old-0' }, ...before]);
-    d.append({ k: 'x', d: 'after-0' });
+    const compacting = d.compactInBackground([named('old-0'), ...before]);
+    d.append(named('after-0'));
     await new Promise((r) => setImmediate(r));
     // The files as a kill -9 now would leave them (the snapshot's temporary file is dropped at start).
     cpSync(dir, copy, { recursive: true });

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
+import type { KeptRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
@@ -63,7 +64,7 @@ export class DataDir {
   private constructor(
     readonly dir: string,
     private readonly lock: DirLock,
-    onRecord: (rec: StoreRecord) => void,
+    onRecord: (rec: KeptRecord) => void,
     acceptDataLoss: boolean,
   ) {
     const format = readFormat(dir);
@@ -76,22 +77,16 @@ export class DataDir {
     let snapshotGeneration: number | undefined;
     if (existsSync(snapshotFile)) {
       const buf = readFileSync(snapshotFile);
-      let header: StoreRecord | undefined;
-      const kinds = new Map<string, number>();
-      const read = decodeRecords(buf, (rec) => {
-        if (header) {
-          kinds.set(rec.k, (kinds.get(rec.k) ?? 0) + 1);
-          onRecord(rec);
-        } else header = rec;
-      });
+      const read = decodeRecords(buf, onRecord, 'header');
+      const { header } = read;
       // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
-      if (header?.k !== 'snapshot')
+      if (!header)
         throw storeError(
           'data_dir_corrupt',
           `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
           { dataDir: dir },
         );
-      snapshotGeneration = (header.d as { generation: number }).generation;
+      snapshotGeneration = header.d.generation;
       const mark = checkpoint?.snapshot?.generation === snapshotGeneration ? checkpoint.snapshot : undefined;
       if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
         const lost = mark
@@ -244,7 +239,7 @@ export class DataDir {
   static open(
     dir: string,
     port: number,
-    onRecord: (rec: StoreRecord) => void,
+    onRecord: (rec: KeptRecord) => void,
     options: { acceptDataLoss?: boolean } = {},
   ): DataDir {
     try {
@@ -282,7 +277,7 @@ export class DataDir {
    * throws DataDirUnwritableError: nothing partial stays for a later record to land behind
    * (decision 0125).
    */
-  append(rec: StoreRecord): void {
+  append(rec: KeptRecord): void {
     if (this.#closed) return;
     const buf = encodeRecord(rec);
     try {
@@ -334,7 +329,7 @@ export class DataDir {
    * starts journal N+1 and deletes journal N. A crash at any step leaves either the old snapshot with
    * its journal or the new snapshot (whose journal is empty or absent).
    */
-  compact(state: Iterable<StoreRecord>): void {
+  compact(state: Iterable<KeptRecord>): void {
     if (this.#closed) return;
     this.#compacting = undefined; // a background one in flight gives up: this one is newer
     const generation = this.#generation + 1;
@@ -434,7 +429,7 @@ export class DataDir {
    * it did not run (closed, another one running, a synchronous compaction overtook it).
    */
   async compactInBackground(
-    state: Iterable<StoreRecord>,
+    state: Iterable<KeptRecord>,
   ): Promise<{ records: number; bytes: number; captureMs: number } | undefined> {
     if (this.#closed || this.#compacting) return undefined;
     const started = performance.now();

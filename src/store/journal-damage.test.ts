@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmulatorError } from '../errors.js';
 import { DataDir } from './data-dir.js';
-import { encodeRecord, type StoreRecord } from './records.js';
+import type { KeptRecord } from './kinds.js';
+import { encodeRecord } from './records.js';
+
+/** Records of three kinds, as small as their kinds allow. */
+const user = (username: string): KeptRecord => ({
+  k: 'user+',
+  d: { username, password: 'pw', idWeb: 1, webDescription: username, versions: ['1.7'] },
+});
+const change = (id: string): KeptRecord => ({ k: 'n', d: { id, state: 'pending' } });
+const batch = (at: string): KeptRecord => ({ k: 'b>', d: { at } });
 
 // Journal repair (decision 0111): damage to acknowledged records is told from the one
 // thing a crash leaves (the last write cut short, after the checkpoint), the start is refused naming
@@ -30,8 +39,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function openAll(dir: string, acceptDataLoss = false): DataDir & { records: StoreRecord[] } {
-  const records: StoreRecord[] = [];
+function openAll(dir: string, acceptDataLoss = false): DataDir & { records: KeptRecord[] } {
+  const records: KeptRecord[] = [];
   return Object.assign(
     DataDir.open(dir, 0, (r) => records.push(r), { acceptDataLoss }),
     { records },
@@ -52,18 +61,18 @@ function refusal(dir: string): EmulatorError {
   throw new Error(`opening ${dir} did not refuse`);
 }
 
-/** A data dir holding six records (user+ ×2, n ×3, a ×1), closed cleanly; answers the record ends. */
+/** A data dir holding six records (user+ ×2, n ×3, b> ×1), closed cleanly; answers the record ends. */
 function written(dir: string): number[] {
   const d = openAll(dir);
   const ends: number[] = [];
   let at = 0;
   for (const rec of [
-    { k: 'user+', d: { username: 'ana' } },
-    { k: 'user+', d: { username: 'bo' } },
-    { k: 'n', d: { id: 'n-1' } },
-    { k: 'n', d: { id: 'n-2' } },
-    { k: 'a', d: { id: 'n-2', n: 1 } },
-    { k: 'n', d: { id: 'n-3' } },
+    user('ana'),
+    user('bo'),
+    change('n-1'),
+    change('n-2'),
+    batch('2026-04-27T10:55:00.000Z'),
+    change('n-3'),
   ]) {
     d.append(rec);
     at += encodeRecord(rec).length;
@@ -78,10 +87,10 @@ describe('journal damage is told from an interrupted write', () => {
     const dir = fresh();
     written(dir);
     const journal = join(dir, 'journal-0.bin');
-    const partial = encodeRecord({ k: 'n', d: { id: 'n-4' } });
+    const partial = encodeRecord(change('n-4'));
     appendFileSync(journal, partial.subarray(0, partial.length - 7));
     const d = openAll(dir);
-    expect(d.records.map((r) => r.k)).toEqual(['user+', 'user+', 'n', 'n', 'a', 'n']);
+    expect(d.records.map((r) => r.k)).toEqual(['user+', 'user+', 'n', 'n', 'b>', 'n']);
     expect(d.notices.join('\n')).toMatch(
       /repaired journal-0\.bin: dropped a truncated record .*never acknowledged/,
     );
@@ -102,7 +111,7 @@ describe('journal damage is told from an interrupted write', () => {
     const ends = written(dir);
     const journal = join(dir, 'journal-0.bin');
     const bytes = readFileSync(journal);
-    bytes[bytes.length - 4]! ^= 0x01; // n-3 becomes n-2: its kind still reads
+    bytes[bytes.length - 4]! ^= 0x01; // pending becomes pendinf: its kind still reads
     writeFileSync(journal, bytes);
     const err = refusal(dir);
     expect(err.message).toContain(
@@ -117,7 +126,7 @@ describe('journal damage is told from an interrupted write', () => {
     truncateSync(join(dir, 'journal-0.bin'), ends[2]! + 5);
     expect(refusal(dir).message).toMatch(
       new RegExp(
-        `journal-0\\.bin: a truncated record [^)]*\\) at byte ${ends[2]} \\(the checkpoint of \\S+ names ${ends[5]} bytes: the file was cut\\): lost 3 records \\(n: 2, a: 1\\)`,
+        `journal-0\\.bin: a truncated record [^)]*\\) at byte ${ends[2]} \\(the checkpoint of \\S+ names ${ends[5]} bytes: the file was cut\\): lost 3 records \\(n: 2, b>: 1\\)`,
       ),
     );
   });
@@ -128,7 +137,7 @@ describe('journal damage is told from an interrupted write', () => {
     truncateSync(join(dir, 'journal-0.bin'), ends[1]);
     expect(refusal(dir).message).toMatch(
       new RegExp(
-        `journal-0\\.bin: cut at byte ${ends[1]} \\(a record boundary; the checkpoint of \\S+ names ${ends[5]} bytes\\): lost 4 records \\(n: 3, a: 1\\)`,
+        `journal-0\\.bin: cut at byte ${ends[1]} \\(a record boundary; the checkpoint of \\S+ names ${ends[5]} bytes\\): lost 4 records \\(n: 3, b>: 1\\)`,
       ),
     );
   });
@@ -138,7 +147,7 @@ describe('journal damage is told from an interrupted write', () => {
     written(dir);
     unlinkSync(join(dir, 'journal-0.bin'));
     expect(refusal(dir).message).toMatch(
-      /journal-0\.bin is missing: lost its 6 records \(user\+: 2, n: 3, a: 1\) \(\d+ bytes at the checkpoint of /,
+      /journal-0\.bin is missing: lost its 6 records \(user\+: 2, n: 3, b>: 1\) \(\d+ bytes at the checkpoint of /,
     );
     unlinkSync(join(dir, 'checkpoint.json'));
     expect(refusal(dir).message).toMatch(
@@ -149,10 +158,10 @@ describe('journal damage is told from an interrupted write', () => {
   it('refuses a later journal of a background compaction that went missing', async () => {
     const dir = fresh();
     const d = openAll(dir);
-    d.append({ k: 'n', d: 1 });
+    d.append(change('1'));
     // Journal 1 starts at once; the snapshot is renamed a few turns later: close before that.
-    const compaction = d.compactInBackground([{ k: 'n', d: 1 }]);
-    d.append({ k: 'n', d: 2 });
+    const compaction = d.compactInBackground([change('1')]);
+    d.append(change('2'));
     d.close();
     await compaction;
     expect(existsSync(join(dir, 'journal-1.bin'))).toBe(true);
@@ -184,13 +193,13 @@ describe('journal damage is told from an interrupted write', () => {
     expect(d.records.map((r) => r.k)).toEqual(['user+', 'user+']);
     expect(d.notices.join('\n')).toMatch(
       new RegExp(
-        `accepted a loss \\(--accept-data-loss\\): journal-0\\.bin: a record that fails its checksum at byte ${ends[1]} with 3 good records after it: lost 4 records \\(n: 3, a: 1\\)`,
+        `accepted a loss \\(--accept-data-loss\\): journal-0\\.bin: a record that fails its checksum at byte ${ends[1]} with 3 good records after it: lost 4 records \\(n: 3, b>: 1\\)`,
       ),
     );
     const aside = readdirSync(dir).filter((f) => f.startsWith('journal-0.bin.damaged-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(dir, aside[0]!))).toEqual(bytes);
-    d.append({ k: 'n', d: { id: 'n-5' } });
+    d.append(change('n-5'));
     d.close();
     const again = openAll(dir);
     expect(again.records.map((r) => r.k)).toEqual(['user+', 'user+', 'n']);
@@ -201,13 +210,13 @@ describe('journal damage is told from an interrupted write', () => {
   it('--accept-data-loss on a deleted journal starts with what the snapshot holds', () => {
     const dir = fresh();
     const d = openAll(dir);
-    d.compact([{ k: 'user+', d: { username: 'ana' } }]);
-    d.append({ k: 'n', d: 1 });
+    d.compact([user('ana')]);
+    d.append(change('1'));
     d.close();
     unlinkSync(join(dir, 'journal-1.bin'));
     refusal(dir);
     const e = openAll(dir, true);
-    expect(e.records).toEqual([{ k: 'user+', d: { username: 'ana' } }]);
+    expect(e.records).toEqual([user('ana')]);
     expect(e.notices.join('\n')).toMatch(/journal-1\.bin is missing: lost its 1 record \(n: 1\)/);
     e.close();
     openAll(dir).close();

@@ -1,12 +1,12 @@
 import type { Change } from '../model/change.js';
-import type { StoreRecord } from './records.js';
-import type { ClockMark } from './replay.js';
+import type { ClockMark, KeptRecord } from './kinds.js';
 import {
   changeRecord,
   credentialData,
   type KeptServices,
   notificationRecord,
   reservationRecord,
+  trustRecord,
 } from './snapshot.js';
 
 /** What turning a change into its record needs besides the change: the services and the clock's mark. */
@@ -20,7 +20,7 @@ export interface KeepContext {
  * change is kept by others (an event routed: its reservations and notifications are changes of
  * their own). Exhaustive: a new kind of change without a record here does not compile.
  */
-export function recordOf(c: Change, ctx: KeepContext): StoreRecord | undefined {
+export function recordOf(c: Change, ctx: KeepContext): KeptRecord | undefined {
   switch (c.kind) {
     case 'user_added':
     case 'user_replaced':
@@ -33,10 +33,7 @@ export function recordOf(c: Change, ctx: KeepContext): StoreRecord | undefined {
     case 'credential_removed':
       return { k: 'cred-', d: { id: c.id } };
     case 'trust_added':
-      return {
-        k: 'trust+',
-        d: { text: c.pem, source: c.certificate.source, fingerprint: c.certificate.fingerprint256 },
-      };
+      return trustRecord(c.pem, c.certificate);
     case 'trust_removed':
       return { k: 'trust-', d: { fingerprint: c.certificate.fingerprint256 } };
     case 'fault_added':
@@ -87,7 +84,7 @@ export function recordOf(c: Change, ctx: KeepContext): StoreRecord | undefined {
     case 'batch_done':
       return { k: 'b', d: c.result };
     case 'notifications_dropped':
-      return { k: 'n-', d: { ids: c.ids, dropped: c.dropped } };
+      return { k: 'n-', d: { ids: [...c.ids], dropped: c.dropped } };
     case 'clock_started':
     case 'clock_advanced':
       return { k: 'clock', d: ctx.mark() };

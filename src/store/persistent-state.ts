@@ -8,9 +8,9 @@ import { acknowledges } from '../model/acknowledgement.js';
 import type { Change, ChangeStream } from '../model/change.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
-import type { StoreRecord } from './records.js';
-import { type ClockMark, ReplayedState } from './replay.js';
-import { changeRecord, credentialData, type KeptServices, stateRecords } from './snapshot.js';
+import type { ClockMark, KeptRecord } from './kinds.js';
+import { ReplayedState } from './replay.js';
+import { changeRecord, credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
 export interface AttachTarget extends KeptServices {
@@ -74,10 +74,10 @@ export class PersistentState {
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
     // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
     // journal and a snapshot always hold the same.
-    const preloaded: StoreRecord[] = [
-      ...t.auth.users.list().map((u): StoreRecord => ({ k: 'user+', d: u })),
-      ...t.delivery.credentials.list().map((c): StoreRecord => ({ k: 'cred+', d: credentialData(c) })),
-      ...trustRecords(t),
+    const preloaded: KeptRecord[] = [
+      ...t.auth.users.list().map((u): KeptRecord => ({ k: 'user+', d: u })),
+      ...t.delivery.credentials.list().map((c): KeptRecord => ({ k: 'cred+', d: credentialData(c) })),
+      ...t.delivery.trustStore.entries().map(({ pem, info }) => trustRecord(pem, info)),
     ];
     // What was read back is put back quietly: the data dir holds it already, and it is not news.
     const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
@@ -138,7 +138,7 @@ export class PersistentState {
     if (!t) return;
     this.#compactQueued = false;
     const started = performance.now();
-    let state: Iterable<StoreRecord>;
+    let state: Iterable<KeptRecord>;
     try {
       state = stateRecords(t, this.#mark(t.clock), this.#started, this.#batchRunning);
     } catch (err) {
@@ -189,7 +189,7 @@ export class PersistentState {
     this.#dir.close();
   }
 
-  #append(rec: StoreRecord): void {
+  #append(rec: KeptRecord): void {
     const failing = this.#dir.failure;
     try {
       this.#dir.append(rec);
@@ -237,7 +237,7 @@ export class PersistentState {
     }
     for (const [id, c] of r.credentials) {
       if (t.delivery.credentials.get(id)) continue;
-      const { omitAuthorization, ...input } = c as typeof c & { omitAuthorization?: true };
+      const { omitAuthorization, ...input } = c;
       try {
         t.delivery.credentials.add(
           input,
@@ -314,14 +314,6 @@ export class PersistentState {
 
 /** How long a failed compaction waits before it is tried again. */
 const COMPACT_RETRY_MS = 60_000;
-
-/** One record per trusted certificate (PEM text, source, fingerprint). */
-function trustRecords(t: AttachTarget): StoreRecord[] {
-  const pems = t.delivery.trustStore.pems();
-  return t.delivery.trustStore
-    .list()
-    .map((c, i) => ({ k: 'trust+', d: { text: pems[i], source: c.source, fingerprint: c.fingerprint256 } }));
-}
 
 /** The result of a batch a crash cut off, counted from the attempts that carry its instant. */
 function interruptedBatch(

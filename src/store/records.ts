@@ -1,16 +1,13 @@
 import { crc32 } from 'node:zlib';
+import { type KeptRecord, keptRecord, type SnapshotHeader } from './kinds.js';
 
 /**
  * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a gzipped body, kept
- * as it is sent instead of base64 in the JSON). On disk (decision 0080):
- * `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
+ * as it is sent instead of base64 in the JSON); the kinds and their data are src/store/kinds.ts. On
+ * disk (decision 0080): `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
  * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`.
  */
-export interface StoreRecord {
-  k: string;
-  d: unknown;
-  b?: Buffer | undefined;
-}
+export type StoreRecord = KeptRecord | SnapshotHeader;
 
 const HEAD_BYTES = 8;
 
@@ -33,19 +30,33 @@ export interface DecodeResult {
   count: number;
   /** Bytes of good records from the start of the file. */
   goodBytes: number;
-  /** Why reading stopped before the end of the file; absent when the file was whole. */
-  problem?: { offset: number; reason: string; last: boolean };
+  /**
+   * Why reading stopped before the end of the file; absent when the file was whole. `damaged`: a
+   * whole record (its checksum good) that is not one this code keeps (an unknown kind, data that
+   * does not fit its kind) or that replay refused: never an interrupted write.
+   */
+  problem?: { offset: number; reason: string; last: boolean; damaged?: true };
+  /** The snapshot's header, when `header` was asked for. */
+  header?: SnapshotHeader;
 }
 
 /**
  * Reads every record of `buf`, handing each to `onRecord` as it is read (a restart holds no list of
- * 250,000 records: measured, the list alone made garbage collection a third of a restart). Reading stops at the first record that is truncated or fails its
- * checksum; `problem.last` says whether it was the last thing in the file (the crash case, which the
- * caller may repair by truncating) or whether bytes that look like more records follow (corruption).
+ * 250,000 records: measured, the list alone made garbage collection a third of a restart), each
+ * checked against its kind's shape first (src/store/kinds.ts). Reading stops at the first record that
+ * is truncated or fails its checksum (`problem.last` says whether it was the last thing in the file:
+ * the crash case, which the caller may repair by truncating; or whether bytes that look like more
+ * records follow: corruption), or that is whole but not a record this code keeps, or that `onRecord`
+ * refused (`problem.damaged`). `header`: the first record is a snapshot's header, answered apart.
  */
-export function decodeRecords(buf: Buffer, onRecord: (rec: StoreRecord) => void): DecodeResult {
+export function decodeRecords(
+  buf: Buffer,
+  onRecord: (rec: KeptRecord) => void,
+  header?: 'header',
+): DecodeResult {
   let count = 0;
   let at = 0;
+  let head: SnapshotHeader | undefined;
   const slab = new Slab();
   while (at < buf.length) {
     const problem = checkRecord(buf, at);
@@ -55,13 +66,34 @@ export function decodeRecords(buf: Buffer, onRecord: (rec: StoreRecord) => void)
     const jsonLength = buf.readUInt32LE(at + HEAD_BYTES);
     const jsonStart = at + HEAD_BYTES + 4;
     const end = at + HEAD_BYTES + payloadLength;
-    const { k, d } = JSON.parse(buf.toString('utf8', jsonStart, jsonStart + jsonLength)) as StoreRecord;
+    const damaged = (reason: string): DecodeResult => ({
+      count,
+      goodBytes: at,
+      problem: { offset: at, reason, last: isLast(buf, at), damaged: true },
+      ...(head ? { header: head } : {}),
+    });
+    let raw: unknown;
+    try {
+      raw = JSON.parse(buf.toString('utf8', jsonStart, jsonStart + jsonLength));
+    } catch (err) {
+      return damaged(`record whose JSON cannot be read (${(err as Error).message})`);
+    }
+    const { k, d } = (raw ?? {}) as { k?: unknown; d?: unknown };
     const b = end > jsonStart + jsonLength ? slab.copy(buf.subarray(jsonStart + jsonLength, end)) : undefined;
-    onRecord(b ? { k, d, b } : { k, d });
+    const rec = keptRecord(k, d, b, header && !head ? 'header' : undefined);
+    if (typeof rec === 'string') return damaged(rec);
+    if (rec.k === 'snapshot') head = rec;
+    else {
+      try {
+        onRecord(rec);
+      } catch (err) {
+        return damaged(`record "${rec.k}" that cannot be applied (${(err as Error).message})`);
+      }
+    }
     count++;
     at = end;
   }
-  return { count, goodBytes: at };
+  return { count, goodBytes: at, ...(head ? { header: head } : {}) };
 }
 
 function checkRecord(buf: Buffer, at: number): string | undefined {

@@ -1,6 +1,5 @@
 import type { Fault } from '../auth/faults.js';
 import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
-import type { ApiVersion } from '../auth/types.js';
 import type { User } from '../auth/users.js';
 import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
@@ -14,60 +13,18 @@ import type { Outage } from '../delivery/outages.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { TrustSource } from '../delivery/trust.js';
 import type { StoredReservation } from '../reservations/store.js';
-import type { StoreRecord } from './records.js';
+import type {
+  ClockMark,
+  KeptRecord,
+  KeptToken,
+  NotificationChange,
+  NotificationData,
+  RecordData,
+} from './kinds.js';
 
-/** Where the clock stood: emulator ms at wall ms (a compressed clock runs on from it at `hourMs`). */
-export interface ClockMark {
-  mode: string;
-  emuMs: number;
-  wallMs: number;
-  hourMs: number;
-}
+type KeptCredential = RecordData<'cred+'>;
 
-/** A token as the token store keeps it. */
-export interface KeptToken {
-  token: string;
-  username: string;
-  version: ApiVersion;
-  issuedAtMs: number;
-  revoked: boolean;
-}
-
-/**
- * A notification as its record carries it: null members left out, no body bytes (`gzOf`: the body is
- * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
- */
-export type NotificationData = Partial<
-  Omit<NotificationRecord, 'gz' | 'inFlight' | 'cancelWhenSettled' | 'warnings'>
-> &
-  Pick<
-    NotificationRecord,
-    | 'id'
-    | 'credentialId'
-    | 'bookingId'
-    | 'bookingNumber'
-    | 'bookingStatus'
-    | 'state'
-    | 'url'
-    | 'createdAt'
-    | 'filename'
-    | 'authorization'
-  > & {
-    warnings?: string[];
-    warningsOf?: string;
-    gzOf?: number;
-  };
-
-/** What a notification's change record carries. */
-export type NotificationChange = Pick<NotificationRecord, 'id' | 'state'> &
-  Partial<
-    Pick<
-      NotificationRecord,
-      'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason' | 'lastFinishedMs'
-    >
-  > & {
-    attempt?: Attempt;
-  };
+export type { ClockMark, NotificationChange } from './kinds.js';
 
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
@@ -78,7 +35,7 @@ export class ReplayedState {
   /** The latest batch instant run, skipped or started, in emulator ms. */
   lastBatchMs: number | undefined;
   readonly users = new Map<string, User>();
-  readonly credentials = new Map<string, CredentialInput & { id: string }>();
+  readonly credentials = new Map<string, KeptCredential>();
   /** PEM text and source by SHA-256 fingerprint. */
   readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
   faults: Fault[] = [];
@@ -95,95 +52,91 @@ export class ReplayedState {
   batchRunning: string | undefined;
   requests: JournalEntry[] = [];
   readonly tokens = new Map<string, KeptToken>();
-  readonly #warnings = new Map<string, string[]>();
+  readonly #warnings = new Map<string, readonly string[]>();
   /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
   readonly #warningsOf = new Map<string, string[]>();
   /**
    * Stand-ins of a credential since replaced or deleted, with the credential as it was: their
    * notifications keep the warnings of that credential, not of its successor (or of nothing).
    */
-  #formerWarningsOf: Array<{ standIn: string[]; credential: CredentialInput & { id: string } }> = [];
+  #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
 
-  apply(rec: StoreRecord): void {
-    const d = rec.d as never;
+  /** Applies one record; exhaustive: a kind without a case here does not compile. */
+  apply(rec: KeptRecord): void {
     switch (rec.k) {
       case 'clock':
-        this.clock = d;
+        this.clock = rec.d;
         break;
       case 'user+':
-        this.users.set((d as User).username, d);
+        this.users.set(rec.d.username, rec.d);
         break;
       case 'user-':
-        this.users.delete((d as { username: string }).username);
+        this.users.delete(rec.d.username);
         break;
       case 'cred+':
-        this.#retireWarnings((d as { id: string }).id);
-        this.credentials.set((d as { id: string }).id, d);
+        this.#retireWarnings(rec.d.id);
+        this.credentials.set(rec.d.id, rec.d);
         break;
       case 'cred-':
-        this.#retireWarnings((d as { id: string }).id);
-        this.credentials.delete((d as { id: string }).id);
+        this.#retireWarnings(rec.d.id);
+        this.credentials.delete(rec.d.id);
         break;
       case 'trust+':
-        this.trust.set((d as { fingerprint: string }).fingerprint, d);
+        this.trust.set(rec.d.fingerprint, rec.d);
         break;
       case 'trust-':
-        this.trust.delete((d as { fingerprint: string }).fingerprint);
+        this.trust.delete(rec.d.fingerprint);
         break;
       case 'faults':
-        this.faults = (d as { faults: Fault[] }).faults;
+        this.faults = rec.d.faults;
         break;
       case 'outages':
-        this.outages = (d as { outages: Outage[] }).outages;
+        this.outages = rec.d.outages;
         break;
       case 'res': {
-        const { record, sequence } = d as { record: Omit<StoredReservation, 'gz'>; sequence: number };
-        this.reservations.set(record.bookingId, { ...record, gz: rec.b! });
+        const { record, sequence } = rec.d;
+        this.reservations.set(record.bookingId, { ...record, gz: rec.b });
         this.eventSequence = Math.max(this.eventSequence, sequence);
         break;
       }
       case 'n+':
-        this.#created(d, rec.b);
+        this.#created(rec.d, rec.b);
         break;
-      case 'a>': {
-        const { id, attempt } = d as { id: string; attempt: StartedAttempt };
-        this.started.set(id, attempt);
+      case 'a>':
+        this.started.set(rec.d.id, rec.d.attempt);
         break;
-      }
       case 'n':
-        this.#changed(d);
+        this.#changed(rec.d);
         break;
-      case 'n-': {
+      case 'n-':
         // Dropped by the retention setting; `dropped` is the count so far, ids the ones dropped now.
-        const { ids, dropped } = d as { ids: string[]; dropped: number };
-        for (const id of ids) {
+        for (const id of rec.d.ids) {
           this.notifications.delete(id);
           this.started.delete(id);
         }
-        this.droppedNotifications = dropped;
+        this.droppedNotifications = rec.d.dropped;
         break;
-      }
       case 'b>':
-        this.batchRunning = (d as { at: string }).at;
-        this.#batchAt((d as { at: string }).at);
+        this.batchRunning = rec.d.at;
+        this.#batchAt(rec.d.at);
         break;
       case 'b':
-        this.batches.push(d);
+        this.batches.push(rec.d);
         if (this.batches.length > 2 * BATCH_HISTORY_LIMIT)
           this.batches = this.batches.slice(-BATCH_HISTORY_LIMIT);
-        if (this.batchRunning === (d as BatchResult).at) this.batchRunning = undefined;
-        this.#batchAt((d as BatchResult).at);
+        if (this.batchRunning === rec.d.at) this.batchRunning = undefined;
+        this.#batchAt(rec.d.at);
         break;
       case 'req':
-        this.requests.push(d);
+        this.requests.push(rec.d);
         if (this.requests.length > 2 * MAX_JOURNAL_ENTRIES)
           this.requests = this.requests.slice(-MAX_JOURNAL_ENTRIES);
         break;
       case 'tok':
-        this.tokens.set((d as KeptToken).token, d);
+        this.tokens.set(rec.d.token, rec.d);
         break;
       case 'tok-': {
-        const t = this.tokens.get((d as { token: string }).token);
+        const t = this.tokens.get(rec.d.token);
         if (t) t.revoked = true;
         break;
       }
@@ -204,7 +157,7 @@ export class ReplayedState {
         this.outages = [];
         break;
       default:
-        throw new Error(`unknown record kind "${rec.k}"`);
+        unappliedKind(rec);
     }
   }
 
@@ -259,7 +212,7 @@ export class ReplayedState {
     if (d.warnings) {
       const key = d.warnings.join('\n');
       warnings = this.#warnings.get(key) ?? d.warnings;
-      this.#warnings.set(key, warnings as string[]);
+      this.#warnings.set(key, warnings);
     } else if (d.warningsOf !== undefined) {
       const standIn = this.#warningsOf.get(d.warningsOf) ?? [];
       this.#warningsOf.set(d.warningsOf, standIn);
@@ -304,7 +257,7 @@ export class ReplayedState {
       ...this.#formerWarningsOf.map(({ standIn, credential }) => [standIn, ofFormer(credential)] as const),
     ]);
     for (const n of this.notifications.values()) {
-      const real = standIns.get(n.warnings as string[]);
+      const real = standIns.get(n.warnings);
       if (real) n.warnings = real;
     }
     this.#warningsOf.clear();
@@ -325,4 +278,9 @@ export class ReplayedState {
       this.started.delete(d.id);
     }
   }
+}
+
+/** Never called: a kind of record without its case in `apply` leaves `rec` not `never`, a compile error. */
+function unappliedKind(rec: never): never {
+  throw new Error(`no replay of record ${JSON.stringify(rec)}`);
 }

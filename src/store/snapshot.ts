@@ -2,9 +2,9 @@ import type { AuthService } from '../auth/index.js';
 import type { DeliveryService } from '../delivery/index.js';
 import type { NotificationRecord } from '../delivery/notification.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
+import type { TrustedCertificate } from '../delivery/trust.js';
 import type { ReservationStore, StoredReservation } from '../reservations/index.js';
-import type { StoreRecord } from './records.js';
-import type { ClockMark, NotificationChange } from './replay.js';
+import type { ClockMark, KeptRecord, NotificationChange, NotificationData } from './kinds.js';
 
 /** The services a data dir keeps (a subset of the Emulator). */
 export interface KeptServices {
@@ -14,7 +14,7 @@ export interface KeptServices {
 }
 
 /** The record of one reservation: its state in JSON, its body as raw bytes. */
-export function reservationRecord(record: StoredReservation, sequence: number): StoreRecord {
+export function reservationRecord(record: StoredReservation, sequence: number): KeptRecord {
   const { gz, ...rest } = record;
   return { k: 'res', d: { record: rest, sequence }, b: gz };
 }
@@ -29,8 +29,8 @@ export function notificationRecord(
   n: NotificationRecord,
   reservations: ReservationStore,
   credentialWarnings: readonly string[] | undefined,
-): StoreRecord {
-  const d: Record<string, unknown> = {
+): KeptRecord {
+  const d: NotificationData = {
     id: n.id,
     credentialId: n.credentialId,
     bookingId: n.bookingId,
@@ -47,10 +47,10 @@ export function notificationRecord(
   if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
   if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
   if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
-  if (n.attempts.length > 0) d.attempts = n.attempts;
+  if (n.attempts.length > 0) d.attempts = [...n.attempts];
   if (n.warnings.length > 0) {
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
-    else d.warnings = n.warnings;
+    else d.warnings = [...n.warnings];
   }
   const shared = reservations.stored(n.bookingId)?.record.gz === n.gz;
   if (shared) d.gzOf = n.bookingId;
@@ -58,8 +58,8 @@ export function notificationRecord(
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */
-export function changeRecord(n: NotificationRecord, attempt?: NotificationChange['attempt']): StoreRecord {
-  const d: Partial<NotificationChange> = { id: n.id, state: n.state };
+export function changeRecord(n: NotificationRecord, attempt?: NotificationChange['attempt']): KeptRecord {
+  const d: NotificationChange = { id: n.id, state: n.state };
   if (n.deliveredAt !== null) d.deliveredAt = n.deliveredAt;
   if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
   if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
@@ -79,13 +79,11 @@ export function* stateRecords(
   clock: ClockMark,
   started: ReadonlyMap<string, StartedAttempt>,
   batchRunning: string | undefined,
-): Generator<StoreRecord> {
+): Generator<KeptRecord> {
   yield { k: 'clock', d: clock };
   for (const u of s.auth.users.list()) yield { k: 'user+', d: u };
   for (const c of s.delivery.credentials.list()) yield { k: 'cred+', d: credentialData(c) };
-  const pems = s.delivery.trustStore.pems();
-  for (const [i, t] of s.delivery.trustStore.list().entries())
-    yield { k: 'trust+', d: { text: pems[i], source: t.source, fingerprint: t.fingerprint256 } };
+  for (const { pem, info } of s.delivery.trustStore.entries()) yield trustRecord(pem, info);
   yield { k: 'faults', d: { faults: s.auth.faults.list() } };
   yield { k: 'outages', d: { outages: s.delivery.outages.list() } };
   const { records, sequence } = s.reservations.storedAll();
@@ -110,6 +108,11 @@ export function* stateRecords(
         revoked: t.revoked,
       },
     };
+}
+
+/** The record of one trusted certificate: its PEM text, where it came from, its fingerprint. */
+export function trustRecord(pem: string, info: TrustedCertificate): KeptRecord {
+  return { k: 'trust+', d: { text: pem, source: info.source, fingerprint: info.fingerprint256 } };
 }
 
 /** A credential as its record keeps it: the admin input, plus the verify kit's flag. */

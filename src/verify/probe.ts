@@ -30,7 +30,7 @@ export interface ProbeAnswer {
 const POLL_FIRST_MS = 20;
 const POLL_MAX_MS = 400;
 /** How long a check is asked again once the receiver showed it is not recording. */
-const QUICK_MS = 300;
+const QUICK_MS = 150;
 /**
  * A sentinel that is not recorded although the receiver's lag is known (an earlier sentinel read
  * right after `lag` ms) and nothing else of the case got recorded meanwhile is given up after

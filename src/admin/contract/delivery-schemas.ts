@@ -230,6 +230,10 @@ export const ExportSchema = z
   .describe(
     'HAR 1.2: one entry per attempt, the request as sent (postData.text the decompressed JSON) and the answer as kept; with format=ndjson, one Notification a line plus gzipBase64 (application/x-ndjson)',
   );
+/** One line of the NDJSON export (format=ndjson): a notification with its gzip body as base64. */
+export const ExportLineSchema = NotificationSchema.extend({
+  gzipBase64: str.describe('the body exactly as sent (gzip), base64'),
+});
 export const DeliveryStatsSchema = component(
   'DeliveryStats',
   z.object({

@@ -64,6 +64,7 @@ function schemaIds(): { input: Map<z.ZodType, string>; output: Map<z.ZodType, st
     if (r.body && !sides.input.has(r.body)) sides.input.set(r.body, `~${name}`);
     for (const [status, answer] of Object.entries(r.responses))
       if (answer && !sides.output.has(answer)) sides.output.set(answer, `~${name}-${status}`);
+    if (r.lines && !sides.output.has(r.lines)) sides.output.set(r.lines, `~${name}-lines`);
   }
   return sides;
 }
@@ -130,13 +131,24 @@ function operation(
         content: { [r.media]: { schema: { type: 'string' }, itemSchema: schemaOf(answer, 'output') } },
       };
     } else if (r.media) {
-      responses[status] = { description: 'OK', content: { [r.media]: { schema: { type: 'string' } } } };
+      const media = typeof r.media === 'string' ? [r.media] : r.media;
+      responses[status] = {
+        description: 'OK',
+        content: Object.fromEntries(media.map((m) => [m, { schema: { type: 'string' } }])),
+      };
     } else {
       responses[status] = answer
         ? { description: ok ? 'OK' : 'not ready', ...json(schemaOf(answer, 'output')) }
         : { description: 'no content' };
     }
   }
+  // The NDJSON form of the success answer: a sequence of values, one a line (OpenAPI's itemSchema).
+  const success = responses[String(Math.min(...Object.keys(r.responses).map(Number)))] as Json | undefined;
+  if (r.lines && success?.content)
+    (success.content as Json)['application/x-ndjson'] = {
+      schema: { type: 'string' },
+      itemSchema: schemaOf(r.lines, 'output'),
+    };
   for (const status of r.errors ?? []) responses[status] = { description: 'error', ...json(ref('Problem')) };
   responses.default = { description: 'error', ...json(ref('Problem')) };
   return {

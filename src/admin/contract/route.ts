@@ -36,8 +36,16 @@ export interface RouteDeclaration {
    * with declared `params` or `query` lists 400: mount() answers it for a value they refuse.
    */
   errors?: readonly number[];
-  /** Media type of the success answer when it is not JSON (the dashboard, the live stream). */
-  media?: string;
+  /**
+   * Media type of the success answer when it is not JSON (the dashboard, the live stream); several
+   * when it depends on what is asked for (the dashboard's scripts and styles).
+   */
+  media?: string | readonly string[];
+  /**
+   * The success answer may also come as NDJSON (`application/x-ndjson`, asked for by a query member
+   * or `Accept`): one value of this schema a line (decision 0112).
+   */
+  lines?: z.ZodType;
   /** Why `AdminClient` has no method for it (a page for browsers, an endless stream). */
   noClient?: string;
 }

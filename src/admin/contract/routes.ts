@@ -19,6 +19,7 @@ import {
   DeliveryStatsSchema,
   EventInputComponent,
   EventResultSchema,
+  ExportLineSchema,
   ExportQuerySchema,
   ExportSchema,
   NotificationListSchema,
@@ -57,6 +58,7 @@ import {
   UserAnswerSchema,
   UserInputSchema,
   VerifyInputSchema,
+  VerifyProgressSchema,
   VerifyReportSchema,
 } from './schemas.js';
 
@@ -238,6 +240,7 @@ export const ADMIN_ROUTES = {
       'the filtered notifications as a file: HAR 1.2 (one entry per attempt, as sent, with the answers) or NDJSON (format=ndjson)',
     query: ExportQuerySchema,
     responses: { 200: ExportSchema },
+    lines: ExportLineSchema,
     errors: [400],
   }),
   getNotificationBody: route({
@@ -482,6 +485,7 @@ export const ADMIN_ROUTES = {
       'run the receiver conformance kit (reportbo-emulator verify) against a receiver, trusting the CAs this emulator trusts; answers the report verify --json writes (docs/verify.md), or with Accept: application/x-ndjson a stream of caseStart/caseEnd events ending with the report (docs/admin-api.md)',
     body: VerifyInputSchema,
     responses: { 200: VerifyReportSchema },
+    lines: VerifyProgressSchema,
     errors: [400],
   }),
 
@@ -512,7 +516,7 @@ export const ADMIN_ROUTES = {
     summary: "the dashboard's script modules and style (dashboard.js, dashboard.css, …)",
     responses: { 200: null },
     errors: [404],
-    media: 'text/plain',
+    media: ['text/javascript', 'text/css'],
     noClient: "a file of the dashboard's page",
   }),
 } as const;

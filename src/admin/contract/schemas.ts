@@ -215,3 +215,10 @@ export const VerifyReportSchema = component(
     durationMs: int,
   }),
 );
+/** One line of POST /verify's progress stream (`Accept: application/x-ndjson`, decision 0074). */
+export const VerifyProgressSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('caseStart'), id: z.enum(CASE_IDS), title: str, index: int, total: int }),
+  z.object({ type: z.literal('caseEnd'), result: VerifyCaseSchema, index: int, total: int }),
+  z.object({ type: z.literal('report'), report: VerifyReportSchema }),
+  z.object({ type: z.literal('error'), error: z.object({ code: str, message: str }) }),
+]);

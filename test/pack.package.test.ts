@@ -51,7 +51,7 @@ describe('the npm package', () => {
     const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
     const packed = JSON.parse(stdout) as { scripts: Record<string, string> };
     expect(packed.scripts.prepare).toBeUndefined();
-    // The checkout keeps it: a git install builds with it (test/install-lines.test.ts).
+    // The checkout keeps it: a git install builds with it (test/install-lines.package.test.ts).
     const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as typeof packed;
     expect(own.scripts.prepare).toBe('npm run build && npm run build:cjs');
     expect({ ...packed.scripts, prepare: own.scripts.prepare }).toEqual(own.scripts);

@@ -2,7 +2,7 @@
  * The README's git install line, run as written (issue 27 §3): a clone of this checkout gets a tag
  * the test creates, and `npm install --save-dev --allow-git=all "git+file://…#<tag>"` installs it
  * into an empty project (npm clones it and runs `prepare`); the result loads with `require` and
- * `import` and answers health. The README's tarball line is what test/packed-install.test.ts runs.
+ * `import` and answers health. The README's tarball line is what test/packed-install.package.test.ts runs.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
