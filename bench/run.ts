@@ -14,6 +14,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/api.js'),
   () => import('./suites/delivery-ceiling.js'),
   () => import('./suites/outbox-scale.js'),
+  () => import('./suites/pending-memory.js'),
   () => import('./suites/generate.js'),
   () => import('./suites/scenario-run.js'),
   () => import('./suites/verify.js'),

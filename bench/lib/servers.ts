@@ -84,6 +84,8 @@ export interface EmulatorStart {
   port?: number;
   /** Extra `node` flags (e.g. `--max-old-space-size`). */
   nodeArgs?: string[];
+  /** Extra environment variables of the process. */
+  env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }
 
@@ -97,16 +99,21 @@ export async function startEmulator(options: EmulatorStart = {}): Promise<Server
     ...(options.nodeArgs ?? []),
     ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []),
   ];
-  const proc = spawnProc('emulator', process.execPath, [
-    ...nodeArgs,
-    join(ROOT, 'bin', 'reportbo-emulator.js'),
-    'serve',
-    '--port',
-    String(options.port ?? 0),
-    '--config',
-    configFile,
-    ...(options.args ?? []),
-  ]);
+  const proc = spawnProc(
+    'emulator',
+    process.execPath,
+    [
+      ...nodeArgs,
+      join(ROOT, 'bin', 'reportbo-emulator.js'),
+      'serve',
+      '--port',
+      String(options.port ?? 0),
+      '--config',
+      configFile,
+      ...(options.args ?? []),
+    ],
+    options.env ? { env: options.env } : {},
+  );
   try {
     const timeoutMs = options.timeoutMs ?? 20_000;
     // `--port 0`: the address is only known from the "listening on" log line.

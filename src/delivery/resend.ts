@@ -58,13 +58,13 @@ export function resend(
   const edited = input.body !== undefined;
   const body: NotificationBody = edited
     ? assertValidBody(NotificationBodyStrictSchema, input.body, 'The edited body')
-    : unpackBody(original.gz);
+    : unpackBody(original.packed);
   // Unedited, the very bytes sent before go out again.
-  const gz = edited ? undefined : original.gz;
+  const packed = edited ? undefined : original.packed;
   return {
     from: original.id,
     edited,
-    notifications: targets.map((credential) => outbox.create(credential, original.bookingId, body, gz)),
+    notifications: targets.map((credential) => outbox.create(credential, original.bookingId, body, packed)),
   };
 }
 

@@ -15,8 +15,8 @@ export interface KeptServices {
 
 /** The record of one reservation: its state in JSON, its body as raw bytes. */
 export function reservationRecord(record: StoredReservation, sequence: number): KeptRecord {
-  const { gz, ...rest } = record;
-  return { k: 'res', d: { record: rest, sequence }, b: gz };
+  const { packed, ...rest } = record;
+  return { k: 'res', d: { record: rest, sequence }, b: packed };
 }
 
 /**
@@ -52,9 +52,9 @@ export function notificationRecord(
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
     else d.warnings = [...n.warnings];
   }
-  const shared = reservations.stored(n.bookingId)?.record.gz === n.gz;
+  const shared = reservations.stored(n.bookingId)?.record.packed === n.packed;
   if (shared) d.gzOf = n.bookingId;
-  return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
+  return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.packed };
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */

@@ -28,8 +28,8 @@ export type CredentialKind =
   | 'basic'
   | 'other-credential';
 
-/** One body to send, as the lifecycle emits it (`gz`: its packed bytes, made when absent). */
-export type Emitted = Omit<LifecycleResult['emit'][number], 'gz'> & { gz?: Buffer };
+/** One body to send, as the lifecycle emits it (`packed`: its packed bytes, made when absent). */
+export type Emitted = Omit<LifecycleResult['emit'][number], 'packed'> & { packed?: Buffer };
 
 /** Slots beyond the burst's concurrency, so no burst request waits for one. */
 const DELIVERY_SLACK = 14;

@@ -4,8 +4,8 @@
  * can send the same bytes again), every attempt with the receiver's answer and when it started, and
  * every probe reading with what it expected. The JSON report carries it whole; JUnit as text lines.
  */
-import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { unpackJson, wireBytes } from '../contract/index.js';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
 import type { CredentialKind } from './context.js';
 import { acknowledged } from './evidence.js';
@@ -158,11 +158,11 @@ export function tracedNotifications(
       bookingId: record.bookingId,
       bookingNumber: record.bookingNumber,
       bookingStatus: record.bookingStatus,
-      updateDate: updateDateOf(record.gz),
+      updateDate: updateDateOf(record.packed),
       filename: record.filename,
       credential,
       ...(credential === 'wrong-key' ? { authorization: record.authorization } : {}),
-      gzipBase64: record.gz.toString('base64'),
+      gzipBase64: wireBytes(record.packed).toString('base64'),
       attempts: attempts.map((a) => tracedAttempt(a, Date.parse(a.startedAtWall) - caseStartMs)),
     };
   });
@@ -206,9 +206,11 @@ export function traceLines(trace: CaseTrace): string[] {
   return lines.sort((a, b) => a[0] - b[0]).map(([, line]) => line);
 }
 
-function updateDateOf(gz: Buffer): string {
+function updateDateOf(packed: Buffer): string {
   try {
-    const body = JSON.parse(gunzipSync(gz).toString('utf8')) as { Reservation?: { UpdateDate?: unknown } };
+    const body = JSON.parse(unpackJson(packed).toString('utf8')) as {
+      Reservation?: { UpdateDate?: unknown };
+    };
     const date = body.Reservation?.UpdateDate;
     return typeof date === 'string' ? date.slice(0, 40) : '';
   } catch {
