@@ -12,7 +12,7 @@ import { JournalEntryShape, TokenShape } from '../../model/auth.js';
 import { AdvanceResultShape, ClockStateShape } from '../../model/clock.js';
 import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
-import { CaseTraceSchema } from '../../verify/trace.js';
+import { CaseTraceSchema } from '../../verify/trace-shape.js';
 import { CASE_IDS } from '../../verify/types.js';
 import { ADMIN_COMPONENTS, API_VERSION, CLOCK_MODE, int, str } from './fields.js';
 
