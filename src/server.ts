@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { AdminOptions } from './admin/index.js';
+import type { ScenarioRunner } from './admin/scenarios.js';
 import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
 import { createEmulator, type Emulator, type EmulatorDeps, type EmulatorPreload } from './emulator.js';
@@ -63,6 +64,58 @@ export async function startServer(
           if ('closeAllConnections' in server) server.closeAllConnections();
         });
       })();
+      return closing;
+    },
+  };
+}
+
+/** A scenario file started beside an emulator (`serve --scenario`, the `scenario` option of `startEmulator`). */
+export interface CompanionScenario {
+  /** The preload with the scenario's users, credentials and receiver CA added. */
+  readonly preload: EmulatorPreload;
+  /** Runs its steps against the emulator at `url` (`POST /__admin/scenarios/run`). */
+  run(url: string, adminToken?: string): ReturnType<ScenarioRunner>;
+  /** Stops its receivers. */
+  close(): Promise<void>;
+}
+
+/** Starts the scenario file `file` beside an emulator, its receivers first (src/scenarios/serve.ts). */
+export type StartScenario = (file: string, preload: EmulatorPreload) => Promise<CompanionScenario>;
+
+/**
+ * The one assembly of `serve` and `startEmulator`, from loaded settings: the scenario the settings
+ * name starts first (its credentials may point at its receivers), then the server, whose admin API
+ * gets the scenario's runner; `close()` stops the server, then the scenario's receivers. The
+ * scenario code is handed in (`startScenario`): it starts servers itself, so this module may not
+ * import it (test/import-cycles.test.ts).
+ */
+export async function launchEmulator(
+  settings: SettingsInput,
+  deps: EmulatorDeps,
+  preload: EmulatorPreload,
+  startScenario: StartScenario,
+): Promise<RunningEmulator> {
+  const scenario = settings.scenario ? await startScenario(String(settings.scenario), preload) : undefined;
+  let running: RunningEmulator;
+  try {
+    running = await startServer(
+      settings,
+      deps,
+      scenario?.preload ?? preload,
+      scenario ? { runScenario: () => scenario.run(running.url, running.emulator.settings.adminToken) } : {},
+    );
+  } catch (err) {
+    await scenario?.close();
+    throw err;
+  }
+  if (scenario === undefined) return running;
+  let closing: Promise<void> | undefined;
+  return {
+    url: running.url,
+    port: running.port,
+    emulator: running.emulator,
+    close() {
+      closing ??= running.close().then(() => scenario.close());
       return closing;
     },
   };

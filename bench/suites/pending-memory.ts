@@ -21,12 +21,6 @@ const WARM_UP_EVENTS = 200;
 /** Issue 29 §3: ≤ 2,000 bytes per pending notification at 100,000 pending. */
 const BYTES_PER_PENDING_TARGET = 2_000;
 const TARGET_EVENTS = 100_000;
-/**
- * Seconds the emulator sits idle with every notification pending before the settled reading: V8's
- * memory reducer gives back the young generation and free old-space pages a burst left committed
- * once allocation stops (a user's emulator holding pending notifications is idle like this).
- */
-const IDLE_SECONDS = 20;
 
 interface Usage {
   rss: number;
@@ -88,10 +82,7 @@ async function pendingEvents(emu: Server, count: number, log: (line: string) => 
 interface Run {
   events: number;
   before: Usage;
-  /** Right after the last first attempt settled. */
   after: Usage;
-  /** After IDLE_SECONDS more with nothing to do. */
-  idle: Usage;
 }
 
 async function run(
@@ -103,36 +94,21 @@ async function run(
   const emu = await emulatorFor(receiver, snapshot);
   try {
     await pendingEvents(emu.server, WARM_UP_EVENTS, log);
-    // Settled like the idle reading, so both sides of the difference are alike.
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const before = await emu.reading();
     const pending = await pendingEvents(emu.server, events, log);
     const after = await emu.reading();
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-    const idle = await emu.reading();
-    log(
-      `${fmt(pending)} pending: RSS ${fmt(before.rss / 2 ** 20)} → ${fmt(after.rss / 2 ** 20)} MiB, ${fmt(idle.rss / 2 ** 20)} MiB idle`,
-    );
-    if (!snapshot) return { events: pending, before, after, idle };
-    const classes = growth(classSizes(emu.snapshotFile(1)), classSizes(emu.snapshotFile(3)));
-    for (const n of [1, 2, 3]) rmSync(emu.snapshotFile(n));
-    return { events: pending, before, after, idle, classes };
+    log(`${fmt(pending)} pending: RSS ${fmt(before.rss / 2 ** 20)} → ${fmt(after.rss / 2 ** 20)} MiB`);
+    if (!snapshot) return { events: pending, before, after };
+    const classes = growth(classSizes(emu.snapshotFile(1)), classSizes(emu.snapshotFile(2)));
+    rmSync(emu.snapshotFile(1));
+    rmSync(emu.snapshotFile(2));
+    return { events: pending, before, after, classes };
   } finally {
     await emu.server.stop();
   }
 }
 
-const mib = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MiB`;
-const figures: Array<[string, (u: Usage) => number]> = [
-  ['RSS', (u) => u.rss],
-  ['V8 heap committed', (u) => u.heapTotal],
-  ['V8 heap used', (u) => u.heapUsed],
-  ['ArrayBuffers (packed bodies)', (u) => u.arrayBuffers],
-  ['Live (heap used + ArrayBuffers)', (u) => u.heapUsed + u.arrayBuffers],
-];
-
-const perNotification = (r: Run, pick: (u: Usage) => number, at: 'after' | 'idle' = 'idle') =>
-  (pick(r[at]) - pick(r.before)) / r.events;
+const perNotification = (r: Run, pick: (u: Usage) => number) => (pick(r.after) - pick(r.before)) / r.events;
 
 const suite: BenchSuite = {
   name: 'pending-memory',
@@ -146,10 +122,11 @@ const suite: BenchSuite = {
       const full = await run(receiver, events, false, log);
       const snap = await run(receiver, snapshotEvents, true, log);
       const rssEach = perNotification(full, (u) => u.rss);
+      const liveEach = perNotification(full, (u) => u.heapUsed + u.arrayBuffers);
       const verdicts: Verdict[] = [
         {
           target: `≤ ${fmt(BYTES_PER_PENDING_TARGET)} bytes of RSS per pending notification at ${fmt(TARGET_EVENTS)}`,
-          figure: `${fmt(rssEach)} bytes (RSS growth after ${IDLE_SECONDS} s idle and forced GCs ÷ ${fmt(full.events)} pending; ${fmt(perNotification(full, (u) => u.rss, 'after'))} at once)`,
+          figure: `${fmt(rssEach)} bytes (RSS growth after forced GC ÷ ${fmt(full.events)} pending)`,
           met: full.events >= TARGET_EVENTS ? rssEach <= BYTES_PER_PENDING_TARGET : undefined,
           ...(full.events < TARGET_EVENTS ? { note: `quick run with ${fmt(full.events)} only` } : {}),
         },
@@ -160,36 +137,48 @@ const suite: BenchSuite = {
       return [
         "The emulator's CLI (`--allow-http --clock manual`, `node --expose-gc` with bench/lib/heap-hook.mjs",
         'preloaded) and a loopback receiver answering 503, each in its own process. After',
-        `${WARM_UP_EVENTS} warm-up events and ${IDLE_SECONDS} s idle, a reading; then Issue events posted ${EVENT_CONCURRENCY} at a time until every`,
-        'notification is pending (its first attempt answered 503), a second reading at once, and a third',
-        `after ${IDLE_SECONDS} s with nothing to do (V8 gives back what the burst left committed once allocation`,
-        'stops). Each reading is taken after two forced full GCs in the emulator (SIGUSR2 to the hook).',
-        'Per notification = growth ÷ notifications pending. One run (it is long).',
+        `${WARM_UP_EVENTS} warm-up events, a reading; then Issue events posted ${EVENT_CONCURRENCY} at a time until every`,
+        'notification is pending (its first attempt answered 503), and a second reading. Each reading',
+        'is taken after two forced full GCs in the emulator (SIGUSR2 to the hook). Per notification =',
+        'growth ÷ notifications pending. One run (it is long).',
         '',
         table(
+          ['Figure', 'Before', `With ${fmt(full.events)} pending`, 'Per pending notification'],
           [
-            'Figure',
-            'Before',
-            `${fmt(full.events)} pending, at once`,
-            `after ${IDLE_SECONDS} s idle`,
-            'Per pending notification, at once → idle',
+            [
+              'RSS',
+              `${fmt(full.before.rss / 2 ** 20)} MiB`,
+              `${fmt(full.after.rss / 2 ** 20)} MiB`,
+              `${fmt(rssEach)} bytes`,
+            ],
+            [
+              'V8 heap committed',
+              `${fmt(full.before.heapTotal / 2 ** 20, 1)} MiB`,
+              `${fmt(full.after.heapTotal / 2 ** 20, 1)} MiB`,
+              `${fmt(perNotification(full, (u) => u.heapTotal))} bytes`,
+            ],
+            [
+              'V8 heap used',
+              `${fmt(full.before.heapUsed / 2 ** 20, 1)} MiB`,
+              `${fmt(full.after.heapUsed / 2 ** 20, 1)} MiB`,
+              `${fmt(perNotification(full, (u) => u.heapUsed))} bytes`,
+            ],
+            [
+              'ArrayBuffers (gzip bodies)',
+              `${fmt(full.before.arrayBuffers / 2 ** 20, 1)} MiB`,
+              `${fmt(full.after.arrayBuffers / 2 ** 20, 1)} MiB`,
+              `${fmt(perNotification(full, (u) => u.arrayBuffers))} bytes`,
+            ],
+            ['Live (heap used + ArrayBuffers)', '', '', `${fmt(liveEach)} bytes`],
           ],
-          figures.map(([name, pick]) => [
-            name,
-            mib(pick(full.before)),
-            mib(pick(full.after)),
-            mib(pick(full.idle)),
-            `${fmt(perNotification(full, pick, 'after'))} → ${fmt(perNotification(full, pick))} bytes`,
-          ]),
         ),
         '',
         verdictTable(verdicts),
         '',
         `#### Where the bytes go: heap snapshot growth by class over ${fmt(snap.events)} pending`,
         '',
-        'Self sizes of every node in a heap snapshot taken with the first and the idle reading of a',
-        "second, smaller run, summed by class (an object's constructor, a plain object's first members,",
-        "an array's role, a native's name), after minus before, ÷ notifications.",
+        'Self sizes of every node in a heap snapshot after the readings above, summed by class (an',
+        "object's constructor, an array's role, a native's name), after minus before, ÷ notifications.",
         '',
         table(
           ['Class', 'Nodes per notification', 'Bytes per notification'],

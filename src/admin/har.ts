@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { wireBytes } from '../contract/index.js';
 import { deliveryHeaders, type NotificationRecord, toDetail } from '../delivery/index.js';
 import { bodyText } from './notification-query.js';
 
@@ -33,10 +32,9 @@ function packageVersion(): string {
 export function harLog(records: Iterable<NotificationRecord>) {
   const entries = [];
   for (const n of records) {
-    const wire = wireBytes(n.packed);
-    const headers = deliveryHeaders(n.authorization, n.filename, wire.length);
+    const headers = deliveryHeaders(n.authorization, n.filename, n.gz.length);
     const text = n.attempts.length ? bodyText(n) : '';
-    const gzipBase64 = n.attempts.length ? wire.toString('base64') : '';
+    const gzipBase64 = n.attempts.length ? n.gz.toString('base64') : '';
     const url = new URL(n.url);
     for (const a of n.attempts) {
       const responseHeaders = a.responseHeaders ?? {};
@@ -53,7 +51,7 @@ export function harLog(records: Iterable<NotificationRecord>) {
           queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
           postData: { mimeType: 'application/json', params: [], text },
           headersSize: -1,
-          bodySize: wire.length,
+          bodySize: n.gz.length,
           _postDataGzipBase64: gzipBase64,
         },
         response: {
@@ -74,7 +72,7 @@ export function harLog(records: Iterable<NotificationRecord>) {
         },
         cache: {},
         timings: { send: 0, wait: a.durationMs, receive: 0 },
-        comment: `${n.id} attempt ${a.number}/5 (${a.trigger}): ${a.message}. Emulator time ${a.startedAt}. The body was sent gzip-compressed (${wire.length} bytes); postData.text is it decompressed, request._postDataGzipBase64 the bytes as sent.`,
+        comment: `${n.id} attempt ${a.number}/5 (${a.trigger}): ${a.message}. Emulator time ${a.startedAt}. The body was sent gzip-compressed (${n.gz.length} bytes); postData.text is it decompressed, request._postDataGzipBase64 the bytes as sent.`,
         _notificationId: n.id,
         _attempt: a.number,
         _emulatorTime: a.startedAt,
@@ -98,5 +96,5 @@ export function harLog(records: Iterable<NotificationRecord>) {
 /** One JSON line per notification: its full view (as `GET /__admin/notifications/:id`) and the gzip body as sent, base64. */
 export function* ndjsonLines(records: Iterable<NotificationRecord>): Generator<string> {
   for (const n of records)
-    yield `${JSON.stringify({ ...toDetail(n), gzipBase64: wireBytes(n.packed).toString('base64') })}\n`;
+    yield `${JSON.stringify({ ...toDetail(n), gzipBase64: n.gz.toString('base64') })}\n`;
 }

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { gunzipSync } from 'node:zlib';
 import type { z } from 'zod';
-import { unpackJson } from '../contract/index.js';
 import type { NotificationFilter, NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
 import type { ExportQuerySchema, STATUS_CLASSES } from './contract/delivery-schemas.js';
@@ -37,7 +37,7 @@ export function statusClassOf(n: NotificationRecord): StatusClass {
 
 /** The decoded body's JSON text (the bytes the receiver gets after gunzip). */
 export function bodyText(n: NotificationRecord): string {
-  return unpackJson(n.packed).toString('utf8');
+  return gunzipSync(n.gz).toString('utf8');
 }
 
 /**

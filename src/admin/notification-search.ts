@@ -1,4 +1,4 @@
-import { unpackJson } from '../contract/index.js';
+import { gunzipSync } from 'node:zlib';
 import type { NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
 
@@ -149,7 +149,7 @@ export function searchMatches(n: NotificationRecord, search: NotificationSearch)
   if (found.every(Boolean)) return true;
   // The body is decompressed per search and never kept (100,000 decoded bodies would be ~300 MB).
   // A term absent from the whole text cannot be in a value: most records stop here, unparsed.
-  const text = unpackJson(n.packed).toString('utf8');
+  const text = gunzipSync(n.gz).toString('utf8');
   const lower = text.toLowerCase();
   if (valueTerms.some((t, i) => !found[i] && !lower.includes(t.escaped))) return false;
   return walkValues(JSON.parse(text) as unknown, valueTerms, found, []);

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import { wireBytes } from '../contract/index.js';
 import { type NotificationRecord, toDetail, toSummary } from '../delivery/index.js';
 import { failedSince, resend } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
@@ -50,7 +49,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
     getNotificationBody: (c, { params }) => {
       const n = outbox.get(params.id);
       if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
-      return c.body(new Uint8Array(wireBytes(n.packed)), 200, {
+      return c.body(new Uint8Array(n.gz), 200, {
         'Content-Type': 'application/gzip',
         'Content-Disposition': `attachment; filename=${n.filename}.gz`,
       });

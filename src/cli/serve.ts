@@ -14,6 +14,7 @@ import {
 import type { EmulatorPreload } from '../emulator.js';
 import { InputError } from '../errors.js';
 import { flushLog } from '../log.js';
+import type { StartScenario } from '../server.js';
 
 /** Where a scenario file keeps what `serve --scenario` takes from it (besides its `settings`). */
 const SCENARIO_PATHS: Record<string, string> = {
@@ -139,6 +140,13 @@ function pickSettings(obj: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.has(k)));
 }
 
+/**
+ * Starts a scenario file's receivers, for `serve --scenario` and the `scenario` option of
+ * `startEmulator`; the scenario code loads only when a scenario is given.
+ */
+export const startScenarioFile: StartScenario = async (file, preload) =>
+  (await import('../scenarios/serve.js')).startServeScenario(file, preload);
+
 /** Adds every serve option (from the shared table) to a command. */
 export function addServeOptions(cmd: Command): Command {
   for (const o of SERVE_OPTIONS) {
@@ -153,25 +161,9 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
   // A file past `ulimit -f` would end the process by SIGXFSZ (exit 153) in the middle of a write;
   // ignored, the write fails with EFBIG, which the data dir and the log handle like a full disk.
   process.on('SIGXFSZ', () => {});
-  const { startServer } = await import('../server.js');
+  const { launchEmulator } = await import('../server.js');
   const { settings: input, preload, names, warnings } = await serveSettings(flags, process.env);
-  // --scenario: its receivers start first, so its credentials can point at them.
-  const scenario = input.scenario
-    ? await (await import('../scenarios/serve.js')).startServeScenario(String(input.scenario), preload)
-    : undefined;
-  let running: Awaited<ReturnType<typeof startServer>>;
-  try {
-    // The admin API is handed the scenario's runner; it does not import the scenario code.
-    running = await startServer(
-      input,
-      { settingNames: names },
-      scenario?.preload ?? preload,
-      scenario ? { runScenario: () => scenario.run(running.url, running.emulator.settings.adminToken) } : {},
-    );
-  } catch (err) {
-    await scenario?.close();
-    throw err;
-  }
+  const running = await launchEmulator(input, { settingNames: names }, preload, startScenarioFile);
   const { settings, seed, clock, log } = running.emulator;
   for (const warning of warnings) log.warn({}, warning);
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
@@ -187,10 +179,7 @@ export async function runServe(flags: Record<string, unknown>): Promise<number> 
       }
       stopping = true;
       log.info({ signal }, 'shutting down');
-      void running
-        .close()
-        .then(() => scenario?.close())
-        .then(() => resolve(0));
+      void running.close().then(() => resolve(0));
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

@@ -32,4 +32,4 @@ export { assertValidBody } from './validate.js';
 export function notificationJsonSchemaText(): string {
   return `${JSON.stringify(notificationJsonSchema(), null, 2)}\n`;
 }
-export { packBody, unpackBody, unpackJson, wireBytes } from './packed.js';
+export { packBody, unpackBody } from './packed.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type BookingStatus, unpackBody, wireBytes } from '../contract/index.js';
+import { type BookingStatus, unpackBody } from '../contract/index.js';
 import { ATTEMPT_TRIGGERS, type AttemptShape, NOTIFICATION_STATES } from '../model/delivery.js';
 import { UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
@@ -27,10 +27,9 @@ export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 export type Attempt = z.output<typeof AttemptShape>;
 
 /**
- * A notification as the outbox keeps it, compact for 100,000 pending (decisions 0018 and 0134): the body
- * packed only (the Buffer the reservation store also holds; gzipped afresh per attempt), strings shared
- * with the credential or with other records, and the headers built per attempt from `authorization`,
- * `filename` and the gzip bytes' length.
+ * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): the body gzipped only
+ * (the Buffer the reservation store also holds), strings shared with the credential or with other
+ * records, and the headers built per attempt from `authorization`, `filename` and `gz.length`.
  */
 export interface NotificationRecord {
   id: string;
@@ -51,8 +50,7 @@ export interface NotificationRecord {
   filename: string;
   /** `Bearer <apiKey>` of the credential, one string shared by its notifications. */
   authorization: string;
-  /** The body packed (contract `packBody`), the Buffer the reservation store also holds. */
-  packed: Buffer;
+  gz: Buffer;
   /** Replaced (not pushed to) on each attempt, so it never carries spare capacity. */
   attempts: readonly Attempt[];
   /** The credential's warnings array itself (credentials are immutable once stored). */
@@ -116,8 +114,8 @@ export function toDetail(n: NotificationRecord) {
   const { attemptCount: _count, lastAttempt: _last, ...summary } = toSummary(n);
   return {
     ...summary,
-    headers: deliveryHeaders(n.authorization, n.filename, wireBytes(n.packed).length),
-    body: unpackBody(n.packed),
+    headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
+    body: unpackBody(n.gz),
     attempts: n.attempts,
   };
 }

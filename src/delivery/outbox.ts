@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/index.js';
-import { type BookingStatus, type NotificationBody, packBody, wireBytes } from '../contract/index.js';
+import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
@@ -114,13 +114,13 @@ export class Outbox {
 
   /**
    * Creates a notification of `body` for `credential` and starts its first attempt in the background.
-   * `packed` is the body's packed bytes (contract `packBody`) when the caller has them, shared, not copied.
+   * `gz` is the body's packed bytes (contract `packBody`) when the caller has them, shared, not copied.
    */
   create(
     credential: Credential,
     bookingId: number,
     body: NotificationBody,
-    packed?: Buffer,
+    gz?: Buffer,
     resentFrom?: string,
   ): NotificationRecord {
     const record: NotificationRecord = {
@@ -139,7 +139,7 @@ export class Outbox {
       cancelWhenSettled: undefined,
       filename: notificationFilename(body),
       authorization: authorizationOf(credential),
-      packed: packed ?? packBody(body),
+      gz: gz ?? packBody(body),
       attempts: [],
       warnings: credential.warnings,
       inFlight: false,
@@ -469,7 +469,12 @@ export class Outbox {
       });
     const result: SendResult = outage
       ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
-      : await post(sender, n)
+      : await sender
+          .send({
+            url: n.url,
+            headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
+            body: n.gz,
+          })
           // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
           .catch(
             (err: unknown): SendResult => ({
@@ -532,17 +537,4 @@ export class Outbox {
     // it, the info log and the live stream hear it.
     this.#changes.emitMade({ kind: 'attempt_ended', notification: n, attempt });
   }
-}
-
-/**
- * POSTs a notification's body, gzipped afresh from its packed form (the same bytes on every attempt,
- * contract `wireBytes`). Async, so bytes that cannot be unpacked end the attempt as data.
- */
-async function post(sender: Sender, n: NotificationRecord): Promise<SendResult> {
-  const wire = wireBytes(n.packed);
-  return sender.send({
-    url: n.url,
-    headers: deliveryHeaders(n.authorization, n.filename, wire.length),
-    body: wire,
-  });
 }

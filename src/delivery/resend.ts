@@ -58,14 +58,14 @@ export function resend(
   const edited = input.body !== undefined;
   const body: NotificationBody = edited
     ? assertValidBody(NotificationBodyStrictSchema, input.body, 'The edited body')
-    : unpackBody(original.packed);
+    : unpackBody(original.gz);
   // Unedited, the very bytes sent before go out again.
-  const packed = edited ? undefined : original.packed;
+  const gz = edited ? undefined : original.gz;
   return {
     from: original.id,
     edited,
     notifications: targets.map((credential) =>
-      outbox.create(credential, original.bookingId, body, packed, original.id),
+      outbox.create(credential, original.bookingId, body, gz, original.id),
     ),
   };
 }

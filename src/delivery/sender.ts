@@ -1,5 +1,5 @@
 import { rootCertificates } from 'node:tls';
-import { AttemptHandler, RESPONSE_BODY_CAP_BYTES } from './attempt-handler.js';
+import { attemptHandler, RESPONSE_BODY_CAP_BYTES } from './attempt-handler.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { OriginPools } from './origin-pools.js';
 import type { SendResult } from './outcome.js';
@@ -83,7 +83,7 @@ export class HttpSender implements Sender {
       const target = this.#target(request.url);
       const options = { method: 'POST', path: target.path, headers: request.headers, body: request.body };
       const pools = target.https ? this.#https : this.#http;
-      const handler = new AttemptHandler({
+      const handler = attemptHandler({
         target: target.host,
         timeoutMs: this.#options.timeoutMs,
         watch: this.#watch,

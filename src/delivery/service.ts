@@ -170,19 +170,16 @@ export class DeliveryService {
 
   /**
    * Routes each emitted body to every matching credential, one notification per body × credential
-   * (spec "Events"), and starts the first attempts in the background. A body's `packed` bytes (contract `packBody`,
+   * (spec "Events"), and starts the first attempts in the background. A body's `gz` (its packed bytes,
    * as the reservation store emits them) is shared by its notifications; without it, it is made once.
    */
-  dispatch(
-    emit: ReadonlyArray<{ bookingId: number; body: NotificationBody; packed?: Buffer }>,
-  ): DispatchResult {
+  dispatch(emit: ReadonlyArray<{ bookingId: number; body: NotificationBody; gz?: Buffer }>): DispatchResult {
     const notifications: NotificationRef[] = [];
     const credentialIds = new Set<string>();
     const warnings = new Set<string>();
     const credentials = this.credentials.list();
-    for (const emitted of emit) {
-      const { bookingId, body } = emitted;
-      let packed = emitted.packed;
+    for (const { bookingId, body, gz } of emit) {
+      let packed = gz;
       for (const credential of route(credentials, body)) {
         packed ??= packBody(body);
         const n = this.outbox.create(credential, bookingId, body, packed);

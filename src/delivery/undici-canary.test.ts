@@ -115,6 +115,33 @@ describe('undici canary: what the sender assumes of undici', () => {
     }
   });
 
+  it('refuses an answer with differing Content-Length values before any handler sees its head', async () => {
+    const origin = await rawServer(
+      () => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\nokabc',
+    );
+    const pool = new Pool(origin, { connections: 1, pipelining: 1 });
+    const body = gzipSync('{}');
+    try {
+      const heard = await new Promise<string[]>((resolve) => {
+        const events: string[] = [];
+        pool.dispatch(
+          { method: 'POST', path: '/hook', headers: { 'content-length': String(body.length) }, body },
+          {
+            onRequestStart: () => {},
+            onResponseStart: () => void events.push('head'),
+            onResponseEnd: () => resolve([...events, 'end']),
+            onResponseError: (_c, err) => resolve([...events, (err as { code?: string }).code ?? err.name]),
+          },
+        );
+      });
+      // The attempt pieces have no check of their own for this: the classification table's row
+      // for UNDICI_CODES.lengthMismatch names it (src/delivery/attempt-handler.ts).
+      expect(heard).toEqual([UNDICI_CODES.lengthMismatch]);
+    } finally {
+      await pool.destroy();
+    }
+  });
+
   it('still reports the error codes and class names the classification table reads', () => {
     expect(new errors.SocketError('other side closed').code).toBe(UNDICI_CODES.socket);
     expect(new errors.ResponseContentLengthMismatchError().code).toBe(UNDICI_CODES.lengthMismatch);

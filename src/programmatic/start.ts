@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
-import { serveSettings } from '../cli/serve.js';
+import { serveSettings, startScenarioFile } from '../cli/serve.js';
 import { AdminClient } from '../client/index.js';
 import type * as T from '../client/types.js';
 import { unknownKeyMessage } from '../config/closest-key.js';
 import { SERVE_OPTIONS, type SettingsInput } from '../config/index.js';
 import { EmulatorError, InputError } from '../errors.js';
-import { startServer } from '../server.js';
+import { launchEmulator } from '../server.js';
 
 /**
  * Options of `startEmulator`: every `serve` setting (camelCase, see README "Configuration") plus
@@ -84,28 +84,18 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const { settings, preload, names } = await serveSettings(given, {}, 'startEmulator');
   if (users) preload.users = users;
   if (credentials) preload.credentials = credentials;
-  const scenario = settings.scenario
-    ? await (await import('../scenarios/serve.js')).startServeScenario(String(settings.scenario), preload)
-    : undefined;
-  let running: Awaited<ReturnType<typeof startServer>>;
-  try {
-    running = await startServer(
-      { port: 0, clock: 'manual', logLevel: 'silent', ...settings },
-      { settingNames: names },
-      scenario?.preload ?? preload,
-      scenario ? { runScenario: () => scenario.run(running.url, running.emulator.settings.adminToken) } : {},
-    );
-  } catch (err) {
-    await scenario?.close();
-    throw err;
-  }
+  const running = await launchEmulator(
+    { port: 0, clock: 'manual', logLevel: 'silent', ...settings },
+    { settingNames: names },
+    preload,
+    startScenarioFile,
+  );
   if (settings.urlFile) {
     const file = String(settings.urlFile);
     try {
       await writeFile(file, `${running.url}\n`);
     } catch (err) {
       await running.close();
-      await scenario?.close();
       throw new InputError(
         'file_unwritable',
         `option urlFile: cannot write the listening URL to ${file} (${(err as Error).message}); choose a writable path.`,
@@ -116,7 +106,6 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const { adminToken } = running.emulator.settings;
   const client = new AdminClient(running.url, adminToken ? { adminToken } : {});
   const { basePath16, basePath17 } = running.emulator.settings;
-  let stopping: Promise<void> | undefined;
   const list = async (query: T.NotificationQuery = {}) =>
     (await client.listNotifications(query)).notifications;
 
@@ -150,8 +139,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       await client.reset();
     },
     stop() {
-      stopping ??= running.close().then(() => scenario?.close());
-      return stopping;
+      return running.close();
     },
   };
 }

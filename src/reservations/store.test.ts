@@ -168,8 +168,8 @@ describe('ReservationStore memory (decision 0018)', () => {
   it('keeps each body packed and answers it parsed, equal to the emitted body, a fresh copy per read', () => {
     const { store } = storeAt('2026-04-27T10:00:00Z');
     const { emit } = store.apply({ type: 'Issue' });
-    const { bookingId, body, packed } = emit[0]!;
-    expect(unpackBody(packed)).toEqual(body);
+    const { bookingId, body, gz } = emit[0]!;
+    expect(unpackBody(gz)).toEqual(body);
     const first = store.get(bookingId)!;
     expect(first.body).toEqual(body);
     first.body.Reservation.BookingNumber = 'CHANGED';
@@ -188,6 +188,6 @@ describe('ReservationStore memory (decision 0018)', () => {
     expect([BookingStatus, UpdateDate]).toEqual(['Voided', '2026-04-27T11:00:00Z']);
     expect(rest).toEqual(issuedRest);
     expect(voided.body.Ticket).toEqual(issued.body.Ticket);
-    expect(unpackBody(voided.packed)).toEqual(voided.body);
+    expect(unpackBody(voided.gz)).toEqual(voided.body);
   });
 });

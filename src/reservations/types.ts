@@ -21,7 +21,7 @@ export interface LifecycleResult {
    * Bodies to notify, in order (Exchange per settings.exchangeNotifies), each with its packed bytes
    * (contract `packBody`), which the outbox sends as they are instead of gzipping the body again.
    */
-  emit: Array<{ bookingId: number; body: NotificationBody; packed: Buffer }>;
+  emit: Array<{ bookingId: number; body: NotificationBody; gz: Buffer }>;
   warnings: string[];
 }
 

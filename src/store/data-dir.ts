@@ -21,12 +21,8 @@ import type { KeptRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
-/**
- * The on-disk format this code writes and reads (`format.json`); a newer one is refused. 2: a record's
- * body bytes may be a packed body (contract `packBody`, decision 0134); 1 held gzip only, which 2 still
- * reads. Opening a format 1 dir marks it 2 before anything is written.
- */
-export const DATA_DIR_FORMAT = 2;
+/** The on-disk format this code writes and reads (`format.json`); a newer one is refused. */
+export const DATA_DIR_FORMAT = 1;
 const FORMAT_FILE = 'format.json';
 const SNAPSHOT_FILE = 'snapshot.bin';
 /** The journal grows to at least this before it is compacted into a snapshot. */

@@ -101,7 +101,7 @@ export const RECORD_SHAPES = {
     faults: z.array(z.object({ id: str, ...FaultSchema.shape, remaining: int.nullable(), matched: int })),
   }),
   outages: z.object({ outages: z.array(OutageShape) }),
-  /** A reservation's state; its packed body (gzip in format 1, decision 0134) travels as the record's bytes. */
+  /** A reservation's state; its gzipped body travels as the record's bytes. */
   res: z.object({
     record: z.object({ ...reservationSummaryFields, history: z.array(HistoryEntryShape) }),
     sequence: int,
@@ -119,7 +119,7 @@ export const RECORD_SHAPES = {
   reset: z.object({}),
 } as const;
 
-/** The kinds whose record carries bytes (a packed body): `res` always, `n+` when not shared. */
+/** The kinds whose record carries bytes (a gzipped body): `res` always, `n+` when not shared. */
 const BYTES: { readonly [K in RecordKind]?: 'always' | 'maybe' } = { res: 'always', 'n+': 'maybe' };
 
 export type RecordKind = keyof typeof RECORD_SHAPES;

@@ -2,9 +2,9 @@ import { crc32 } from 'node:zlib';
 import { type KeptRecord, keptRecord, type SnapshotHeader } from './kinds.js';
 
 /**
- * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a packed body, contract
- * `packBody`, or gzip in format 1; kept as bytes instead of base64 in the JSON); the kinds and their
- * data are src/store/kinds.ts. On disk (decision 0080):
+ * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a gzipped body, kept
+ * as it is sent instead of base64 in the JSON); the kinds and their data are src/store/kinds.ts. On
+ * disk (decision 0080):
  * `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
  * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`.
  */

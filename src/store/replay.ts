@@ -95,7 +95,7 @@ export class ReplayedState {
         break;
       case 'res': {
         const { record, sequence } = rec.d;
-        this.reservations.set(record.bookingId, { ...record, packed: rec.b });
+        this.reservations.set(record.bookingId, { ...record, gz: rec.b });
         this.eventSequence = Math.max(this.eventSequence, sequence);
         break;
       }
@@ -206,8 +206,8 @@ export class ReplayedState {
   }
 
   #created(d: NotificationData, b: Buffer | undefined): void {
-    const packed = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.packed : undefined);
-    if (!packed) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
+    const gz = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.gz : undefined);
+    if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
     let warnings: readonly string[] = NO_WARNINGS;
     if (d.warnings) {
       const key = d.warnings.join('\n');
@@ -235,7 +235,7 @@ export class ReplayedState {
       cancelWhenSettled: undefined,
       filename: d.filename,
       authorization: d.authorization,
-      packed,
+      gz,
       attempts: d.attempts ?? NO_ATTEMPTS,
       warnings,
       inFlight: false,

@@ -15,8 +15,8 @@ export interface KeptServices {
 
 /** The record of one reservation: its state in JSON, its body as raw bytes. */
 export function reservationRecord(record: StoredReservation, sequence: number): KeptRecord {
-  const { packed, ...rest } = record;
-  return { k: 'res', d: { record: rest, sequence }, b: packed };
+  const { gz, ...rest } = record;
+  return { k: 'res', d: { record: rest, sequence }, b: gz };
 }
 
 /**
@@ -53,9 +53,9 @@ export function notificationRecord(
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
     else d.warnings = [...n.warnings];
   }
-  const shared = reservations.stored(n.bookingId)?.record.packed === n.packed;
+  const shared = reservations.stored(n.bookingId)?.record.gz === n.gz;
   if (shared) d.gzOf = n.bookingId;
-  return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.packed };
+  return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */

@@ -14,22 +14,12 @@ import type { LifecycleResult } from '../reservations/index.js';
 import { acknowledged } from './evidence.js';
 import type { ResolvedOptions } from './options.js';
 
-/**
- * Which Authorization the kit's notifications carry: the receiver's key, or one it must refuse
- * (another key, none, or a malformed one: rejects-wrong-api-key, rejects-missing-authorization).
- */
-export type CredentialKind =
-  | 'api-key'
-  | 'wrong-key'
-  | 'no-authorization'
-  | 'empty-bearer'
-  | 'key-prefix'
-  | 'key-other-case'
-  | 'basic'
-  | 'other-credential';
+import type { CredentialKind } from './trace-shape.js';
 
-/** One body to send, as the lifecycle emits it (`packed`: its packed bytes, made when absent). */
-export type Emitted = Omit<LifecycleResult['emit'][number], 'packed'> & { packed?: Buffer };
+export type { CredentialKind };
+
+/** One body to send, as the lifecycle emits it (`gz`: its packed bytes, made when absent). */
+export type Emitted = Omit<LifecycleResult['emit'][number], 'gz'> & { gz?: Buffer };
 
 /** Slots beyond the burst's concurrency, so no burst request waits for one. */
 const DELIVERY_SLACK = 14;

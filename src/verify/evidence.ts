@@ -1,6 +1,5 @@
 /** How the kit words what it sent and what came back (evidence lines and reasons). */
 
-import { wireBytes } from '../contract/index.js';
 import { RESPONSE_READ_LIMIT_BYTES } from '../delivery/attempt-handler.js';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
 import { acknowledges } from '../model/acknowledgement.js';
@@ -47,7 +46,7 @@ export function sentText(record: NotificationRecord, attempt: Attempt | undefine
   const when = attempt?.batchAt ? `, redelivery in the batch at ${attempt.batchAt}` : '';
   return (
     `POST ${record.url}: ${record.bookingStatus} BookingID ${record.bookingId} (filename ${record.filename}, ` +
-    `${wireBytes(record.packed).length} bytes gzip), ${authorizationText(record, apiKey)}${when}`
+    `${record.gz.length} bytes gzip), ${authorizationText(record, apiKey)}${when}`
   );
 }
 

@@ -7,24 +7,11 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { type Expectation, type ProbeReading, probeReading } from './trace.js';
+import { probeReading } from './trace.js';
+import type { Expectation, ProbeAnswer, ProbeReading } from './trace-shape.js';
 import type { Evidence } from './types.js';
 
-/** What the probe answered for one booking. */
-export interface ProbeAnswer {
-  url: string;
-  /** HTTP status, absent when no answer came. */
-  status?: number;
-  /** `BookingStatus` of a 200 answer, when it carried one. */
-  bookingStatus?: string;
-  /** The answer's body (shortened) or the network error. */
-  text: string;
-  /** The members of a 200 JSON object answer (content checks read them). */
-  json?: Record<string, unknown>;
-  /** `until`: milliseconds from the first ask to this answer, and how many asks it took. */
-  waitedMs?: number;
-  asks?: number;
-}
+export type { ProbeAnswer } from './trace-shape.js';
 
 /** First pause between two asks of `until`; it doubles up to POLL_MAX_MS. */
 const POLL_FIRST_MS = 20;

@@ -27,15 +27,14 @@ import {
 } from './evidence.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe, probeEvidence, recordedText } from './probe.js';
+import { meets, tracedAttempt } from './trace.js';
 import {
   type CaseTrace,
   CaseTraceSchema,
-  meets,
   type ProbeReading,
   type SentNotification,
   type TracedAttempt,
-  tracedAttempt,
-} from './trace.js';
+} from './trace-shape.js';
 import { CASE_IDS, type CaseId, type CaseResult, type Evidence, type VerifyReport } from './types.js';
 
 /** A report file larger than this is not one the kit wrote for a case it can replay. */

@@ -9,7 +9,8 @@ import { OVER_CAP_WARNING, overCap } from './evidence.js';
 import { findLosses, type Loss, STALL_FIX } from './losses.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe } from './probe.js';
-import { type CaseTrace, tracedNotifications } from './trace.js';
+import { tracedNotifications } from './trace.js';
+import type { CaseTrace } from './trace-shape.js';
 import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
 
 /** Runs the kit; never throws for what the receiver does (that is a failed case). */

@@ -4,108 +4,20 @@
  * can send the same bytes again), every attempt with the receiver's answer and when it started, and
  * every probe reading with what it expected. The JSON report carries it whole; JUnit as text lines.
  */
-import { z } from 'zod';
-import { unpackJson, wireBytes } from '../contract/index.js';
+import { gunzipSync } from 'node:zlib';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
-import type { CredentialKind } from './context.js';
 import { acknowledged } from './evidence.js';
-import type { ProbeAnswer } from './probe.js';
-
-/** Characters of an answer body a trace keeps. */
-export const TRACE_BODY_CHARS = 200;
-/** The largest gzip body a trace may carry (the provider's bodies stay far below). */
-const MAX_GZIP_BYTES = 4 * 1024 * 1024;
-/** Entries of one case's trace a report file may hold (a burst with its redeliveries stays far below). */
-const MAX_ENTRIES = 5_000;
-
-const CREDENTIAL_KINDS = [
-  'api-key',
-  'wrong-key',
-  'no-authorization',
-  'empty-bearer',
-  'key-prefix',
-  'key-other-case',
-  'basic',
-  'other-credential',
-] as const satisfies readonly CredentialKind[];
-
-/** What a probe reading expected: a BookingStatus, `unknown` (404) or `recorded` (any status). */
-const EXPECTATIONS = ['Issued', 'Voided', 'Exchanged', 'Issued-Exch', 'unknown', 'recorded'] as const;
-export type Expectation = (typeof EXPECTATIONS)[number];
-
-const ms = z.number().int().min(0).max(86_400_000);
-const text = (max: number) => z.string().max(max);
-
-const TracedAttemptSchema = z.strictObject({
-  /** Milliseconds from the start of the case to the start of this attempt. */
-  atMs: ms,
-  durationMs: ms,
-  /** The redelivery batch it belonged to (emulator time), when it was one. */
-  batchAt: text(40).optional(),
-  /** `http_status`, `timeout`, `connect_refused`, … (docs/delivery.md). */
-  outcome: text(40),
-  /** The HTTP status, when a status line came back. */
-  status: z.number().int().min(100).max(999).optional(),
-  /** The first characters of the answer body. */
-  body: text(TRACE_BODY_CHARS + 1).optional(),
-  message: text(1_000),
-  acknowledged: z.boolean(),
-});
-
-const SentNotificationSchema = z.strictObject({
-  /** Its place in the case, from 1, in the order of first attempts. */
-  n: z.number().int().min(1),
-  bookingId: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 53),
-  bookingNumber: text(64),
-  bookingStatus: text(32),
-  updateDate: text(40),
-  filename: text(200),
-  /** Which Authorization it carried: your key, none, or one your receiver must refuse. */
-  credential: z.enum(CREDENTIAL_KINDS),
-  /** The Authorization sent, only for the kit's random wrong key (never your key or one made from it). */
-  authorization: text(200).optional(),
-  /** The gzip body, base64: what `--replay` sends again, byte for byte. */
-  gzipBase64: z
-    .string()
-    .max(Math.ceil(MAX_GZIP_BYTES / 3) * 4)
-    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'is not base64'),
-  attempts: z.array(TracedAttemptSchema).max(MAX_ENTRIES),
-});
-
-const ProbeReadingSchema = z.strictObject({
-  /** Milliseconds from the start of the case to the first ask. */
-  atMs: ms,
-  bookingId: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 53),
-  bookingNumber: text(64),
-  /** What the check expected; absent for a reading that judged nothing. */
-  expect: z.enum(EXPECTATIONS).optional(),
-  url: text(2_000),
-  status: z.number().int().min(100).max(999).optional(),
-  bookingStatus: text(64).optional(),
-  /** The answer body (shortened) or the network error. */
-  text: text(1_000),
-  /** Milliseconds from the first ask to this answer, and how many asks it took. */
-  waitedMs: ms.optional(),
-  asks: z.number().int().min(1).max(1_000_000).optional(),
-});
-
-export const CaseTraceSchema = z.strictObject({
-  notifications: z.array(SentNotificationSchema).max(MAX_ENTRIES),
-  probe: z.array(ProbeReadingSchema).max(MAX_ENTRIES),
-});
-
-export type TracedAttempt = z.infer<typeof TracedAttemptSchema>;
-export type SentNotification = z.infer<typeof SentNotificationSchema>;
-export type ProbeReading = z.infer<typeof ProbeReadingSchema>;
-export type CaseTrace = z.infer<typeof CaseTraceSchema>;
+import {
+  type CaseTrace,
+  CREDENTIAL_KINDS,
+  type CredentialKind,
+  type Expectation,
+  type ProbeAnswer,
+  type ProbeReading,
+  type SentNotification,
+  TRACE_BODY_CHARS,
+  type TracedAttempt,
+} from './trace-shape.js';
 
 /** Whether a probe answer is what a reading expected. */
 export function meets(answer: Pick<ProbeAnswer, 'status' | 'bookingStatus'>, expect: Expectation): boolean {
@@ -158,11 +70,11 @@ export function tracedNotifications(
       bookingId: record.bookingId,
       bookingNumber: record.bookingNumber,
       bookingStatus: record.bookingStatus,
-      updateDate: updateDateOf(record.packed),
+      updateDate: updateDateOf(record.gz),
       filename: record.filename,
       credential,
       ...(credential === 'wrong-key' ? { authorization: record.authorization } : {}),
-      gzipBase64: wireBytes(record.packed).toString('base64'),
+      gzipBase64: record.gz.toString('base64'),
       attempts: attempts.map((a) => tracedAttempt(a, Date.parse(a.startedAtWall) - caseStartMs)),
     };
   });
@@ -206,11 +118,9 @@ export function traceLines(trace: CaseTrace): string[] {
   return lines.sort((a, b) => a[0] - b[0]).map(([, line]) => line);
 }
 
-function updateDateOf(packed: Buffer): string {
+function updateDateOf(gz: Buffer): string {
   try {
-    const body = JSON.parse(unpackJson(packed).toString('utf8')) as {
-      Reservation?: { UpdateDate?: unknown };
-    };
+    const body = JSON.parse(gunzipSync(gz).toString('utf8')) as { Reservation?: { UpdateDate?: unknown } };
     const date = body.Reservation?.UpdateDate;
     return typeof date === 'string' ? date.slice(0, 40) : '';
   } catch {

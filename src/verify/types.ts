@@ -1,6 +1,6 @@
 /** The verify kit's public shapes: its options, one case's result and the whole report (docs/verify.md). */
 
-import type { CaseTrace } from './trace.js';
+import type { CaseTrace } from './trace-shape.js';
 
 /** Case ids are public (other tools read them): never rename one, add new ones instead. */
 export const CASE_IDS = [

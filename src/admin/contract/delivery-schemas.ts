@@ -16,41 +16,37 @@ import {
   reservationSummaryFields,
 } from '../../model/reservation.js';
 import { EventInputSchema } from '../../reservations/events.js';
-import { component, instant, int, str } from './fields.js';
+import { ADMIN_COMPONENTS, instant, int, str } from './fields.js';
 import { JournalEntrySchema } from './schemas.js';
 
 const strings = z.array(str);
 const bookingStatus = z.enum(BOOKING_STATUSES);
 
-export const CredentialInputComponent = component('CredentialInput', CredentialInputSchema, 'input');
-export const CredentialSchema = component(
-  'Credential',
-  z.object({
+export const CredentialInputComponent = CredentialInputSchema.register(ADMIN_COMPONENTS, {
+  id: 'CredentialInput',
+  side: 'input',
+});
+export const CredentialSchema = z
+  .object({
     id: str,
     apiKey: str,
     url: str,
     filters: z.object({ pcc: strings.optional(), idWeb: z.array(int).optional() }),
     warnings: strings,
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Credential' });
 
-const NotificationBodyComponent = component(
-  'NotificationBody',
-  NotificationBodySchema.describe(
-    'the decompressed notification body (spec "Resources"); docs/notification.schema.json',
-  ),
-);
+const NotificationBodyComponent = NotificationBodySchema.describe(
+  'the decompressed notification body (spec "Resources"); docs/notification.schema.json',
+).register(ADMIN_COMPONENTS, { id: 'NotificationBody' });
 
-export const EventInputComponent = component(
-  'EventInput',
-  EventInputSchema.describe('bookingId is required for Void and Exchange'),
-  'input',
-);
+export const EventInputComponent = EventInputSchema.describe(
+  'bookingId is required for Void and Exchange',
+).register(ADMIN_COMPONENTS, { id: 'EventInput', side: 'input' });
 export const NotificationRefSchema = NotificationRefShape;
 const reservationChange = z.object({ bookingId: int, bookingNumber: str, status: str });
-export const EventResultSchema = component(
-  'EventResult',
-  z.object({
+export const EventResultSchema = z
+  .object({
     event: str.describe(`${EVENT_TYPES.join(', ')} or Redeliver`),
     at: instant,
     reservations: z.array(reservationChange),
@@ -58,28 +54,26 @@ export const EventResultSchema = component(
     routedTo: int.describe('number of credentials the event matched'),
     message: str.describe('e.g. "routed to 0 credentials"'),
     warnings: strings,
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'EventResult' });
 
-export const ReservationSummarySchema = component('ReservationSummary', ReservationSummaryShape);
+export const ReservationSummarySchema = ReservationSummaryShape.register(ADMIN_COMPONENTS, {
+  id: 'ReservationSummary',
+});
 const HistoryEntrySchema = HistoryEntryShape;
-export const ReservationSchema = component(
-  'Reservation',
-  z.object({
+export const ReservationSchema = z
+  .object({
     ...reservationSummaryFields,
     body: NotificationBodyComponent,
     history: z.array(HistoryEntrySchema),
-  }),
-);
-export const RedeliverInputSchema = component(
-  'RedeliverInput',
-  z.strictObject({ status: bookingStatus }),
-  'input',
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Reservation' });
+export const RedeliverInputSchema = z
+  .strictObject({ status: bookingStatus })
+  .register(ADMIN_COMPONENTS, { id: 'RedeliverInput', side: 'input' });
 
-export const ResendInputSchema = component(
-  'ResendInput',
-  z.strictObject({
+export const ResendInputSchema = z
+  .strictObject({
     body: z
       .record(z.string(), z.unknown())
       .optional()
@@ -90,39 +84,34 @@ export const ResendInputSchema = component(
       .max(100)
       .optional()
       .describe("where to send it (default: the notification's own credential)"),
-  }),
-  'input',
-);
-export const ResendResultSchema = component(
-  'ResendResult',
-  z.object({
+  })
+  .register(ADMIN_COMPONENTS, { id: 'ResendInput', side: 'input' });
+export const ResendResultSchema = z
+  .object({
     from: str.describe('the notification resent'),
     edited: z.boolean(),
     notifications: z.array(NotificationRefSchema).describe('the new notifications, one per credential'),
     message: str,
-  }),
-);
-export const ResendFailedInputSchema = component(
-  'ResendFailedInput',
-  z.strictObject({
+  })
+  .register(ADMIN_COMPONENTS, { id: 'ResendResult' });
+export const ResendFailedInputSchema = z
+  .strictObject({
     credentialId: str,
     since: instant.describe('created at or after this emulator time'),
     dryRun: z.boolean().optional().describe('only count: nothing is sent'),
-  }),
-  'input',
-);
-export const ResendFailedResultSchema = component(
-  'ResendFailedResult',
-  z.object({
+  })
+  .register(ADMIN_COMPONENTS, { id: 'ResendFailedInput', side: 'input' });
+export const ResendFailedResultSchema = z
+  .object({
     count: int.describe('failed notifications found: exhausted, or pending after a failed attempt'),
     ids: z.array(str).describe('the ones found, oldest first (what a dry run would take)'),
     dryRun: z.boolean(),
     resent: z.array(NotificationRefSchema).describe('new notifications, one per exhausted one'),
     retried: z.array(str).describe('pending ones given one attempt now (retry now)'),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'ResendFailedResult' });
 
-export const AttemptSchema = component('Attempt', AttemptShape);
+export const AttemptSchema = AttemptShape.register(ADMIN_COMPONENTS, { id: 'Attempt' });
 
 const summaryShape = {
   ...NotificationRefSchema.shape,
@@ -146,18 +135,16 @@ const summaryShape = {
       'exhausted after attempts a crash cut off (they count toward the 5): "exhausted; 3 attempts cut off by a crash: the receiver may have acknowledged"; else null',
     ),
 };
-export const NotificationSummarySchema = component(
-  'NotificationSummary',
-  z.object({
+export const NotificationSummarySchema = z
+  .object({
     ...summaryShape,
     attemptCount: int,
     inFlight: z.boolean().describe('an attempt is queued or running'),
     lastAttempt: AttemptSchema.nullable(),
-  }),
-);
-export const NotificationSchema = component(
-  'Notification',
-  z.object({
+  })
+  .register(ADMIN_COMPONENTS, { id: 'NotificationSummary' });
+export const NotificationSchema = z
+  .object({
     ...summaryShape,
     headers: z.record(str, str).describe('exactly as sent on every attempt'),
     body: NotificationBodyComponent,
@@ -166,11 +153,10 @@ export const NotificationSchema = component(
       .array(str)
       .optional()
       .describe('GET /notifications/:id: the notifications that resend this one, oldest first'),
-  }),
-);
-export const NotificationListSchema = component(
-  'NotificationList',
-  z.object({
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Notification' });
+export const NotificationListSchema = z
+  .object({
     notifications: z.array(NotificationSummarySchema),
     settled: z.boolean().optional().describe('with wait=settled: false when timeoutMs passed first'),
     retention: z
@@ -186,8 +172,8 @@ export const NotificationListSchema = component(
       .nullable()
       .optional()
       .describe('with limit or before: pass as before for the next, older page; null at the oldest'),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'NotificationList' });
 /** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'network', 'none'] as const;
 
@@ -239,9 +225,8 @@ export const ExportSchema = z
 export const ExportLineSchema = NotificationSchema.extend({
   gzipBase64: str.describe('the body exactly as sent (gzip), base64'),
 });
-export const DeliveryStatsSchema = component(
-  'DeliveryStats',
-  z.object({
+export const DeliveryStatsSchema = z
+  .object({
     credentialId: str,
     configured: z.boolean().describe('false for a credential deleted since its notifications were made'),
     notifications: int,
@@ -265,62 +250,55 @@ export const DeliveryStatsSchema = component(
     nextBatchAt: instant
       .nullable()
       .describe('the next redelivery batch, when one of its notifications is pending'),
-  }),
-);
-export const RetryResultSchema = component(
-  'RetryResult',
-  z.object({ attempt: AttemptSchema, notification: NotificationSummarySchema }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'DeliveryStats' });
+export const RetryResultSchema = z
+  .object({ attempt: AttemptSchema, notification: NotificationSummarySchema })
+  .register(ADMIN_COMPONENTS, { id: 'RetryResult' });
 
-export const BatchResultSchema = component('BatchResult', BatchResultShape);
+export const BatchResultSchema = BatchResultShape.register(ADMIN_COMPONENTS, { id: 'BatchResult' });
 
-export const ActivitySchema = component(
-  'Activity',
-  z
-    .discriminatedUnion('kind', [
-      z.object({
-        kind: z.literal('event'),
-        event: str.describe('Issue, Void, Exchange or Redeliver'),
-        at: instant,
-        reservations: z.array(reservationChange),
-        notifications: strings,
-        routedTo: int,
-        credentials: strings.describe('ids of the credentials it was routed to'),
-      }),
-      z.object({ kind: z.literal('notification_created'), notification: NotificationSummarySchema }),
-      z.object({
-        kind: z.literal('attempt'),
-        notification: NotificationSummarySchema,
-        attempt: AttemptSchema,
-      }),
-      z.object({ kind: z.literal('batch'), batch: BatchResultSchema }),
-      z.object({ kind: z.literal('clock'), from: instant, to: instant, batches: z.array(instant) }),
-      z.object({ kind: z.literal('token'), entry: JournalEntrySchema }),
-      z.object({
-        kind: z.literal('admin'),
-        change: z.enum(ADMIN_CHANGES),
-        subject: str,
-        detail: str.optional(),
-      }),
-      z.object({
-        kind: z.literal('refused'),
-        method: str,
-        path: str,
-        status: int.describe('the 4xx the admin call was answered'),
-        code: str.describe('the problem code'),
-        message: str.describe('the problem message'),
-      }),
-    ])
-    .describe(
-      'the data of one live-stream event (GET /stream); the SSE event name is its kind. Times are emulator time.',
-    ),
-);
+export const ActivitySchema = z
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('event'),
+      event: str.describe('Issue, Void, Exchange or Redeliver'),
+      at: instant,
+      reservations: z.array(reservationChange),
+      notifications: strings,
+      routedTo: int,
+      credentials: strings.describe('ids of the credentials it was routed to'),
+    }),
+    z.object({ kind: z.literal('notification_created'), notification: NotificationSummarySchema }),
+    z.object({
+      kind: z.literal('attempt'),
+      notification: NotificationSummarySchema,
+      attempt: AttemptSchema,
+    }),
+    z.object({ kind: z.literal('batch'), batch: BatchResultSchema }),
+    z.object({ kind: z.literal('clock'), from: instant, to: instant, batches: z.array(instant) }),
+    z.object({ kind: z.literal('token'), entry: JournalEntrySchema }),
+    z.object({
+      kind: z.literal('admin'),
+      change: z.enum(ADMIN_CHANGES),
+      subject: str,
+      detail: str.optional(),
+    }),
+    z.object({
+      kind: z.literal('refused'),
+      method: str,
+      path: str,
+      status: int.describe('the 4xx the admin call was answered'),
+      code: str.describe('the problem code'),
+      message: str.describe('the problem message'),
+    }),
+  ])
+  .describe(
+    'the data of one live-stream event (GET /stream); the SSE event name is its kind. Times are emulator time.',
+  )
+  .register(ADMIN_COMPONENTS, { id: 'Activity' });
 
-export const OutageInputComponent = component(
-  'OutageInput',
-  OutageInputSchema.describe(
-    'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
-  ),
-  'input',
-);
-export const OutageSchema = component('Outage', OutageShape);
+export const OutageInputComponent = OutageInputSchema.describe(
+  'either attempts (count mode) or a window (from, until or for); no until or for: until deleted',
+).register(ADMIN_COMPONENTS, { id: 'OutageInput', side: 'input' });
+export const OutageSchema = OutageShape.register(ADMIN_COMPONENTS, { id: 'Outage' });

@@ -1,6 +1,7 @@
 /**
- * The building blocks of the admin answers' schemas (decision 0045): the component registry, which
- * names a schema in the OpenAPI document, and the field shapes every answer reuses.
+ * The building blocks of the admin answers' schemas (decision 0045): the component registry (a zod
+ * registry, decision 0102), which names a schema in the OpenAPI document, and the field shapes every
+ * answer reuses.
  */
 import { z } from 'zod';
 import { API_VERSIONS } from '../../auth/types.js';
@@ -10,21 +11,17 @@ import { instant, int, str } from '../../model/fields.js';
 /** Which side of a schema the document shows: a request body as accepted (`input`) or an answer as sent. */
 export type SchemaSide = 'input' | 'output';
 
-/** A named schema of the admin API: it becomes `#/components/schemas/<id>` in the OpenAPI document. */
-export interface Component {
+/** What names a schema of the admin API: its component id, and `input` for a request body shown as accepted. */
+export interface ComponentMeta {
   id: string;
-  schema: z.ZodType;
-  side: SchemaSide;
+  side?: 'input';
 }
 
-/** Every named schema, in the order they were declared. */
-export const COMPONENTS: Component[] = [];
-
-/** Names `schema` as the component `id` (shown as accepted when `side` is `input`) and returns it. */
-export function component<S extends z.ZodType>(id: string, schema: S, side: SchemaSide = 'output'): S {
-  COMPONENTS.push({ id, schema, side });
-  return schema;
-}
+/**
+ * The admin API's named schemas, a zod registry (decision 0102): `schema.register(ADMIN_COMPONENTS,
+ * { id })` makes it `#/components/schemas/<id>` in the OpenAPI document, in the order registered.
+ */
+export const ADMIN_COMPONENTS = z.registry<ComponentMeta, z.ZodType>();
 
 export { instant, int, str };
 export const CLOCK_MODE = z.enum(CLOCK_MODES);

@@ -3,7 +3,7 @@
  * parameter, body and answer comes from ADMIN_ROUTES and its zod schemas through `z.toJSONSchema`.
  */
 import { z } from 'zod';
-import { COMPONENTS, type SchemaSide } from './fields.js';
+import { ADMIN_COMPONENTS, type SchemaSide } from './fields.js';
 import { ROUTE_TAGS, type RouteDeclaration } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
 
@@ -56,9 +56,9 @@ function inline(schema: z.ZodType): Json {
 function schemaIds(): { input: Map<z.ZodType, string>; output: Map<z.ZodType, string> } {
   const sides = { input: new Map<z.ZodType, string>(), output: new Map<z.ZodType, string>() };
   // Components go into both conversions so refs resolve either way; each is kept from its own side.
-  for (const c of COMPONENTS) {
-    sides.input.set(c.schema, c.id);
-    sides.output.set(c.schema, c.id);
+  for (const [id, schema] of ADMIN_COMPONENTS._idmap) {
+    sides.input.set(schema, id);
+    sides.output.set(schema, id);
   }
   for (const [name, r] of Object.entries(ADMIN_ROUTES) as Array<[string, RouteDeclaration]>) {
     if (r.body && !sides.input.has(r.body)) sides.input.set(r.body, `~${name}`);
@@ -74,7 +74,8 @@ export function buildOpenApiDocument(version: string): Json {
   const ids = schemaIds();
   const converted = { input: convert(ids.input, 'input'), output: convert(ids.output, 'output') };
   const components: Record<string, Json> = {};
-  for (const c of COMPONENTS) components[c.id] = converted[c.side][c.id]!;
+  for (const [id, schema] of ADMIN_COMPONENTS._idmap)
+    components[id] = converted[ADMIN_COMPONENTS.get(schema)?.side ?? 'output'][id]!;
   const schemaOf = (schema: z.ZodType, side: SchemaSide): Json => {
     const id = ids[side].get(schema)!;
     return id.startsWith('~') ? converted[side][id]! : ref(id);

@@ -5,7 +5,7 @@
  * To add a route:
  *   1. declare it below: its key is the operation name (the OpenAPI operationId and the client's
  *      method name); give method, path, tag, summary and the zod schemas of what it takes and answers
- *      (a new named answer shape: `component('Name', schema)` in schemas.ts or delivery-schemas.ts);
+ *      (a new named answer shape: `schema.register(ADMIN_COMPONENTS, { id: 'Name' })` in schemas.ts or delivery-schemas.ts);
  *   2. bind its handler by the same key in its group's file in src/admin (see mount.ts);
  *   3. add a client method of that name in src/client/client.ts (or give `noClient` a reason), and a
  *      row in docs/admin-api.md. test/admin-contract.test.ts fails until all three are there.

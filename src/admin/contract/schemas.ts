@@ -12,26 +12,22 @@ import { JournalEntryShape, TokenShape } from '../../model/auth.js';
 import { AdvanceResultShape, ClockStateShape } from '../../model/clock.js';
 import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
-import { CaseTraceSchema } from '../../verify/trace.js';
+import { CaseTraceSchema } from '../../verify/trace-shape.js';
 import { CASE_IDS } from '../../verify/types.js';
-import { API_VERSION, CLOCK_MODE, component, int, str } from './fields.js';
+import { ADMIN_COMPONENTS, API_VERSION, CLOCK_MODE, int, str } from './fields.js';
 
 // Every error answer (`errors`, `default` of each operation in the document): named, never returned by a handler.
-component(
-  'Problem',
-  z.object({
-    error: z.object({
-      code: str.describe('stable machine-readable code'),
-      category: z.enum(['user_input', 'conflict', 'not_found', 'delivery', 'internal']),
-      message: str.describe('what failed, why, and how to fix it'),
-      details: z.looseObject({}).optional().describe('e.g. path (field), accepted (values)'),
-    }),
+z.object({
+  error: z.object({
+    code: str.describe('stable machine-readable code'),
+    category: z.enum(['user_input', 'conflict', 'not_found', 'delivery', 'internal']),
+    message: str.describe('what failed, why, and how to fix it'),
+    details: z.looseObject({}).optional().describe('e.g. path (field), accepted (values)'),
   }),
-);
+}).register(ADMIN_COMPONENTS, { id: 'Problem' });
 
-export const HealthSchema = component(
-  'Health',
-  z.object({
+export const HealthSchema = z
+  .object({
     status: z.enum(['ok', 'starting', 'degraded']),
     degraded: str
       .optional()
@@ -41,12 +37,11 @@ export const HealthSchema = component(
     version: str.describe('the package version (package.json)'),
     clock: CLOCK_MODE.optional(),
     seed: int.optional(),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Health' });
 
-export const EffectiveConfigSchema = component(
-  'EffectiveConfig',
-  z.object({
+export const EffectiveConfigSchema = z
+  .object({
     responseTimeoutMs: int.describe('real milliseconds, on every clock'),
     allowHttp: z.boolean(),
     clock: z.object({
@@ -77,56 +72,51 @@ export const EffectiveConfigSchema = component(
     dataDir: str
       .nullable()
       .describe('where state is kept across restarts (--data-dir); null: in memory only'),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'EffectiveConfig' });
 
 export const ResetResultSchema = z.object({ status: z.literal('reset') });
 
-export const TrustInputSchema = component(
-  'TrustInput',
-  z.object({ pem: str.describe('one or more PEM certificates') }),
-  'input',
-);
-export const TrustedCertificateSchema = component('TrustedCertificate', TrustedCertificateShape);
-export const TrustListSchema = component(
-  'TrustList',
-  z.object({ certificates: z.array(TrustedCertificateSchema) }),
-);
-export const TrustResultSchema = component(
-  'TrustResult',
-  z.object({
+export const TrustInputSchema = z
+  .object({ pem: str.describe('one or more PEM certificates') })
+  .register(ADMIN_COMPONENTS, { id: 'TrustInput', side: 'input' });
+export const TrustedCertificateSchema = TrustedCertificateShape.register(ADMIN_COMPONENTS, {
+  id: 'TrustedCertificate',
+});
+export const TrustListSchema = z
+  .object({ certificates: z.array(TrustedCertificateSchema) })
+  .register(ADMIN_COMPONENTS, { id: 'TrustList' });
+export const TrustResultSchema = z
+  .object({
     added: z.array(TrustedCertificateSchema).describe('the certificates that were new'),
     certificates: z.array(TrustedCertificateSchema),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'TrustResult' });
 
-export const UserInputSchema = component('UserInput', UserSchema, 'input');
-export const UserAnswerSchema = component('User', UserViewSchema);
+export const UserInputSchema = UserSchema.register(ADMIN_COMPONENTS, { id: 'UserInput', side: 'input' });
+export const UserAnswerSchema = UserViewSchema.register(ADMIN_COMPONENTS, { id: 'User' });
 
-export const TokenSchema = component('Token', TokenShape);
+export const TokenSchema = TokenShape.register(ADMIN_COMPONENTS, { id: 'Token' });
 export const TokenQuerySchema = z.object({ username: str.optional().describe('only this user') });
 
-export const JournalEntrySchema = component('JournalEntry', JournalEntryShape);
+export const JournalEntrySchema = JournalEntryShape.register(ADMIN_COMPONENTS, { id: 'JournalEntry' });
 const headerPairs = z.array(z.tuple([str, str]));
-export const JournalDetailSchema = component(
-  'JournalDetail',
-  JournalEntrySchema.extend({
-    exchange: z
-      .object({
-        request: z.object({
-          method: str,
-          target: str.describe('path and query as sent'),
-          headers: headerPairs,
-          body: str.describe('up to 4 KiB, decompressed when sent with Content-Encoding gzip or deflate'),
-          bodyBytes: int,
-          truncated: z.boolean(),
-        }),
-        response: z.object({ status: int, headers: headerPairs, body: str, truncated: z.boolean() }),
-      })
-      .nullable()
-      .describe('the call as the client sent it and got it back; null when it did not come over HTTP'),
-  }),
-);
+export const JournalDetailSchema = JournalEntrySchema.extend({
+  exchange: z
+    .object({
+      request: z.object({
+        method: str,
+        target: str.describe('path and query as sent'),
+        headers: headerPairs,
+        body: str.describe('up to 4 KiB, decompressed when sent with Content-Encoding gzip or deflate'),
+        bodyBytes: int,
+        truncated: z.boolean(),
+      }),
+      response: z.object({ status: int, headers: headerPairs, body: str, truncated: z.boolean() }),
+    })
+    .nullable()
+    .describe('the call as the client sent it and got it back; null when it did not come over HTTP'),
+}).register(ADMIN_COMPONENTS, { id: 'JournalDetail' });
 export const JournalQuerySchema = z.object({
   version: API_VERSION.optional().describe('only this API version'),
   variant: z.enum(VARIANTS).optional().describe('only this variant'),
@@ -134,47 +124,45 @@ export const JournalQuerySchema = z.object({
   outcome: str.optional().describe('only this outcome, e.g. ok'),
 });
 
-export const FaultInputSchema = component('FaultInput', FaultSchema, 'input');
-export const FaultAnswerSchema = component(
-  'Fault',
-  z.object({
+export const FaultInputSchema = FaultSchema.register(ADMIN_COMPONENTS, { id: 'FaultInput', side: 'input' });
+export const FaultAnswerSchema = z
+  .object({
     ...FaultSchema.shape,
     id: str,
     remaining: int.nullable().describe('calls still to be affected (count mode), or null (fraction mode)'),
     matched: int.describe('calls this rule affected so far'),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Fault' });
 
-export const ClockStateSchema = component('ClockState', ClockStateShape);
-export const AdvanceInputSchema = component(
-  'AdvanceInput',
-  z.union([
+export const ClockStateSchema = ClockStateShape.register(ADMIN_COMPONENTS, { id: 'ClockState' });
+export const AdvanceInputSchema = z
+  .union([
     z.strictObject({
       by: z.union([z.string().meta({ examples: ['PT1H', '30m'] }), z.number().describe('ms')]),
     }),
     z.strictObject({ to: z.string().meta({ examples: ['2026-04-27T11:00:00Z', 'next-batch'] }) }),
-  ]),
-  'input',
-);
-export const AdvanceResultSchema = component('AdvanceResult', AdvanceResultShape);
+  ])
+  .register(ADMIN_COMPONENTS, { id: 'AdvanceInput', side: 'input' });
+export const AdvanceResultSchema = AdvanceResultShape.register(ADMIN_COMPONENTS, { id: 'AdvanceResult' });
 
 /** An object whose members the scenario runner owns (typed there, not here). */
 const anObject = (description: string) =>
   z.custom<object>((v) => typeof v === 'object').meta({ type: 'object', description });
 
-export const ScenarioRunResultSchema = component(
-  'ScenarioRunResult',
-  z.object({
+export const ScenarioRunResultSchema = z
+  .object({
     status: str.describe('passed, failed or error'),
     summary: anObject('counts of scenarios and expectations'),
     result: anObject('every step and expectation, as run --json writes them'),
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'ScenarioRunResult' });
 
-export const VerifyInputSchema = component('VerifyInput', VerifyOptionsSchema, 'input');
-const VerifyCaseSchema = component(
-  'VerifyCase',
-  z.object({
+export const VerifyInputSchema = VerifyOptionsSchema.register(ADMIN_COMPONENTS, {
+  id: 'VerifyInput',
+  side: 'input',
+});
+const VerifyCaseSchema = z
+  .object({
     id: z.enum(CASE_IDS),
     title: str,
     status: z.enum(['passed', 'failed', 'warned', 'skipped']),
@@ -196,11 +184,10 @@ const VerifyCaseSchema = component(
     trace: CaseTraceSchema.optional().describe(
       'what the case sent (BookingID, UpdateDate, status, the gzip body as base64), the answers and the probe readings; verify --replay sends it again',
     ),
-  }),
-);
-export const VerifyReportSchema = component(
-  'VerifyReport',
-  z.object({
+  })
+  .register(ADMIN_COMPONENTS, { id: 'VerifyCase' });
+export const VerifyReportSchema = z
+  .object({
     receiver: str,
     passed: int,
     failed: int,
@@ -213,8 +200,8 @@ export const VerifyReportSchema = component(
     probeDeadlineMs: int,
     responseTimeoutMs: int,
     durationMs: int,
-  }),
-);
+  })
+  .register(ADMIN_COMPONENTS, { id: 'VerifyReport' });
 /** One line of POST /verify's progress stream (`Accept: application/x-ndjson`, decision 0074). */
 export const VerifyProgressSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('caseStart'), id: z.enum(CASE_IDS), title: str, index: int, total: int }),

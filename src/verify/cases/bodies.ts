@@ -1,5 +1,5 @@
 /** Cases about body shapes: every optional member missing, and the largest body. */
-import { type NotificationBody, unpackBody, wireBytes } from '../../contract/index.js';
+import { type NotificationBody, unpackBody } from '../../contract/index.js';
 import { deriveSeed } from '../../generate/index.js';
 import { MAXIMAL_RATIO_AMOUNT, maximalBody, maximalTraitBodies, minimalBody } from '../bodies.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
@@ -29,7 +29,7 @@ export const acceptsMaximalBody: CaseDefinition = {
     const body = maximalBody(deriveSeed(options.seed, 102), ctx.now());
     const record = await ctx.sendBody(body);
     const outcome = judgeAcknowledged([{ record, what: 'the maximal body' }], options.apiKey, true);
-    const size = `${Buffer.byteLength(JSON.stringify(unpackBody(record.packed)))} bytes of JSON, ${wireBytes(record.packed).length} gzipped`;
+    const size = `${Buffer.byteLength(JSON.stringify(unpackBody(record.gz)))} bytes of JSON, ${record.gz.length} gzipped`;
     if (outcome.status === 'failed') return refusedTraits(input, outcome, size);
     const withSize = { ...outcome, reason: `${outcome.reason} (${size})` };
     return probe ? storedContent(probe, body, withSize) : withSize;

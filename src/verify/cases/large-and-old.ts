@@ -1,5 +1,5 @@
 /** Bodies a proxy or a validator in front of the receiver may refuse: a large one, an old one. */
-import { unpackBody, wireBytes } from '../../contract/index.js';
+import { unpackBody } from '../../contract/index.js';
 import type { NotificationRecord } from '../../delivery/index.js';
 import { deriveSeed } from '../../generate/index.js';
 import { largeBody, oldBody } from '../bodies.js';
@@ -18,7 +18,7 @@ export const acceptsLargeBody: CaseDefinition = {
   async run({ ctx, options }): Promise<Outcome> {
     const record = await ctx.sendBody(largeBody(deriveSeed(options.seed, 103), ctx.now()));
     const outcome = judgeAcknowledged([{ record, what: 'the large body' }], options.apiKey, true);
-    const size = `${wireBytes(record.packed).length} bytes gzip, ${Buffer.byteLength(JSON.stringify(unpackBody(record.packed)))} bytes of JSON`;
+    const size = `${record.gz.length} bytes gzip, ${Buffer.byteLength(JSON.stringify(unpackBody(record.gz)))} bytes of JSON`;
     if (acknowledged(record.attempts.at(-1)) || overCap(record.attempts.at(-1)))
       return { ...outcome, reason: `${outcome.reason} (${size})` };
     return { ...outcome, reason: `${sizeLimitHint(record, size)}. ${outcome.reason}` };

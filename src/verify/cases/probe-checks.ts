@@ -7,7 +7,7 @@ import type { NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
 import { type Probe, type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
-import type { Expectation } from '../trace.js';
+import type { Expectation } from '../trace-shape.js';
 import type { Evidence } from '../types.js';
 import { failed, type Outcome, passed } from './case.js';
 

@@ -4,9 +4,7 @@
  * (a loaded machine cannot be made on demand, so the attempts and the stall are given here).
  */
 import { describe, expect, it } from 'vitest';
-import { packBody } from '../../contract/index.js';
 import type { Attempt, NotificationRecord } from '../../delivery/index.js';
-import { generateNotification } from '../../generate/index.js';
 import type { MeasuredAttempt, VerifyContext } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
 import { answersWithinTimeout } from './timing.js';
@@ -16,7 +14,7 @@ const record = {
   bookingStatus: 'Issued',
   bookingId: 1234567,
   filename: 'f.json',
-  packed: packBody(generateNotification({ event: 'Issue', seed: 7, at: '2026-04-27T10:00:00Z' }).target),
+  gz: Buffer.alloc(10),
   authorization: 'Bearer k',
 } as unknown as NotificationRecord;
 const attempt = (durationMs: number, batchAt?: string): Attempt =>
