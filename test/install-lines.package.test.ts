@@ -3,8 +3,7 @@
  * 12 (from the registry; it announces that it wants Node ≥ 22 and runs): a clone of this checkout
  * gets a tag the test creates, and `npm install --save-dev --allow-git=all "git+file://…#<tag>"`
  * installs it into an empty project (npm clones it and runs `prepare`); the result loads with
- * `require` and answers health. The README's approval line then silences npm's install-scripts
- * notice on the next install. The README's tarball line is what test/packed-install.package.test.ts runs.
+ * `require` and answers health. The README's tarball line is what test/packed-install.package.test.ts runs.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,14 +29,6 @@ function readmeGitLine(): string[] {
   return line!.split(' ').slice(0, -1);
 }
 
-/** The README's line that records the review of the git install's `prepare` (`npm … reportbo-emulator`). */
-function readmeApproveLine(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const line = /`(npm [a-z-]+ approve reportbo-emulator)`/.exec(readme)?.[1];
-  expect(line, 'README.md names the command that approves the install script').toBeDefined();
-  return line!.split(' ');
-}
-
 /** The npm that runs the lines: this machine's (11), or npm 12 installed from the registry. */
 async function npmOf(major: 11 | 12): Promise<string[]> {
   if (major === 11) return ['npm'];
@@ -47,7 +38,7 @@ async function npmOf(major: 11 | 12): Promise<string[]> {
 
 describe('the README install lines', () => {
   it.each([11, 12] as const)(
-    'installs from a git URL at a tag with npm %i, running prepare, and the result works; the approval line silences the notice',
+    'installs from a git URL at a tag with npm %i, running prepare, and the result works',
     async (major) => {
       const dir = await mkdtemp(join(tmpdir(), 'git-install-'));
       dirs.push(dir);
@@ -88,19 +79,6 @@ startEmulator().then(async (e) => {
 });`;
       const { stdout } = await run(process.execPath, ['-e', script], { cwd: project, timeout: 60_000 });
       expect(stdout.trim()).toBe('true ok');
-
-      // The review the README asks for, recorded once: the next install says nothing about scripts.
-      const [, ...approve] = readmeApproveLine();
-      await run(npmCommand[0]!, [...npmCommand.slice(1), ...approve], { cwd: project, timeout: 120_000 });
-      const again = await run(
-        npmCommand[0]!,
-        [...npmCommand.slice(1), 'install', '--prefer-offline', '--no-audit', '--no-fund'],
-        {
-          cwd: project,
-          timeout: 600_000,
-        },
-      );
-      expect(again.stderr).not.toMatch(/install-scripts|allowScripts/);
     },
     1_200_000,
   );
