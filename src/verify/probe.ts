@@ -7,6 +7,7 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import type { ResolvedOptions } from './options.js';
 import { probeReading } from './trace.js';
 import type { Expectation, ProbeAnswer, ProbeReading } from './trace-shape.js';
 import type { Evidence } from './types.js';
@@ -50,6 +51,18 @@ export class Probe {
   /** The readings of the running case (the report's trace), timed from its start. */
   #readings: ProbeReading[] = [];
   #caseStartMs = Date.now();
+
+  /** The probe `options` name (`--probe`), or none. */
+  static of(options: ResolvedOptions): Probe | undefined {
+    if (!options.probe) return undefined;
+    return new Probe(
+      options.probe,
+      options.apiKey,
+      options.caPems,
+      options.responseTimeoutMs,
+      options.probeDeadlineMs,
+    );
+  }
 
   constructor(
     private readonly template: string,

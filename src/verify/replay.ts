@@ -165,15 +165,7 @@ export async function runReplay(options: ResolvedOptions, source: ReplaySource):
     maxSockets: Math.min(1_000, Math.max(16, requests)),
     extraCaPem: options.caPems,
   });
-  const probe = options.probe
-    ? new Probe(
-        options.probe,
-        options.apiKey,
-        options.caPems,
-        options.responseTimeoutMs,
-        options.probeDeadlineMs,
-      )
-    : undefined;
+  const probe = Probe.of(options);
   const t0 = Date.now();
   probe?.beginCase(t0);
   const answers = new Map<SentNotification, TracedAttempt[]>();

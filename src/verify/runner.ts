@@ -21,15 +21,7 @@ export async function runVerify(
   const started = performance.now();
   const selected = CASES.filter((c) => options.cases.has(c.id));
   const ctx = await VerifyContext.create(options);
-  const probe = options.probe
-    ? new Probe(
-        options.probe,
-        options.apiKey,
-        options.caPems,
-        options.responseTimeoutMs,
-        options.probeDeadlineMs,
-      )
-    : undefined;
+  const probe = Probe.of(options);
   const results: CaseResult[] = [];
   let connectionFailure = false;
   let death: Death | undefined;

@@ -34,6 +34,11 @@ export type Expectation = (typeof EXPECTATIONS)[number];
 
 const ms = z.number().int().min(0).max(86_400_000);
 const text = (max: number) => z.string().max(max);
+const bookingId = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 53);
 
 const TracedAttemptSchema = z.strictObject({
   /** Milliseconds from the start of the case to the start of this attempt. */
@@ -54,11 +59,7 @@ const TracedAttemptSchema = z.strictObject({
 const SentNotificationSchema = z.strictObject({
   /** Its place in the case, from 1, in the order of first attempts. */
   n: z.number().int().min(1),
-  bookingId: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 53),
+  bookingId,
   bookingNumber: text(64),
   bookingStatus: text(32),
   updateDate: text(40),
@@ -78,11 +79,7 @@ const SentNotificationSchema = z.strictObject({
 const ProbeReadingSchema = z.strictObject({
   /** Milliseconds from the start of the case to the first ask. */
   atMs: ms,
-  bookingId: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 53),
+  bookingId,
   bookingNumber: text(64),
   /** What the check expected; absent for a reading that judged nothing. */
   expect: z.enum(EXPECTATIONS).optional(),
