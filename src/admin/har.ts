@@ -94,7 +94,10 @@ export function harLog(records: Iterable<NotificationRecord>) {
 }
 
 /** One JSON line per notification: its full view (as `GET /__admin/notifications/:id`) and the gzip body as sent, base64. */
-export function* ndjsonLines(records: Iterable<NotificationRecord>): Generator<string> {
+export function* ndjsonLines(
+  records: Iterable<NotificationRecord>,
+  resentAs: (n: NotificationRecord) => string[],
+): Generator<string> {
   for (const n of records)
-    yield `${JSON.stringify({ ...toDetail(n), gzipBase64: n.gz.toString('base64') })}\n`;
+    yield `${JSON.stringify({ ...toDetail(n), resentAs: resentAs(n), gzipBase64: n.gz.toString('base64') })}\n`;
 }

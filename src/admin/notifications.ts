@@ -22,6 +22,13 @@ const SETTLE_WAIT_DEFAULT_MS = 10_000;
  */
 export function notificationRoutes(emulator: Emulator): Hono {
   const { outbox } = emulator.delivery;
+  // The notifications that resend `n`, oldest first (a resend keeps its original's booking, so only
+  // that booking's notifications are looked at).
+  const resentAs = (n: NotificationRecord): string[] =>
+    outbox
+      .list({ bookingId: n.bookingId })
+      .filter((r) => r.resentFrom === n.id)
+      .map((r) => r.id);
   return mount(new Hono(), {
     // Before getNotification: /notifications/export is not a notification id.
     exportNotifications: (c, { query }) => {
@@ -40,7 +47,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
           'Content-Disposition': disposition('har'),
         });
       }
-      return c.body([...ndjsonLines(records)].join(''), 200, {
+      return c.body([...ndjsonLines(records, resentAs)].join(''), 200, {
         'Content-Type': 'application/x-ndjson; charset=utf-8',
         'Content-Disposition': disposition('ndjson'),
       });
@@ -130,12 +137,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
     getNotification: (_c, { params }) => {
       const n = outbox.get(params.id);
       if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
-      // A resend keeps its original's booking: only that booking's notifications are looked at.
-      const resentAs = outbox
-        .list({ bookingId: n.bookingId })
-        .filter((r) => r.resentFrom === n.id)
-        .map((r) => r.id);
-      return { ...toDetail(n), resentAs };
+      return { ...toDetail(n), resentAs: resentAs(n) };
     },
   });
 }
