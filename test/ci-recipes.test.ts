@@ -364,9 +364,10 @@ describe('the wait steps of docs/ci.md fail the job when the emulator exits at o
     },
     {
       title: 'GitLab CI job receiver-tests',
+      // The recipe's own line (indented in its YAML), not the prose that quotes it for GitHub.
       broken: CI_MD.replace(
-        'serve --clock manual --ca-file certs/ca.pem > reportbo.log',
-        'serve --clock sometimes --ca-file certs/ca.pem > reportbo.log',
+        '      npx reportbo-emulator serve --clock manual --ca-file certs/ca.pem > reportbo.log',
+        '      npx reportbo-emulator serve --clock sometimes --ca-file certs/ca.pem > reportbo.log',
       ),
       says: 'the emulator did not answer /__admin/health; its last log lines:',
     },
