@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { adminCall } from './helpers/admin-call.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 // --notification-retention (issue 31 §4, decision 0127): past it the oldest settled notifications
@@ -22,20 +23,6 @@ async function serve(input: SettingsInput): Promise<RunningEmulator> {
   return r;
 }
 
-async function admin<T = Record<string, unknown>>(
-  r: RunningEmulator,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${r.url}/__admin${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
-
 interface Listed {
   notifications: Array<{ id: string; state: string; createdAt: string }>;
   retention?: { keep: number; dropped: number; oldestKept: string | null };
@@ -43,8 +30,8 @@ interface Listed {
 
 async function events(r: RunningEmulator, count: number): Promise<void> {
   for (let i = 0; i < count; i++)
-    expect((await admin(r, 'POST', '/events', { type: 'Issue' })).status).toBe(202);
-  await admin(r, 'GET', '/notifications?wait=settled');
+    expect((await adminCall(r, 'POST', '/events', { type: 'Issue' })).status).toBe(202);
+  await adminCall(r, 'GET', '/notifications?wait=settled');
 }
 
 describe('--notification-retention', () => {
@@ -54,9 +41,9 @@ describe('--notification-retention', () => {
     dirs.push(join(dataDir, '..'));
     const settings: SettingsInput = { dataDir, notificationRetention: 5 };
     let emu = await serve(settings);
-    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'retention-key-01', url: rec.url });
+    await adminCall(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'retention-key-01', url: rec.url });
     await events(emu, 8);
-    const listed = (await admin<Listed>(emu, 'GET', '/notifications')).body;
+    const listed = (await adminCall<Listed>(emu, 'GET', '/notifications')).body;
     expect(listed.notifications.map((n) => n.id)).toEqual([
       'n-000004',
       'n-000005',
@@ -65,13 +52,13 @@ describe('--notification-retention', () => {
       'n-000008',
     ]);
     expect(listed.retention).toEqual({ keep: 5, dropped: 3, oldestKept: listed.notifications[0]!.createdAt });
-    expect((await admin(emu, 'GET', '/notifications/n-000001')).status).toBe(404);
-    expect((await admin(emu, 'GET', '/config')).body).toMatchObject({ notificationRetention: 5 });
+    expect((await adminCall(emu, 'GET', '/notifications/n-000001')).status).toBe(404);
+    expect((await adminCall(emu, 'GET', '/config')).body).toMatchObject({ notificationRetention: 5 });
 
     await emu.close();
     running.splice(running.indexOf(emu), 1);
     emu = await serve(settings);
-    const back = (await admin<Listed>(emu, 'GET', '/notifications')).body;
+    const back = (await adminCall<Listed>(emu, 'GET', '/notifications')).body;
     expect(back.notifications.map((n) => n.id)).toEqual(listed.notifications.map((n) => n.id));
     expect(back.retention).toEqual(listed.retention);
     await rec.close();
@@ -80,9 +67,9 @@ describe('--notification-retention', () => {
   it('never drops a pending notification', async () => {
     const rec = await receiver({ defaultBehaviour: behave.status(503) });
     const emu = await serve({ notificationRetention: 3 });
-    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'retention-key-02', url: rec.url });
+    await adminCall(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'retention-key-02', url: rec.url });
     await events(emu, 5);
-    const listed = (await admin<Listed>(emu, 'GET', '/notifications')).body;
+    const listed = (await adminCall<Listed>(emu, 'GET', '/notifications')).body;
     expect(listed.notifications).toHaveLength(5);
     expect(listed.notifications.every((n) => n.state === 'pending')).toBe(true);
     expect(listed.retention).toBeUndefined();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { adminCall } from './helpers/admin-call.js';
 import { runCli } from './helpers/cli.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -27,20 +28,6 @@ async function serve(input: SettingsInput): Promise<RunningEmulator> {
   return r;
 }
 
-async function admin<T = Record<string, unknown>>(
-  r: RunningEmulator,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${r.url}/__admin${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
-
 async function restart(r: RunningEmulator, input: SettingsInput): Promise<RunningEmulator> {
   await r.close();
   running.splice(running.indexOf(r), 1);
@@ -56,47 +43,56 @@ describe('--data-dir', () => {
       clockStart: '2026-04-27T10:00:00Z',
     };
     let emu = await serve(settings);
-    await admin(emu, 'POST', '/users', { username: 'ana', password: 'pw', idWeb: 7, webDescription: 'Ana' });
-    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-01', url: rec.url });
-    await admin(emu, 'POST', '/faults', { kind: 'status', status: 503, count: 3 });
-    await admin(emu, 'POST', '/outages', { credentialId: 'c1', from: '2030-01-01T00:00:00Z', for: 'PT1H' });
-    const event = await admin<{
+    await adminCall(emu, 'POST', '/users', {
+      username: 'ana',
+      password: 'pw',
+      idWeb: 7,
+      webDescription: 'Ana',
+    });
+    await adminCall(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-01', url: rec.url });
+    await adminCall(emu, 'POST', '/faults', { kind: 'status', status: 503, count: 3 });
+    await adminCall(emu, 'POST', '/outages', {
+      credentialId: 'c1',
+      from: '2030-01-01T00:00:00Z',
+      for: 'PT1H',
+    });
+    const event = await adminCall<{
       notifications: Array<{ id: string }>;
       reservations: Array<{ bookingId: number }>;
     }>(emu, 'POST', '/events', { type: 'Issue' });
-    await admin(emu, 'GET', '/notifications?wait=settled');
-    await admin(emu, 'POST', '/clock/advance', { by: 'PT1H' });
-    await admin(emu, 'GET', '/notifications?wait=settled');
-    const before = await admin(emu, 'GET', `/notifications/${event.body.notifications[0]!.id}`);
+    await adminCall(emu, 'GET', '/notifications?wait=settled');
+    await adminCall(emu, 'POST', '/clock/advance', { by: 'PT1H' });
+    await adminCall(emu, 'GET', '/notifications?wait=settled');
+    const before = await adminCall(emu, 'GET', `/notifications/${event.body.notifications[0]!.id}`);
 
     emu = await restart(emu, settings);
-    expect((await admin(emu, 'GET', '/config')).body.dataDir).toBe(settings.dataDir);
-    expect((await admin(emu, 'GET', '/users')).body).toEqual({
+    expect((await adminCall(emu, 'GET', '/config')).body.dataDir).toBe(settings.dataDir);
+    expect((await adminCall(emu, 'GET', '/users')).body).toEqual({
       users: [{ username: 'ana', idWeb: 7, webDescription: 'Ana', versions: ['1.6', '1.7'] }],
     });
-    expect((await admin(emu, 'GET', '/credentials')).body).toMatchObject({
+    expect((await adminCall(emu, 'GET', '/credentials')).body).toMatchObject({
       credentials: [{ id: 'c1', url: `${rec.url}/` }],
     });
-    expect((await admin(emu, 'GET', '/faults')).body).toMatchObject({
+    expect((await adminCall(emu, 'GET', '/faults')).body).toMatchObject({
       faults: [{ kind: 'status', remaining: 3 }],
     });
-    expect((await admin(emu, 'GET', '/outages')).body).toMatchObject({
+    expect((await adminCall(emu, 'GET', '/outages')).body).toMatchObject({
       outages: [{ id: 'o-1', credentialId: 'c1', from: '2030-01-01T00:00:00.000Z', status: 'scheduled' }],
     });
-    expect((await admin(emu, 'GET', '/clock')).body.now).toBe('2026-04-27T11:00:00.000Z');
+    expect((await adminCall(emu, 'GET', '/clock')).body.now).toBe('2026-04-27T11:00:00.000Z');
     const bookingId = event.body.reservations[0]!.bookingId;
-    expect((await admin(emu, 'GET', `/reservations/${bookingId}`)).body).toMatchObject({
+    expect((await adminCall(emu, 'GET', `/reservations/${bookingId}`)).body).toMatchObject({
       bookingId,
       status: 'Issued',
     });
-    const after = await admin(emu, 'GET', `/notifications/${event.body.notifications[0]!.id}`);
+    const after = await adminCall(emu, 'GET', `/notifications/${event.body.notifications[0]!.id}`);
     expect(after.body).toEqual(before.body);
     expect((after.body as { attempts: unknown[] }).attempts).toHaveLength(2);
-    expect((await admin(emu, 'GET', '/redelivery/batches')).body).toMatchObject({
+    expect((await adminCall(emu, 'GET', '/redelivery/batches')).body).toMatchObject({
       batches: [{ at: '2026-04-27T10:55:00.000Z', attempted: 1, failed: 1 }],
     });
     // New ids go on after the ones read back.
-    const next = await admin<{ notifications: Array<{ id: string }> }>(emu, 'POST', '/events', {
+    const next = await adminCall<{ notifications: Array<{ id: string }> }>(emu, 'POST', '/events', {
       type: 'Issue',
     });
     expect(next.body.notifications[0]!.id).toBe('n-000002');
@@ -106,24 +102,29 @@ describe('--data-dir', () => {
   it('reset clears what reset forgets from the data dir too, and keeps users and credentials', async () => {
     const settings: SettingsInput = { dataDir: freshDir(), clock: 'manual' };
     let emu = await serve(settings);
-    await admin(emu, 'POST', '/users', { username: 'bo', password: 'pw', idWeb: 1, webDescription: 'Bo' });
-    await admin(emu, 'POST', '/credentials', {
+    await adminCall(emu, 'POST', '/users', {
+      username: 'bo',
+      password: 'pw',
+      idWeb: 1,
+      webDescription: 'Bo',
+    });
+    await adminCall(emu, 'POST', '/credentials', {
       id: 'c1',
       apiKey: 'persisted-key-02',
       url: 'http://127.0.0.1:9/x',
     });
-    await admin(emu, 'POST', '/events', { type: 'Issue' });
-    await admin(emu, 'POST', '/reset');
+    await adminCall(emu, 'POST', '/events', { type: 'Issue' });
+    await adminCall(emu, 'POST', '/reset');
     emu = await restart(emu, settings);
-    expect((await admin<{ reservations: unknown[] }>(emu, 'GET', '/reservations')).body.reservations).toEqual(
-      [],
-    );
     expect(
-      (await admin<{ notifications: unknown[] }>(emu, 'GET', '/notifications')).body.notifications,
+      (await adminCall<{ reservations: unknown[] }>(emu, 'GET', '/reservations')).body.reservations,
     ).toEqual([]);
-    expect((await admin<{ users: unknown[] }>(emu, 'GET', '/users')).body.users).toHaveLength(1);
     expect(
-      (await admin<{ credentials: unknown[] }>(emu, 'GET', '/credentials')).body.credentials,
+      (await adminCall<{ notifications: unknown[] }>(emu, 'GET', '/notifications')).body.notifications,
+    ).toEqual([]);
+    expect((await adminCall<{ users: unknown[] }>(emu, 'GET', '/users')).body.users).toHaveLength(1);
+    expect(
+      (await adminCall<{ credentials: unknown[] }>(emu, 'GET', '/credentials')).body.credentials,
     ).toHaveLength(1);
   });
 
@@ -136,19 +137,17 @@ describe('--data-dir', () => {
       clockStart: '2026-04-27T10:00:00Z',
     };
     let emu = await serve(settings);
-    await admin(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-03', url: rec.url });
-    await admin(emu, 'POST', '/events', { type: 'Issue' });
-    await admin(emu, 'GET', '/notifications?wait=settled');
+    await adminCall(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-03', url: rec.url });
+    await adminCall(emu, 'POST', '/events', { type: 'Issue' });
+    await adminCall(emu, 'GET', '/notifications?wait=settled');
     await emu.close();
     running.splice(running.indexOf(emu), 1);
     await new Promise((r) => setTimeout(r, 2_000)); // ~5 emulator hours pass while it is down
     emu = await serve(settings);
     const { batches } = (
-      await admin<{ batches: Array<{ at: string; skipped?: boolean; reason?: string; attempted: number }> }>(
-        emu,
-        'GET',
-        '/redelivery/batches',
-      )
+      await adminCall<{
+        batches: Array<{ at: string; skipped?: boolean; reason?: string; attempted: number }>;
+      }>(emu, 'GET', '/redelivery/batches')
     ).body;
     const down = batches.filter((b) => b.reason?.includes('the emulator was not running'));
     expect(down.length).toBeGreaterThanOrEqual(2);
@@ -171,7 +170,7 @@ describe('--data-dir', () => {
     await first.close();
     const emu = await serve({ dataDir, clock: 'manual' });
     expect(
-      (await admin<{ users: Array<{ username: string }> }>(emu, 'GET', '/users')).body.users,
+      (await adminCall<{ users: Array<{ username: string }> }>(emu, 'GET', '/users')).body.users,
     ).toMatchObject([{ username: 'from-config' }]);
   });
 
