@@ -22,13 +22,13 @@ export function credentialRoutes(emulator: Emulator): Hono {
       const changed = credentials.replace(params.id, await readJsonBody(c));
       return changed;
     },
-    deliveryStats: () => ({
-      credentials: deliveryStats(
+    deliveryStats: () =>
+      deliveryStats(
         credentials.list().map((c) => c.id),
         delivery.outbox.list(),
         emulator.clock.describe().nextBatchAt,
+        Date.now(),
       ),
-    }),
     deleteCredential: (_c, { params }) => {
       delivery.removeCredential(params.id);
     },
