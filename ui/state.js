@@ -20,6 +20,7 @@ export const MAX_ATTEMPTS = 5;
  * @typedef {import('../src/client/types.js').JournalDetail} JournalDetail
  * @typedef {NonNullable<JournalDetail['exchange']>} Exchange
  * @typedef {import('../src/client/types.js').DeliveryStats} CredentialStats
+ * @typedef {import('../src/client/types.js').DeliveryStatsList} DeliveryStatsList
  * @typedef {import('../src/client/types.js').TrustedCertificate} TrustedCertificate
  * @typedef {import('../src/client/types.js').Fault} Fault
  * @typedef {import('../src/client/types.js').Outage} Outage
@@ -29,7 +30,7 @@ export const MAX_ATTEMPTS = 5;
  * @typedef {{
  *   '/clock': ClockState, '/notifications': NotificationList, '/reservations': { reservations: ReservationSummary[] },
  *   '/credentials': { credentials: Credential[] }, '/users': { users: User[] },
- *   '/delivery-stats': { credentials: CredentialStats[] }, '/trust': { certificates: TrustedCertificate[] },
+ *   '/delivery-stats': DeliveryStatsList, '/trust': { certificates: TrustedCertificate[] },
  *   '/faults': { faults: Fault[] }, '/outages': { outages: Outage[] }, '/requests': { requests: JournalEntry[] }
  * }} Lists the answers of the lists the page reads, by path
  */
@@ -51,6 +52,8 @@ export const state = {
   users: [],
   /** @type {CredentialStats[]} */
   stats: [],
+  /** @type {DeliveryStatsList['window'] | null} the buckets of the stats' timelines (charts.js) */
+  statsWindow: null,
   /** @type {TrustedCertificate[]} */
   trust: [],
   /** @type {Fault[]} */
@@ -252,7 +255,9 @@ const loaders = {
     state.users = (await list('/users')).users;
   },
   async stats() {
-    state.stats = (await list('/delivery-stats')).credentials;
+    const { credentials, window } = await list('/delivery-stats');
+    state.stats = credentials;
+    state.statsWindow = window;
   },
   async trust() {
     state.trust = (await list('/trust')).certificates;
