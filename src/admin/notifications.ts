@@ -63,7 +63,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
     },
     listNotifications: async (c, { query }) => {
       const { wait, timeoutMs = SETTLE_WAIT_DEFAULT_MS, limit, before, ...filters } = query;
-      const { filter, matches, extra } = notificationQuery(filters);
+      const { filter, passes, search, extra } = notificationQuery(filters);
       let settled: boolean | undefined;
       if (wait === 'settled') {
         // The state filter selects what is listed, not what is waited for: a waited-for pending
@@ -80,11 +80,15 @@ export function notificationRoutes(emulator: Emulator): Hono {
         return settled === undefined ? { notifications, ...dropped } : { settled, notifications, ...dropped };
       }
       // A search or a page: a scan that yields, newest first, bounded by `limit`.
-      const found = await scanNotifications(listed, extra ? matches : () => true, {
-        ...(limit === undefined ? {} : { limit }),
-        ...(before === undefined ? {} : { before }),
-        signal: c.req.raw.signal,
-      });
+      const found = await scanNotifications(
+        listed,
+        extra ? { passes, search } : { passes: () => true, search: null },
+        {
+          ...(limit === undefined ? {} : { limit }),
+          ...(before === undefined ? {} : { before }),
+          signal: c.req.raw.signal,
+        },
+      );
       const notifications = found.records.map(toSummary);
       const page = paged ? { total: found.total, nextCursor: found.nextCursor } : {};
       return settled === undefined
