@@ -59,9 +59,9 @@ describe.skipIf(!haveChromium)('messages that no longer apply go, in chromium', 
     expect(again.url).toBe(first.url);
     await page.waitForSelector('#live.on', { timeout: 30_000 });
     expect(await statusLeaves(page, /fetch/i)).toBe('');
-    // Chromium logged the calls and stream connections refused while the emulator was away.
-    for (const line of pageErrors.splice(0))
-      expect(line).toMatch(/ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE|ERR_INCOMPLETE_CHUNKED_ENCODING/);
+    // Chromium logged the calls and stream connections that failed while the emulator was away
+    // (refused, reset or cut off: which depends on the moment).
+    for (const line of pageErrors.splice(0)) expect(line).toMatch(/^Failed to load resource: net::ERR_/);
   }, 60_000);
 
   it("a set-up form's refusal of a field goes when a choice hides that field; another field's does not", async () => {
