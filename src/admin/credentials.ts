@@ -15,13 +15,13 @@ export function credentialRoutes(emulator: Emulator): Hono {
     addCredential: (_c, { body }) => credentials.add(body),
     // Replaced in place, validated as POST; notifications already made keep their URL and ApiKey.
     updateCredential: (_c, { params, body }) => credentials.replace(params.id, body),
-    deliveryStats: () => ({
-      credentials: deliveryStats(
+    deliveryStats: () =>
+      deliveryStats(
         credentials.list().map((c) => c.id),
         delivery.outbox.list(),
         emulator.clock.describe().nextBatchAt,
+        Date.now(),
       ),
-    }),
     deleteCredential: (_c, { params }) => {
       delivery.removeCredential(params.id);
     },

@@ -22,8 +22,12 @@ import type { KeptRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
-/** The on-disk format this code writes and reads (`format.json`); a newer one is refused. */
-export const DATA_DIR_FORMAT = 1;
+/**
+ * The on-disk format this code writes and reads (`format.json`); a newer one is refused. Format 2: a
+ * journal's reservation record may carry only the history entries its save appended (`historyFrom`),
+ * which a format-1 reader would take for the whole history.
+ */
+export const DATA_DIR_FORMAT = 2;
 const FORMAT_FILE = 'format.json';
 const SNAPSHOT_FILE = 'snapshot.bin';
 /** The journal grows to at least this before it is compacted into a snapshot. */

@@ -22,7 +22,7 @@ import {
   BatchResultSchema,
   CredentialInputComponent,
   CredentialSchema,
-  DeliveryStatsSchema,
+  DeliveryStatsListSchema,
   EventInputComponent,
   EventResultSchema,
   ExportLineSchema,
@@ -159,8 +159,8 @@ export const ADMIN_ROUTES = {
     path: '/delivery-stats',
     tag: 'delivery',
     summary:
-      'per credential: notifications by state, attempts, success rate, last failure and the next batch when one is pending',
-    responses: { 200: listOf('credentials', DeliveryStatsSchema) },
+      'per credential: notifications by state, attempts, success rate, last failure, the next batch when one is pending, and the attempts, successes and latency over time (at most 24 buckets of wall time)',
+    responses: { 200: DeliveryStatsListSchema },
   }),
   deleteCredential: route({
     method: 'delete',
