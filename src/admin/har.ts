@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { deliveryHeaders, type NotificationRecord, toDetail } from '../delivery/index.js';
-import { bodyText } from './notification-query.js';
+import { bodyText } from './notification-search.js';
 
 /** A header or query pair as HAR lists them. */
 interface HarPair {

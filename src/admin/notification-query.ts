@@ -1,10 +1,15 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { gunzipSync } from 'node:zlib';
 import type { z } from 'zod';
 import type { NotificationFilter, NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
 import type { ExportQuerySchema, STATUS_CLASSES } from './contract/delivery-schemas.js';
-import { parseSearch, searchMatches } from './notification-search.js';
+import {
+  bodyTexts,
+  type NotificationSearch,
+  needsBody,
+  parseSearch,
+  searchMatches,
+} from './notification-search.js';
 
 /** The filters both queries share, as mount() read them against the declared schema. */
 type NotificationFilters = Omit<z.output<typeof ExportQuerySchema>, 'format'>;
@@ -23,6 +28,10 @@ export interface NotificationQuery {
   filter: NotificationFilter;
   /** Whether a record passes the filters the outbox does not know. */
   matches: (n: NotificationRecord) => boolean;
+  /** The same without the search `q`: what a scan checks before it decodes a body. */
+  passes: (n: NotificationRecord) => boolean;
+  /** The search `q`, parsed; null without one. */
+  search: NotificationSearch | null;
   /** Whether any filter beyond the outbox's own was given. */
   extra: boolean;
 }
@@ -33,11 +42,6 @@ export function statusClassOf(n: NotificationRecord): StatusClass {
   if (!last) return 'none';
   if (last.statusCode === undefined || last.statusCode === null) return 'network';
   return `${Math.floor(last.statusCode / 100)}xx` as StatusClass;
-}
-
-/** The decoded body's JSON text (the bytes the receiver gets after gunzip). */
-export function bodyText(n: NotificationRecord): string {
-  return gunzipSync(n.gz).toString('utf8');
 }
 
 /**
@@ -57,7 +61,7 @@ export function notificationQuery(q: NotificationFilters): NotificationQuery {
   const sinceWall = instantParam(q, 'sinceWall');
   const untilWall = instantParam(q, 'untilWall');
   const wall = sinceWall !== undefined || untilWall !== undefined;
-  const matches = (n: NotificationRecord): boolean => {
+  const passes = (n: NotificationRecord): boolean => {
     if (status !== undefined && n.bookingStatus !== status) return false;
     if (statusClass !== undefined && statusClassOf(n) !== statusClass) return false;
     if (attempts !== undefined && n.attempts.length !== attempts) return false;
@@ -72,11 +76,13 @@ export function notificationQuery(q: NotificationFilters): NotificationQuery {
       if ((sinceWall !== undefined && at < sinceWall) || (untilWall !== undefined && at >= untilWall))
         return false;
     }
-    return search === null || searchMatches(n, search);
+    return true;
   };
   return {
     filter,
-    matches,
+    passes,
+    search,
+    matches: (n) => passes(n) && (search === null || searchMatches(n, search)),
     extra:
       status !== undefined ||
       statusClass !== undefined ||
@@ -111,6 +117,8 @@ function instantParam(
 
 /** How long a scan runs before it lets the event loop serve others (deliveries, events, the stream). */
 const SCAN_SLICE_MS = 4;
+/** How many bodies a search decodes with one gunzip (notification-search.ts `bodyTexts`). */
+const BODY_BATCH = 32;
 
 /** What a bounded scan found: the newest `limit` matches older than the cursor (oldest first), how many match in all (either side of the cursor), and the next cursor. */
 export interface ScanResult {
@@ -127,7 +135,7 @@ export interface ScanResult {
  */
 export async function scanNotifications(
   records: readonly NotificationRecord[],
-  matches: (n: NotificationRecord) => boolean,
+  query: Pick<NotificationQuery, 'passes' | 'search'>,
   options: { limit?: number; before?: string; signal?: AbortSignal },
 ): Promise<ScanResult> {
   let start = records.length - 1;
@@ -147,8 +155,29 @@ export async function scanNotifications(
   const found: NotificationRecord[] = [];
   let total = 0;
   let more = false;
+  const { passes, search } = query;
+  // Bodies decoded ahead for the search: the record asked for and the next older ones that pass
+  // the other filters and need theirs.
+  const texts = new Map<NotificationRecord, string>();
+  let i = records.length - 1;
+  const textOf = (n: NotificationRecord): string => {
+    let text = texts.get(n);
+    if (text === undefined) {
+      texts.clear();
+      const batch = [n];
+      for (let j = i - 1; j >= 0 && batch.length < BODY_BATCH; j--) {
+        const older = records[j]!;
+        if (passes(older) && needsBody(older, search!)) batch.push(older);
+      }
+      bodyTexts(batch, texts);
+      text = texts.get(n)!;
+    }
+    return text;
+  };
+  const matches = (n: NotificationRecord): boolean =>
+    passes(n) && (search === null || searchMatches(n, search, textOf));
   let slice = performance.now();
-  for (let i = records.length - 1; i >= 0; i--) {
+  for (; i >= 0; i--) {
     if ((i & 63) === 0 && performance.now() - slice > SCAN_SLICE_MS) {
       await yieldToEventLoop();
       if (options.signal?.aborted) break;

@@ -134,8 +134,54 @@ function walkValues(body: unknown, terms: readonly ValueTerm[], found: boolean[]
   return all;
 }
 
-/** Whether notification `n` satisfies every term of `search`. */
-export function searchMatches(n: NotificationRecord, search: NotificationSearch): boolean {
+/** The decoded body's JSON text (the bytes the receiver gets after gunzip). */
+export function bodyText(n: NotificationRecord): string {
+  return gunzipSync(n.gz).toString('utf8');
+}
+
+/**
+ * The bodies of `records` decoded with one gunzip of their members laid end to end (a gzip stream may
+ * hold several), each cut at the length its member's trailer states (ISIZE, RFC 1952; zlib checks
+ * it). Setting up a zlib stream costs about as much as inflating a 1.2 KB body, so a search decodes
+ * 32 at a time (docs/perf-budget.md).
+ */
+export function bodyTexts(
+  records: readonly NotificationRecord[],
+  into: Map<NotificationRecord, string>,
+): void {
+  const out = gunzipSync(Buffer.concat(records.map((n) => n.gz)));
+  let at = 0;
+  for (const n of records) {
+    const length = n.gz.readUInt32LE(n.gz.length - 4);
+    into.set(n, out.toString('utf8', at, at + length));
+    at += length;
+  }
+}
+
+/** Whether the terms of `search` need `n`'s body to be decided (the attempts and its own names may settle it). */
+export function needsBody(n: NotificationRecord, search: NotificationSearch): boolean {
+  return search.terms.some((t) => t.kind === 'value') && !ownDecides(n, search);
+}
+
+function ownDecides(n: NotificationRecord, search: NotificationSearch): boolean {
+  const own = ownText(n);
+  return search.terms.every((t) => (t.kind === 'status' ? true : t.path === null && own.includes(t.text)));
+}
+
+/** The notification's own names, lower case: a plain word may name them rather than the body. */
+function ownText(n: NotificationRecord): string {
+  return `${n.id}\u0000${n.bookingNumber}\u0000${n.filename}\u0000${n.credentialId}`.toLowerCase();
+}
+
+/**
+ * Whether notification `n` satisfies every term of `search`; `textOf` hands its body's JSON text when
+ * a term needs it (a scan passes texts it decoded in batches).
+ */
+export function searchMatches(
+  n: NotificationRecord,
+  search: NotificationSearch,
+  textOf: (n: NotificationRecord) => string = bodyText,
+): boolean {
   const valueTerms: ValueTerm[] = [];
   for (const t of search.terms) {
     if (t.kind === 'status') {
@@ -144,12 +190,12 @@ export function searchMatches(n: NotificationRecord, search: NotificationSearch)
   }
   if (!valueTerms.length) return true;
   // Plain words may name the notification itself rather than its body.
-  const own = `${n.id}\u0000${n.bookingNumber}\u0000${n.filename}\u0000${n.credentialId}`.toLowerCase();
+  const own = ownText(n);
   const found = valueTerms.map((t) => t.path === null && own.includes(t.text));
   if (found.every(Boolean)) return true;
   // The body is decompressed per search and never kept (100,000 decoded bodies would be ~300 MB).
   // A term absent from the whole text cannot be in a value: most records stop here, unparsed.
-  const text = gunzipSync(n.gz).toString('utf8');
+  const text = textOf(n);
   const lower = text.toLowerCase();
   if (valueTerms.some((t, i) => !found[i] && !lower.includes(t.escaped))) return false;
   return walkValues(JSON.parse(text) as unknown, valueTerms, found, []);

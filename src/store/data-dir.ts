@@ -2,6 +2,7 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
+  fdatasync,
   fdatasyncSync,
   fsync,
   fsyncSync,
@@ -21,8 +22,12 @@ import type { KeptRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, type StoreRecord } from './records.js';
 
-/** The on-disk format this code writes and reads (`format.json`); a newer one is refused. */
-export const DATA_DIR_FORMAT = 1;
+/**
+ * The on-disk format this code writes and reads (`format.json`); a newer one is refused. Format 2: a
+ * journal's reservation record may carry only the history entries its save appended (`historyFrom`),
+ * which a format-1 reader would take for the whole history.
+ */
+export const DATA_DIR_FORMAT = 2;
 const FORMAT_FILE = 'format.json';
 const SNAPSHOT_FILE = 'snapshot.bin';
 /** The journal grows to at least this before it is compacted into a snapshot. */
@@ -47,6 +52,8 @@ export class DataDir {
   #journalBytes: number;
   #snapshotBytes: number;
   #dirty = false;
+  /** A flush to the disk is under way on the thread pool (`#flush`). */
+  #flushing = false;
   /** A failed write may have left part of a record after #journalBytes: cut it before the next one. */
   #unclean = false;
   #failure: DataDirFailure | undefined;
@@ -228,7 +235,7 @@ export class DataDir {
     this.#fd = openSync(journalFile, 'a');
     if (format === undefined || format < DATA_DIR_FORMAT) writeFormat(dir);
     this.#writeCheckpoint('running');
-    this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
+    this.#timer = setInterval(() => this.#flush(), SYNC_INTERVAL_MS);
     this.#timer.unref();
   }
 
@@ -403,12 +410,12 @@ export class DataDir {
    * at a compaction and at a clean close; a start finding less than it names refuses. Never throws:
    * an older checkpoint only checks less.
    */
-  #writeCheckpoint(state: 'running' | 'stopped'): void {
+  #writeCheckpoint(state: 'running' | 'stopped', current: JournalMark = this.#mark()): void {
     const checkpoint: Checkpoint = {
       at: new Date().toISOString(),
       state,
       ...(this.#snapshotMark ? { snapshot: this.#snapshotMark } : {}),
-      journals: [...this.#sealed, this.#mark()],
+      journals: [...this.#sealed, current],
     };
     const file = join(this.dir, CHECKPOINT_FILE);
     try {
@@ -441,10 +448,12 @@ export class DataDir {
     } catch (err) {
       throw new DataDirUnwritableError(this.dir, `${describeError(err)} starting ${journalName(generation)}`);
     }
-    // From here on changes go to journal N+1; journal N is complete.
-    this.sync();
+    // From here on changes go to journal N+1; journal N is complete. It reaches the disk itself off
+    // the event loop, then closes (a flush takes 1–100 ms here; the snapshot's rename comes later).
+    const sealed = this.#fd;
+    fdatasync(sealed, () => closeQuietly(sealed));
+    this.#dirty = false;
     this.#sealed.push(this.#mark());
-    closeQuietly(this.#fd);
     this.#fd = journal;
     this.#generation = generation;
     this.#startJournal();
@@ -528,6 +537,30 @@ export class DataDir {
   }
 
   /** Flushes written records to the disk itself (they already survive a killed process). */
+  /**
+   * The timer's flush: what was written so far reaches the disk on the thread pool, and the
+   * checkpoint then names the journal as long as it was when the flush began. A compaction or close
+   * meanwhile takes over (it names the journals itself); a failure is kept for health, never thrown.
+   */
+  #flush(): void {
+    if (!this.#dirty || this.#closed || this.#flushing) return;
+    const generation = this.#generation;
+    const mark = this.#mark();
+    this.#dirty = false;
+    this.#flushing = true;
+    fdatasync(this.#fd, (err) => {
+      this.#flushing = false;
+      if (this.#closed || generation !== this.#generation) return;
+      if (err) {
+        this.#dirty = true;
+        this.#fail(`${describeError(err)} flushing ${journalName(generation)} to the disk`);
+        return;
+      }
+      this.#writeCheckpoint('running', mark);
+    });
+  }
+
+  /** Flushes what was written to the disk itself now, on the event loop (a clean close). */
   sync(): void {
     if (!this.#dirty || this.#closed) return;
     try {
@@ -535,13 +568,14 @@ export class DataDir {
       this.#dirty = false;
       this.#writeCheckpoint('running');
     } catch (err) {
-      // Runs on a timer: never throws past it; health says so until a write succeeds.
+      // Never throws past a close: health says so until a write succeeds.
       this.#fail(`${describeError(err)} flushing ${journalName(this.#generation)} to the disk`);
     }
   }
 
   close(): void {
     if (this.#closed) return;
+    if (this.#flushing) this.#dirty = true; // the timer's flush may not have reached the disk yet
     this.sync();
     if (!this.#failure) this.#writeCheckpoint('stopped');
     this.#closed = true;

@@ -63,7 +63,7 @@ export function recordOf(c: Change, ctx: KeepContext): KeptRecord | undefined {
     case 'call_journaled':
       return { k: 'req', d: c.entry };
     case 'reservation_saved':
-      return reservationRecord(c.record, c.sequence);
+      return reservationRecord(c.record, c.sequence, 'appended');
     case 'notification_created': {
       const { services } = ctx;
       const n = c.notification;

@@ -101,10 +101,15 @@ export const RECORD_SHAPES = {
     faults: z.array(z.object({ id: str, ...FaultSchema.shape, remaining: int.nullable(), matched: int })),
   }),
   outages: z.object({ outages: z.array(OutageShape) }),
-  /** A reservation's state; its gzipped body travels as the record's bytes. */
+  /**
+   * A reservation's state; its gzipped body travels as the record's bytes. A snapshot's record holds
+   * the whole history; a journal's, from the second save on, only the entries the save appended:
+   * those before `historyFrom` are the previous record's (data dir format 2).
+   */
   res: z.object({
     record: z.object({ ...reservationSummaryFields, history: z.array(HistoryEntryShape) }),
     sequence: int,
+    historyFrom: int.optional(),
   }),
   'n+': NotificationDataShape,
   'a>': z.object({ id: str, attempt: StartedAttemptShape }),

@@ -94,8 +94,14 @@ export class ReplayedState {
         this.outages = rec.d.outages;
         break;
       case 'res': {
-        const { record, sequence } = rec.d;
-        this.reservations.set(record.bookingId, { ...record, gz: rec.b });
+        const { record, sequence, historyFrom } = rec.d;
+        const history =
+          historyFrom === undefined
+            ? record.history
+            : (this.reservations.get(record.bookingId)?.history ?? [])
+                .slice(0, historyFrom)
+                .concat(record.history);
+        this.reservations.set(record.bookingId, { ...record, history, gz: rec.b });
         this.eventSequence = Math.max(this.eventSequence, sequence);
         break;
       }

@@ -14,8 +14,22 @@ export interface KeptServices {
 }
 
 /** The record of one reservation: its state in JSON, its body as raw bytes. */
-export function reservationRecord(record: StoredReservation, sequence: number): KeptRecord {
+export function reservationRecord(
+  record: StoredReservation,
+  sequence: number,
+  history: 'whole' | 'appended' = 'whole',
+): KeptRecord {
   const { gz, ...rest } = record;
+  // A save appends one entry to the history it had: the journal carries that one, not all again
+  // (a reservation redelivered 1,000 times would otherwise write 1,000 entries on the next one).
+  if (history === 'appended' && rest.history.length > 1) {
+    const historyFrom = rest.history.length - 1;
+    return {
+      k: 'res',
+      d: { record: { ...rest, history: rest.history.slice(historyFrom) }, sequence, historyFrom },
+      b: gz,
+    };
+  }
   return { k: 'res', d: { record: rest, sequence }, b: gz };
 }
 

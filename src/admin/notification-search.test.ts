@@ -1,0 +1,53 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { packBody } from '../contract/packed.js';
+import type { NotificationRecord } from '../delivery/index.js';
+import { generateNotification } from '../generate/index.js';
+import { scanNotifications } from './notification-query.js';
+import { bodyTexts, parseSearch } from './notification-search.js';
+
+/** `count` records with real generated, gzipped bodies; every 7th passenger is named Ñúñez-Øst. */
+function records(count: number): NotificationRecord[] {
+  return Array.from({ length: count }, (_, i) => {
+    const body = generateNotification({
+      event: 'Issue',
+      seed: i + 1,
+      at: Date.UTC(2026, 3, 27, 10),
+      bookingId: 1_000_000 + i,
+    }).target;
+    if (i % 7 === 0) body.Pax[0]!.LastName = 'Ñúñez-Øst';
+    return {
+      id: `n-${String(i + 1).padStart(6, '0')}`,
+      bookingNumber: body.Reservation.BookingNumber,
+      filename: `f-${i}`,
+      credentialId: 'main',
+      attempts: [],
+      gz: packBody(body),
+    } as unknown as NotificationRecord;
+  });
+}
+
+describe('decoding bodies for a search in batches', () => {
+  it('cuts one gunzip of many members into the same texts as one gunzip each, multi-byte names included', () => {
+    const all = records(40);
+    const texts = new Map<NotificationRecord, string>();
+    bodyTexts(all, texts);
+    expect(texts.size).toBe(40);
+    for (const n of all) expect(texts.get(n)).toBe(gunzipSync(n.gz).toString('utf8'));
+    expect(texts.get(all[7]!)).toContain('Ñúñez-Øst');
+  });
+
+  it('finds the same notifications as decoding each body alone, across batch edges and skipped records', async () => {
+    const all = records(100);
+    const passes = (n: NotificationRecord) => !n.id.endsWith('3'); // a filter the scan applies before the body
+    const search = parseSearch('LastName:ñÚÑEZ')!;
+    const found = await scanNotifications(all, { passes, search }, { limit: 5 });
+    const expected = all
+      .filter((n) => passes(n) && gunzipSync(n.gz).toString('utf8').includes('"LastName":"Ñúñez-Øst"'))
+      .map((n) => n.id);
+    expect(expected.length).toBeGreaterThan(10);
+    expect(found.total).toBe(expected.length);
+    expect(found.records.map((n) => n.id)).toEqual(expected.slice(-5));
+    expect(found.nextCursor).toBe(expected.at(-5));
+  });
+});
