@@ -4,40 +4,14 @@
  * opened; and the main task ("why did booking X fail, what did my receiver answer, resend it, watch it
  * succeed") is done with the keyboard alone.
  */
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axeFindings } from './helpers/axe.js';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
 const { open } = useChromium();
-const AXE_SOURCE = axe.source;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
-/** The serious and critical axe-core findings on the page as it is now (WCAG 2.2 A/AA and best practices). */
-async function axeFindings(page: Page): Promise<string[]> {
-  // page.evaluate runs outside the page's Content-Security-Policy, which refuses inline scripts.
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(
-    `axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-      resultTypes: ['violations'],
-    }).then((r) => r.violations)`,
-  )) as AxeViolation[];
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`,
-    );
-}
-
 /** A delivered notification after a 503, a user and a GetAccessToken call: every tab has something. */
 async function populated() {
   const r = await receiver();

@@ -22,6 +22,7 @@ import { renderSetup } from './setup.js';
 import {
   ADMIN,
   act,
+  CONNECTION,
   filterQuery,
   load,
   loadAll,
@@ -32,6 +33,7 @@ import {
   render,
   setDraw,
   state,
+  unsay,
   upsert,
 } from './state.js';
 import { renderVerify, verifyCount } from './verify.js';
@@ -84,6 +86,7 @@ function listen() {
   // Sent first on every (re)connection: read everything, so nothing missed while away is lost.
   on('hello', () => {
     state.connected = true;
+    unsay(CONNECTION); // the emulator answers again: what could not reach it no longer applies
     state.notifications.clear(); // a reset may have happened while disconnected
     loadAll();
   });
@@ -154,6 +157,8 @@ function applyRoute() {
       else state.textMatches = null;
     }
     if (id !== state.selected) {
+      // What an action on the notification shown said goes with it.
+      if (state.selected) unsay(`notification:${state.selected}`);
       state.selected = id;
       state.detail = null;
       state.choice.redeliverStatus = '';

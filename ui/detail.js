@@ -71,6 +71,7 @@ export function renderDetail() {
                 (r) =>
                   `${d.id}: attempt ${r.attempt.number}/${MAX_ATTEMPTS} → ${outcomeText(r.attempt)} (${r.notification.state})`,
                 () => /** @type {Promise<RetryResult>} */ (post(`/notifications/${d.id}/retry`)),
+                about(d.id),
               ),
           },
           'Retry now',
@@ -116,6 +117,7 @@ export function renderDetail() {
                       status: await redeliverStatus(d),
                     })
                   ),
+                about(d.id),
               ),
           },
           'Redeliver',
@@ -185,6 +187,7 @@ export function renderDetail() {
               act(
                 (name) => `Saved ${name}`,
                 () => download(`/notifications/${d.id}/body.gz`),
+                about(d.id),
               ),
           },
           'Download body (.gz)',
@@ -199,6 +202,8 @@ export function renderDetail() {
                 (await copyText(curl, document.getElementById('curl')))
                   ? `Copied the curl command (it reads ${d.filename}.gz: download the body beside it)`
                   : 'The browser refused the clipboard: the command is selected, copy it with Ctrl+C',
+                false,
+                about(d.id),
               ),
           },
           'Copy as curl',
@@ -217,6 +222,8 @@ export function renderDetail() {
                 inline && (await copyText(inline, document.getElementById('curl-inline')))
                   ? 'Copied the one-paste curl command (the gzip body is inlined)'
                   : 'The browser refused the clipboard: the command is selected, copy it with Ctrl+C',
+                false,
+                about(d.id),
               ),
           },
           'Copy as curl (one paste)',
@@ -254,6 +261,8 @@ export function renderDetail() {
                   (await copyText(raw, document.getElementById('raw-body')))
                     ? `Copied the decoded body of ${d.id}`
                     : 'The browser refused the clipboard: the body is selected, copy it with Ctrl+C',
+                  false,
+                  about(d.id),
                 ),
             },
             'Copy',
@@ -264,6 +273,9 @@ export function renderDetail() {
     ),
   );
 }
+
+/** What a message about notification `id` is about: it goes when another notification is opened. @param {string} id */
+const about = (id) => `notification:${id}`;
 
 /** @param {string | null} reason */
 function cancelText(reason) {
@@ -353,6 +365,8 @@ async function resendThen(d, input) {
       );
       return answer;
     },
+    // The new notification opens: what the resend said is about it.
+    (r) => about(r.notifications[0]?.id ?? d.id),
   );
   const first = /** @type {import('../src/client/types.js').ResendResult | null} */ (answer)
     ?.notifications[0];
@@ -393,8 +407,8 @@ function renderEditAndSend(d) {
       const r = /** @type {import('../src/client/types.js').ResendResult} */ (
         await post(`/notifications/${d.id}/resend`, { body, credentialIds: editing.credentialIds })
       );
-      say(r.message);
       const first = r.notifications[0];
+      say(r.message, false, about(first?.id ?? d.id));
       if (first) openNotification(first.id);
     } catch (err) {
       editing.error =

@@ -296,9 +296,10 @@ function markedField(spec, form) {
  */
 function formFields(spec, form) {
   const marked = markedField(spec, form);
-  // The refusal named this field (or none): it no longer applies to what is typed now.
+  // The refusal named this field (or none), or the change hid the field it named (a fault's kind
+  // without a status): it no longer applies to what the form holds now.
   const changed = (/** @type {string} */ key) => {
-    if (form.error && (marked === null || marked === key)) {
+    if (form.error && (marked === null || marked === key || markedField(spec, form) !== marked)) {
       form.error = '';
       form.errorPath = '';
       render();

@@ -4,7 +4,7 @@
 
 import { fullTime, h, select } from './dom.js';
 import { routeHash } from './route.js';
-import { ApiError, isoOrEmpty, post, render, say, state } from './state.js';
+import { ApiError, isoOrEmpty, post, render, say, state, unsay } from './state.js';
 
 /** @typedef {import('../src/client/types.js').ResendFailedResult} ResendFailedResult */
 
@@ -29,6 +29,7 @@ function changed() {
   form.counted = null;
   form.done = null;
   form.error = null;
+  unsay('retry');
   render();
 }
 
@@ -60,6 +61,8 @@ async function call(dryRun) {
         before !== undefined && before !== answer.count
           ? `${doneText(answer)} (${before} when counted)`
           : doneText(answer),
+        false,
+        'retry',
       );
     }
   } catch (err) {

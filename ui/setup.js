@@ -3,6 +3,7 @@
 // GetAccessToken faults and receiver outages. Each is a description of its resource drawn by
 // panel.js (decision 0104): a new kind of set-up is one more entry in PANELS.
 
+import { renderCharts } from './charts.js';
 import { fullTime, h, shortTime } from './dom.js';
 import { outages } from './outages.js';
 import { call, listOf, panel, whole } from './panel.js';
@@ -278,8 +279,8 @@ const faults = panel({
   removeAll: { call: () => call('clearFaults', {}), said: 'Every fault removed' },
 });
 
-/** The set-up panels in page order. */
-const PANELS = [credentials, users, trust, faults, panel(outages)];
+/** The set-up panels in page order; the charts take a whole row, under credentials and users. */
+const PANELS = [credentials, users, renderCharts, trust, faults, panel(outages)];
 
 export function renderSetup() {
   return h(

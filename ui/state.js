@@ -20,6 +20,7 @@ export const MAX_ATTEMPTS = 5;
  * @typedef {import('../src/client/types.js').JournalDetail} JournalDetail
  * @typedef {NonNullable<JournalDetail['exchange']>} Exchange
  * @typedef {import('../src/client/types.js').DeliveryStats} CredentialStats
+ * @typedef {import('../src/client/types.js').DeliveryStatsList} DeliveryStatsList
  * @typedef {import('../src/client/types.js').TrustedCertificate} TrustedCertificate
  * @typedef {import('../src/client/types.js').Fault} Fault
  * @typedef {import('../src/client/types.js').Outage} Outage
@@ -29,7 +30,7 @@ export const MAX_ATTEMPTS = 5;
  * @typedef {{
  *   '/clock': ClockState, '/notifications': NotificationList, '/reservations': { reservations: ReservationSummary[] },
  *   '/credentials': { credentials: Credential[] }, '/users': { users: User[] },
- *   '/delivery-stats': { credentials: CredentialStats[] }, '/trust': { certificates: TrustedCertificate[] },
+ *   '/delivery-stats': DeliveryStatsList, '/trust': { certificates: TrustedCertificate[] },
  *   '/faults': { faults: Fault[] }, '/outages': { outages: Outage[] }, '/requests': { requests: JournalEntry[] }
  * }} Lists the answers of the lists the page reads, by path
  */
@@ -51,6 +52,8 @@ export const state = {
   users: [],
   /** @type {CredentialStats[]} */
   stats: [],
+  /** @type {DeliveryStatsList['window'] | null} the buckets of the stats' timelines (charts.js) */
+  statsWindow: null,
   /** @type {TrustedCertificate[]} */
   trust: [],
   /** @type {Fault[]} */
@@ -203,20 +206,31 @@ export async function download(path) {
 
 /**
  * Runs a button's admin call, shows what it did (or why it failed) and refreshes what it changed.
+ * `about` names what the message is about (see `say`); a call that could not reach the emulator
+ * says so about the connection, whatever it was about.
  * @template T
  * @param {string | ((answer: T) => string)} what
  * @param {() => Promise<T>} call
+ * @param {string | ((answer: T) => string)} [about]
  * @returns {Promise<boolean>} whether the call succeeded
  */
-export async function act(what, call) {
+export async function act(what, call, about = '') {
   state.busy = true;
   render();
   try {
     const answer = await call();
-    say(typeof what === 'function' ? what(answer) : what);
+    say(
+      typeof what === 'function' ? what(answer) : what,
+      false,
+      typeof about === 'function' ? about(answer) : about,
+    );
     return true;
   } catch (err) {
-    say(err instanceof Error ? err.message : String(err), true);
+    say(
+      err instanceof Error ? err.message : String(err),
+      true,
+      err instanceof ApiError ? (typeof about === 'string' ? about : '') : CONNECTION,
+    );
     return false;
   } finally {
     state.busy = false;
@@ -224,11 +238,27 @@ export async function act(what, call) {
   }
 }
 
-/** @param {string} text @param {boolean} [isError] */
-export function say(text, isError = false) {
+/** What a message that could not reach the emulator is about: it goes when the live stream is back. */
+export const CONNECTION = 'connection';
+/** What the status line's message is about ('' for nothing in particular: it stays until the next one). */
+let statusAbout = '';
+
+/**
+ * Shows `text` on the status line. `about` names the cause it goes with (`notification:<id>`, `retry`,
+ * `connection`, `load`), so `unsay(about)` clears it once that no longer applies (issue 28 §5).
+ * @param {string} text @param {boolean} [isError] @param {string} [about]
+ */
+export function say(text, isError = false, about = '') {
   const el = /** @type {HTMLElement} */ (document.getElementById('status'));
   el.textContent = text;
   el.className = isError ? 'status error' : 'status';
+  statusAbout = about;
+}
+
+/** Clears the status line when what it says is about `about`. @param {string} about */
+export function unsay(about) {
+  if (!about || statusAbout !== about) return;
+  say('');
 }
 
 /** @type {Record<string, () => Promise<void>>} */
@@ -252,7 +282,9 @@ const loaders = {
     state.users = (await list('/users')).users;
   },
   async stats() {
-    state.stats = (await list('/delivery-stats')).credentials;
+    const { credentials, window } = await list('/delivery-stats');
+    state.stats = credentials;
+    state.statsWindow = window;
   },
   async trust() {
     state.trust = (await list('/trust')).certificates;
@@ -344,13 +376,23 @@ const loaders = {
   },
 };
 
+/** The lists whose last read failed: their error stays on the status line until each reads again. */
+const failedLoads = new Set();
+
 /** @param {...string} names */
 export async function load(...names) {
-  try {
-    await Promise.all(names.map((n) => loaders[n]?.()));
-  } catch (err) {
-    say(err instanceof Error ? err.message : String(err), true);
-  }
+  await Promise.all(
+    names.map(async (n) => {
+      try {
+        await loaders[n]?.();
+        failedLoads.delete(n);
+      } catch (err) {
+        failedLoads.add(n);
+        say(err instanceof Error ? err.message : String(err), true, 'load');
+      }
+    }),
+  );
+  if (failedLoads.size === 0) unsay('load');
   render();
 }
 

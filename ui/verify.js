@@ -37,6 +37,8 @@ const verify = {
   report: null,
   /** @type {string | null} */
   error: null,
+  /** The error is the admin API's refusal of the form (the kit never ran): editing the form answers it. */
+  refused: false,
   /** @type {CaseResult[]} results of the cases that ended, while running */
   progress: [],
   /** @type {CaseRunning | null} the case running */
@@ -62,6 +64,7 @@ function requestBody() {
 async function run() {
   verify.running = true;
   verify.error = null;
+  verify.refused = false;
   verify.progress = [];
   verify.current = null;
   render();
@@ -74,6 +77,7 @@ async function run() {
     });
     if (!res.ok) {
       const body = await res.json().catch(() => null);
+      verify.refused = true;
       throw new Error(body?.error?.message ?? `POST /verify: HTTP ${res.status}`);
     }
     if (res.body) await readEvents(res.body, onEvent);
@@ -236,6 +240,13 @@ function renderForm() {
     {
       class: 'panel verify-form',
       id: 'verify-form',
+      // Any field changed (inputs bubble here): a refusal of what was typed no longer applies.
+      oninput: () => {
+        if (!verify.refused) return;
+        verify.error = null;
+        verify.refused = false;
+        render();
+      },
       onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
         if (!verify.running) run();

@@ -51,6 +51,8 @@ export type Notification = z.output<typeof D.NotificationSchema>;
 export type NotificationQuery = Omit<z.input<typeof D.NotificationQuerySchema>, 'wait' | 'timeoutMs'>;
 export type ExportQuery = z.input<typeof D.ExportQuerySchema>;
 export type DeliveryStats = z.output<typeof D.DeliveryStatsSchema>;
+/** The answer of `deliveryStats`: every credential's figures and the window of their timelines. */
+export type DeliveryStatsList = z.output<typeof D.DeliveryStatsListSchema>;
 export type JournalDetail = z.output<typeof S.JournalDetailSchema>;
 export type NotificationList = z.output<typeof D.NotificationListSchema>;
 export type RetryResult = z.output<typeof D.RetryResultSchema>;

@@ -9,7 +9,10 @@ import { CredentialInputSchema } from '../../delivery/credential-schema.js';
 import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
 import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
+import { TIMELINE_BUCKETS } from '../../delivery/stats.js';
+import { formatPath } from '../../errors.js';
 import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
+import type { Refusal } from '../../model/refusal.js';
 import {
   HistoryEntryShape,
   ReservationSummaryShape,
@@ -71,6 +74,24 @@ export const ReservationSchema = z
 export const RedeliverInputSchema = z
   .strictObject({ status: bookingStatus })
   .register(ADMIN_COMPONENTS, { id: 'RedeliverInput', side: 'input' });
+
+/** A redelivery without one of the statuses. */
+export const REDELIVER_REFUSAL: Refusal = {
+  code: 'invalid_redeliver',
+  words: (issue) => ({
+    message: `${formatPath(issue.path)}: expected one of ${BOOKING_STATUSES.join(', ')}.`,
+    details: { path: formatPath(issue.path), accepted: BOOKING_STATUSES },
+  }),
+};
+
+/** A resend (one, or every failed one) its schema refuses: the field and what is wrong with it. */
+export const RESEND_REFUSAL: Refusal = {
+  code: 'invalid_resend',
+  words: (issue, message) => {
+    const path = formatPath(issue.path);
+    return { message: `${path}: ${message}.`, details: { path } };
+  },
+};
 
 export const ResendInputSchema = z
   .strictObject({
@@ -225,6 +246,19 @@ export const ExportSchema = z
 export const ExportLineSchema = NotificationSchema.extend({
   gzipBase64: str.describe('the body exactly as sent (gzip), base64'),
 });
+const wallInstant = z.string().meta({ format: 'date-time', description: 'wall-clock time' });
+const TimelineBucketSchema = z
+  .object({
+    from: wallInstant.describe("the bucket's start; it lasts window.bucketMs"),
+    attempts: int,
+    successful: int.describe('attempts answered exactly 200'),
+    answered: int.describe(
+      'attempts that got an HTTP answer (any status): the ones meanMs and maxMs describe',
+    ),
+    meanMs: int.nullable().describe('mean time to the answer of the answered attempts; null when none'),
+    maxMs: int.nullable().describe('longest time to the answer of the answered attempts; null when none'),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'TimelineBucket' });
 export const DeliveryStatsSchema = z
   .object({
     credentialId: str,
@@ -250,8 +284,25 @@ export const DeliveryStatsSchema = z
     nextBatchAt: instant
       .nullable()
       .describe('the next redelivery batch, when one of its notifications is pending'),
+    timeline: z
+      .array(TimelineBucketSchema)
+      .describe(
+        "the same attempts by when they started, one entry per bucket of the answer's window (wall time, oldest first)",
+      ),
   })
   .register(ADMIN_COMPONENTS, { id: 'DeliveryStats' });
+export const DeliveryStatsListSchema = z.object({
+  window: z
+    .object({
+      from: wallInstant.nullable().describe("the first bucket's start; null before any attempt"),
+      bucketMs: int.describe('how long each bucket lasts (1 s, 2 s, 5 s … 12 h, then whole days)'),
+      count: int.max(TIMELINE_BUCKETS).describe(`how many buckets (at most ${TIMELINE_BUCKETS})`),
+    })
+    .describe(
+      "the timelines' buckets (decision 0105): wall time, from the bucket of the earliest attempt kept to the bucket of now",
+    ),
+  credentials: z.array(DeliveryStatsSchema),
+});
 export const RetryResultSchema = z
   .object({ attempt: AttemptSchema, notification: NotificationSummarySchema })
   .register(ADMIN_COMPONENTS, { id: 'RetryResult' });
