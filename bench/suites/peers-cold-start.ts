@@ -133,9 +133,10 @@ const suite: BenchSuite = {
         `Median of ${rounds} alternating rounds; each round spawns every tool, times spawn → first`,
         '200 answer carrying a token (polled every 2 ms), reads its RSS, and stops it. The emulator is',
         '`node bin/reportbo-emulator.js serve --port 0 --config <file with the bench user>` (the URL is',
-        'read from its log line); `startEmulator` runs in `bench/peers/programmatic-start.mjs`, which imports',
-        "the package by its name and starts it with the same user (a user's test process); the peers serve",
-        "the static answer in `bench/peers/`. CPU is the process's utime+stime from `/proc` at the first answer.",
+        'read from its log line); `startEmulator` runs in a Node process that imports the package by its',
+        "name from the repository root and starts it with the same user (a user's test process;",
+        '`startProgrammatic` in `bench/lib/servers.ts`); the peers serve the static answer in `bench/peers/`.',
+        "CPU is the process's utime+stime from `/proc` at the first answer.",
         '',
         table(
           ['Tool', 'Cold start median (min–max)', 'CPU at first answer', 'RSS at first answer', '× WireMock'],

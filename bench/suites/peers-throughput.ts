@@ -92,7 +92,7 @@ const suite: BenchSuite = {
     const modRate = envNumber('BENCH_MODERATE_RPS', 2_000, 2_000);
     const modConnections = envNumber('BENCH_MODERATE_CONNECTIONS', 20, 20);
     const durationSec = envNumber('BENCH_DURATION_S', 5, 2);
-    const warmupSec = envNumber('BENCH_WARMUP_S', 3, 1);
+    const warmupCalls = envNumber('BENCH_WARMUP_CALLS', 20_000, 10_000);
     const rounds = envNumber('BENCH_ROUNDS', 3, 2);
     const wiremockCalls = envNumber('BENCH_WIREMOCK_CALLS', 50_000, 50_000);
     const settleMax = envNumber('BENCH_WIREMOCK_SETTLE_CALLS', 300_000, 100_000);
@@ -119,7 +119,7 @@ const suite: BenchSuite = {
     const add = (key: string, s: Sample) => samples.set(key, [...(samples.get(key) ?? []), s]);
     const settleNotes: string[] = [];
 
-    /** Saturating load until `calls` answers were counted; answers the count. */
+    /** Saturating load in 2 s windows until `calls` answers were counted; answers the count. */
     const warmCalls = async (req: LoadRequest, calls: number): Promise<number> => {
       let total = 0;
       while (total < calls) {
@@ -176,15 +176,8 @@ const suite: BenchSuite = {
           return;
         }
         const req = loadRequest(server, t.variant);
-        let warmup: string;
-        let warmed = 0;
-        if (t.peer === 'wiremock') {
-          warmed = await warmCalls(req, wiremockCalls);
-          warmup = `${fmt(warmed)} calls`;
-        } else {
-          await generator.run(req, { connections: satConnections, durationSec: warmupSec });
-          warmup = `${warmupSec} s`;
-        }
+        const warmed = await warmCalls(req, t.peer === 'wiremock' ? wiremockCalls : warmupCalls);
+        const warmup = `${fmt(warmed)} calls`;
         const record = async (key: string, warm: string) => {
           const m = await measured(generator, server, req, loadFor(mode));
           const r = m.result;
@@ -366,8 +359,8 @@ const suite: BenchSuite = {
 
       return [
         `Load generator: **${generator.label}**, in its own process. Each run starts its target as a`,
-        `**fresh process**, checks it answers a token, warms it up (${warmupSec} s at saturation; WireMock:`,
-        `${fmt(wiremockCalls)} calls at saturation), then loads it for ${durationSec} s; the figure is the server`,
+        `**fresh process**, checks it answers a token, warms it up at saturation (at least ${fmt(warmupCalls)} calls;`,
+        `WireMock: ${fmt(wiremockCalls)}), then loads it for ${durationSec} s; the figure is the server`,
         "process's utime+stime from `/proc/<pid>/stat` over that run (every thread: the JVM's compiler and",
         'GC included) ÷ the answers wrk counted. Saturation: as fast as the target answers. Moderate: a',
         `wrk Lua \`delay()\` of ${delayMs} ms before each request on each of ${modConnections} connections (~${fmt(modRate)} req/s`,
