@@ -392,6 +392,12 @@ function renderEditAndSend(d) {
     editing.credentialIds = [d.credentialId];
     editing.error = null;
   }
+  // A credential deleted since it was ticked is no longer a target (its box is gone with it).
+  if (state.loaded) {
+    const known = new Set(state.credentials.map((c) => c.id));
+    if (editing.credentialIds.some((id) => !known.has(id)))
+      editing.credentialIds = editing.credentialIds.filter((id) => known.has(id));
+  }
   const send = async () => {
     /** @type {unknown} */
     let body;
