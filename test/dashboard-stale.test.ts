@@ -171,3 +171,23 @@ describe.skipIf(!haveChromium)('edit and send, when a target goes', () => {
     expect(r.requests.length).toBe(sentBefore + 1);
   });
 });
+
+describe.skipIf(!haveChromium)('a link to what the emulator does not have', () => {
+  it('says the notification or the call is unknown instead of "Loading…" for ever', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k-a', url: r.url });
+    await emu.event({ type: 'Issue' }); // n-000001 exists; n-000099 does not
+    await emu.settle();
+    const page = await open(emu.url, '#notifications/n-000099');
+    await waitText(page, '#detail', /n-000099 is not in the emulator/);
+    await logged(1, /status of 404/);
+    // The one that exists opens as usual.
+    await page.click('#notification-table tr[data-id="n-000001"] a.row-link');
+    await page.waitForSelector('#detail[data-id="n-000001"] #attempts');
+
+    await page.goto(`${emu.url}/__admin/ui#journal/r-000099`);
+    await waitText(page, '#journal-detail', /r-000099 is not in the journal/);
+    await logged(1, /status of 404/);
+  });
+});

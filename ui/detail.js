@@ -24,7 +24,12 @@ export function renderDetail() {
     return panel(
       "Select a notification to see its attempts, the request as sent and the receiver's answers.",
     );
-  if (!d) return panel(`Loading ${state.selected}…`);
+  if (!d)
+    return panel(
+      state.detailMissing === state.selected
+        ? `${state.selected} is not in the emulator: never made, or dropped since (a reset, or past --notification-retention).`
+        : `Loading ${state.selected}…`,
+    );
   // The detail has no inFlight: the summary the stream keeps up to date says it.
   const inFlight = state.notifications.get(d.id)?.inFlight ?? false;
   const canRetry = d.state === 'pending' && !inFlight && !state.busy;
