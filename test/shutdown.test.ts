@@ -11,7 +11,6 @@ import { adminOk } from './helpers/admin-call.js';
 import { serveCli } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-
 const adminPost = (url: string, path: string, body: unknown) => adminOk({ url }, 'POST', path, body);
 
 /** The attempt lines of a JSON log. */
