@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES } from '../src/admin/contract/routes.js';
 import { type Receiver, startReceiver } from '../src/receivers/index.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { CLOCK_START } from './helpers/clock.js';
 
 // An OpenAPI-driven fuzzer over every admin operation (issue 31 §1, decision 0112): for each
 // operation of the served document, fast-check draws path parameters, query strings and bodies from
@@ -49,7 +50,6 @@ const addFormats = addFormatsModule.default;
 const TOKEN = 'fuzz-admin-token';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
-const CLOCK_START = '2026-04-27T10:00:00Z';
 
 let emulator: RunningEmulator;
 let receiver: Receiver;

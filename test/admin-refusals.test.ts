@@ -1,7 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { serveCli } from './helpers/processes.js';
 
 interface StreamEvent {
   kind?: string;
@@ -66,11 +65,7 @@ const until = async (check: () => boolean) => {
 
 describe('guard refusals are visible in the live stream and the log (issue 31 §5)', () => {
   it('streams and logs 401, 403 (origin, host, cross-site) and 415, and condenses a flood of them', async () => {
-    const p = start(process.execPath, [
-      BIN,
-      'serve',
-      '--port',
-      '0',
+    const { url, started: p } = await serveCli([
       '--clock',
       'manual',
       '--admin-token',
@@ -78,7 +73,6 @@ describe('guard refusals are visible in the live stream and the log (issue 31 §
       '--log-format',
       'json',
     ]);
-    const url = (await p.waitFor(/listening on (http:\/\/[^\s"]+)/))[1]!;
     const stream = await collectStream(`${url}/__admin/stream?token=secret`);
     const auth = { authorization: 'Bearer secret' };
     const calls: Array<[Record<string, string>, string, number, string]> = [
@@ -139,8 +133,7 @@ describe('guard refusals are visible in the live stream and the log (issue 31 §
   });
 
   it('a top-level navigation from another site still opens the dashboard page', async () => {
-    const p = start(process.execPath, [BIN, 'serve', '--port', '0', '--clock', 'manual']);
-    const url = (await p.waitFor(/listening on (http:\/\/[^\s"]+)/))[1]!;
+    const { url, started: p } = await serveCli(['--clock', 'manual']);
     const navigate = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
     expect((await raw(`${url}/__admin/ui`, 'GET', navigate)).status).toBe(200);
     expect((await raw(`${url}/__admin/notifications`, 'GET', navigate)).status).toBe(403);

@@ -25,12 +25,11 @@ import { dirname, join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { BIN, ROOT } from './helpers/cli.js';
 import { mapStrings, readImageSpec } from './helpers/docker-files.js';
 import { freePort } from './helpers/ports.js';
 import { type Started, start } from './helpers/processes.js';
 
-const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
-const BIN = join(ROOT, 'bin/reportbo-emulator.js');
 const RECEIVER = join(ROOT, 'docker/sample-receiver/server.js');
 const CI_MD = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
 const image = readImageSpec(join(ROOT, 'docker/Dockerfile'));
@@ -203,7 +202,7 @@ async function runRecipe(recipe: Recipe): Promise<{ cwd: string; emulatorUrl: st
   /** The image as a process: its entrypoint, the given command (or its CMD) and environment. */
   const emulatorProcess = (command: string[] | undefined, vars: Record<string, string>, paths = {}) => {
     const argv = mapStrings([...image.entrypoint, ...(command ?? image.cmd)], {
-      '/app/': `${ROOT}/`,
+      '/app/': ROOT,
       ...paths,
     });
     const all = {

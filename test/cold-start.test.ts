@@ -1,9 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { serveCli } from './helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reportbo-cold-start-'));
 const config = join(dir, 'config.json');
@@ -22,19 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `serve` as a fresh process; resolves once it logs its URL. */
 async function serve(args: string[]): Promise<{ url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', config, ...args], {
-    stdio: 'pipe',
-  });
-  children.push(child);
-  let log = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const m = /listening on (http:\/\/[\d.:[\]]+)/.exec(log);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${log}`)));
-  });
+  const { url, started } = await serveCli(['--config', config, ...args]);
+  children.push(started.child);
   return { url };
 }
 

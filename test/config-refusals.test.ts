@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { runCli } from './helpers/cli.js';
+import { serveCli } from './helpers/processes.js';
 
 // The real CLI from dist/ (npm run build first). Every refusal happens before the port is opened.
 const serve = (...args: string[]) => runCli(['serve', '--port', '0', ...args]);
@@ -57,10 +57,7 @@ describe('settings that are wrong are refused at start with exit 2, naming the s
   });
 
   it('a REPORTBO_ variable that matches no setting is a warning naming the closest one; the emulator starts', async () => {
-    const p = start(process.execPath, [BIN, 'serve', '--port', '0', '--log-format', 'json'], {
-      REPORTBO_ADMIN_TOKN: 'secret',
-    });
-    await p.waitFor(/listening on/);
+    const { started: p } = await serveCli(['--log-format', 'json'], { REPORTBO_ADMIN_TOKN: 'secret' });
     expect(p.output()).toContain(
       'unknown environment variable \\"REPORTBO_ADMIN_TOKN\\" (did you mean \\"REPORTBO_ADMIN_TOKEN\\"?)',
     );

@@ -7,39 +7,25 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { adminOk } from './helpers/admin-call.js';
+import { CLOCK_START } from './helpers/clock.js';
+import { DataDirServe } from './helpers/data-dir-serve.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-const post = async (url: string, path: string, body: unknown) => {
-  const res = await fetch(`${url}/__admin${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status, await res.clone().text()).toBeLessThan(300);
-  return (await res.json()) as Record<string, unknown>;
-};
+const post = (url: string, path: string, body: unknown) => adminOk({ url }, 'POST', path, body);
 
 describe('an exhausted notification whose attempts a crash cut off', () => {
   it('is marked "exhausted; 1 attempt cut off by a crash: the receiver may have acknowledged"', async () => {
     const hang = await receiver({ defaultBehaviour: behave.hang() });
     const data = join(mkdtempSync(join(tmpdir(), 'reportbo-crash-cut-')), 'data');
-    const args = [
-      BIN,
-      'serve',
-      '--port',
-      '0',
+    const emulator = new DataDirServe(data, [
       '--clock',
       'manual',
       '--clock-start',
-      '2026-04-27T10:00:00Z',
+      CLOCK_START,
       '--allow-http',
-      '--data-dir',
-      data,
-    ];
-    const first = start(process.execPath, args);
-    let url = (await first.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+    ]);
+    let url = await emulator.start();
     await post(url, '/credentials', { id: 'c', apiKey: 'k', url: `${hang.url}/hook` });
     await post(url, '/outages', { attempts: 4 });
     const event = await post(url, '/events', { type: 'Issue' });
@@ -52,11 +38,9 @@ describe('an exhausted notification whose attempts a crash cut off', () => {
       body: '{"to":"next-batch"}',
     }).catch(() => {});
     await hang.waitForRequests(1, 20_000);
-    first.child.kill('SIGKILL');
-    await first.exited();
+    await emulator.kill();
 
-    const second = start(process.execPath, args);
-    url = (await second.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
+    url = await emulator.start();
     const n = (await (await fetch(`${url}/__admin/notifications/${id}`)).json()) as {
       state: string;
       stateNote: string | null;
@@ -75,7 +59,6 @@ describe('an exhausted notification whose attempts a crash cut off', () => {
       notifications: Array<{ id: string; stateNote: string | null }>;
     };
     expect(list.notifications.find((x) => x.id === id)?.stateNote).toContain('cut off by a crash');
-    second.child.kill('SIGTERM');
-    expect(await second.exited()).toBe(0);
+    expect(await emulator.stop()).toBe(0);
   });
 });

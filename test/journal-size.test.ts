@@ -5,8 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startServer } from '../src/server.js';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { serveCli } from './helpers/processes.js';
 import { runCli, scenarioDir } from './helpers/scenario-cli.js';
 
 let running: RunningEmulator | undefined;
@@ -92,8 +91,7 @@ describe('journalEntries', () => {
 
 describe('a scenario against an emulator whose journal is off', () => {
   it('says the journal is off instead of counting 0 calls', async () => {
-    const served = start(process.execPath, [BIN, 'serve', '--port', '0', '--journal-entries', '0']);
-    const [, url] = await served.waitFor(/listening on (http:\/\/[\d.:]+)/);
+    const { url } = await serveCli(['--journal-entries', '0']);
     const file = scenarioDir().write(
       'journal-off.yaml',
       `name: journal off
@@ -105,7 +103,7 @@ steps:
       requests: { count: 1, username: sdk }
 `,
     );
-    const run = await runCli(['run', file, '--target', url!]);
+    const run = await runCli(['run', file, '--target', url]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('the journal is off on this emulator (journalEntries 0');
   });

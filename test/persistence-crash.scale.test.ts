@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
 import { CLOCK_START } from './helpers/clock.js';
+import { DataDirServe } from './helpers/data-dir-serve.js';
 
 // The acceptance test of --data-dir (decision 0080): 3,000 events to a receiver that fails 30% of its
 // answers, the emulator killed with SIGKILL at random instants (at least 5 restarts), then everything
@@ -52,80 +51,23 @@ async function startReceiver(): Promise<{ server: Server; url: string; answers: 
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, answers };
 }
 
-/** The emulator as a child process on one data dir, restarted after each kill. */
-class Emulator {
-  child: ChildProcess | undefined;
-  url = '';
-  output = '';
-  restarts = 0;
-  readonly restartMs: number[] = [];
-  readonly #urlFile: string;
-
-  constructor(readonly dataDir: string) {
-    this.#urlFile = join(dataDir, '..', 'url');
-  }
-
-  async start(): Promise<void> {
-    if (existsSync(this.#urlFile)) unlinkSync(this.#urlFile);
-    const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        'serve',
-        '--port',
-        '0',
-        '--clock',
-        'manual',
-        '--clock-start',
-        CLOCK_START,
-        '--seed',
-        '19',
-        '--allow-http',
-        '--data-dir',
-        this.dataDir,
-        '--url-file',
-        this.#urlFile,
-        '--log-level',
-        'warn',
-        '--log-format',
-        'json',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    this.child = child;
-    child.stdout!.on('data', (c: Buffer) => this.#keep(c));
-    child.stderr!.on('data', (c: Buffer) => this.#keep(c));
-    const deadline = Date.now() + 30_000;
-    while (!existsSync(this.#urlFile) || readFileSync(this.#urlFile, 'utf8').trim() === '') {
-      if (child.exitCode !== null)
-        throw new Error(`the emulator exited with ${child.exitCode}:\n${this.output}`);
-      if (Date.now() > deadline) throw new Error(`the emulator did not start within 30 s:\n${this.output}`);
-      await sleep(20);
-    }
-    this.url = readFileSync(this.#urlFile, 'utf8').trim();
-    this.restartMs.push(performance.now() - started);
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
-    await exited;
-    this.restarts++;
-  }
-
-  #keep(c: Buffer): void {
-    this.output = (this.output + c.toString()).slice(-20_000);
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('--data-dir across kill -9', () => {
   const work = mkdtempSync(join(tmpdir(), 'reportbo-crash-'));
-  const emulator = new Emulator(join(work, 'data'));
+  const emulator = new DataDirServe(join(work, 'data'), [
+    '--clock',
+    'manual',
+    '--clock-start',
+    CLOCK_START,
+    '--seed',
+    '19',
+    '--allow-http',
+    '--log-level',
+    'warn',
+    '--log-format',
+    'json',
+  ]);
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
 
   afterAll(async () => {
@@ -325,7 +267,7 @@ describe('--data-dir across kill -9', () => {
     const dataBytes = readdirSync(emulator.dataDir)
       .filter((f) => f.endsWith('.bin'))
       .reduce((s, f) => s + statSync(join(emulator.dataDir, f)).size, 0);
-    const restart = emulator.restartMs.slice(1).sort((a, b) => a - b);
+    const restart = emulator.startMs.slice(1).sort((a, b) => a - b);
     console.log(
       [
         `persistence crash test: ${EVENTS} events acknowledged (${sent} posted), ${emulator.restarts} kill -9 restarts`,

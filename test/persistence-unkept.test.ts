@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { adminCall } from './helpers/admin-call.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 // Issue 31 §2: a change the data dir could not write must not be visible (append first, then
@@ -68,15 +69,7 @@ function breakTheJournal(dataDir: string): void {
   expect(readlinkSync(`/proc/self/fd/${fd}`)).toBe(readOnly);
 }
 
-async function admin(r: RunningEmulator, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${r.url}/__admin${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
-}
+const admin = adminCall;
 
 describe('--data-dir whose journal cannot be written', () => {
   it('answers an admin write it could not keep with an error, and memory stays as it was', async () => {

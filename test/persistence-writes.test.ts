@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { adminOk } from './helpers/admin-call.js';
 
 // Issue 26: four admin writes were answered but not kept under --data-dir; after a restart the old
 // state came back. Each test makes the write, restarts on the same data dir and reads it back.
@@ -33,16 +34,8 @@ async function restart(r: RunningEmulator, input: SettingsInput): Promise<Runnin
   return serve(input);
 }
 
-async function admin(r: RunningEmulator, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${r.url}/__admin${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(300);
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
+const admin = (r: RunningEmulator, method: string, path: string, body?: unknown) =>
+  adminOk(r, method, path, body);
 
 describe('--data-dir keeps every admin write across a restart', () => {
   it('PUT /__admin/credentials/:id: the new URL and key come back, not the old ones', async () => {

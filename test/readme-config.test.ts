@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVE_OPTIONS } from '../src/config/index.js';
 
-const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+import { BIN, ROOT } from './helpers/cli.js';
+
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 /** The configuration table as README.md must show it, rendered from the one option table. */
@@ -45,7 +46,7 @@ describe('README.md', () => {
   });
 
   it('names only commands the CLI has and paths that exist', () => {
-    const help = execFileSync(process.execPath, [join(ROOT, 'bin/reportbo-emulator.js'), '--help'], {
+    const help = execFileSync(process.execPath, [BIN, '--help'], {
       encoding: 'utf8',
     });
     const commands = new Set([...help.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!));

@@ -14,11 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from './helpers/cli.js';
 import { freePort } from './helpers/ports.js';
 import { start } from './helpers/processes.js';
-
-const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
-const BIN = join(ROOT, 'bin/reportbo-emulator.js');
 
 interface TourStep {
   command: string;

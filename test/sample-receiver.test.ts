@@ -11,11 +11,10 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReceiver } from '../src/index.js';
+import { BIN, ROOT } from './helpers/cli.js';
 import { start } from './helpers/processes.js';
 
 const run = promisify(execFile);
-const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
-const BIN = join(ROOT, 'bin/reportbo-emulator.js');
 
 let dir: string;
 let port: number;

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AdminClient } from '../src/client/index.js';
-import { start } from './helpers/processes.js';
+import { serveCli } from './helpers/processes.js';
 import { ROOT, runCli, scenarioDir } from './helpers/scenario-cli.js';
 
-const BIN = `${ROOT}bin/reportbo-emulator.js`;
 const tmp = scenarioDir();
 
 /** Starts `serve` with the given arguments and resolves with its URL once it listens. */
-async function serve(args: string[]): Promise<string> {
-  const proc = start(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--log-level', 'info', ...args],
-    {},
-    ROOT,
-  );
-  const [, url] = await proc.waitFor(/listening on (http:\/\/[\d.:]+)/);
-  return url!;
-}
+const serve = async (args: string[]) => (await serveCli(['--log-level', 'info', ...args], {}, ROOT)).url;
 
 const HTTP_SCENARIO = `name: against a running emulator
 receivers:

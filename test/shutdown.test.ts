@@ -7,21 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { countedAttempts } from '../src/delivery/notification.js';
 import { startServer } from '../src/server.js';
-import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { adminOk } from './helpers/admin-call.js';
+import { serveCli } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-async function adminPost(url: string, path: string, body: unknown): Promise<Response> {
-  const res = await fetch(`${url}/__admin${path}`, {
-    method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify(body),
-  });
-  expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
-  return res;
-}
+const adminPost = (url: string, path: string, body: unknown) => adminOk({ url }, 'POST', path, body);
 
 /** The attempt lines of a JSON log. */
 function attemptLines(log: string): Array<Record<string, unknown>> {
@@ -34,12 +24,12 @@ function attemptLines(log: string): Array<Record<string, unknown>> {
 
 /** Serves with the real CLI, one credential to `receiverUrl`, sends an Issue and SIGTERMs mid-attempt. */
 async function stopMidAttempt(receiverUrl: string, waitForRequest: () => Promise<unknown>, extra: string[]) {
-  const serve = start(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--clock', 'manual', '--allow-http', '--seed', '3', ...extra],
-    { REPORTBO_LOG_FORMAT: 'json' },
+  const { url, started: serve } = await serveCli(
+    ['--clock', 'manual', '--allow-http', '--seed', '3', ...extra],
+    {
+      REPORTBO_LOG_FORMAT: 'json',
+    },
   );
-  const url = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
   await adminPost(url, '/credentials', { id: 'slow', apiKey: 'k', url: `${receiverUrl}/hook` });
   await adminPost(url, '/events', { type: 'Issue' });
   await waitForRequest(); // the attempt is now in flight

@@ -6,25 +6,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { adminCall } from './helpers/admin-call.js';
 import { BIN } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { serveCli, start } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-const post = (url: string, path: string, body: unknown) =>
-  fetch(`${url}/__admin${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const post = (url: string, path: string, body: unknown) => adminCall({ url }, 'POST', path, body);
 
 describe('a second signal ends the process at once', () => {
   it('SIGINT after SIGTERM ends it without waiting for the shutdown grace (exit 130)', async () => {
     const hang = await receiver({ defaultBehaviour: behave.hang() });
-    const serve = start(process.execPath, [
-      BIN,
-      'serve',
-      '--port',
-      '0',
+    const { url, started: serve } = await serveCli([
       '--clock',
       'manual',
       '--allow-http',
@@ -33,7 +25,6 @@ describe('a second signal ends the process at once', () => {
       '--shutdown-grace-ms',
       '600000',
     ]);
-    const url = (await serve.waitFor(/listening on (http:\/\/[\d.:]+)/))[1]!;
     expect((await post(url, '/credentials', { id: 'c', apiKey: 'k', url: `${hang.url}/hook` })).status).toBe(
       201,
     );

@@ -12,6 +12,7 @@ import { classSizes, growth } from '../lib/heap-snapshot.js';
 import { json } from '../lib/http.js';
 import { ROOT, stopAll, waitFor, workDir } from '../lib/proc.js';
 import { type Receiver, startReceiver } from '../lib/receiver.js';
+import { cpuTimeMs } from '../lib/rss.js';
 import { type Server, startEmulator } from '../lib/servers.js';
 import { envNumber, fmt, table, type Verdict, verdictTable } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
@@ -21,6 +22,9 @@ const WARM_UP_EVENTS = 200;
 /** Issue 29 §3: ≤ 2,000 bytes per pending notification at 100,000 pending. */
 const BYTES_PER_PENDING_TARGET = 2_000;
 const TARGET_EVENTS = 100_000;
+/** How long the emulator idles before the last reading (does V8 or malloc give pages back?). */
+const IDLE_MS = 15_000;
+const EXTRA_NODE_ARGS = (process.env.BENCH_PENDING_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Usage {
   rss: number;
@@ -28,6 +32,11 @@ interface Usage {
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  /** Resident bytes of glibc's main malloc arena (`[heap]` in /proc/self/smaps). */
+  brkHeap: number;
+  /** Resident bytes of the other anonymous mappings (V8's heap pages, other arenas, large mallocs). */
+  anon: number;
+  fileBacked: number;
 }
 
 interface Emulator {
@@ -43,7 +52,13 @@ async function emulatorFor(receiver: Receiver, snapshot: boolean): Promise<Emula
   const server = await startEmulator({
     args: ['--allow-http', '--clock', 'manual'],
     config: { credentials: [{ id: 'bench', apiKey: 'bench-key', url: `${receiver.url}/hook` }] },
-    nodeArgs: ['--expose-gc', '--import', join(ROOT, 'bench', 'lib', 'heap-hook.mjs')],
+    nodeArgs: [
+      '--expose-gc',
+      '--import',
+      join(ROOT, 'bench', 'lib', 'heap-hook.mjs'),
+      // Extra node flags to try (e.g. `--max-semi-space-size=4`); the section says which were used.
+      ...EXTRA_NODE_ARGS,
+    ],
     env: { BENCH_HEAP_OUT: out, BENCH_HEAP_SNAPSHOT: snapshot ? '1' : '0' },
   });
   let n = 0;
@@ -58,6 +73,7 @@ async function emulatorFor(receiver: Receiver, snapshot: boolean): Promise<Emula
         proc: server.proc,
       });
       const usage = JSON.parse(readFileSync(file, 'utf8')) as Usage;
+      if (process.env.BENCH_PENDING_SPACES) console.error(`   reading ${n}: ${JSON.stringify(usage)}`);
       rmSync(file);
       return usage;
     },
@@ -83,6 +99,10 @@ interface Run {
   events: number;
   before: Usage;
   after: Usage;
+  /** A reading after IDLE_MS more of idling (the full run only). */
+  idle?: Usage;
+  /** Emulator CPU (user + system) per event while the events were posted and first attempted, µs. */
+  cpuPerEventUs: number;
 }
 
 async function run(
@@ -95,18 +115,37 @@ async function run(
   try {
     await pendingEvents(emu.server, WARM_UP_EVENTS, log);
     const before = await emu.reading();
+    const cpuBefore = cpuTimeMs(emu.server.proc.pid) ?? Number.NaN;
     const pending = await pendingEvents(emu.server, events, log);
+    const cpuPerEventUs = (((cpuTimeMs(emu.server.proc.pid) ?? Number.NaN) - cpuBefore) * 1000) / pending;
+    log(`emulator CPU ${fmt(cpuPerEventUs)} µs per event`);
     const after = await emu.reading();
     log(`${fmt(pending)} pending: RSS ${fmt(before.rss / 2 ** 20)} → ${fmt(after.rss / 2 ** 20)} MiB`);
-    if (!snapshot) return { events: pending, before, after };
+    if (!snapshot) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const idle = await emu.reading();
+      log(`after ${IDLE_MS / 1000} s idle: RSS ${fmt(idle.rss / 2 ** 20)} MiB`);
+      return { events: pending, before, after, idle, cpuPerEventUs };
+    }
     const classes = growth(classSizes(emu.snapshotFile(1)), classSizes(emu.snapshotFile(2)));
     rmSync(emu.snapshotFile(1));
     rmSync(emu.snapshotFile(2));
-    return { events: pending, before, after, classes };
+    return { events: pending, before, after, classes, cpuPerEventUs };
   } finally {
     await emu.server.stop();
   }
 }
+
+const ROWS: [string, (u: Usage) => number, number][] = [
+  ['RSS', (u) => u.rss, 0],
+  ['V8 heap committed', (u) => u.heapTotal, 1],
+  ['V8 heap used', (u) => u.heapUsed, 1],
+  ['ArrayBuffers (gzip bodies)', (u) => u.arrayBuffers, 1],
+  ['Live (heap used + ArrayBuffers)', (u) => u.heapUsed + u.arrayBuffers, 1],
+  ['Resident: malloc main arena (`[heap]`)', (u) => u.brkHeap, 1],
+  ['Resident: other anonymous (V8 pages, mmaps)', (u) => u.anon, 1],
+  ['Resident: file-backed', (u) => u.fileBacked, 1],
+];
 
 const perNotification = (r: Run, pick: (u: Usage) => number) => (pick(r.after) - pick(r.before)) / r.events;
 
@@ -120,9 +159,9 @@ const suite: BenchSuite = {
       const receiver = await startReceiver();
       await receiver.answer(503);
       const full = await run(receiver, events, false, log);
-      const snap = await run(receiver, snapshotEvents, true, log);
+      // BENCH_PENDING_SNAPSHOT_EVENTS=0 skips the snapshot run (iterating on RSS only).
+      const snap = snapshotEvents > 0 ? await run(receiver, snapshotEvents, true, log) : undefined;
       const rssEach = perNotification(full, (u) => u.rss);
-      const liveEach = perNotification(full, (u) => u.heapUsed + u.arrayBuffers);
       const verdicts: Verdict[] = [
         {
           target: `≤ ${fmt(BYTES_PER_PENDING_TARGET)} bytes of RSS per pending notification at ${fmt(TARGET_EVENTS)}`,
@@ -131,7 +170,8 @@ const suite: BenchSuite = {
           ...(full.events < TARGET_EVENTS ? { note: `quick run with ${fmt(full.events)} only` } : {}),
         },
       ];
-      const classes = snap.classes ?? [];
+      const classes = snap?.classes ?? [];
+      const snapEvents = snap?.events ?? 1;
       const shown = classes.slice(0, 14);
       const rest = classes.slice(14).reduce((sum, c) => sum + c.bytes, 0);
       return [
@@ -140,42 +180,33 @@ const suite: BenchSuite = {
         `${WARM_UP_EVENTS} warm-up events, a reading; then Issue events posted ${EVENT_CONCURRENCY} at a time until every`,
         'notification is pending (its first attempt answered 503), and a second reading. Each reading',
         'is taken after two forced full GCs in the emulator (SIGUSR2 to the hook). Per notification =',
-        'growth ÷ notifications pending. One run (it is long).',
+        'growth ÷ notifications pending. One run (it is long). A third reading after',
+        `${IDLE_MS / 1000} s of idling shows what V8's memory reducer gives back. The resident rows split RSS by`,
+        'mapping (/proc/self/smaps): the bodies are malloc memory in the main arena.',
+        ...(EXTRA_NODE_ARGS.length ? [`Extra node flags: \`${EXTRA_NODE_ARGS.join(' ')}\`.`] : []),
         '',
         table(
-          ['Figure', 'Before', `With ${fmt(full.events)} pending`, 'Per pending notification'],
           [
-            [
-              'RSS',
-              `${fmt(full.before.rss / 2 ** 20)} MiB`,
-              `${fmt(full.after.rss / 2 ** 20)} MiB`,
-              `${fmt(rssEach)} bytes`,
-            ],
-            [
-              'V8 heap committed',
-              `${fmt(full.before.heapTotal / 2 ** 20, 1)} MiB`,
-              `${fmt(full.after.heapTotal / 2 ** 20, 1)} MiB`,
-              `${fmt(perNotification(full, (u) => u.heapTotal))} bytes`,
-            ],
-            [
-              'V8 heap used',
-              `${fmt(full.before.heapUsed / 2 ** 20, 1)} MiB`,
-              `${fmt(full.after.heapUsed / 2 ** 20, 1)} MiB`,
-              `${fmt(perNotification(full, (u) => u.heapUsed))} bytes`,
-            ],
-            [
-              'ArrayBuffers (gzip bodies)',
-              `${fmt(full.before.arrayBuffers / 2 ** 20, 1)} MiB`,
-              `${fmt(full.after.arrayBuffers / 2 ** 20, 1)} MiB`,
-              `${fmt(perNotification(full, (u) => u.arrayBuffers))} bytes`,
-            ],
-            ['Live (heap used + ArrayBuffers)', '', '', `${fmt(liveEach)} bytes`],
+            'Figure',
+            'Before',
+            `With ${fmt(full.events)} pending`,
+            'Per pending notification',
+            `After ${IDLE_MS / 1000} s idle, per notification`,
           ],
+          ROWS.map(([name, pick, digits]) => [
+            name,
+            `${fmt(pick(full.before) / 2 ** 20, digits)} MiB`,
+            `${fmt(pick(full.after) / 2 ** 20, digits)} MiB`,
+            `${fmt(perNotification(full, pick))} bytes`,
+            full.idle ? `${fmt((pick(full.idle) - pick(full.before)) / full.events)} bytes` : '',
+          ]),
         ),
+        '',
+        `Emulator CPU (user + system, /proc) while the events were posted and first attempted: ${fmt(full.cpuPerEventUs)} µs per event.`,
         '',
         verdictTable(verdicts),
         '',
-        `#### Where the bytes go: heap snapshot growth by class over ${fmt(snap.events)} pending`,
+        `#### Where the bytes go: heap snapshot growth by class over ${fmt(snapEvents)} pending`,
         '',
         'Self sizes of every node in a heap snapshot after the readings above, summed by class (an',
         "object's constructor, an array's role, a native's name), after minus before, ÷ notifications.",
@@ -185,11 +216,11 @@ const suite: BenchSuite = {
           [
             ...shown.map((c) => [
               c.name.replaceAll('|', '\\|'),
-              fmt(c.count / snap.events, 2),
-              fmt(c.bytes / snap.events),
+              fmt(c.count / snapEvents, 2),
+              fmt(c.bytes / snapEvents),
             ]),
-            ['everything else', '', fmt(rest / snap.events)],
-            ['total', '', fmt(classes.reduce((sum, c) => sum + c.bytes, 0) / snap.events)],
+            ['everything else', '', fmt(rest / snapEvents)],
+            ['total', '', fmt(classes.reduce((sum, c) => sum + c.bytes, 0) / snapEvents)],
           ],
         ),
       ].join('\n');

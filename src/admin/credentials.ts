@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import { deliveryStats } from '../delivery/index.js';
 import type { Emulator } from '../emulator.js';
 import { mount } from './mount.js';
-import { readJsonBody } from './read-json.js';
 
 /**
  * `GET/POST /__admin/credentials`, `PUT/DELETE /__admin/credentials/:id` (docs/admin-api.md
@@ -13,15 +12,9 @@ export function credentialRoutes(emulator: Emulator): Hono {
   const { credentials } = delivery;
   return mount(new Hono(), {
     listCredentials: () => ({ credentials: credentials.list() }),
-    addCredential: async (c) => {
-      const added = credentials.add(await readJsonBody(c));
-      return added;
-    },
+    addCredential: (_c, { body }) => credentials.add(body),
     // Replaced in place, validated as POST; notifications already made keep their URL and ApiKey.
-    updateCredential: async (c, { params }) => {
-      const changed = credentials.replace(params.id, await readJsonBody(c));
-      return changed;
-    },
+    updateCredential: (_c, { params, body }) => credentials.replace(params.id, body),
     deliveryStats: () =>
       deliveryStats(
         credentials.list().map((c) => c.id),

@@ -1,9 +1,7 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
-import { parseEventInput } from '../reservations/index.js';
 import { eventResult } from './event-result.js';
 import { mount } from './mount.js';
-import { readJsonBody } from './read-json.js';
 
 /**
  * `POST /__admin/events`: applies the event, routes each body to every matching credential and
@@ -11,10 +9,9 @@ import { readJsonBody } from './read-json.js';
  */
 export function eventRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
-    emitEvent: async (c) => {
-      const lifecycle = emulator.reservations.apply(parseEventInput(await readJsonBody(c)));
-      const result = eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
-      return result;
+    emitEvent: (_c, { body }) => {
+      const lifecycle = emulator.reservations.apply(body);
+      return eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
     },
   });
 }

@@ -1,17 +1,13 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { mount } from './mount.js';
-import { readJsonBody } from './read-json.js';
 
 /** `POST/GET/DELETE /__admin/faults`, `DELETE /__admin/faults/:id`: fault injection for SDK tests. */
 export function faultRoutes(emulator: Emulator): Hono {
   const { faults } = emulator.auth;
   return mount(new Hono(), {
     listFaults: () => ({ faults: faults.list() }),
-    addFault: async (c) => {
-      const added = faults.add(await readJsonBody(c));
-      return added;
-    },
+    addFault: (_c, { body }) => faults.add(body),
     clearFaults: () => {
       faults.clear();
     },

@@ -2,6 +2,7 @@ import type { Context, Env, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { formatPath, InputError } from '../errors.js';
+import { parseOr, type Refusal } from '../model/refusal.js';
 import { type Answer, type PathParams, type RouteDeclaration, successStatus } from './contract/route.js';
 import { ADMIN_ROUTES, type AdminRoutes, type OperationName } from './contract/routes.js';
 
@@ -11,6 +12,8 @@ export interface RouteInput<R extends RouteDeclaration> {
   params: R['params'] extends z.ZodType ? z.output<R['params']> : Record<PathParams<R['path']>, string>;
   /** The query string as declared in `query` (numbers read as numbers); `{}` when it declares none. */
   query: R['query'] extends z.ZodType ? z.output<R['query']> : Record<string, never>;
+  /** The JSON body as declared in `body` (decision 0103); `undefined` when it declares none. */
+  body: R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
 }
 
 /**
@@ -37,7 +40,8 @@ export type Handlers<K extends OperationName> = { [P in K]: Handler<P> };
  * Adds each handler to `app` at the method and path its route declares (decision 0045): a group of
  * routes names its operations, never a method or path of its own. Path parameters and the query
  * string are validated against the declared schemas before the handler runs (decision 0115): a
- * wrong one answers 400 `invalid_parameter` or `invalid_query` naming it. Returns `app`.
+ * wrong one answers 400 `invalid_parameter` or `invalid_query` naming it. So is the JSON body
+ * (decision 0103): a body its schema refuses answers 400 with the route's `bodyError`. Returns `app`.
  */
 export function mount<K extends OperationName>(app: Hono, handlers: Handlers<K>): Hono {
   for (const [name, handler] of Object.entries(handlers) as Array<[K, Handler<K>]>) {
@@ -48,12 +52,43 @@ export function mount<K extends OperationName>(app: Hono, handlers: Handlers<K>)
         ? read(declared.params, c.req.param() as Record<string, string>, 'invalid_parameter')
         : c.req.param();
       const query = declared.query ? read(declared.query, c.req.query(), 'invalid_query') : {};
-      const answer = await handler(c as never, { params, query } as RouteInput<AdminRoutes[K]>);
+      const body = declared.body ? await readBody(c, declared.body, declared) : undefined;
+      const answer = await handler(c as never, { params, query, body } as RouteInput<AdminRoutes[K]>);
       if (answer instanceof Response) return answer;
       return status === 204 ? c.body(null, 204) : c.json(answer as object, status as ContentfulStatusCode);
     });
   }
   return app;
+}
+
+/** Refuses a body of a route that declares no `bodyError` of its own (each does: test/admin-bodies.test.ts). */
+const ANY_BODY: Refusal = {
+  code: 'invalid_body',
+  words: (issue, message) => ({
+    message: `${formatPath(issue.path)}: ${message}.`,
+    details: { path: formatPath(issue.path) },
+  }),
+};
+
+/**
+ * The request body as `schema` reads it. The admin guard (body-limits.ts) has already bounded its
+ * size and depth and checked its UTF-8; it is JSON (an empty body reads as `{}`), or with `textBody`
+ * and no JSON media type the text of that member.
+ */
+async function readBody(c: Context, schema: z.ZodType, declared: RouteDeclaration): Promise<unknown> {
+  const text = await c.req.text();
+  const json = (c.req.header('content-type') ?? '').includes('json');
+  const raw = declared.textBody !== undefined && !json ? { [declared.textBody]: text } : parseJson(text);
+  return parseOr(schema, declared.bodyError ?? ANY_BODY, raw);
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InputError('invalid_json', 'The request body must be JSON (Content-Type: application/json).');
+  }
 }
 
 /**

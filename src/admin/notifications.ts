@@ -1,14 +1,11 @@
 import { Hono } from 'hono';
-import type { z } from 'zod';
 import { type NotificationRecord, toDetail, toSummary } from '../delivery/index.js';
 import { failedSince, resend } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
-import { formatPath, InputError, NotFoundError } from '../errors.js';
-import { ADMIN_ROUTES } from './contract/routes.js';
+import { InputError, NotFoundError } from '../errors.js';
 import { harLog, ndjsonLines } from './har.js';
 import { mount } from './mount.js';
 import { notificationQuery, scanNotifications } from './notification-query.js';
-import { readJsonBody } from './read-json.js';
 
 /** How long `wait=settled` waits when the query gives no `timeoutMs` (at most 300,000: the declaration's bound). */
 const SETTLE_WAIT_DEFAULT_MS = 10_000;
@@ -101,8 +98,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
       return { attempt: n.attempts.at(-1)!, notification: toSummary(n) };
     },
     // Resend one notification (as sent or edited) to its credential or the ones named.
-    resendNotification: async (c, { params }) => {
-      const input = parseBody(ADMIN_ROUTES.resendNotification.body, await readJsonBody(c), 'invalid_resend');
+    resendNotification: (_c, { params, body: input }) => {
       const done = resend(outbox, emulator.delivery.credentials, params.id, input);
       const to = done.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ');
       return {
@@ -113,8 +109,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
       };
     },
     // Bulk retry: a credential's failed notifications since T; dryRun counts them first.
-    resendFailed: async (c) => {
-      const input = parseBody(ADMIN_ROUTES.resendFailed.body, await readJsonBody(c), 'invalid_resend');
+    resendFailed: (_c, { body: input }) => {
       const sinceMs = Date.parse(input.since);
       if (Number.isNaN(sinceMs)) {
         throw new InputError('invalid_resend', `since: "${input.since}" is not an ISO 8601 instant.`, {
@@ -152,12 +147,3 @@ const ref = (n: NotificationRecord) => ({
   bookingId: n.bookingId,
   state: n.state,
 });
-
-/** A body checked against its declared schema; the first issue's path and message on a 400. */
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, code: string): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = formatPath(issue.path);
-  throw new InputError(code, `${path || 'body'}: ${issue.message}.`, { path });
-}

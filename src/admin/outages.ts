@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { mount } from './mount.js';
-import { readJsonBody } from './read-json.js';
 
 /**
  * `GET/POST/DELETE /__admin/outages`, `GET/DELETE /__admin/outages/:id`: simulated outages of the
@@ -11,10 +10,7 @@ export function outageRoutes(emulator: Emulator): Hono {
   const outages = () => emulator.delivery.outages;
   return mount(new Hono(), {
     listOutages: () => ({ outages: outages().list() }),
-    addOutage: async (c) => {
-      const added = outages().add(await readJsonBody(c));
-      return added;
-    },
+    addOutage: (_c, { body }) => outages().add(body),
     clearOutages: () => {
       outages().clear();
     },

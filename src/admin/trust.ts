@@ -15,15 +15,13 @@ export function trustRoutes(emulator: Emulator): Hono {
   const { delivery } = emulator;
   return mount(new Hono(), {
     listTrusted: () => ({ certificates: delivery.trustStore.list() }),
-    trust: async (c) => {
-      const text = await c.req.text();
-      if (Buffer.byteLength(text) > MAX_TRUST_BODY_BYTES) {
+    trust: (_c, { body: { pem } }) => {
+      if (Buffer.byteLength(pem) > MAX_TRUST_BODY_BYTES) {
         throw new InputError(
           'body_too_large',
           `The body is over ${MAX_TRUST_BODY_BYTES / 1024} KiB: send only the CA certificate(s).`,
         );
       }
-      const pem = pemFrom(text, c.req.header('content-type') ?? '');
       const added = delivery.trust(pem, 'admin', 'POST /__admin/trust');
       return { added, certificates: delivery.trustStore.list() };
     },
@@ -39,21 +37,4 @@ export function trustRoutes(emulator: Emulator): Hono {
       }
     },
   });
-}
-
-function pemFrom(text: string, contentType: string): string {
-  if (!contentType.includes('json')) return text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new InputError('invalid_json', 'The body is not JSON; send {"pem": "…"} or the PEM text itself.');
-  }
-  const pem = (parsed as { pem?: unknown } | null)?.pem;
-  if (typeof pem !== 'string') {
-    throw new InputError('invalid_trust_request', 'Expected {"pem": "-----BEGIN CERTIFICATE-----…"}.', {
-      path: 'pem',
-    });
-  }
-  return pem;
 }

@@ -3,7 +3,6 @@ import { stream } from 'hono/streaming';
 import type { Emulator } from '../emulator.js';
 import { toEmulatorError } from '../errors.js';
 import { mount } from './mount.js';
-import { readJsonBody } from './read-json.js';
 
 /** Media type of the progress stream (`Accept: application/x-ndjson`): one JSON event a line. */
 const NDJSON = 'application/x-ndjson';
@@ -18,8 +17,7 @@ const NDJSON = 'application/x-ndjson';
  */
 export function verifyRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
-    verify: async (c) => {
-      const body = await readJsonBody(c);
+    verify: async (c, { body }) => {
       const { resolveOptions, runVerify } = await import('../verify/index.js');
       // Bad options are a 400 before anything runs (and before a stream starts).
       const options = await resolveOptions(body);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { formatPath, InputError, NotFoundError } from '../errors.js';
+import { formatPath, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { parseOr, type Refusal } from '../model/refusal.js';
 import { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from './types.js';
 
 /** Longest injectable delay: long enough for any SDK timeout test, short enough to end. */
@@ -59,6 +60,15 @@ export type FaultChange =
   /** A call used a rule: a count went down, or a rule was used up. */
   | { kind: 'fault_used'; faults: Fault[] };
 
+/** How a fault rule its schema refuses is answered. */
+export const FAULT_REFUSAL: Refusal = {
+  code: 'invalid_fault',
+  words: (issue, message) => ({
+    message: `Fault field ${formatPath(issue.path)}: ${message}.`,
+    details: { path: formatPath(issue.path), accepted: [...FAULT_KINDS] },
+  }),
+};
+
 /** Fault rules for SDK tests; the API transports ask `take()` on every call. */
 export class FaultStore {
   #faults: Fault[] = [];
@@ -71,15 +81,7 @@ export class FaultStore {
 
   /** Adds a rule; without count or fraction it affects the next call only. */
   add(input: unknown): Fault {
-    const parsed = FaultSchema.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new InputError('invalid_fault', `Fault field ${formatPath(issue.path)}: ${issue.message}.`, {
-        path: formatPath(issue.path),
-        accepted: [...FAULT_KINDS],
-      });
-    }
-    const f = parsed.data;
+    const f = parseOr(FaultSchema, FAULT_REFUSAL, input);
     const fault: Fault = {
       id: `f-${this.#seq + 1}`,
       ...f,

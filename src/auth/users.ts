@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConflictError, formatPath, InputError, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { parseOr, type Refusal } from '../model/refusal.js';
 import { API_VERSIONS } from './types.js';
 
 /** No control characters: `webDescription` travels in the X-API-User-WebDescription header. */
@@ -32,18 +33,30 @@ export function userView({ password: _secret, ...view }: User): UserView {
   return view;
 }
 
+/** How a user its schema refuses is answered; `where` prefixes the message (e.g. `users[2]` for a preload list). */
+export function userRefusal(where = 'user'): Refusal {
+  return {
+    code: 'invalid_user',
+    words: (issue, message) => {
+      const path = formatPath(issue.path);
+      return {
+        message: `${where}: field ${path}: ${message}. A user is {"username","password","idWeb","webDescription","versions":["1.6","1.7"]}.`,
+        details: {
+          path: `${where}.${path}`,
+          accepted: ['username', 'password', 'idWeb', 'webDescription', 'versions'],
+        },
+      };
+    },
+  };
+}
+
 /** Validates one user; `where` prefixes the message (e.g. `users[2]` for a preload list). */
 export function parseUser(input: unknown, where = 'user'): User {
-  const parsed = UserSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const path = formatPath(issue.path);
-  throw new InputError(
-    'invalid_user',
-    `${where}: field ${path}: ${issue.message}. A user is {"username","password","idWeb","webDescription","versions":["1.6","1.7"]}.`,
-    { path: `${where}.${path}`, accepted: ['username', 'password', 'idWeb', 'webDescription', 'versions'] },
-  );
+  return parseOr(UserSchema, userRefusal(where), input);
 }
+
+/** A user as `PUT /users/:username` takes it: the username may be left out (it is the path's). */
+export const UserReplaceSchema = UserSchema.partial({ username: true });
 
 /** What a UserStore changed (src/model/change.ts). */
 export type UserChange =

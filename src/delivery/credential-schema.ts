@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { formatPath, InputError } from '../errors.js';
+import { parseOr, type Refusal } from '../model/refusal.js';
 
 /**
  * Why `apiKey` cannot travel in `Authorization: Bearer <apiKey>`, or undefined when it can. A header
@@ -95,6 +96,24 @@ export function httpWarning(names: SettingNames): string {
   return `plain http destination accepted because of ${names.name('allowHttp')}; the provider only delivers over HTTPS with TLS 1.2 or higher`;
 }
 
+/** A field's path below `where` (`credentials[2].url`; the field alone without `where`). */
+function fieldAt(where: string, path: readonly PropertyKey[]): string {
+  const field = formatPath(path);
+  if (!where) return field;
+  return field === '(root)' ? where : `${where}${field.startsWith('[') ? '' : '.'}${field}`;
+}
+
+/** How a credential its schema refuses is answered; `where` prefixes the field path (e.g. `credentials[2]`). */
+export function credentialRefusal(where = ''): Refusal {
+  return {
+    code: 'invalid_credential',
+    words: (issue, message) => {
+      const path = fieldAt(where, issue.path);
+      return { message: `Credential ${path}: ${message}.`, details: { path } };
+    },
+  };
+}
+
 /**
  * Validates credential input, naming the field and what was expected in the error. `where` prefixes
  * the field path (e.g. `credentials[2]` for a config file entry).
@@ -106,18 +125,8 @@ export function parseCredential(
   names: SettingNames = OPTION_NAMES,
   warning = httpWarning(names),
 ): Omit<Credential, 'id'> & { id?: string } {
-  const parsed = CredentialInputSchema.safeParse(input);
-  const at = (path: readonly PropertyKey[]) => {
-    const field = formatPath(path);
-    if (!where) return field;
-    return field === '(root)' ? where : `${where}${field.startsWith('[') ? '' : '.'}${field}`;
-  };
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = at(issue.path);
-    throw new InputError('invalid_credential', `Credential ${path}: ${issue.message}.`, { path });
-  }
-  const { id, apiKey, url, filters = {} } = parsed.data;
+  const at = (path: readonly PropertyKey[]) => fieldAt(where, path);
+  const { id, apiKey, url, filters = {} } = parseOr(CredentialInputSchema, credentialRefusal(where), input);
   const warnings: string[] = [];
   let parsedUrl: URL;
   try {

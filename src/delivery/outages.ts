@@ -4,6 +4,7 @@ import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import type { OutageShape } from '../model/delivery.js';
+import { parseOr, type Refusal } from '../model/refusal.js';
 
 /** Most attempts one count-mode outage may fail: more than any notification can ever make. */
 export const MAX_OUTAGE_ATTEMPTS = 1_000_000;
@@ -47,6 +48,18 @@ export const OutageInputSchema = z
     if (o.until !== undefined && o.for !== undefined)
       ctx.addIssue({ code: 'custom', path: ['for'], message: 'give either until or for, not both' });
   });
+
+/** How an outage its schema refuses is answered. */
+export const OUTAGE_REFUSAL: Refusal = {
+  code: 'invalid_outage',
+  words: (issue, message) => ({
+    message: `Outage field ${formatPath(issue.path)}: ${message}.`,
+    details: {
+      path: formatPath(issue.path),
+      accepted: ['credentialId', 'attempts', 'from', 'until', 'for', 'note'],
+    },
+  }),
+};
 
 /** An outage as the admin API lists it. */
 export type Outage = z.output<typeof OutageShape>;
@@ -99,15 +112,7 @@ export class OutageStore {
 
   /** Validates and adds an outage; a window without `until` or `for` lasts until deleted. */
   add(input: unknown): Outage {
-    const parsed = OutageInputSchema.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new InputError('invalid_outage', `Outage field ${formatPath(issue.path)}: ${issue.message}.`, {
-        path: formatPath(issue.path),
-        accepted: ['credentialId', 'attempts', 'from', 'until', 'for', 'note'],
-      });
-    }
-    const o = parsed.data;
+    const o = parseOr(OutageInputSchema, OUTAGE_REFUSAL, input);
     if (o.credentialId !== undefined && !this.deps.hasCredential(o.credentialId)) {
       const known = this.deps.credentialIds();
       throw new InputError(

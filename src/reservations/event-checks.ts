@@ -8,7 +8,15 @@ import {
 import { bookingNumberProblem } from '../delivery/prepare.js';
 import { ConflictError, formatPath, InputError } from '../errors.js';
 import { applyOverrides } from '../generate/index.js';
-import { allowedEvents, type EventInput, EventInputSchema, LIFECYCLE_FIELDS, TRANSITIONS } from './events.js';
+import { parseOr } from '../model/refusal.js';
+import {
+  allowedEvents,
+  EVENT_REFUSAL,
+  type EventInput,
+  EventInputSchema,
+  LIFECYCLE_FIELDS,
+  TRANSITIONS,
+} from './events.js';
 import type { ReservationSummary } from './types.js';
 
 /** Merges overrides (not the lifecycle's own fields) into a generated body, then validates it. */
@@ -59,14 +67,7 @@ export function unsendableBookingNumber(
 
 /** Parses an event as the admin API and scenarios send it, naming the field that is wrong. */
 export function parseEventInput(raw: unknown): EventInput {
-  const parsed = EventInputSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new InputError(
-    'event_invalid',
-    `Invalid event at ${formatPath(issue.path)}: ${issue.message}. Expected {"type": "Issue"|"Void"|"Exchange", "bookingId"?: positive integer, "overrides"?: object, "seed"?: integer 0…2147483647}.`,
-    { path: formatPath(issue.path), accepted: ['Issue', 'Void', 'Exchange'] },
-  );
+  return parseOr(EventInputSchema, EVENT_REFUSAL, raw);
 }
 
 /** The error for an event the reservation's status does not allow (product rule "Lifecycle"). */

@@ -1,7 +1,9 @@
 /** Event input (admin API `POST /__admin/events`, scenario steps) and the lifecycle rule table. */
 import { z } from 'zod';
 import { type BookingStatus, EVENT_TYPES, type EventType } from '../contract/index.js';
+import { formatPath } from '../errors.js';
 import { MAX_SEED } from '../generate/random.js';
+import type { Refusal } from '../model/refusal.js';
 
 export { EVENT_TYPES, type EventType };
 
@@ -13,6 +15,15 @@ export const EventInputSchema = z.strictObject({
   seed: z.number().int().min(0).max(MAX_SEED).optional(),
 });
 export type EventInput = z.infer<typeof EventInputSchema>;
+
+/** How an event its schema refuses is answered. */
+export const EVENT_REFUSAL: Refusal = {
+  code: 'event_invalid',
+  words: (issue, message) => ({
+    message: `Invalid event at ${formatPath(issue.path)}: ${message}. Expected {"type": "Issue"|"Void"|"Exchange", "bookingId"?: positive integer, "overrides"?: object, "seed"?: integer 0…2147483647}.`,
+    details: { path: formatPath(issue.path), accepted: ['Issue', 'Void', 'Exchange'] },
+  }),
+};
 
 /**
  * Statuses each event may start from (product rule "Lifecycle"; the spec shows no transitions). Issue

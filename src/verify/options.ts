@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TrustStore } from '../delivery/trust.js';
 import { formatPath, InputError } from '../errors.js';
 import { MAX_SEED } from '../generate/random.js';
+import { parseOr, type Refusal } from '../model/refusal.js';
 import { CASE_IDS, type CaseId, type VerifyListener } from './types.js';
 
 /** Spec "Limits": the provider waits 30 seconds for an answer. */
@@ -96,27 +97,32 @@ const FLAGS: Record<string, string> = {
   failFast: '--fail-fast',
 };
 
+/** How options their schema refuses are answered, naming each as `naming` does (JSON member or CLI flag). */
+export function verifyRefusal(naming: OptionNaming = 'json'): Refusal {
+  const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
+  return {
+    code: 'verify_options_invalid',
+    words: (issue, message) => {
+      const key = String(issue.path[0] ?? '');
+      const missing = issue.code === 'invalid_type' && issue.input === undefined;
+      const what = key ? name(key) : formatPath(issue.path);
+      return {
+        message: missing
+          ? `${what} is required: ${requiredHint(key)}.`
+          : `${what}: ${message}${issue.code === 'unrecognized_keys' ? ` (accepted: ${Object.keys(FLAGS).join(', ')})` : ''}.`,
+        details: { path: formatPath(issue.path) },
+      };
+    },
+  };
+}
+
 /** Checks the options and reads the CA file; every problem is an InputError saying what to fix. */
 export async function resolveOptions(
   input: unknown,
   naming: OptionNaming = 'json',
 ): Promise<ResolvedOptions> {
   const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
-  const parsed = VerifyOptionsSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0] ?? '');
-    const missing = issue.code === 'invalid_type' && issue.input === undefined;
-    const what = key ? name(key) : formatPath(issue.path);
-    throw new InputError(
-      'verify_options_invalid',
-      missing
-        ? `${what} is required: ${requiredHint(key)}.`
-        : `${what}: ${issue.message}${issue.code === 'unrecognized_keys' ? ` (accepted: ${Object.keys(FLAGS).join(', ')})` : ''}.`,
-      { path: formatPath(issue.path) },
-    );
-  }
-  const o = parsed.data;
+  const o = parseOr(VerifyOptionsSchema, verifyRefusal(naming), input);
   const allowHttp = o.allowHttp ?? false;
   const receiver = checkReceiver(o.receiver, allowHttp, name);
   const probe = o.probe === undefined ? undefined : checkProbe(o.probe, name);

@@ -50,7 +50,7 @@ export function start(
     child,
     output: () => text,
     exited: () => exit,
-    waitFor(pattern, timeoutMs = 15_000) {
+    waitFor(pattern, timeoutMs = 25_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = pattern.exec(text);
@@ -93,8 +93,12 @@ export interface Served {
  * Starts the real CLI (`bin/`, from dist/: `npm run build` first) as `serve --port 0 …args` and
  * waits for its `listening on` line; the test file stops it after all its tests (see `start`).
  */
-export async function serveCli(args: string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const started = start(process.execPath, [BIN, 'serve', '--port', '0', ...args], env);
-  const [, url] = await started.waitFor(/listening on (http:\/\/[\d.:]+)/);
+export async function serveCli(
+  args: string[] = [],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<Served> {
+  const started = start(process.execPath, [BIN, 'serve', '--port', '0', ...args], env, cwd);
+  const [, url] = await started.waitFor(/listening on (http:\/\/[\d.:[\]]+)/);
   return { url: url!, started };
 }

@@ -10,7 +10,9 @@ import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification
 import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
 import { TIMELINE_BUCKETS } from '../../delivery/stats.js';
+import { formatPath } from '../../errors.js';
 import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
+import type { Refusal } from '../../model/refusal.js';
 import {
   HistoryEntryShape,
   ReservationSummaryShape,
@@ -72,6 +74,24 @@ export const ReservationSchema = z
 export const RedeliverInputSchema = z
   .strictObject({ status: bookingStatus })
   .register(ADMIN_COMPONENTS, { id: 'RedeliverInput', side: 'input' });
+
+/** A redelivery without one of the statuses. */
+export const REDELIVER_REFUSAL: Refusal = {
+  code: 'invalid_redeliver',
+  words: (issue) => ({
+    message: `${formatPath(issue.path)}: expected one of ${BOOKING_STATUSES.join(', ')}.`,
+    details: { path: formatPath(issue.path), accepted: BOOKING_STATUSES },
+  }),
+};
+
+/** A resend (one, or every failed one) its schema refuses: the field and what is wrong with it. */
+export const RESEND_REFUSAL: Refusal = {
+  code: 'invalid_resend',
+  words: (issue, message) => {
+    const path = formatPath(issue.path);
+    return { message: `${path}: ${message}.`, details: { path } };
+  },
+};
 
 export const ResendInputSchema = z
   .strictObject({

@@ -4,6 +4,7 @@
  * src/admin/mount.ts, so the client can read the table without the server's code.
  */
 import type { z } from 'zod';
+import type { Refusal } from '../../model/refusal.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -28,7 +29,18 @@ export interface RouteDeclaration {
   /** Path parameters that are not plain strings (e.g. an integer BookingID). */
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** The JSON body, read and checked by mount() before the handler runs (decision 0103). */
   body?: z.ZodType;
+  /**
+   * How mount() refuses a body `body` does not take: a 400 with this code, worded by the body's own
+   * domain (the words its config files and `startEmulator` get). Every route with a `body` has one.
+   */
+  bodyError?: Refusal;
+  /**
+   * A body sent without a JSON media type is the text of this member of `body` (POST /trust takes
+   * the PEM itself: `curl --data-binary @ca.pem`).
+   */
+  textBody?: string;
   /** Status → answer schema; `null` for an answer without a JSON body. The lowest status is the success one. */
   responses: Readonly<Record<number, z.ZodType | null>>;
   /**

@@ -11,6 +11,12 @@
  *      row in docs/admin-api.md. test/admin-contract.test.ts fails until all three are there.
  */
 import { z } from 'zod';
+import { FAULT_REFUSAL } from '../../auth/faults.js';
+import { userRefusal } from '../../auth/users.js';
+import { credentialRefusal } from '../../delivery/credential-schema.js';
+import { OUTAGE_REFUSAL } from '../../delivery/outages.js';
+import { EVENT_REFUSAL } from '../../reservations/events.js';
+import { verifyRefusal } from '../../verify/options.js';
 import {
   ActivitySchema,
   BatchResultSchema,
@@ -27,6 +33,8 @@ import {
   NotificationSchema,
   OutageInputComponent,
   OutageSchema,
+  REDELIVER_REFUSAL,
+  RESEND_REFUSAL,
   RedeliverInputSchema,
   ResendFailedInputSchema,
   ResendFailedResultSchema,
@@ -38,6 +46,7 @@ import {
 } from './delivery-schemas.js';
 import { route } from './route.js';
 import {
+  ADVANCE_REFUSAL,
   AdvanceInputSchema,
   AdvanceResultSchema,
   ClockStateSchema,
@@ -52,11 +61,13 @@ import {
   ScenarioRunResultSchema,
   TokenQuerySchema,
   TokenSchema,
+  TRUST_REFUSAL,
   TrustInputSchema,
   TrustListSchema,
   TrustResultSchema,
   UserAnswerSchema,
   UserInputSchema,
+  UserReplaceInputSchema,
   VerifyInputSchema,
   VerifyProgressSchema,
   VerifyReportSchema,
@@ -128,6 +139,7 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'add a credential (id generated when absent); http:// only with --allow-http',
     body: CredentialInputComponent,
+    bodyError: credentialRefusal(),
     responses: { 201: CredentialSchema },
     errors: [400, 409],
   }),
@@ -138,6 +150,7 @@ export const ADMIN_ROUTES = {
     summary:
       'replace a credential (validated as POST; the id cannot change); notifications already made keep their URL and ApiKey',
     body: CredentialInputComponent,
+    bodyError: credentialRefusal(),
     responses: { 200: CredentialSchema },
     errors: [400, 404],
   }),
@@ -172,6 +185,8 @@ export const ADMIN_ROUTES = {
     summary:
       'trust the CA certificate(s) for later deliveries; JSON {"pem"} or the PEM text itself as the body (curl --data-binary @ca.pem)',
     body: TrustInputSchema,
+    bodyError: TRUST_REFUSAL,
+    textBody: 'pem',
     responses: { 201: TrustResultSchema },
     errors: [400],
   }),
@@ -192,6 +207,7 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'emit Issue, Void or Exchange; answers at once, delivery runs in the background',
     body: EventInputComponent,
+    bodyError: EVENT_REFUSAL,
     responses: { 202: EventResultSchema },
     errors: [400, 404, 409],
   }),
@@ -218,6 +234,7 @@ export const ADMIN_ROUTES = {
     summary: 'manual redelivery with the chosen status (spec "Endpoints 2")',
     params: bookingIdParam,
     body: RedeliverInputSchema,
+    bodyError: REDELIVER_REFUSAL,
     responses: { 202: EventResultSchema },
     errors: [400, 404],
   }),
@@ -277,6 +294,7 @@ export const ADMIN_ROUTES = {
     summary:
       "resend: a new notification with this one's body (as sent, or edited and validated against the contract) to its credential or the credentials named; the reservation is not touched",
     body: ResendInputSchema,
+    bodyError: RESEND_REFUSAL,
     responses: { 202: ResendResultSchema },
     errors: [400, 404],
   }),
@@ -287,6 +305,7 @@ export const ADMIN_ROUTES = {
     summary:
       'bulk retry: every failed notification of a credential created since T (exhausted ones resent as new notifications, pending ones retried now); dryRun only counts',
     body: ResendFailedInputSchema,
+    bodyError: RESEND_REFUSAL,
     responses: { 200: ResendFailedResultSchema },
     errors: [400],
   }),
@@ -321,6 +340,7 @@ export const ADMIN_ROUTES = {
     summary:
       'fail the next N attempts, or every attempt in a window of emulator time, as simulated_outage (the receiver is never contacted)',
     body: OutageInputComponent,
+    bodyError: OUTAGE_REFUSAL,
     responses: { 201: OutageSchema },
     errors: [400],
   }),
@@ -362,6 +382,7 @@ export const ADMIN_ROUTES = {
     tag: 'clock',
     summary: 'move a manual clock; every crossed minute-55 batch finishes first',
     body: AdvanceInputSchema,
+    bodyError: ADVANCE_REFUSAL,
     responses: { 200: AdvanceResultSchema },
     errors: [400, 409],
   }),
@@ -380,6 +401,7 @@ export const ADMIN_ROUTES = {
     tag: 'getaccesstoken',
     summary: 'add a user; the answer never carries the password',
     body: UserInputSchema,
+    bodyError: userRefusal(),
     responses: { 201: UserAnswerSchema },
     errors: [400, 409],
   }),
@@ -388,7 +410,8 @@ export const ADMIN_ROUTES = {
     path: '/users/:username',
     tag: 'getaccesstoken',
     summary: 'replace a user (validated as POST; the username cannot change); issued tokens stay valid',
-    body: UserInputSchema,
+    body: UserReplaceInputSchema,
+    bodyError: userRefusal(),
     responses: { 200: UserAnswerSchema },
     errors: [400, 404],
   }),
@@ -448,6 +471,7 @@ export const ADMIN_ROUTES = {
     tag: 'getaccesstoken',
     summary: 'make the next N (or a fraction of) calls late, 5xx, malformed or dropped',
     body: FaultInputSchema,
+    bodyError: FAULT_REFUSAL,
     responses: { 201: FaultAnswerSchema },
     errors: [400],
   }),
@@ -484,6 +508,7 @@ export const ADMIN_ROUTES = {
     summary:
       'run the receiver conformance kit (reportbo-emulator verify) against a receiver, trusting the CAs this emulator trusts; answers the report verify --json writes (docs/verify.md), or with Accept: application/x-ndjson a stream of caseStart/caseEnd events ending with the report (docs/admin-api.md)',
     body: VerifyInputSchema,
+    bodyError: verifyRefusal(),
     responses: { 200: VerifyReportSchema },
     lines: VerifyProgressSchema,
     errors: [400],

@@ -7,9 +7,10 @@
 import { z } from 'zod';
 import { FaultSchema } from '../../auth/faults.js';
 import { VARIANTS } from '../../auth/types.js';
-import { UserSchema, UserViewSchema } from '../../auth/users.js';
+import { UserReplaceSchema, UserSchema, UserViewSchema } from '../../auth/users.js';
 import { JournalEntryShape, TokenShape } from '../../model/auth.js';
 import { AdvanceResultShape, ClockStateShape } from '../../model/clock.js';
+import type { Refusal } from '../../model/refusal.js';
 import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
 import { CaseTraceSchema } from '../../verify/trace-shape.js';
@@ -80,6 +81,11 @@ export const ResetResultSchema = z.object({ status: z.literal('reset') });
 export const TrustInputSchema = z
   .object({ pem: str.describe('one or more PEM certificates') })
   .register(ADMIN_COMPONENTS, { id: 'TrustInput', side: 'input' });
+/** A trust request that is JSON without a `pem` text. */
+export const TRUST_REFUSAL: Refusal = {
+  code: 'invalid_trust_request',
+  words: () => ({ message: 'Expected {"pem": "-----BEGIN CERTIFICATE-----…"}.', details: { path: 'pem' } }),
+};
 export const TrustedCertificateSchema = TrustedCertificateShape.register(ADMIN_COMPONENTS, {
   id: 'TrustedCertificate',
 });
@@ -94,6 +100,9 @@ export const TrustResultSchema = z
   .register(ADMIN_COMPONENTS, { id: 'TrustResult' });
 
 export const UserInputSchema = UserSchema.register(ADMIN_COMPONENTS, { id: 'UserInput', side: 'input' });
+export const UserReplaceInputSchema = UserReplaceSchema.describe(
+  'a user; username may be left out (it is the one in the path, and cannot change)',
+).register(ADMIN_COMPONENTS, { id: 'UserReplaceInput', side: 'input' });
 export const UserAnswerSchema = UserViewSchema.register(ADMIN_COMPONENTS, { id: 'User' });
 
 export const TokenSchema = TokenShape.register(ADMIN_COMPONENTS, { id: 'Token' });
@@ -143,6 +152,14 @@ export const AdvanceInputSchema = z
     z.strictObject({ to: z.string().meta({ examples: ['2026-04-27T11:00:00Z', 'next-batch'] }) }),
   ])
   .register(ADMIN_COMPONENTS, { id: 'AdvanceInput', side: 'input' });
+/** Any advance its schema refuses: the three forms it takes. */
+export const ADVANCE_REFUSAL: Refusal = {
+  code: 'invalid_advance',
+  words: () => ({
+    message: 'Give exactly one of {"by": "PT1H"}, {"to": "2026-04-27T11:00:00Z"} or {"to": "next-batch"}.',
+    details: { accepted: ['by', 'to'] },
+  }),
+};
 export const AdvanceResultSchema = AdvanceResultShape.register(ADMIN_COMPONENTS, { id: 'AdvanceResult' });
 
 /** An object whose members the scenario runner owns (typed there, not here). */
