@@ -95,6 +95,42 @@ describe('the packed package in a user project', () => {
     expect(resolved.stdout.trim()).toMatch(/\/dist\/index\.js$/);
   }, 120_000);
 
+  it('serves startEmulator from reportbo-emulator/start: the lean ES entry, and the CommonJS build from require()', async () => {
+    // The lean entry exports startEmulator alone: the admin client comes from the started emulator.
+    const script = (load: string) =>
+      `${load}\nconst expect = (v) => ({ toBe: (w) => { if (v !== w) throw new Error(v + ' !== ' + w); } });\n` +
+      `(async () => {${BODY.replace('new AdminClient(emulator.url)', 'emulator.client').replace(
+        "expect(typeof verifyReceiver).toBe('function');",
+        "expect(typeof startEmulator).toBe('function');",
+      )}; console.log('ok'); })().catch((e) => { console.error(e); process.exit(1); });\n`;
+    await writeFile(
+      join(project, 'start.mjs'),
+      script("import { startEmulator } from 'reportbo-emulator/start';"),
+    );
+    await writeFile(
+      join(project, 'start.cjs'),
+      script("const { startEmulator } = require('reportbo-emulator/start');"),
+    );
+    for (const file of ['start.mjs', 'start.cjs']) {
+      const { stdout } = await run(process.execPath, [file], { cwd: project, timeout: 60_000 });
+      expect(stdout.trim(), file).toBe('ok');
+    }
+    const resolved = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { createRequire } from 'node:module';" +
+          "console.log(import.meta.resolve('reportbo-emulator/start'));" +
+          "console.log(createRequire(process.cwd() + '/x.js').resolve('reportbo-emulator/start'));",
+      ],
+      { cwd: project },
+    );
+    const [esm, cjs] = resolved.stdout.trim().split('\n');
+    expect(esm).toMatch(/\/dist\/programmatic\/index\.js$/);
+    expect(cjs).toMatch(/\/dist\/cjs\/index\.cjs$/);
+  }, 120_000);
+
   for (const major of [29, 30]) {
     it(`works from Jest ${major} in its default CommonJS mode`, async () => {
       await writeFile(join(project, `jest${major}.test.js`), CJS_TEST);

@@ -39,6 +39,13 @@ export interface LoadResult {
 export interface LoadOptions {
   connections: number;
   durationSec: number;
+  /**
+   * Paced load instead of saturation: about this many requests a second over all connections.
+   * wrk: each connection waits `connections / rate` seconds (a Lua `delay()`, whole milliseconds)
+   * before each request, so the achieved rate is a little lower (the answer's own time adds);
+   * autocannon: its `overallRate`. Either way the result's `rps` is what was achieved.
+   */
+  ratePerSec?: number;
 }
 
 /** The generator every throughput figure of a run comes from. */
@@ -115,8 +122,14 @@ function luaString(text: string): string {
 
 let scriptCounter = 0;
 
-function wrkScript(req: LoadRequest): string {
+/** The per-request wait of each connection, in whole ms, for `rate` requests a second in all. */
+export function pacingDelayMs(connections: number, ratePerSec: number): number {
+  return Math.max(1, Math.round((connections * 1000) / ratePerSec));
+}
+
+function wrkScript(req: LoadRequest, delayMs?: number): string {
   const lines = [`wrk.method = ${luaString(req.method ?? 'POST')}`];
+  if (delayMs !== undefined) lines.push(`delay = function() return ${delayMs} end`);
   if (req.body !== undefined) lines.push(`wrk.body = ${luaString(req.body)}`);
   for (const [k, v] of Object.entries(req.headers ?? {})) {
     lines.push(`wrk.headers[ ${luaString(k)} ] = ${luaString(v)}`);
@@ -153,12 +166,16 @@ function runChild(command: string, args: string[], cwd = ROOT): Promise<string> 
 
 async function runWrk(req: LoadRequest, options: LoadOptions): Promise<LoadResult> {
   const load1 = os.loadavg()[0]!;
-  const script = wrkScript(req);
+  const connections = Math.max(options.connections, WRK_THREADS);
+  const script = wrkScript(
+    req,
+    options.ratePerSec ? pacingDelayMs(connections, options.ratePerSec) : undefined,
+  );
   const out = await runChild('wrk', [
     '-t',
     String(WRK_THREADS),
     '-c',
-    String(Math.max(options.connections, WRK_THREADS)),
+    String(connections),
     '-d',
     `${options.durationSec}s`,
     '--timeout',
@@ -220,6 +237,7 @@ function autocannonChild(why: string): LoadGenerator {
         pipelining: 1,
         duration: options.durationSec,
         timeout: 10,
+        ...(options.ratePerSec ? { overallRate: options.ratePerSec } : {}),
       };
       const out = await runChild(process.execPath, ['-e', script, JSON.stringify(opts)]);
       const m = /BENCH_JSON (.*)/.exec(out);

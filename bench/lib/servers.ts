@@ -145,6 +145,50 @@ export async function startEmulator(options: EmulatorStart = {}): Promise<Server
   }
 }
 
+/**
+ * A user's test process starting the emulator: `import { startEmulator } from '<entry>'` with the
+ * bench user, then prints the URL. The script is evaluated from the repository root, so the
+ * package name resolves through the root package.json "exports" (dist/ must be built), as in a
+ * user's project; `entry` is `reportbo-emulator` (the whole package entry) or
+ * `reportbo-emulator/start`.
+ */
+const PROGRAMMATIC_START = `
+const { startEmulator } = await import(process.argv[1]);
+const emulator = await startEmulator({ users: JSON.parse(process.argv[2]) });
+process.stdout.write('listening on ' + emulator.url + '\\n');
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => void emulator.stop().then(() => process.exit(0)));
+}`;
+
+export async function startProgrammatic(entry: string, timeoutMs = 20_000): Promise<Server> {
+  const proc = spawnProc('programmatic', process.execPath, [
+    '--input-type=module',
+    '-e',
+    PROGRAMMATIC_START,
+    entry,
+    JSON.stringify([BENCH_USER]),
+  ]);
+  try {
+    const url = await waitFor(
+      'programmatic: listening line',
+      () => /listening on (http:\/\/\S+)/.exec(proc.log())?.[1],
+      { timeoutMs, intervalMs: POLL_MS, proc },
+    );
+    const coldStartMs = await firstToken(proc, url, isJsonToken, timeoutMs);
+    return {
+      key: `programmatic:${entry}`,
+      label: `startEmulator from '${entry}'`,
+      url,
+      proc,
+      coldStartMs,
+      stop: bounded(proc),
+    };
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+}
+
 /** The standalone jar the `wiremock` npm package bundles. */
 export function wiremockJar(): string {
   const dir = join(BENCH_NODE, 'wiremock', 'build');

@@ -1,19 +1,30 @@
 /**
  * Cold start: spawn to the first successful 1.7 JSON GetAccessToken, for the emulator's CLI (user
- * preloaded with `--config`, `--port 0`), WireMock's standalone jar and Mockoon's CLI serving the
- * same static answer, plus the bare Hono handler as the runtime's floor. Rounds alternate the order.
+ * preloaded with `--config`, `--port 0`), a user's process calling `startEmulator` (from the package
+ * entry and from `reportbo-emulator/start`), WireMock's standalone jar and Mockoon's CLI serving the
+ * same static answer, plus the bare Hono handler as the runtime's floor. Wall time and the process's
+ * CPU time at that first answer. Rounds alternate the order.
  */
 import { ensureBenchPeers } from '../lib/install.js';
 import { alternate } from '../lib/load.js';
 import { stopAll, workDir } from '../lib/proc.js';
 import { newestProfile, summarizeProfile } from '../lib/profile.js';
-import { rssMiB } from '../lib/rss.js';
-import { type Server, startBareHono, startEmulator, startMockoon, startWireMock } from '../lib/servers.js';
+import { cpuTimeMs, rssMiB } from '../lib/rss.js';
+import {
+  type Server,
+  startBareHono,
+  startEmulator,
+  startMockoon,
+  startProgrammatic,
+  startWireMock,
+} from '../lib/servers.js';
 import { envNumber, fmt, median, ratio, spread, table, type Verdict, verdictTable } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
 
 const TARGETS = [
   { key: 'emulator', start: () => startEmulator() },
+  { key: 'programmatic-index', start: () => startProgrammatic('reportbo-emulator') },
+  { key: 'programmatic-start', start: () => startProgrammatic('reportbo-emulator/start') },
   { key: 'wiremock', start: () => startWireMock() },
   { key: 'mockoon', start: () => startMockoon() },
   { key: 'hono', start: () => startBareHono() },
@@ -21,6 +32,8 @@ const TARGETS = [
 
 interface Sample {
   ms?: number;
+  /** CPU time (user + system) of the process at its first answer. */
+  cpuMs?: number;
   rss?: number;
   label?: string;
   error?: string;
@@ -40,10 +53,16 @@ const suite: BenchSuite = {
         try {
           server = await t.start();
           const rss = rssMiB(server.proc.pid);
+          const cpuMs = cpuTimeMs(server.proc.pid);
           log(
-            `round ${round + 1}: ${server.label} ${fmt(server.coldStartMs, 1)} ms, RSS ${fmt(rss ?? 0)} MiB`,
+            `round ${round + 1}: ${server.label} ${fmt(server.coldStartMs, 1)} ms, CPU ${fmt(cpuMs ?? 0)} ms, RSS ${fmt(rss ?? 0)} MiB`,
           );
-          return { ms: server.coldStartMs, ...(rss === undefined ? {} : { rss }), label: server.label };
+          return {
+            ms: server.coldStartMs,
+            ...(cpuMs === undefined ? {} : { cpuMs }),
+            ...(rss === undefined ? {} : { rss }),
+            label: server.label,
+          };
         } catch (err) {
           const message = (err as Error).message.split('\n')[0]!;
           log(`round ${round + 1}: ${t.key} failed: ${message}`);
@@ -60,11 +79,13 @@ const suite: BenchSuite = {
         const samples = results.get(t.key)!;
         const times = ms(t.key);
         const rss = samples.flatMap((s) => (s.rss === undefined ? [] : [s.rss]));
+        const cpu = samples.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
         const label = samples.find((s) => s.label)?.label ?? t.key;
-        if (!times.length) return [label, `failed: ${samples[0]?.error ?? '?'}`, '', ''];
+        if (!times.length) return [label, `failed: ${samples[0]?.error ?? '?'}`, '', '', ''];
         return [
           label,
           spread(times, 0, ' ms'),
+          cpu.length ? spread(cpu, 0, ' ms') : 'n/a',
           rss.length ? `${fmt(median(rss))} MiB` : 'n/a',
           wm.length ? ratio(median(times), median(wm)) : 'n/a',
         ];
@@ -79,6 +100,25 @@ const suite: BenchSuite = {
             : 'n/a',
         met: emu.length && wm.length ? median(emu) <= 0.3 * median(wm) : undefined,
       };
+      /** startEmulator's start minus the CLI's: medians, and the median of same-round differences. */
+      const versusCli = (key: string, entry: string): Verdict => {
+        const p = ms(key);
+        const n = Math.min(p.length, emu.length);
+        const same = n ? median(Array.from({ length: n }, (_, i) => p[i]! - emu[i]!)) : undefined;
+        return {
+          target: `\`startEmulator\` from '${entry}' within 30 ms of the CLI`,
+          figure:
+            p.length && emu.length
+              ? `${fmt(median(p))} ms vs ${fmt(median(emu))} ms = ${median(p) >= median(emu) ? '+' : ''}${fmt(median(p) - median(emu))} ms (median of same-round differences ${fmt(same ?? 0)} ms)`
+              : 'n/a',
+          met: p.length && emu.length ? median(p) - median(emu) <= 30 : undefined,
+        };
+      };
+      const verdicts = [
+        verdict,
+        versusCli('programmatic-start', 'reportbo-emulator/start'),
+        versusCli('programmatic-index', 'reportbo-emulator'),
+      ];
       let profile = '';
       // What each start-up trick buys: docs/perf-budget.md.
       if (verdict.met === false || process.env.BENCH_PROFILE) {
@@ -93,11 +133,19 @@ const suite: BenchSuite = {
         `Median of ${rounds} alternating rounds; each round spawns every tool, times spawn → first`,
         '200 answer carrying a token (polled every 2 ms), reads its RSS, and stops it. The emulator is',
         '`node bin/reportbo-emulator.js serve --port 0 --config <file with the bench user>` (the URL is',
-        'read from its log line); the peers serve the static answer in `bench/peers/`.',
+        'read from its log line); `startEmulator` runs in `bench/peers/programmatic-start.mjs`, which imports',
+        "the package by its name and starts it with the same user (a user's test process); the peers serve",
+        "the static answer in `bench/peers/`. CPU is the process's utime+stime from `/proc` at the first answer.",
         '',
-        table(['Tool', 'Cold start median (min–max)', 'RSS at first answer', '× WireMock'], rows),
+        table(
+          ['Tool', 'Cold start median (min–max)', 'CPU at first answer', 'RSS at first answer', '× WireMock'],
+          rows,
+        ),
         '',
-        verdictTable([verdict]),
+        verdictTable(verdicts),
+        '',
+        '`reportbo-emulator/start` is the entry for a test process that only starts emulators; the package',
+        'entry also loads the scenario runner, the verify kit and the certificate tools (third line).',
         profile,
       ].join('\n');
     } finally {

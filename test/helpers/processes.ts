@@ -51,7 +51,7 @@ export function start(
     child,
     output: () => text,
     exited: () => exit,
-    waitFor(pattern, timeoutMs = 15_000) {
+    waitFor(pattern, timeoutMs = 25_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = pattern.exec(text);
