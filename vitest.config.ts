@@ -17,5 +17,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most files wait on sockets, timers and child processes rather than compute: four at a time keep
+    // two cores busy (two left them ~40% idle). VITEST_MAX_WORKERS overrides it.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 4,
   },
 });

@@ -1,42 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { serveCli } from './helpers/processes.js';
-
-interface StreamEvent {
-  kind?: string;
-  status?: number;
-  code?: string;
-}
-
-/** Collects the live stream's data objects (`GET /__admin/stream`) as they arrive. */
-async function collectStream(url: string): Promise<{ seen: StreamEvent[]; close(): void }> {
-  const controller = new AbortController();
-  const res = await fetch(url, { signal: controller.signal });
-  expect(res.status).toBe(200);
-  const seen: StreamEvent[] = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const data = buffer
-            .slice(0, end)
-            .split('\n')
-            .filter((l) => l.startsWith('data: '))
-            .map((l) => l.slice(6))
-            .join('\n');
-          buffer = buffer.slice(end + 2);
-          if (data) seen.push(JSON.parse(data) as StreamEvent);
-        }
-      }
-    } catch {
-      // aborted at the end of the test
-    }
-  })();
-  return { seen, close: () => controller.abort() };
-}
+import { openStream } from './helpers/stream.js';
 
 /** One request with exactly these headers (fetch would add its own Sec-Fetch-Mode and refuse Host). */
 function raw(
@@ -73,7 +38,9 @@ describe('guard refusals are visible in the live stream and the log (issue 31 §
       '--log-format',
       'json',
     ]);
-    const stream = await collectStream(`${url}/__admin/stream?token=secret`);
+    const stream = await openStream(`${url}/__admin/stream?token=secret`);
+    expect(stream.res.status).toBe(200);
+    const refused = () => stream.events.map((e) => e.data).filter((d) => d.kind === 'refused');
     const auth = { authorization: 'Bearer secret' };
     const calls: Array<[Record<string, string>, string, number, string]> = [
       [{}, 'GET', 401, 'admin_token_missing'],
@@ -98,8 +65,8 @@ describe('guard refusals are visible in the live stream and the log (issue 31 §
       expect(res.status, res.text).toBe(status);
       expect((JSON.parse(res.text) as { error: { code: string } }).error.code).toBe(code);
     }
-    await until(() => stream.seen.filter((e) => e.kind === 'refused').length >= calls.length);
-    expect(stream.seen.filter((e) => e.kind === 'refused').map((e) => [e.status, e.code])).toEqual(
+    await until(() => refused().length >= calls.length);
+    expect(refused().map((e) => [e.status, e.code])).toEqual(
       calls.map(([, , status, code]) => [status, code]),
     );
     for (const [, , , code] of calls) expect(p.output()).toMatch(new RegExp(`admin call refused: .*${code}`));
@@ -114,7 +81,7 @@ describe('guard refusals are visible in the live stream and the log (issue 31 §
         ),
       ),
     );
-    await until(() => stream.seen.filter((e) => e.kind === 'refused').length >= calls.length + flood);
+    await until(() => refused().length >= calls.length + flood);
     // Lines written plus the counts of the summary lines: every refusal accounted for, once.
     const accounted = (logged: string) =>
       (logged.match(/admin call refused: GET \/__admin\/credentials → 403 admin_origin_refused/g) ?? [])

@@ -1,7 +1,8 @@
 /**
  * The dashboard at 1400 px wide (the browser helper's viewport), in real chromium (issue 28 §5): the
  * notification table, with a notification opened beside it, fits its panel: no column is cut off by
- * the panel's edge and nothing needs a horizontal scroll to be read.
+ * the panel's edge and nothing needs a horizontal scroll to be read; so do the tables of the set-up
+ * and journal tabs (the credentials' ten columns hid half of them behind a sideways scroll).
  */
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useChromium } from './helpers/chromium.js';
@@ -26,6 +27,30 @@ const CLIPPED = `(() => {
       const r = cell.getBoundingClientRect();
       if (r.width > 0 && r.right > box.right + 1)
         cut.push(el.tagName + '.' + el.className + ' cuts "' + cell.textContent + '" at ' + Math.round(box.right) + ' px (ends ' + Math.round(r.right) + ' px)');
+    }
+  }
+  return { cut, page: document.documentElement.scrollWidth, viewport: window.innerWidth };
+})()`;
+
+/**
+ * The same for every table shown (each one's id or its nearest panel's): what a clipping ancestor
+ * cuts off or hides behind a horizontal scroll.
+ */
+const EVERY_TABLE_CUT = `(() => {
+  const cut = [];
+  for (const table of document.querySelectorAll('main table')) {
+    if (table.getBoundingClientRect().width === 0) continue;
+    const name = table.id || (table.closest('[id]')?.id ?? '?');
+    for (let el = table.parentElement; el && el !== document.body; el = el.parentElement) {
+      if (getComputedStyle(el).overflowX === 'visible') continue;
+      const box = el.getBoundingClientRect();
+      if (el.scrollWidth > el.clientWidth + 1)
+        cut.push(name + ' in ' + el.tagName + '.' + el.className + ': ' + el.scrollWidth + ' px of content in ' + el.clientWidth + ' px');
+      for (const cell of table.querySelectorAll('th, td')) {
+        const r = cell.getBoundingClientRect();
+        if (r.width > 0 && r.right > box.right + 1)
+          cut.push(name + ' in ' + el.tagName + '.' + el.className + ' cuts "' + cell.textContent + '" at ' + Math.round(box.right) + ' px (ends ' + Math.round(r.right) + ' px)');
+      }
     }
   }
   return { cut, page: document.documentElement.scrollWidth, viewport: window.innerWidth };
@@ -65,5 +90,51 @@ describe.skipIf(!haveChromium)('the dashboard at 1400 px', () => {
     expect(await page.locator('#notification-table th:visible').allTextContents()).toContain(
       'Next attempt at',
     );
+  });
+
+  it('shows every table of the set-up and journal tabs whole, without a sideways scroll', async () => {
+    const ok = await receiver();
+    const failing = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({
+      id: 'a-credential-with-a-long-name',
+      apiKey: 'k-a-rather-long-api-key-0123456789',
+      url: `${ok.url}/a/rather/long/path/to/the/receiver`,
+      filters: { pcc: ['AAA1', 'BBB2'], idWeb: [1001, 1002] },
+    });
+    await emu.credential({ id: 'b', apiKey: 'k-b', url: failing.url });
+    await emu.admin('POST', '/users', {
+      username: 'alice',
+      password: 'pw',
+      idWeb: 7,
+      webDescription: 'A web of some length',
+      versions: ['1.6', '1.7'],
+    });
+    await emu.admin('POST', '/faults', { kind: 'status', status: 503, count: 2 });
+    await emu.admin('POST', '/outages', { credentialId: 'b', attempts: 1, note: 'planned maintenance' });
+    await fetch(`${emu.url}/api/1.7/AuthService.json/GetAccessToken`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Username: 'alice', Password: 'pw' }),
+    });
+    for (let i = 0; i < 3; i++) await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const page = await open(emu.url, '#setup');
+    await page.waitForSelector('#credential-table tbody tr .stat-failure');
+    await page.waitForSelector('#charts-panel figure');
+    for (const summary of await page.locator('.chart-figures summary').all()) await summary.click();
+    const setup = (await page.evaluate(EVERY_TABLE_CUT)) as { cut: string[]; page: number; viewport: number };
+    expect(setup.cut).toEqual([]);
+    expect(setup.page).toBeLessThanOrEqual(setup.viewport);
+
+    await page.click('#tab-journal');
+    await page.waitForSelector('#journal-table tbody tr');
+    const journal = (await page.evaluate(EVERY_TABLE_CUT)) as {
+      cut: string[];
+      page: number;
+      viewport: number;
+    };
+    expect(journal.cut).toEqual([]);
+    expect(journal.page).toBeLessThanOrEqual(journal.viewport);
   });
 });

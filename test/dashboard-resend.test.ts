@@ -7,20 +7,14 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
-import { deliveryEmulator } from './helpers/delivery.js';
+import { deliveryEmulator, issuedToTwoReceivers } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
 const { open, pageErrors } = useChromium();
 
 describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () => {
   it('resends to one credential, says where a redelivery goes, and edits and sends', async () => {
-    const a = await receiver();
-    const b = await receiver();
-    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
-    await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
-    await emu.credential({ id: 'b', apiKey: 'k-b', url: b.url });
-    const issued = await emu.event({ type: 'Issue' });
-    await emu.settle();
+    const { emu, a, b, issued } = await issuedToTwoReceivers();
     await emu.event({ type: 'Void', bookingId: issued.reservations[0]!.bookingId });
     await emu.settle();
     const original = issued.notifications.find((n) => n.credentialId === 'a')!.id;

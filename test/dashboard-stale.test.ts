@@ -145,3 +145,49 @@ describe.skipIf(!haveChromium)('messages that no longer apply go, in chromium', 
     await expect.poll(() => page.locator('#verify-error').count()).toBe(0);
   });
 });
+
+describe.skipIf(!haveChromium)('edit and send, when a target goes', () => {
+  it('no longer counts or sends to a credential deleted after it was ticked', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k-a', url: r.url });
+    await emu.credential({ id: 'b', apiKey: 'k-b', url: r.url, filters: { pcc: ['NONE'] } });
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    const page = await open(emu.url, `#notifications/${id}`);
+    await page.waitForSelector(`#detail[data-id="${id}"] #edit-send`);
+    await page.click('#edit-send summary');
+    await page.check('#edit-to-b');
+    await waitText(page, '#edit-send-button', /to 2 credentials$/);
+    await emu.admin('DELETE', '/credentials/b');
+    await expect.poll(() => page.locator('#edit-to-b').count()).toBe(0);
+    // What the button counts and what it sends are the credentials still there.
+    await waitText(page, '#edit-send-button', /to 1 credential$/);
+    const sentBefore = r.requests.length;
+    await page.click('#edit-send-button');
+    await waitText(page, '#status', /sent again as n-\d+ → a$/);
+    expect(await page.locator('#edit-error').count()).toBe(0);
+    await emu.settle();
+    expect(r.requests.length).toBe(sentBefore + 1);
+  });
+});
+
+describe.skipIf(!haveChromium)('a link to what the emulator does not have', () => {
+  it('says the notification or the call is unknown instead of "Loading…" for ever', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k-a', url: r.url });
+    await emu.event({ type: 'Issue' }); // n-000001 exists; n-000099 does not
+    await emu.settle();
+    const page = await open(emu.url, '#notifications/n-000099');
+    await waitText(page, '#detail', /n-000099 is not in the emulator/);
+    await logged(1, /status of 404/);
+    // The one that exists opens as usual.
+    await page.click('#notification-table tr[data-id="n-000001"] a.row-link');
+    await page.waitForSelector('#detail[data-id="n-000001"] #attempts');
+
+    await page.goto(`${emu.url}/__admin/ui#journal/r-000099`);
+    await waitText(page, '#journal-detail', /r-000099 is not in the journal/);
+    await logged(1, /status of 404/);
+  });
+});

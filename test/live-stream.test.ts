@@ -4,64 +4,16 @@ import { adminApp } from '../src/admin/index.js';
 import { STREAM_CLIENT_BUFFER_BYTES } from '../src/admin/stream.js';
 import { createEmulator } from '../src/emulator.js';
 import { silentLogger } from '../src/log.js';
-import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
+import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
+import { openStream } from './helpers/stream.js';
 import { testCa } from './helpers/tls.js';
-
-interface StreamEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** Reads `GET /__admin/stream` as a browser's EventSource would: `event:` and `data:` lines, blank-line separated. */
-async function openStream(emu: DeliveryHarness) {
-  const controller = new AbortController();
-  const res = await fetch(`${emu.url}/__admin/stream`, { signal: controller.signal });
-  const events: StreamEvent[] = [];
-  const waiters: Array<() => void> = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end = buffer.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = block
-            .split('\n')
-            .filter((l) => l.startsWith('data: '))
-            .map((l) => l.slice(6))
-            .join('\n');
-          if (event) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
-          for (const w of waiters.splice(0)) w();
-          end = buffer.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // aborted by the test
-    }
-  })();
-  /** Resolves once an event matching `pred` arrived (already or later). */
-  const next = (pred: (e: StreamEvent) => boolean): Promise<StreamEvent> =>
-    new Promise((resolve) => {
-      const check = () => {
-        const found = events.find(pred);
-        if (found) resolve(found);
-        else waiters.push(check);
-      };
-      check();
-    });
-  return { res, events, next, close: () => controller.abort() };
-}
 
 describe('GET /__admin/stream (Server-Sent Events)', () => {
   it('says hello with the clock, then streams admin changes, the event, the notification and its attempt', async () => {
     const r = await receiver();
     const emu = await deliveryEmulator({ allowHttp: true });
-    const stream = await openStream(emu);
+    const stream = await openStream(`${emu.url}/__admin/stream`);
     expect(stream.res.status).toBe(200);
     expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const hello = await stream.next((e) => e.event === 'hello');
@@ -96,7 +48,7 @@ describe('GET /__admin/stream (Server-Sent Events)', () => {
     await emu.credential({ apiKey: 'k', url: r.url });
     await emu.event({ type: 'Issue' });
     await emu.settle();
-    const stream = await openStream(emu);
+    const stream = await openStream(`${emu.url}/__admin/stream`);
     await stream.next((e) => e.event === 'hello');
     await emu.advance({ to: 'next-batch' });
     const batch = await stream.next((e) => e.event === 'batch');
@@ -124,7 +76,7 @@ describe('GET /__admin/stream (Server-Sent Events)', () => {
 
   it('streams ca_trusted when a CA is trusted and ca_untrusted when DELETE /trust/:fingerprint removes it', async () => {
     const emu = await deliveryEmulator();
-    const stream = await openStream(emu);
+    const stream = await openStream(`${emu.url}/__admin/stream`);
     await stream.next((e) => e.event === 'hello');
     const added = await emu.admin<{ added: Array<{ subject: string; fingerprint256: string }> }>(
       'POST',
@@ -152,7 +104,7 @@ describe('GET /__admin/stream (Server-Sent Events)', () => {
     const emu = await deliveryEmulator();
     const { activity } = emu.server.emulator;
     expect(activity.listenerCount).toBe(0);
-    const stream = await openStream(emu);
+    const stream = await openStream(`${emu.url}/__admin/stream`);
     await stream.next((e) => e.event === 'hello');
     expect(activity.listenerCount).toBe(1);
     stream.close();

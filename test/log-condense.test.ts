@@ -87,9 +87,17 @@ describe('condensed GetAccessToken lines', () => {
     // Every refused call has its own line.
     expect(own.filter((r) => r.outcome !== 'ok')).toHaveLength(8);
     expect(summaries.every((r) => r.condensed!.failed === 0)).toBe(true);
-    // Within one second at most 10 ok lines: the ok lines before the first summary are at most 10.
+    // At most 10 ok lines a second: before the first summary, 10 for each second the burst had begun
+    // (a slow machine may spread the burst's start over several; LineBudget's own test below pins
+    // the second on a clock of its own).
     const firstSummary = lines.indexOf(summaries[0]!);
-    expect(lines.slice(0, firstSummary).filter((r) => r.outcome === 'ok').length).toBeLessThanOrEqual(10);
+    const before = lines.slice(0, firstSummary);
+    const seconds = Math.max(
+      1,
+      Math.ceil((Date.parse(String(summaries[0]!.time)) - Date.parse(String(before[0]!.time))) / 1000),
+    );
+    expect(before.filter((r) => r.outcome === 'ok').length).toBeLessThanOrEqual(10 * seconds);
+    expect(before.filter((r) => r.outcome === 'ok').length).toBeLessThan(calls.length / 4);
     expect(summaries[0]!.msg).toMatch(
       /^[\d,]+ more GetAccessToken calls? in the last second, [\d,]+ ok, 0 refused; GET \/__admin\/requests lists them$/,
     );

@@ -5,7 +5,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { deliveryEmulator } from './helpers/delivery.js';
+import { deliveryEmulator, issuedToTwoReceivers } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 interface Problem {
@@ -17,20 +17,9 @@ interface Resent {
   notifications: Array<{ id: string; credentialId: string }>;
 }
 
-async function twoReceivers() {
-  const a = await receiver();
-  const b = await receiver();
-  const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
-  await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
-  await emu.credential({ id: 'b', apiKey: 'k-b', url: b.url });
-  const issued = await emu.event({ type: 'Issue' });
-  await emu.settle();
-  return { emu, a, b, issued };
-}
-
 describe('POST /__admin/notifications/:id/resend', () => {
   it("sends the same bytes again to the notification's own credential only, leaving the reservation as it is", async () => {
-    const { emu, a, b, issued } = await twoReceivers();
+    const { emu, a, b, issued } = await issuedToTwoReceivers();
     const original = issued.notifications.find((n) => n.credentialId === 'a')!;
     const res = await emu.admin<Resent>('POST', `/notifications/${original.id}/resend`, {});
     expect(res.status).toBe(202);
@@ -58,7 +47,7 @@ describe('POST /__admin/notifications/:id/resend', () => {
   });
 
   it('sends an edited body to the credentials chosen, and names the field of an invalid one', async () => {
-    const { emu, a, b, issued } = await twoReceivers();
+    const { emu, a, b, issued } = await issuedToTwoReceivers();
     const id = issued.notifications[0]!.id;
     const body = (await emu.notification(id)).body as { Pax: Array<{ LastName: string }> };
     body.Pax[0]!.LastName = 'Edited';

@@ -8,7 +8,7 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedTool, pack, ROOT, run, userProject } from './helpers/packed.js';
+import { pack, ROOT, run, runJest, typeCheck, USER_TSCONFIG, userProject } from './helpers/packed.js';
 
 let dir: string;
 let project: string;
@@ -133,19 +133,11 @@ describe('the packed package in a user project', () => {
 
   for (const major of [29, 30]) {
     it(`works from Jest ${major} in its default CommonJS mode`, async () => {
-      const jestDir = await cachedTool(`jest-${major}`, `jest@${major}`, 'jest/bin/jest.js');
       await writeFile(join(project, `jest${major}.test.js`), CJS_TEST);
-      const jest = join(jestDir, 'node_modules/jest/bin/jest.js');
-      const result = await run(
-        process.execPath,
-        [jest, '--ci', '--rootDir', project, '--testMatch', `**/jest${major}.test.js`, '--json'],
-        { cwd: project, timeout: 180_000 },
-      ).catch((err: { stdout: string; stderr: string }) => err);
-      const report = JSON.parse(result.stdout) as { numPassedTests: number; numFailedTests: number };
-      expect({ passed: report.numPassedTests, failed: report.numFailedTests }, result.stderr).toEqual({
-        passed: 3,
-        failed: 0,
+      const { passed, failed, stderr, jest } = await runJest(major, project, `jest${major}.test.js`, {
+        timeout: 180_000,
       });
+      expect({ passed, failed }, stderr).toEqual({ passed: 3, failed: 0 });
       const version = (await run(process.execPath, [jest, '--version'], { cwd: project })).stdout.trim();
       expect(version.split('.')[0]).toBe(String(major));
     }, 400_000);
@@ -174,77 +166,33 @@ test('a token from the emulator', async () => {${BODY}});
     expect(result.stdout + result.stderr).toMatch(/Tests\s+.*1 passed/);
   }, 180_000);
   it('gives TypeScript code compiled as CommonJS the same types through the require condition', async () => {
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    await writeFile(
-      join(project, 'tsconfig.cjs.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        files: ['typed.cts'],
-      }),
-    );
-    await writeFile(
-      join(project, 'typed.cts'),
-      "import { startEmulator, type StartedEmulator } from 'reportbo-emulator';\n" +
-        "export const e: Promise<StartedEmulator> = startEmulator({ clock: 'manual' });\n",
-    );
-    await expect(
-      run(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { cwd: project }),
-    ).resolves.toBeDefined();
-    await writeFile(
-      join(project, 'typed.cts'),
-      "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ clock: 'sometimes' });\n",
-    );
-    const failed = await run(process.execPath, [tsc, '-p', 'tsconfig.cjs.json'], { cwd: project }).catch(
-      (e: { stdout: string }) => e,
-    );
-    expect((failed as { stdout: string }).stdout).toContain('"sometimes"');
+    const typed = (source: string) => typeCheck(project, 'typed.cts', source, USER_TSCONFIG.nodeNext);
+    expect(
+      await typed(
+        "import { startEmulator, type StartedEmulator } from 'reportbo-emulator';\n" +
+          "export const e: Promise<StartedEmulator> = startEmulator({ clock: 'manual' });\n",
+      ),
+    ).toBe('');
+    expect(
+      await typed(
+        "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ clock: 'sometimes' });\n",
+      ),
+    ).toContain('"sometimes"');
   }, 120_000);
 
   it('type-checks a CommonJS project with node16 resolution and skipLibCheck off (no TS1479)', async () => {
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     // A project without "type": "module": its .ts files are CommonJS, and every declaration file of
     // the package is checked (skipLibCheck: false), as a strict consumer's set-up does.
-    await writeFile(
-      join(project, 'tsconfig.node16.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'node16',
-          moduleResolution: 'node16',
-          target: 'ES2022',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(ROOT, 'node_modules/@types')],
-        },
-        files: ['node16.ts'],
-      }),
-    );
-    await writeFile(
-      join(project, 'node16.ts'),
-      "import { startEmulator, AdminClient, type StartedEmulator } from 'reportbo-emulator';\n" +
-        "export const e: Promise<StartedEmulator> = startEmulator({ config: 'emulator.yaml', urlFile: 'url' });\n" +
-        "export const c = new AdminClient('http://127.0.0.1:1');\n",
-    );
-    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.node16.json'], { cwd: project }).catch(
-      (e: { stdout: string }) => e,
-    );
-    expect(result.stdout).toBe('');
-    await writeFile(
-      join(project, 'node16.ts'),
-      "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ hourMS: 5 });\n",
-    );
-    const misspelt = await run(process.execPath, [tsc, '-p', 'tsconfig.node16.json'], { cwd: project }).catch(
-      (e: { stdout: string }) => e,
-    );
-    expect(misspelt.stdout).toContain("'hourMS' does not exist");
+    const typed = (source: string) => typeCheck(project, 'node16.ts', source, USER_TSCONFIG.strictNode16);
+    expect(
+      await typed(
+        "import { startEmulator, AdminClient, type StartedEmulator } from 'reportbo-emulator';\n" +
+          "export const e: Promise<StartedEmulator> = startEmulator({ config: 'emulator.yaml', urlFile: 'url' });\n" +
+          "export const c = new AdminClient('http://127.0.0.1:1');\n",
+      ),
+    ).toBe('');
+    expect(
+      await typed("import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ hourMS: 5 });\n"),
+    ).toContain("'hourMS' does not exist");
   }, 120_000);
 });

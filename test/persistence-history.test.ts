@@ -1,33 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SettingsInput } from '../src/config/index.js';
-import { type RunningEmulator, startServer } from '../src/server.js';
+import { describe, expect, it } from 'vitest';
 import { adminCall } from './helpers/admin-call.js';
+import { dataDirSettings, restart, serve } from './helpers/data-dir.js';
 
 // A reservation redelivered many times (the soak redelivers 50 reservations 20 times a second): its
 // journal record must carry what the save appended, not the whole history again, or the journal
 // grows with the square of the redeliveries; the history still comes back whole after a restart.
 
-const dirs: string[] = [];
-const running: RunningEmulator[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) await r.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function settings(): SettingsInput {
-  const d = mkdtempSync(join(tmpdir(), 'reportbo-dd-history-'));
-  dirs.push(d);
-  return { dataDir: join(d, 'data'), clock: 'manual', clockStart: '2026-04-27T10:00:00Z' };
-}
-
-async function serve(input: SettingsInput): Promise<RunningEmulator> {
-  const r = await startServer({ port: 0, logLevel: 'silent', allowHttp: true, ...input });
-  running.push(r);
-  return r;
-}
+const settings = () => dataDirSettings('reportbo-dd-history-');
 
 /** The bytes of the data dir's journals. */
 function journalBytes(dataDir: string): number {
@@ -57,9 +38,7 @@ describe('a reservation redelivered many times under --data-dir', () => {
     const kept = await adminCall(r, 'GET', `/reservations/${bookingId}`);
     const history = (kept.body as { history: unknown[] }).history;
     expect(history).toHaveLength(63);
-    await r.close();
-    running.splice(0);
-    r = await serve(input);
+    r = await restart(r, input);
     const back = await adminCall(r, 'GET', `/reservations/${bookingId}`);
     expect(back.body).toEqual(kept.body);
   });

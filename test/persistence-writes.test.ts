@@ -1,38 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SettingsInput } from '../src/config/index.js';
-import { type RunningEmulator, startServer } from '../src/server.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../src/server.js';
 import { adminOk } from './helpers/admin-call.js';
+import { dataDirSettings, restart, serve } from './helpers/data-dir.js';
 
 // Issue 26: four admin writes were answered but not kept under --data-dir; after a restart the old
 // state came back. Each test makes the write, restarts on the same data dir and reads it back.
 
-const dirs: string[] = [];
-const running: RunningEmulator[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) await r.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function settings(): SettingsInput {
-  const d = mkdtempSync(join(tmpdir(), 'reportbo-dd-writes-'));
-  dirs.push(d);
-  return { dataDir: join(d, 'data'), clock: 'manual', clockStart: '2026-04-27T10:00:00Z' };
-}
-
-async function serve(input: SettingsInput): Promise<RunningEmulator> {
-  const r = await startServer({ port: 0, logLevel: 'silent', allowHttp: true, ...input });
-  running.push(r);
-  return r;
-}
-
-async function restart(r: RunningEmulator, input: SettingsInput): Promise<RunningEmulator> {
-  await r.close();
-  running.splice(running.indexOf(r), 1);
-  return serve(input);
-}
+const settings = () => dataDirSettings('reportbo-dd-writes-');
 
 const admin = (r: RunningEmulator, method: string, path: string, body?: unknown) =>
   adminOk(r, method, path, body);

@@ -1,38 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SettingsInput } from '../src/config/index.js';
-import { type RunningEmulator, startServer } from '../src/server.js';
+import { startServer } from '../src/server.js';
 import { adminCall } from './helpers/admin-call.js';
 import { runCli } from './helpers/cli.js';
+import { freshDataDir, restart, serve, stop } from './helpers/data-dir.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 // --data-dir (decision 0080): what a restart reads back, what reset clears, and the refusals.
 
-const dirs: string[] = [];
-const running: RunningEmulator[] = [];
-const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'reportbo-dd-'));
-  dirs.push(d);
-  return join(d, 'data');
-};
-afterEach(async () => {
-  for (const r of running.splice(0)) await r.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-async function serve(input: SettingsInput): Promise<RunningEmulator> {
-  const r = await startServer({ port: 0, logLevel: 'silent', allowHttp: true, ...input });
-  running.push(r);
-  return r;
-}
-
-async function restart(r: RunningEmulator, input: SettingsInput): Promise<RunningEmulator> {
-  await r.close();
-  running.splice(running.indexOf(r), 1);
-  return serve(input);
-}
+const freshDir = () => freshDataDir();
 
 describe('--data-dir', () => {
   it('reads back users, credentials, faults, outages, reservations, notifications with attempts, batches and the manual clock', async () => {
@@ -140,8 +118,7 @@ describe('--data-dir', () => {
     await adminCall(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'persisted-key-03', url: rec.url });
     await adminCall(emu, 'POST', '/events', { type: 'Issue' });
     await adminCall(emu, 'GET', '/notifications?wait=settled');
-    await emu.close();
-    running.splice(running.indexOf(emu), 1);
+    await stop(emu);
     await new Promise((r) => setTimeout(r, 2_000)); // ~5 emulator hours pass while it is down
     emu = await serve(settings);
     const { batches } = (
@@ -184,8 +161,7 @@ describe('--data-dir', () => {
 
   it('refuses, from the CLI, a data dir written by a newer format', async () => {
     const dataDir = freshDir();
-    await serve({ dataDir, clock: 'manual' }).then((r) => r.close());
-    running.length = 0;
+    await stop(await serve({ dataDir, clock: 'manual' }));
     writeFileSync(join(dataDir, 'format.json'), JSON.stringify({ format: 99 }));
     const run = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
     expect(run.code).not.toBe(0);

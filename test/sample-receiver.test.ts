@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReceiver } from '../src/index.js';
-import { BIN, ROOT } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { BIN } from './helpers/cli.js';
+import { sampleReceiver } from './helpers/processes.js';
 
 const run = promisify(execFile);
 
@@ -39,20 +39,7 @@ beforeAll(async () => {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  const receiver = start(process.execPath, [
-    join(ROOT, 'docker/sample-receiver/server.js'),
-    '--port',
-    '0',
-    '--cert',
-    join(dir, 'certs/server.pem'),
-    '--key',
-    join(dir, 'certs/server-key.pem'),
-    '--api-key',
-    'key-a, key-b',
-    '--out',
-    join(dir, 'received'),
-  ]);
-  port = Number((await receiver.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
+  ({ port } = await sampleReceiver(join(dir, 'certs'), 'key-a, key-b', join(dir, 'received')));
 }, 30_000);
 
 afterAll(async () => {
@@ -174,20 +161,7 @@ describe('the sample receiver', () => {
     expect((await probe(`/bookings/${id}`, 'key-c')).status).toBe(401);
 
     // A restart rebuilds the state from the stored files.
-    const again = start(process.execPath, [
-      join(ROOT, 'docker/sample-receiver/server.js'),
-      '--port',
-      '0',
-      '--cert',
-      join(dir, 'certs/server.pem'),
-      '--key',
-      join(dir, 'certs/server-key.pem'),
-      '--api-key',
-      'key-a',
-      '--out',
-      join(dir, 'received'),
-    ]);
-    const port2 = Number((await again.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
+    const { port: port2 } = await sampleReceiver(join(dir, 'certs'), 'key-a', join(dir, 'received'));
     expect(await probe(`/bookings/${id}`, 'key-a', port2)).toMatchObject({
       json: { BookingStatus: 'Voided' },
     });

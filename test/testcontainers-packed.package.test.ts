@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImage, dockerEngine, emulatorImageInputs } from './helpers/docker-engine.js';
-import { cachedTool, pack, ROOT, run, userProject } from './helpers/packed.js';
+import { pack, ROOT, run, runJest, typeCheck, USER_TSCONFIG, userProject } from './helpers/packed.js';
 
 const MODULE_DIR = join(ROOT, 'packages/testcontainers');
 const missing = existsSync(join(MODULE_DIR, 'node_modules/testcontainers'))
@@ -96,57 +96,26 @@ describe.skipIf(missing !== undefined)('the packed Testcontainers module in a us
 
   for (const major of [29, 30]) {
     it(`is required from Jest ${major} in its default CommonJS mode`, async () => {
-      const jestDir = await cachedTool(`jest-${major}`, `jest@${major}`, 'jest/bin/jest.js');
       await writeFile(join(project, `tc-jest${major}.test.js`), JEST_TEST);
-      const jest = join(jestDir, 'node_modules/jest/bin/jest.js');
-      const result = await run(
-        process.execPath,
-        [jest, '--ci', '--rootDir', project, '--testMatch', `**/tc-jest${major}.test.js`, '--json'],
-        { cwd: project, timeout: 300_000, env: { ...process.env, ...dockerEnv } },
-      ).catch((err: { stdout: string; stderr: string }) => err);
-      const report = JSON.parse(result.stdout) as { numPassedTests: number; numFailedTests: number };
-      expect({ passed: report.numPassedTests, failed: report.numFailedTests }, result.stderr).toEqual({
-        passed: 1,
-        failed: 0,
+      const { passed, failed, stderr } = await runJest(major, project, `tc-jest${major}.test.js`, {
+        timeout: 300_000,
+        env: dockerEnv,
       });
+      expect({ passed, failed }, stderr).toEqual({ passed: 1, failed: 0 });
     }, 400_000);
   }
 
   it('type-checks from a CommonJS TypeScript project with node16 resolution and skipLibCheck off', async () => {
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-    await writeFile(
-      join(project, 'tsconfig.tc.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'node16',
-          moduleResolution: 'node16',
-          target: 'ES2022',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(ROOT, 'node_modules/@types')],
-        },
-        files: ['tc.ts'],
-      }),
-    );
-    await writeFile(
-      join(project, 'tc.ts'),
+    const typed = (source: string) => typeCheck(project, 'tc.ts', source, USER_TSCONFIG.strictNode16);
+    const checked = await typed(
       "import { ReportboEmulatorContainer } from 'reportbo-emulator-testcontainers';\n" +
         "export const c = new ReportboEmulatorContainer('img').withSeed(1).withClock('manual');\n",
     );
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.tc.json'], { cwd: project }).catch(
-      (e: { stdout: string }) => e,
-    );
     // testcontainers' own declarations are its business: only errors in this package's files count.
-    expect(checked.stdout.split('\n').filter((l) => /reportbo-emulator|tc\.ts/.test(l))).toEqual([]);
-    await writeFile(
-      join(project, 'tc.ts'),
+    expect(checked.split('\n').filter((l) => /reportbo-emulator|tc\.ts/.test(l))).toEqual([]);
+    const refused = await typed(
       "import { ReportboEmulatorContainer } from 'reportbo-emulator-testcontainers';\nnew ReportboEmulatorContainer('img').withClock('sometimes');\n",
     );
-    const refused = await run(process.execPath, [tsc, '-p', 'tsconfig.tc.json'], { cwd: project }).catch(
-      (e: { stdout: string }) => e,
-    );
-    expect(refused.stdout).toContain('"sometimes"');
+    expect(refused).toContain('"sometimes"');
   }, 120_000);
 });

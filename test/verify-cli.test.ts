@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyReport } from '../src/index.js';
-import { ROOT, runCli } from './helpers/cli.js';
-import { start } from './helpers/processes.js';
+import { runCli } from './helpers/cli.js';
+import { sampleReceiver } from './helpers/processes.js';
 import { verifyTestReceiver } from './helpers/verify-receivers.js';
 
 const KEY = 'sample-api-key';
@@ -24,20 +24,7 @@ beforeAll(async () => {
   const certs = await runCli(['certs', '--out', join(dir, 'certs'), '--host', 'localhost']);
   expect(certs.code, certs.stderr).toBe(0);
   ca = join(dir, 'certs/ca.pem');
-  const receiver = start(process.execPath, [
-    join(ROOT, 'docker/sample-receiver/server.js'),
-    '--port',
-    '0',
-    '--cert',
-    join(dir, 'certs/server.pem'),
-    '--key',
-    join(dir, 'certs/server-key.pem'),
-    '--api-key',
-    KEY,
-    '--out',
-    join(dir, 'received'),
-  ]);
-  const port = (await receiver.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/))[1];
+  const { port } = await sampleReceiver(join(dir, 'certs'), KEY, join(dir, 'received'));
   base = `https://localhost:${port}`;
 }, 30_000);
 

@@ -24,7 +24,12 @@ export function renderDetail() {
     return panel(
       "Select a notification to see its attempts, the request as sent and the receiver's answers.",
     );
-  if (!d) return panel(`Loading ${state.selected}…`);
+  if (!d)
+    return panel(
+      state.detailMissing === state.selected
+        ? `${state.selected} is not in the emulator: never made, or dropped since (a reset, or past --notification-retention).`
+        : `Loading ${state.selected}…`,
+    );
   // The detail has no inFlight: the summary the stream keeps up to date says it.
   const inFlight = state.notifications.get(d.id)?.inFlight ?? false;
   const canRetry = d.state === 'pending' && !inFlight && !state.busy;
@@ -391,6 +396,12 @@ function renderEditAndSend(d) {
     editing.text = JSON.stringify(d.body, null, 2);
     editing.credentialIds = [d.credentialId];
     editing.error = null;
+  }
+  // A credential deleted since it was ticked is no longer a target (its box is gone with it).
+  if (state.loaded) {
+    const known = new Set(state.credentials.map((c) => c.id));
+    if (editing.credentialIds.some((id) => !known.has(id)))
+      editing.credentialIds = editing.credentialIds.filter((id) => known.has(id));
   }
   const send = async () => {
     /** @type {unknown} */

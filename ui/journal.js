@@ -27,7 +27,13 @@ function renderExchange() {
     return h(
       'div',
       { class: 'panel', id: 'journal-detail' },
-      h('div', { class: 'empty' }, `Loading ${state.journalSelected}…`),
+      h(
+        'div',
+        { class: 'empty' },
+        state.journalMissing === state.journalSelected
+          ? `${state.journalSelected} is not in the journal: never made, or dropped since (a reset, or past the journal's size).`
+          : `Loading ${state.journalSelected}…`,
+      ),
     );
   const x = d.exchange;
   return h(

@@ -35,8 +35,8 @@ const credentials = panel({
   columns: [
     { head: 'ID', cls: 'mono', cell: (c) => c.id },
     { head: 'URL', cls: 'mono wrap', cell: (c) => c.url },
-    { head: 'ApiKey', cls: 'mono', cell: (c) => c.apiKey },
-    { head: 'Filters', cell: (c) => filterText(c.filters) },
+    { head: 'ApiKey', cls: 'mono wrap', cell: (c) => c.apiKey },
+    { head: 'Filters', cls: 'wrap', cell: (c) => filterText(c.filters) },
     { head: 'Attempts', cls: 'num stat-attempts', cell: (c) => `${c.stats?.attempts ?? 0}` },
     {
       head: 'Success',
@@ -279,8 +279,11 @@ const faults = panel({
   removeAll: { call: () => call('clearFaults', {}), said: 'Every fault removed' },
 });
 
-/** The set-up panels in page order; the charts take a whole row, under credentials and users. */
-const PANELS = [credentials, users, renderCharts, trust, faults, panel(outages)];
+/**
+ * The set-up panels in page order: the credentials (ten columns with their figures) and their charts
+ * take a whole row each at the top; the others share rows two by two.
+ */
+const PANELS = [credentials, renderCharts, users, trust, faults, panel(outages)];
 
 export function renderSetup() {
   return h(

@@ -92,6 +92,8 @@ export const state = {
   selected: null,
   /** @type {Detail | null} */
   detail: null,
+  /** @type {string | null} the notification opened that the emulator does not have (it answered 404) */
+  detailMissing: null,
   /** @type {Uint8Array | null} the opened notification's body as sent (gzip), for the one-paste curl */
   detailGz: null,
   /** @type {string | null | undefined} the CA file the emulator was given (--ca-file), as given; undefined until read */
@@ -102,6 +104,8 @@ export const state = {
   journalSelected: null,
   /** @type {JournalDetail | null} */
   journalDetail: null,
+  /** @type {string | null} the journal call opened that the journal does not have (it answered 404) */
+  journalMissing: null,
   // What the reader chose in the forms: the page is redrawn on every live update and keeps them.
   choice: { triggerBooking: '', redeliverStatus: '' },
   busy: false,
@@ -321,7 +325,9 @@ const loaders = {
     const id = state.selected;
     const [detail, gz] = id
       ? await Promise.all([
-          /** @type {Promise<Detail | null>} */ (api(`/notifications/${id}`).catch(() => null)),
+          /** @type {Promise<Detail | null>} */ (
+            api(`/notifications/${id}`).catch(missing(id, 'detailMissing'))
+          ),
           // The same bytes the receiver got, for the one-paste curl (unchanged once made: read once).
           state.detail?.id === id && state.detailGz
             ? state.detailGz
@@ -333,14 +339,20 @@ const loaders = {
     if (ticket === detailRequests) {
       state.detail = detail;
       state.detailGz = gz;
+      if (detail) state.detailMissing = null;
     }
   },
   async journalDetail() {
     const id = state.journalSelected;
     const detail = id
-      ? /** @type {JournalDetail | null} */ (await api(`/requests/${id}`).catch(() => null))
+      ? /** @type {JournalDetail | null} */ (
+          await api(`/requests/${id}`).catch(missing(id, 'journalMissing'))
+        )
       : null;
-    if (id === state.journalSelected) state.journalDetail = detail;
+    if (id === state.journalSelected) {
+      state.journalDetail = detail;
+      if (detail) state.journalMissing = null;
+    }
   },
   // The server searches (bodies are not in the page): the filters shown, the newest MAX_ROWS matches
   // and their count, so a keystroke never downloads megabytes; a newer search aborts the one in flight.
@@ -378,6 +390,16 @@ const loaders = {
 
 /** The lists whose last read failed: their error stays on the status line until each reads again. */
 const failedLoads = new Set();
+
+/**
+ * A read of one notification or call failed: a 404 says the emulator does not have it (the view says
+ * so instead of "Loading…"); any other failure leaves it to the next read.
+ * @param {string} id @param {'detailMissing' | 'journalMissing'} key
+ */
+const missing = (id, key) => (/** @type {unknown} */ err) => {
+  if (err instanceof ApiError && err.status === 404) state[key] = id;
+  return null;
+};
 
 /** @param {...string} names */
 export async function load(...names) {

@@ -119,6 +119,19 @@ export class TokenStore {
     });
   }
 
+  /** Every token as `restore` takes it back, oldest first: copies, for a data dir snapshot. */
+  kept(): Array<{
+    token: string;
+    username: string;
+    version: ApiVersion;
+    issuedAtMs: number;
+    revoked: boolean;
+  }> {
+    const out = [];
+    for (const [token, t] of this.#tokens) out.push({ token, ...t });
+    return out;
+  }
+
   /** Takes a token read back from a data dir (decision 0080), as `issue` kept it. */
   restore(t: {
     token: string;

@@ -101,7 +101,8 @@ describe('HTTP sender', () => {
     const r = await receiver();
     const url = r.url;
     await r.close();
-    const s = sender();
+    // The lookup goes to the machine's resolver, which may be slow under load: room for it.
+    const s = sender(20_000);
     const refused = await s.send({ url, headers, body });
     const dns = await s.send({ url: 'https://receiver.invalid/hook', headers, body });
     s.close();

@@ -427,9 +427,10 @@ export class DataDir {
   }
 
   /**
-   * Compaction that never holds the event loop for long (decision 0127): `state` is
-   * taken at once (a consistent cut: the record objects, not their bytes), the journal switches to
-   * generation N+1 at that instant, and snapshot N+1 is then encoded and written in slices of
+   * Compaction that never holds the event loop for long (decisions 0127, 0146): `state` is a cut
+   * of the state taken just before the call (`stateRecords`: references and shallow copies; its
+   * records are built as they are iterated), the journal switches to generation N+1 at that
+   * instant, and snapshot N+1 is then built, encoded and written in slices of
    * COMPACT_SLICE_BYTES with a turn of the event loop between them, synced and renamed into place.
    * A crash before the rename leaves snapshot N with journals N and N+1, read in order at the next
    * start; after it, snapshot N+1 with journal N+1. Resolves with what it wrote, or undefined when
@@ -440,7 +441,6 @@ export class DataDir {
   ): Promise<{ records: number; bytes: number; captureMs: number } | undefined> {
     if (this.#closed || this.#compacting) return undefined;
     const started = performance.now();
-    const records = Array.from(state);
     const generation = this.#generation + 1;
     let journal: number;
     try {
@@ -464,6 +464,7 @@ export class DataDir {
     this.#compacting = token;
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.${generation}.tmp`);
     let bytes = 0;
+    let count = 0;
     try {
       const fd = openSync(tmp, 'w');
       try {
@@ -481,7 +482,9 @@ export class DataDir {
           pending = [];
           pendingBytes = 0;
         };
-        for (const rec of records) {
+        // The records are built as they are taken (stateRecords cut the state already).
+        for (const rec of state) {
+          count++;
           const buf = encodeRecord(rec);
           pending.push(buf);
           pendingBytes += buf.length;
@@ -512,11 +515,11 @@ export class DataDir {
     this.#compacting = undefined;
     syncDir(this.dir);
     this.#snapshotBytes = bytes;
-    this.#snapshotMark = { generation, bytes, records: records.length + 1 };
+    this.#snapshotMark = { generation, bytes, records: count + 1 };
     this.#sealed = this.#sealed.filter((j) => j.generation >= generation);
     this.#deleteJournalsBefore(generation);
     this.#writeCheckpoint('running');
-    return { records: records.length, bytes, captureMs };
+    return { records: count, bytes, captureMs };
   }
 
   #deleteJournalsBefore(generation: number): void {

@@ -69,7 +69,7 @@ export function recordOf(c: Change, ctx: KeepContext): KeptRecord | undefined {
       const n = c.notification;
       return notificationRecord(
         n,
-        services.reservations,
+        services.reservations.stored(n.bookingId)?.record.gz === n.gz,
         services.delivery.credentials.get(n.credentialId)?.warnings,
       );
     }

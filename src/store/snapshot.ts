@@ -41,7 +41,7 @@ export function reservationRecord(
  */
 export function notificationRecord(
   n: NotificationRecord,
-  reservations: ReservationStore,
+  sharesBody: boolean,
   credentialWarnings: readonly string[] | undefined,
 ): KeptRecord {
   const d: NotificationData = {
@@ -67,9 +67,8 @@ export function notificationRecord(
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
     else d.warnings = [...n.warnings];
   }
-  const shared = reservations.stored(n.bookingId)?.record.gz === n.gz;
-  if (shared) d.gzOf = n.bookingId;
-  return shared ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
+  if (sharesBody) d.gzOf = n.bookingId;
+  return sharesBody ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */
@@ -88,41 +87,52 @@ export function changeRecord(n: NotificationRecord, attempt?: NotificationChange
  * Every record of the state at this instant, for a snapshot: what the admin API acknowledged, in an
  * order replay can follow (reservations before the notifications that share their bodies), plus the
  * attempts and the batch running now, so a crash after the snapshot still finds them cut off.
+ *
+ * The cut is taken when this is called and is cheap: references to what does not change once stored
+ * (reservations, credentials, journal entries, a notification's attempts array), a shallow copy of
+ * each notification's own fields and of each token. The records are built as they are iterated, so
+ * a background compaction builds them slice by slice instead of holding the event loop for all
+ * (decision 0146); changes made meanwhile go to the next journal and are not in them.
  */
-export function* stateRecords(
+export function stateRecords(
   s: KeptServices,
   clock: ClockMark,
   started: ReadonlyMap<string, StartedAttempt>,
   batchRunning: string | undefined,
-): Generator<KeptRecord> {
-  yield { k: 'clock', d: clock };
-  for (const u of s.auth.users.list()) yield { k: 'user+', d: u };
-  for (const c of s.delivery.credentials.list()) yield { k: 'cred+', d: credentialData(c) };
-  for (const { pem, info } of s.delivery.trustStore.entries()) yield trustRecord(pem, info);
-  yield { k: 'faults', d: { faults: s.auth.faults.list() } };
-  yield { k: 'outages', d: { outages: s.delivery.outages.list() } };
+): Iterable<KeptRecord> {
+  const small: KeptRecord[] = [{ k: 'clock', d: clock }];
+  for (const u of s.auth.users.list()) small.push({ k: 'user+', d: u });
+  for (const c of s.delivery.credentials.list()) small.push({ k: 'cred+', d: credentialData(c) });
+  for (const { pem, info } of s.delivery.trustStore.entries()) small.push(trustRecord(pem, info));
+  small.push({ k: 'faults', d: { faults: s.auth.faults.list() } });
+  small.push({ k: 'outages', d: { outages: s.delivery.outages.list() } });
   const { records, sequence } = s.reservations.storedAll();
-  for (const r of records) yield reservationRecord(r, sequence);
+  const reservations = [...records];
   const { dropped } = s.delivery.outbox.retention();
-  if (dropped > 0) yield { k: 'n-', d: { ids: [], dropped } };
-  // A notification's record carries its attempts so far.
-  for (const n of s.delivery.outbox.list())
-    yield notificationRecord(n, s.reservations, s.delivery.credentials.get(n.credentialId)?.warnings);
-  for (const [id, attempt] of started) yield { k: 'a>', d: { id, attempt } };
-  for (const b of s.delivery.outbox.batches()) yield { k: 'b', d: b };
-  if (batchRunning) yield { k: 'b>', d: { at: batchRunning } };
-  for (const e of s.auth.journal.list()) yield { k: 'req', d: e };
-  for (const t of s.auth.tokens.list())
-    yield {
-      k: 'tok',
-      d: {
-        token: t.token,
-        username: t.username,
-        version: t.version,
-        issuedAtMs: Date.parse(t.issuedAt),
-        revoked: t.revoked,
-      },
-    };
+  // Each notification as it stands now, with what its record names decided now: whether its body is
+  // its reservation's latest and its warnings its credential's.
+  const notifications = s.delivery.outbox.list().map((n) => ({
+    n: { ...n },
+    sharesBody: s.reservations.stored(n.bookingId)?.record.gz === n.gz,
+    credentialWarnings: s.delivery.credentials.get(n.credentialId)?.warnings,
+  }));
+  const startedNow = [...started];
+  const batches = [...s.delivery.outbox.batches()];
+  const journal = s.auth.journal.list();
+  const tokens = s.auth.tokens.kept();
+  return (function* () {
+    yield* small;
+    for (const r of reservations) yield reservationRecord(r, sequence);
+    if (dropped > 0) yield { k: 'n-', d: { ids: [], dropped } };
+    // A notification's record carries its attempts so far.
+    for (const { n, sharesBody, credentialWarnings } of notifications)
+      yield notificationRecord(n, sharesBody, credentialWarnings);
+    for (const [id, attempt] of startedNow) yield { k: 'a>', d: { id, attempt } };
+    for (const b of batches) yield { k: 'b', d: b };
+    if (batchRunning) yield { k: 'b>', d: { at: batchRunning } };
+    for (const e of journal) yield { k: 'req', d: e };
+    for (const t of tokens) yield { k: 'tok', d: t };
+  })();
 }
 
 /** The record of one trusted certificate: its PEM text, where it came from, its fingerprint. */

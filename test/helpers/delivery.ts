@@ -6,6 +6,7 @@ import type { EmulatorDeps, EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
 import { CLOCK_START } from './clock.js';
+import { receiver } from './receiver.js';
 
 export { CLOCK_START };
 
@@ -87,4 +88,19 @@ export async function deliveryEmulator(
 /** Event overrides that set the routing fields of the generated body. */
 export function routingOverrides(pccBook: string, pccIssue: string, idWeb: number): Record<string, unknown> {
   return { Reservation: { PCCBook: pccBook, PCCIssue: pccIssue }, Product: { IdWeb: idWeb } };
+}
+
+/**
+ * An emulator (http allowed, seed 42) with credentials `a` and `b` each posting to its own receiver,
+ * and one Issue delivered to both: the start of the resend tests, in the API and in the dashboard.
+ */
+export async function issuedToTwoReceivers() {
+  const a = await receiver();
+  const b = await receiver();
+  const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+  await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
+  await emu.credential({ id: 'b', apiKey: 'k-b', url: b.url });
+  const issued = await emu.event({ type: 'Issue' });
+  await emu.settle();
+  return { emu, a, b, issued };
 }

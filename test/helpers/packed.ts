@@ -79,3 +79,74 @@ export async function cachedTool(name: string, spec: string, bin: string): Promi
   console.log(`installed ${spec} into ${dir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return dir;
 }
+
+/**
+ * Runs the test file `file` of `project` with Jest `major` (installed once into TOOL_CACHE) in its
+ * default CommonJS mode; answers how many of its tests passed and failed, and what Jest printed on
+ * stderr (to name a failure).
+ */
+export async function runJest(
+  major: number,
+  project: string,
+  file: string,
+  options: { timeout: number; env?: Record<string, string> },
+): Promise<{ passed: number; failed: number; stderr: string; jest: string }> {
+  const jestDir = await cachedTool(`jest-${major}`, `jest@${major}`, 'jest/bin/jest.js');
+  const jest = join(jestDir, 'node_modules/jest/bin/jest.js');
+  const result = await run(
+    process.execPath,
+    [jest, '--ci', '--rootDir', project, '--testMatch', `**/${file}`, '--json'],
+    { cwd: project, timeout: options.timeout, env: { ...process.env, ...options.env } },
+  ).catch((err: { stdout: string; stderr: string }) => err);
+  const report = JSON.parse(result.stdout) as { numPassedTests: number; numFailedTests: number };
+  return { passed: report.numPassedTests, failed: report.numFailedTests, stderr: result.stderr, jest };
+}
+
+/** Compiler options of a user's project. */
+export const USER_TSCONFIG = {
+  /** An ES module (or `.cts`) project on NodeNext resolution, library declarations not checked. */
+  nodeNext: {
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  },
+  /**
+   * A CommonJS project (no "type": "module") on node16 resolution with every declaration file of
+   * its packages checked (skipLibCheck off), as a strict consumer's set-up has it.
+   */
+  strictNode16: {
+    module: 'node16',
+    moduleResolution: 'node16',
+    target: 'ES2022',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules/@types')],
+  },
+} as const;
+
+/**
+ * Type-checks `source`, written as `file` into `project`, with this checkout's TypeScript and
+ * `compilerOptions` (its own tsconfig, `tsconfig.<file>.json`); answers what tsc printed: '' when
+ * it passed, its errors otherwise.
+ */
+export async function typeCheck(
+  project: string,
+  file: string,
+  source: string,
+  compilerOptions: Record<string, unknown>,
+): Promise<string> {
+  const config = `tsconfig.${file}.json`;
+  await writeFile(join(project, config), JSON.stringify({ compilerOptions, files: [file] }));
+  await writeFile(join(project, file), source);
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const result = await run(process.execPath, [tsc, '-p', config], { cwd: project }).catch(
+    (e: { stdout: string }) => e,
+  );
+  return result.stdout;
+}

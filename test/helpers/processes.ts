@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { BIN } from './cli.js';
+import { BIN, ROOT } from './cli.js';
 
 /** A child process started by a test, with everything it printed so far. */
 export interface Started {
@@ -50,7 +51,7 @@ export function start(
     child,
     output: () => text,
     exited: () => exit,
-    waitFor(pattern, timeoutMs = 15_000) {
+    waitFor(pattern, timeoutMs = 25_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = pattern.exec(text);
@@ -101,4 +102,31 @@ export async function serveCli(
   const started = start(process.execPath, [BIN, 'serve', '--port', '0', ...args], env, cwd);
   const [, url] = await started.waitFor(/listening on (http:\/\/[\d.:[\]]+)/);
   return { url: url!, started };
+}
+
+/**
+ * The reference receiver (docker/sample-receiver/server.js) over TLS on a free loopback port, with
+ * the server certificate and key that `certs --out <certs>` wrote, taking `apiKeys` (comma-separated)
+ * and storing what it gets in `out`; resolves with its port once it listens.
+ */
+export async function sampleReceiver(
+  certs: string,
+  apiKeys: string,
+  out: string,
+): Promise<{ port: number; started: Started }> {
+  const started = start(process.execPath, [
+    join(ROOT, 'docker/sample-receiver/server.js'),
+    '--port',
+    '0',
+    '--cert',
+    join(certs, 'server.pem'),
+    '--key',
+    join(certs, 'server-key.pem'),
+    '--api-key',
+    apiKeys,
+    '--out',
+    out,
+  ]);
+  const [, port] = await started.waitFor(/listening on https:\/\/127\.0\.0\.1:(\d+)/);
+  return { port: Number(port), started };
 }
