@@ -1,5 +1,5 @@
 // @ts-check
-// Delivery over time, per credential (issue 28 §4, decision 0105): two small inline SVG charts drawn
+// Delivery over time, per credential (decision 0105): two small inline SVG charts drawn
 // from the timelines of GET /__admin/delivery-stats (buckets of wall time, at most 24): the share of
 // attempts answered 200, and how long the answered ones took. No charting library: a few rects.
 // Each chart carries its figures in words (its <title>) and in a table, and the failed share is

@@ -249,7 +249,7 @@ let statusAbout = '';
 
 /**
  * Shows `text` on the status line. `about` names the cause it goes with (`notification:<id>`, `retry`,
- * `connection`, `load`), so `unsay(about)` clears it once that no longer applies (issue 28 §5).
+ * `connection`, `load`), so `unsay(about)` clears it once that no longer applies (decision 0106).
  * @param {string} text @param {boolean} [isError] @param {string} [about]
  */
 export function say(text, isError = false, about = '') {
