@@ -31,6 +31,7 @@ import {
   post,
   reloadReservationsSoon,
   render,
+  STREAM_RELOAD_MS,
   setDraw,
   state,
   unsay,
@@ -106,7 +107,7 @@ function listen() {
   on('attempt', ({ notification }) => {
     upsert(notification);
     if (notification.id === state.selected) load('detail');
-    loadSoon('stats', 500);
+    loadSoon('stats', STREAM_RELOAD_MS);
     if (state.outages.length) loadSoon('outages', 300); // an outage may have failed it
   });
   on('event', reloadReservationsSoon);

@@ -456,8 +456,15 @@ export function loadSoon(name, ms = 200) {
   }, ms);
 }
 
-// Reservations change with every event; under a burst of events read them once.
-export const reloadReservationsSoon = () => loadSoon('reservations');
+/**
+ * How often a stream of events may make the page read the reservations or the delivery figures
+ * again: both lists grow with every event (20,000 reservations are megabytes of JSON), and read five
+ * times a second they held up the emulator's other answers, a search's among them.
+ */
+export const STREAM_RELOAD_MS = 2000;
+
+// Reservations change with every event; under a burst of events read them at most every 2 s.
+export const reloadReservationsSoon = () => loadSoon('reservations', STREAM_RELOAD_MS);
 
 // Redraws are coalesced to one per animation frame; the entry module says how to draw.
 let draw = () => {};
