@@ -539,7 +539,6 @@ export class DataDir {
     return { snapshotBytes: this.#snapshotBytes, journalBytes: this.#journalBytes };
   }
 
-  /** Flushes written records to the disk itself (they already survive a killed process). */
   /**
    * The timer's flush: what was written so far reaches the disk on the thread pool, and the
    * checkpoint then names the journal as long as it was when the flush began. A compaction or close

@@ -145,19 +145,22 @@ export class PersistentState {
       t.log.warn({ dataDir: this.dir, err }, 'data dir: compaction could not read the state');
       return;
     }
+    // The cut's copies hold the event loop too: counted with what the data dir holds it for.
+    const cutMs = performance.now() - started;
     this.#dir.compactInBackground(state).then(
       (done) => {
         if (!done) return;
         const ms = Math.round(performance.now() - started);
+        const heldMs = Math.round(cutMs + done.captureMs);
         t.log.info(
           {
             dataDir: this.dir,
             compactionMs: ms,
-            captureMs: Math.round(done.captureMs),
+            captureMs: heldMs,
             records: done.records,
             bytes: done.bytes,
           },
-          `data dir compacted in ${ms} ms (${done.records} records, ${done.bytes} bytes; the event loop was held ${Math.round(done.captureMs)} ms to take the state)`,
+          `data dir compacted in ${ms} ms (${done.records} records, ${done.bytes} bytes; the event loop was held ${heldMs} ms to take the state)`,
         );
       },
       (err: unknown) => {
