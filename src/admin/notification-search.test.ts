@@ -33,7 +33,7 @@ describe('decoding bodies for a search in batches', () => {
     const texts = new Map<NotificationRecord, string>();
     bodyTexts(all, texts);
     expect(texts.size).toBe(40);
-    for (const n of all) expect(texts.get(n)).toBe(gunzipSync(n.gz).toString('utf8'));
+    for (const n of all) expect(texts.get(n)).toBe(gunzipSync(n.gz.bytes()).toString('utf8'));
     expect(texts.get(all[7]!)).toContain('Ñúñez-Øst');
   });
 
@@ -43,7 +43,9 @@ describe('decoding bodies for a search in batches', () => {
     const search = parseSearch('LastName:ñÚÑEZ')!;
     const found = await scanNotifications(all, { passes, search }, { limit: 5 });
     const expected = all
-      .filter((n) => passes(n) && gunzipSync(n.gz).toString('utf8').includes('"LastName":"Ñúñez-Øst"'))
+      .filter(
+        (n) => passes(n) && gunzipSync(n.gz.bytes()).toString('utf8').includes('"LastName":"Ñúñez-Øst"'),
+      )
       .map((n) => n.id);
     expect(expected.length).toBeGreaterThan(10);
     expect(found.total).toBe(expected.length);
