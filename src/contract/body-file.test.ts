@@ -64,6 +64,16 @@ describe('the body file', () => {
     expect(readable.length).toBeGreaterThan(0);
   });
 
+  it('answers copies: bytes read from the newest slab stay as they were when the slab is filled again', () => {
+    const file = new BodyFile(tempDir());
+    const bytes = payloads(120).filter((b) => b.length <= BODY_OWN_SLAB_BYTES);
+    const first = file.keep(bytes[0] as Buffer);
+    const held = first.bytes();
+    for (const b of bytes.slice(1)) file.keep(b); // fills the slab, writes it, fills it again
+    expect(held.equals(bytes[0] as Buffer)).toBe(true);
+    expect(first.bytes().equals(bytes[0] as Buffer)).toBe(true);
+  });
+
   it('leaves no file behind: it is unlinked as soon as it is opened', () => {
     const dir = tempDir();
     const file = new BodyFile(dir);
