@@ -1,6 +1,6 @@
 /**
  * Where packed bodies live (decision 0153): in a file of the process's own, not in its memory. A
- * pending notification's gzip body (~1.3 KB) was more than half of its RSS (issue 29 §3); the file's
+ * pending notification's gzip body (~1.3 KB) was more than half of its RSS (decision 0135); the file's
  * pages are the kernel's cache, which it can drop and read back, not the process's resident memory.
  *
  * Bodies are copied side by side into one 64 KiB slab in memory; a full slab is written to the file
@@ -51,6 +51,11 @@ export class StoredBody {
   /** The bytes, read without holding the event loop (a delivery attempt). Rejects if unreadable. */
   read(): Promise<Buffer> {
     return this.file.read(this);
+  }
+
+  /** As JSON it is its bytes, as the Buffer it replaced was (`{ type: 'Buffer', data }`). */
+  toJSON(): { type: 'Buffer'; data: number[] } {
+    return this.bytes().toJSON();
   }
 }
 
