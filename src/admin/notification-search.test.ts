@@ -52,4 +52,19 @@ describe('decoding bodies for a search in batches', () => {
     expect(found.records.map((n) => n.id)).toEqual(expected.slice(-5));
     expect(found.nextCursor).toBe(expected.at(-5));
   });
+
+  it('finds the same pages across many batches, a filter passing few and a cursor included', async () => {
+    const all = records(2_600);
+    const search = parseSearch('ñúñez')!;
+    const passes = (n: NotificationRecord) => n.id.endsWith('7') || n.id.endsWith('0');
+    const expected = all
+      .filter((n) => passes(n) && gunzipSync(n.gz).toString('utf8').includes('Ñúñez-Øst'))
+      .map((n) => n.id);
+    const first = await scanNotifications(all, { passes, search }, { limit: 40 });
+    expect(first.total).toBe(expected.length);
+    expect(first.records.map((n) => n.id)).toEqual(expected.slice(-40));
+    const second = await scanNotifications(all, { passes, search }, { limit: 40, before: first.nextCursor! });
+    expect(second.total).toBe(expected.length);
+    expect(second.records.map((n) => n.id)).toEqual(expected.slice(-80, -40));
+  });
 });
