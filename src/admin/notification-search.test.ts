@@ -58,7 +58,7 @@ describe('decoding bodies for a search in batches', () => {
     const search = parseSearch('ñúñez')!;
     const passes = (n: NotificationRecord) => n.id.endsWith('7') || n.id.endsWith('0');
     const expected = all
-      .filter((n) => passes(n) && gunzipSync(n.gz).toString('utf8').includes('Ñúñez-Øst'))
+      .filter((n) => passes(n) && gunzipSync(n.gz.bytes()).toString('utf8').includes('Ñúñez-Øst'))
       .map((n) => n.id);
     const first = await scanNotifications(all, { passes, search }, { limit: 40 });
     expect(first.total).toBe(expected.length);
