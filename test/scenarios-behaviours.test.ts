@@ -95,8 +95,16 @@ steps:
       requests: { version: "1.7", username: sdk, outcome: ok, count: 3 }
 `;
     const running = run(scenario, target.url);
-    // The "SDK": three PascalCase 1.7 JSON calls, made a little after the scenario starts waiting.
-    await sleep(300);
+    // The "SDK": three PascalCase 1.7 JSON calls, made once the scenario has set the target up (its
+    // user exists) and waits. A fixed 300 ms was too short on a loaded machine: a call made before the
+    // run reset the target was not counted, and the wait timed out at 2 of 3.
+    for (let i = 0; i < 200; i++) {
+      const { users } = (await (await fetch(`${target.url}/__admin/users`)).json()) as {
+        users: Array<{ username: string }>;
+      };
+      if (users.some((u) => u.username === 'sdk')) break;
+      await sleep(50);
+    }
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${target.url}/api/1.7/AuthService.json/GetAccessToken`, {
         method: 'POST',
