@@ -10,7 +10,7 @@
  * in the windows that overlap a compaction. Figures, not a test: the machine may be shared.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,12 +34,66 @@ interface Window {
   rssMiB?: number;
   cpuMs?: number;
   load1?: number;
+  /** Once a minute: where the resident memory is (bench/lib/heap-hook.mjs, no collection forced), MiB. */
+  memory?: Memory;
+}
+
+interface Memory {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** glibc's main malloc arena (`[heap]` in smaps). */
+  brkHeap: number;
+  /** Every other anonymous mapping: V8's pages, the other malloc arenas, large mallocs. */
+  anon: number;
+  fileBacked: number;
+  /** V8's spaces (committed): old, new (both semi-spaces), large objects, code. */
+  oldSpace: number;
+  newSpace: number;
+  largeObjects: number;
+  code: number;
+}
+
+const MiB = 1024 * 1024;
+
+/** Asks the emulator's heap hook for its memory as it is (SIGUSR2, no GC) and waits for the file. */
+async function memoryOf(pid: number, out: string, n: number): Promise<Memory | undefined> {
+  const file = `${out}.${n}.json`;
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!existsSync(file)) return undefined;
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number> & {
+    spaces: Record<string, { size: number }>;
+  };
+  rmSync(file);
+  const round = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
+  const mib = (k: string) => round(raw[k] ?? 0);
+  const space = (name: string) => round(raw.spaces[name]?.size ?? 0);
+  return {
+    heapTotal: mib('heapTotal'),
+    heapUsed: mib('heapUsed'),
+    external: mib('external'),
+    arrayBuffers: mib('arrayBuffers'),
+    brkHeap: mib('brkHeap'),
+    anon: mib('anon'),
+    fileBacked: mib('fileBacked'),
+    oldSpace: space('old_space'),
+    newSpace: space('new_space'),
+    largeObjects: space('large_object_space'),
+    code: space('code_space'),
+  };
 }
 
 async function main(): Promise<void> {
   const dataDir = join(mkdtempSync(join(os.tmpdir(), 'reportbo-soak-')), 'data');
   const receiver = await startReceiver();
+  const memoryOut = join(workDir('heap'), `soak-${process.pid}`);
+  let readings = 0;
   const emulator = await startEmulator({
+    // Reads the memory by kind once a minute without forcing a collection (where does RSS grow?).
+    nodeArgs: ['--import', join(ROOT, 'bench', 'lib', 'heap-hook.mjs')],
+    env: { BENCH_HEAP_OUT: memoryOut, BENCH_HEAP_GC: '0' },
     args: [
       '--data-dir',
       dataDir,
@@ -82,9 +136,10 @@ async function main(): Promise<void> {
     w.rssMiB = rssMiB(pid);
     w.cpuMs = (cpuTimeMs(pid) ?? 0) - cpuStart;
     w.load1 = os.loadavg()[0];
+    if (Math.round(w.t / 10) % 6 === 0) w.memory = await memoryOf(pid, memoryOut, ++readings);
     windows.push(w);
     process.stderr.write(
-      `soak ${w.t}s: rss ${w.rssMiB?.toFixed(1)} MiB, token p99 ${w.tokens.p99?.toFixed(1)} ms (${w.tokens.n}), event p99 ${w.events.p99?.toFixed(1)} ms (${w.events.n}), load ${(w.load1 ?? 0).toFixed(1)}\n`,
+      `soak ${w.t}s: rss ${w.rssMiB?.toFixed(1)} MiB${w.memory ? ` ${JSON.stringify(w.memory)}` : ''}, token p99 ${w.tokens.p99?.toFixed(1)} ms (${w.tokens.n}), event p99 ${w.events.p99?.toFixed(1)} ms (${w.events.n}), load ${(w.load1 ?? 0).toFixed(1)}\n`,
     );
   }
   const listed = (await admin('/notifications?state=delivered')) as { retention?: unknown };
@@ -156,11 +211,21 @@ async function main(): Promise<void> {
       `| token p99 in windows overlapping a compaction | ${f(result.tokenP99DuringCompactionMs)} ms (${during.length} windows) |`,
       `| event p99 worst window | ${f(result.eventP99WorstMs)} ms |`,
       `| compactions | ${compactions.map((c) => `${c.compactionMs} ms (loop held ${c.captureMs} ms; ${c.records} records, ${(c.bytes / 1048576).toFixed(1)} MiB)`).join('; ') || 'none'} |`,
+      `| memory by kind, MiB, at 5 min → end (no collection forced) | ${memoryGrowth(windows)} |`,
       `| server CPU | ${f((result.serverCpuMs ?? 0) / 1000)} s over ${result.wallSec} s |`,
       `| 1-minute load average (shared machine) | ${f(result.load1.min)}–${f(result.load1.max)} |`,
       '',
     ].join('\n'),
   );
+}
+
+/** Each kind of memory at the first reading after 5 minutes and at the last one. */
+function memoryGrowth(windows: Window[]): string {
+  const read = windows.filter((w) => w.memory !== undefined);
+  const first = read.find((w) => w.t >= 300)?.memory;
+  const last = read.at(-1)?.memory;
+  if (!first || !last) return 'not read';
+  return (Object.keys(first) as Array<keyof Memory>).map((k) => `${k} ${first[k]} → ${last[k]}`).join(', ');
 }
 
 main().catch((err: unknown) => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../src/client/index.js';
 import { startEmulator } from '../src/index.js';
+import { runMain } from './helpers/cli.js';
 import { serveCli } from './helpers/processes.js';
 import { runCli, scenarioDir } from './helpers/scenario-cli.js';
 
@@ -44,7 +45,8 @@ describe('run --target against an emulator with a token', () => {
   });
 
   it('lists --admin-token in run --help', async () => {
-    const help = await runCli(['run', '--help']);
+    // The same main() in this process (cli-run.test.ts reads run --help through the real CLI).
+    const help = await runMain(['run', '--help']);
     expect(help.stdout).toContain('--admin-token <token>');
     expect(help.stdout).toContain('REPORTBO_ADMIN_TOKEN');
   });

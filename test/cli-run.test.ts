@@ -89,11 +89,24 @@ describe('reportbo-emulator run', () => {
     );
   });
 
-  it('writes a JSON report with every step and expectation', async () => {
-    const json = `${tmp.dir}/report.json`;
-    const run = await runCli(['run', 'scenarios/05-receiver-recovers.yaml', '--json', json]);
+  it('writes a JSON report with every step and expectation, and JUnit beside it, into folders that do not exist yet', async () => {
+    const json = `${tmp.dir}/out/nested/report.json`;
+    const junit = `${tmp.dir}/reports/junit/report.xml`;
+    const run = await runCli([
+      'run',
+      'scenarios/05-receiver-recovers.yaml',
+      '--json',
+      json,
+      '--junit',
+      junit,
+    ]);
+    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(XMLValidator.validate(readFileSync(junit, 'utf8'))).toBe(true);
+    const text = readFileSync(json, 'utf8');
+    // Expectations that held carry no attempts (a failed one does: run-reports.test.ts).
+    expect(text).not.toContain('"attempts": [');
+    const report = JSON.parse(text);
     expect(report.summary).toMatchObject({ scenarios: 1, passed: 1, expectations: 5, expectationsFailed: 0 });
     expect(report.scenarios[0].steps.map((s: { kind: string }) => s.kind)).toEqual([
       'issue',

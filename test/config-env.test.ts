@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from './helpers/cli.js';
+import { BIN, runCli, runMain } from './helpers/cli.js';
 import { start } from './helpers/processes.js';
 import { testCa, tlsReceiver } from './helpers/tls.js';
 
@@ -76,19 +76,20 @@ describe('serve configured by environment variables alone', () => {
     expect(fromEnv.stderr).toContain('REPORTBO_USERS[0]: field idWeb');
     expect(rest(fromEnv.stderr)).toBe(rest(fromFile.stderr));
 
-    const notJson = await runCli(['serve'], { REPORTBO_PORT: '0', REPORTBO_CREDENTIALS: '[{"id":' });
+    const notJson = await runMain(['serve'], { REPORTBO_PORT: '0', REPORTBO_CREDENTIALS: '[{"id":' });
     expect(notJson.stderr).toContain('environment variable REPORTBO_CREDENTIALS: not valid JSON');
-    const notList = await runCli(['serve'], { REPORTBO_PORT: '0', REPORTBO_CREDENTIALS: '{"id":"x"}' });
+    const notList = await runMain(['serve'], { REPORTBO_PORT: '0', REPORTBO_CREDENTIALS: '{"id":"x"}' });
     expect(notList.stderr).toContain(
       'environment variable REPORTBO_CREDENTIALS: "credentials" must be a list.',
     );
-    const http = await runCli(['serve'], {
+    const http = await runMain(['serve'], {
       REPORTBO_PORT: '0',
       REPORTBO_CREDENTIALS: '[{"id":"x","apiKey":"k","url":"http://localhost:1/r"}]',
     });
     expect(http.stderr).toContain('REPORTBO_CREDENTIALS[0].url');
-    const pem = await runCli(['serve'], { REPORTBO_PORT: '0', REPORTBO_CA_PEM: 'not a certificate' });
+    const pem = await runMain(['serve'], { REPORTBO_PORT: '0', REPORTBO_CA_PEM: 'not a certificate' });
     expect(pem.stderr).toContain('environment variable REPORTBO_CA_PEM: no PEM certificate found');
+    // The two above through the real CLI, these four through the same main() in this process.
     for (const run of [notJson, notList, http, pem]) {
       expect(run.code).toBe(2);
       expect(run.stderr).not.toMatch(/\n\s+at /);

@@ -2,11 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli, runMain } from './helpers/cli.js';
 import { serveCli } from './helpers/processes.js';
 
 // The real CLI from dist/ (npm run build first). Every refusal happens before the port is opened.
 const serve = (...args: string[]) => runCli(['serve', '--port', '0', ...args]);
+// The same main() in this process (no process start each): the refusals past the first two.
+const serveHere = (...args: string[]) => runMain(['serve', '--port', '0', ...args]);
+let viaProcess = 2;
 
 describe('settings that are wrong are refused at start with exit 2, naming the setting (issue 31 §3)', () => {
   it.each([
@@ -32,7 +35,7 @@ describe('settings that are wrong are refused at start with exit 2, naming the s
     ['a hexadecimal port', ['--port', '0x50'], '--port'],
     ['a port in exponent form', ['--port', '1e3'], '--port'],
   ])('%s', async (_, args, named) => {
-    const run = await serve(...args);
+    const run = viaProcess-- > 0 ? await serve(...args) : await serveHere(...args);
     expect(run.code, run.stderr + run.stdout).toBe(2);
     expect(run.stderr).toContain(named);
     expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
@@ -49,7 +52,7 @@ describe('settings that are wrong are refused at start with exit 2, naming the s
     );
     const nested = join(dir, 'nested.json');
     writeFileSync(nested, JSON.stringify({ settings: { responseTimoutMs: 1000 } }));
-    const again = await serve('--config', nested);
+    const again = await serveHere('--config', nested);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(
       'settings.responseTimoutMs: unknown setting "responseTimoutMs" (did you mean "responseTimeoutMs"?)',

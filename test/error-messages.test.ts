@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:net';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../src/index.js';
-import { ROOT, runCli } from './helpers/cli.js';
+import { ROOT, runCli, runMain } from './helpers/cli.js';
 import { receiver } from './helpers/receiver.js';
 import { scenarioDir } from './helpers/scenario-cli.js';
 import { testCa, tlsReceiver } from './helpers/tls.js';
@@ -140,16 +140,17 @@ describe('a setting is named where the user wrote it', () => {
     expect(byEnv.stderr).toContain('environment variable REPORTBO_CA_FILE (env.pem): cannot read it');
     expect(byEnv.stderr).not.toContain('--ca-file');
 
+    // The two above through the real CLI, the rest through the same main() in this process.
     const config = files.write('config.yaml', 'caFile: top.pem\nsettings:\n  clock: sometimes\n');
-    const byConfig = await runCli(['serve', '--port', '0', '--config', config]);
+    const byConfig = await runMain(['serve', '--port', '0', '--config', config]);
     expect(byConfig.code).toBe(2);
     expect(byConfig.stderr).toContain(`Setting settings.clock in ${config}:`);
     writeFileSync(config, 'caFile: top.pem\n');
-    const byConfigKey = await runCli(['serve', '--port', '0', '--config', config]);
+    const byConfigKey = await runMain(['serve', '--port', '0', '--config', config]);
     expect(byConfigKey.stderr).toContain(`caFile in ${config} (top.pem): cannot read it`);
     expect(byConfigKey.stderr).not.toContain('--ca-file');
 
-    const byEnvClock = await runCli(['serve', '--port', '0'], { REPORTBO_CLOCK: 'sometimes' });
+    const byEnvClock = await runMain(['serve', '--port', '0'], { REPORTBO_CLOCK: 'sometimes' });
     expect(byEnvClock.code).toBe(2);
     expect(byEnvClock.stderr).toContain('Setting environment variable REPORTBO_CLOCK:');
   });

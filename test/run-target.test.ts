@@ -93,21 +93,15 @@ beforeAll(async () => {
 });
 
 describe('run --target on an emulator that already holds the user’s things', () => {
-  it('passes with the counts of an empty emulator, twice in a row', async () => {
+  it('passes with the counts of an empty emulator, twice in a row, and leaves credentials, users and trusted CAs as it found them, the same-id credential untouched', async () => {
+    const before = await snapshot();
     const file = tmp.write('shared.yaml', SCENARIO);
     for (const round of [1, 2]) {
       const run = await runCli(['run', '--target', target, file]);
       expect(run.stdout, `round ${round}`).toContain('1 scenario: 1 passed, 0 failed');
       expect(run.code, run.stdout).toBe(0);
+      expect(await snapshot(), `round ${round}`).toEqual(before);
     }
-  });
-
-  it('leaves credentials, users and trusted CAs as it found them, the same-id credential untouched', async () => {
-    const before = await snapshot();
-    const file = tmp.write('leave.yaml', SCENARIO);
-    const run = await runCli(['run', '--target', target, file]);
-    expect(run.code, run.stdout).toBe(0);
-    expect(await snapshot()).toEqual(before);
     expect(before.credentials).toEqual({
       credentials: [
         expect.objectContaining({ id: 'main', apiKey: 'users-key', url: `${usersReceiver.url}/mine` }),

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyReport } from '../src/index.js';
-import { runCli } from './helpers/cli.js';
+import { runCli, runMain } from './helpers/cli.js';
 import { bugReceiver } from './helpers/verify-bug-receivers.js';
 import { listenLoopback } from './helpers/verify-receivers.js';
 
@@ -47,6 +47,10 @@ describe('verify --replay', () => {
       '--allow-http',
       '--probe',
       buggy.probe,
+      // A wrong state stays wrong: a short deadline keeps the failing probe reads short (the report
+      // carries it, so the replays below use it too).
+      '--probe-deadline-ms',
+      '1500',
       '--only',
       CASE,
       '--json',
@@ -100,7 +104,9 @@ describe('verify --replay', () => {
       replayJson,
     ]);
     expect(failing.code, failing.stdout + failing.stderr).toBe(1);
-    const replayed = (await readJson(replayJson)).cases[0]!;
+    const replayReport = await readJson(replayJson);
+    expect(replayReport.probeDeadlineMs).toBe(1_500);
+    const replayed = replayReport.cases[0]!;
     expect(replayed.status).toBe('failed');
     expect(replayed.reason).toMatch(/expected Voided, it says Issued/);
     expect(again.posts()).toBe(trace.notifications.reduce((s, n) => s + n.attempts.length, 0));
@@ -220,8 +226,11 @@ describe('verify --replay', () => {
       [['--replay', noTrace], /--replay needs --only with exactly one case id/],
       [['--url', 'http://127.0.0.1:9/x'], /--url goes with --replay/],
     ];
-    for (const [args, message] of tried) {
-      const run = await runCli(['verify', ...args, '--api-key', KEY, '--allow-http']);
+    // The first two through the real CLI; the rest through the same main() in this process (no
+    // process start each).
+    for (const [i, [args, message]] of tried.entries()) {
+      const argv = ['verify', ...args, '--api-key', KEY, '--allow-http'];
+      const run = i < 2 ? await runCli(argv) : await runMain(argv);
       expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(2);
       expect(run.stderr).toMatch(message);
       noStack(run.stderr);
@@ -229,7 +238,7 @@ describe('verify --replay', () => {
   });
 
   it('--help documents --replay and --url', async () => {
-    const help = await runCli(['verify', '--help']);
+    const help = await runMain(['verify', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/--replay <report\.json>/);
     expect(help.stdout).toMatch(/--url <url>/);

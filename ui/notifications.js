@@ -192,7 +192,7 @@ export function patchRows() {
 // Sent after a pause in typing or on Enter, never per keystroke; a newer one aborts the one in flight.
 
 /** How long typing must pause before the search is sent. */
-const SEARCH_PAUSE_MS = 400;
+const SEARCH_PAUSE_MS = 300;
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let searchTimer;
 

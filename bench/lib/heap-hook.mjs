@@ -1,7 +1,7 @@
 /**
  * Preloaded into the emulator by the pending-memory suite (`node --expose-gc --import
- * bench/lib/heap-hook.mjs …`), never by the product: on SIGUSR2 it runs two full garbage collections,
- * reads `process.memoryUsage()`, with `BENCH_HEAP_SNAPSHOT=1` writes a heap snapshot to
+ * bench/lib/heap-hook.mjs …`) and by the soak (`BENCH_HEAP_GC=0`: no collection, the memory as it is),
+ * never by the product: on SIGUSR2 it runs two full garbage collections, reads `process.memoryUsage()`, with `BENCH_HEAP_SNAPSHOT=1` writes a heap snapshot to
  * `$BENCH_HEAP_OUT.<n>.heapsnapshot`, then writes the usage as JSON to `$BENCH_HEAP_OUT.<n>.json`
  * (n counts the signals from 1). The JSON file appears last, so the suite waits for it.
  */
@@ -36,12 +36,15 @@ function residentByKind() {
 }
 
 const out = process.env.BENCH_HEAP_OUT;
-if (out && typeof globalThis.gc === 'function') {
+const collect = process.env.BENCH_HEAP_GC !== '0';
+if (out && (!collect || typeof globalThis.gc === 'function')) {
   let n = 0;
   process.on('SIGUSR2', () => {
     n++;
-    globalThis.gc();
-    globalThis.gc();
+    if (collect) {
+      globalThis.gc();
+      globalThis.gc();
+    }
     // Read before the snapshot, which grows the process while it writes.
     const spaces = Object.fromEntries(
       v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]),

@@ -140,7 +140,7 @@ const ROWS: [string, (u: Usage) => number, number][] = [
   ['RSS', (u) => u.rss, 0],
   ['V8 heap committed', (u) => u.heapTotal, 1],
   ['V8 heap used', (u) => u.heapUsed, 1],
-  ['ArrayBuffers (gzip bodies)', (u) => u.arrayBuffers, 1],
+  ["ArrayBuffers (the body file's slab in memory)", (u) => u.arrayBuffers, 1],
   ['Live (heap used + ArrayBuffers)', (u) => u.heapUsed + u.arrayBuffers, 1],
   ['Resident: malloc main arena (`[heap]`)', (u) => u.brkHeap, 1],
   ['Resident: other anonymous (V8 pages, mmaps)', (u) => u.anon, 1],
@@ -172,8 +172,6 @@ const suite: BenchSuite = {
       ];
       const classes = snap?.classes ?? [];
       const snapEvents = snap?.events ?? 1;
-      const shown = classes.slice(0, 14);
-      const rest = classes.slice(14).reduce((sum, c) => sum + c.bytes, 0);
       return [
         "The emulator's CLI (`--allow-http --clock manual`, `node --expose-gc` with bench/lib/heap-hook.mjs",
         'preloaded) and a loopback receiver answering 503, each in its own process. After',
@@ -182,7 +180,8 @@ const suite: BenchSuite = {
         'is taken after two forced full GCs in the emulator (SIGUSR2 to the hook). Per notification =',
         'growth ÷ notifications pending. One run (it is long). A third reading after',
         `${IDLE_MS / 1000} s of idling shows what V8's memory reducer gives back. The resident rows split RSS by`,
-        'mapping (/proc/self/smaps): the bodies are malloc memory in the main arena.',
+        "mapping (/proc/self/smaps). The gzip bodies are in the emulator's body file (decision 0153), not",
+        'in its memory: the file is not in the RSS.',
         ...(EXTRA_NODE_ARGS.length ? [`Extra node flags: \`${EXTRA_NODE_ARGS.join(' ')}\`.`] : []),
         '',
         table(
@@ -206,28 +205,39 @@ const suite: BenchSuite = {
         '',
         verdictTable(verdicts),
         '',
-        `#### Where the bytes go: heap snapshot growth by class over ${fmt(snapEvents)} pending`,
-        '',
-        'Self sizes of every node in a heap snapshot after the readings above, summed by class (an',
-        "object's constructor, an array's role, a native's name), after minus before, ÷ notifications.",
-        '',
-        table(
-          ['Class', 'Nodes per notification', 'Bytes per notification'],
-          [
-            ...shown.map((c) => [
-              c.name.replaceAll('|', '\\|'),
-              fmt(c.count / snapEvents, 2),
-              fmt(c.bytes / snapEvents),
-            ]),
-            ['everything else', '', fmt(rest / snapEvents)],
-            ['total', '', fmt(classes.reduce((sum, c) => sum + c.bytes, 0) / snapEvents)],
-          ],
-        ),
+        ...(snap
+          ? snapshotSection(classes, snapEvents)
+          : ['No heap snapshot run (`BENCH_PENDING_SNAPSHOT_EVENTS=0`).']),
       ].join('\n');
     } finally {
       await stopAll();
     }
   },
 };
+
+/** The heap snapshot's growth by class, per notification. */
+function snapshotSection(classes: ReturnType<typeof growth>, snapEvents: number): string[] {
+  const shown = classes.slice(0, 14);
+  const rest = classes.slice(14).reduce((sum, c) => sum + c.bytes, 0);
+  return [
+    `#### Where the bytes go: heap snapshot growth by class over ${fmt(snapEvents)} pending`,
+    '',
+    'Self sizes of every node in a heap snapshot after the readings above, summed by class (an',
+    "object's constructor, an array's role, a native's name), after minus before, ÷ notifications.",
+    '',
+    table(
+      ['Class', 'Nodes per notification', 'Bytes per notification'],
+      [
+        ...shown.map((c) => [
+          c.name.replaceAll('|', '\\|'),
+          fmt(c.count / snapEvents, 2),
+          fmt(c.bytes / snapEvents),
+        ]),
+        ['everything else', '', fmt(rest / snapEvents)],
+        ['total', '', fmt(classes.reduce((sum, c) => sum + c.bytes, 0) / snapEvents)],
+      ],
+    ),
+  ];
+}
 
 export default suite;

@@ -34,7 +34,7 @@ export function harLog(records: Iterable<NotificationRecord>) {
   for (const n of records) {
     const headers = deliveryHeaders(n.authorization, n.filename, n.gz.length);
     const text = n.attempts.length ? bodyText(n) : '';
-    const gzipBase64 = n.attempts.length ? n.gz.toString('base64') : '';
+    const gzipBase64 = n.attempts.length ? n.gz.bytes().toString('base64') : '';
     const url = new URL(n.url);
     for (const a of n.attempts) {
       const responseHeaders = a.responseHeaders ?? {};
@@ -99,5 +99,5 @@ export function* ndjsonLines(
   resentAs: (n: NotificationRecord) => string[],
 ): Generator<string> {
   for (const n of records)
-    yield `${JSON.stringify({ ...toDetail(n), resentAs: resentAs(n), gzipBase64: n.gz.toString('base64') })}\n`;
+    yield `${JSON.stringify({ ...toDetail(n), resentAs: resentAs(n), gzipBase64: n.gz.bytes().toString('base64') })}\n`;
 }

@@ -33,7 +33,7 @@ describe('decoding bodies for a search in batches', () => {
     const texts = new Map<NotificationRecord, string>();
     bodyTexts(all, texts);
     expect(texts.size).toBe(40);
-    for (const n of all) expect(texts.get(n)).toBe(gunzipSync(n.gz).toString('utf8'));
+    for (const n of all) expect(texts.get(n)).toBe(gunzipSync(n.gz.bytes()).toString('utf8'));
     expect(texts.get(all[7]!)).toContain('Ñúñez-Øst');
   });
 
@@ -43,11 +43,28 @@ describe('decoding bodies for a search in batches', () => {
     const search = parseSearch('LastName:ñÚÑEZ')!;
     const found = await scanNotifications(all, { passes, search }, { limit: 5 });
     const expected = all
-      .filter((n) => passes(n) && gunzipSync(n.gz).toString('utf8').includes('"LastName":"Ñúñez-Øst"'))
+      .filter(
+        (n) => passes(n) && gunzipSync(n.gz.bytes()).toString('utf8').includes('"LastName":"Ñúñez-Øst"'),
+      )
       .map((n) => n.id);
     expect(expected.length).toBeGreaterThan(10);
     expect(found.total).toBe(expected.length);
     expect(found.records.map((n) => n.id)).toEqual(expected.slice(-5));
     expect(found.nextCursor).toBe(expected.at(-5));
+  });
+
+  it('finds the same pages across many batches, a filter passing few and a cursor included', async () => {
+    const all = records(2_600);
+    const search = parseSearch('ñúñez')!;
+    const passes = (n: NotificationRecord) => n.id.endsWith('7') || n.id.endsWith('0');
+    const expected = all
+      .filter((n) => passes(n) && gunzipSync(n.gz.bytes()).toString('utf8').includes('Ñúñez-Øst'))
+      .map((n) => n.id);
+    const first = await scanNotifications(all, { passes, search }, { limit: 40 });
+    expect(first.total).toBe(expected.length);
+    expect(first.records.map((n) => n.id)).toEqual(expected.slice(-40));
+    const second = await scanNotifications(all, { passes, search }, { limit: 40, before: first.nextCursor! });
+    expect(second.total).toBe(expected.length);
+    expect(second.records.map((n) => n.id)).toEqual(expected.slice(-80, -40));
   });
 });

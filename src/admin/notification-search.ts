@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { concatBodies } from '../contract/index.js';
 import type { NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
 
@@ -136,7 +137,7 @@ function walkValues(body: unknown, terms: readonly ValueTerm[], found: boolean[]
 
 /** The decoded body's JSON text (the bytes the receiver gets after gunzip). */
 export function bodyText(n: NotificationRecord): string {
-  return gunzipSync(n.gz).toString('utf8');
+  return gunzipSync(n.gz.bytes()).toString('utf8');
 }
 
 /**
@@ -149,10 +150,13 @@ export function bodyTexts(
   records: readonly NotificationRecord[],
   into: Map<NotificationRecord, string>,
 ): void {
-  const out = gunzipSync(Buffer.concat(records.map((n) => n.gz)));
+  const gz = concatBodies(records.map((n) => n.gz));
+  const out = gunzipSync(gz);
   let at = 0;
+  let member = 0;
   for (const n of records) {
-    const length = n.gz.readUInt32LE(n.gz.length - 4);
+    member += n.gz.length;
+    const length = gz.readUInt32LE(member - 4);
     into.set(n, out.toString('utf8', at, at + length));
     at += length;
   }

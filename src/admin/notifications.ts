@@ -53,7 +53,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
     getNotificationBody: (c, { params }) => {
       const n = outbox.get(params.id);
       if (!n) throw new NotFoundError('notification_not_found', `No notification with id "${params.id}".`);
-      return c.body(new Uint8Array(n.gz), 200, {
+      return c.body(new Uint8Array(n.gz.bytes()), 200, {
         'Content-Type': 'application/gzip',
         'Content-Disposition': `attachment; filename=${n.filename}.gz`,
       });

@@ -32,4 +32,5 @@ export { assertValidBody } from './validate.js';
 export function notificationJsonSchemaText(): string {
   return `${JSON.stringify(notificationJsonSchema(), null, 2)}\n`;
 }
+export { BodyFile, concatBodies, StoredBody } from './body-file.js';
 export { packBody, unpackBody } from './packed.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type BookingStatus, unpackBody } from '../contract/index.js';
+import { type BookingStatus, type StoredBody, unpackBody } from '../contract/index.js';
 import { ATTEMPT_TRIGGERS, type AttemptShape, NOTIFICATION_STATES } from '../model/delivery.js';
 import { UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
@@ -50,7 +50,7 @@ export interface NotificationRecord {
   filename: string;
   /** `Bearer <apiKey>` of the credential, one string shared by its notifications. */
   authorization: string;
-  gz: Buffer;
+  gz: StoredBody;
   /** Replaced (not pushed to) on each attempt, so it never carries spare capacity. */
   attempts: readonly Attempt[];
   /** The credential's warnings array itself (credentials are immutable once stored). */

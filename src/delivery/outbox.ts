@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/index.js';
-import { type BookingStatus, type NotificationBody, packBody } from '../contract/index.js';
+import { type BookingStatus, type NotificationBody, packBody, type StoredBody } from '../contract/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
@@ -120,7 +120,7 @@ export class Outbox {
     credential: Credential,
     bookingId: number,
     body: NotificationBody,
-    gz?: Buffer,
+    gz?: StoredBody,
     resentFrom?: string,
   ): NotificationRecord {
     const record: NotificationRecord = {
@@ -442,6 +442,10 @@ export class Outbox {
   ): Promise<NotificationRecord | undefined> {
     const store = this.#store;
     if (generation !== store.generation) return undefined;
+    // Read back from the body file without holding the event loop (decision 0153); a body that cannot
+    // be read rejects, and `#send` records the attempt as `emulator_error` with the reason.
+    const body = await n.gz.read();
+    if (generation !== store.generation) return undefined;
     const { clock, sender } = this.deps;
     if (this.#stopping) {
       // Queued when the emulator began to stop: never sent, still pending.
@@ -473,7 +477,7 @@ export class Outbox {
           .send({
             url: n.url,
             headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
-            body: n.gz,
+            body,
           })
           // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
           .catch(

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Clock } from '../clock/index.js';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
-import { type NotificationBody, packBody } from '../contract/index.js';
+import { type NotificationBody, packBody, type StoredBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChangeSink } from '../model/change-sink.js';
@@ -173,7 +173,9 @@ export class DeliveryService {
    * (spec "Events"), and starts the first attempts in the background. A body's `gz` (its packed bytes,
    * as the reservation store emits them) is shared by its notifications; without it, it is made once.
    */
-  dispatch(emit: ReadonlyArray<{ bookingId: number; body: NotificationBody; gz?: Buffer }>): DispatchResult {
+  dispatch(
+    emit: ReadonlyArray<{ bookingId: number; body: NotificationBody; gz?: StoredBody }>,
+  ): DispatchResult {
     const notifications: NotificationRef[] = [];
     const credentialIds = new Set<string>();
     const warnings = new Set<string>();

@@ -11,6 +11,7 @@ import {
   type NotificationBody,
   NotificationBodySchema,
   packBody,
+  type StoredBody,
   unpackBody,
 } from '../contract/index.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
@@ -40,7 +41,7 @@ import type {
  * (~5 KiB of objects), the same Buffer the outbox sends; parsed only when an event or a reader needs it.
  */
 export interface StoredReservation extends ReservationSummary {
-  gz: Buffer;
+  gz: StoredBody;
   history: HistoryEntry[];
 }
 

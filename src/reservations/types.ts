@@ -1,6 +1,6 @@
 /** What the reservation store keeps and answers (shapes of docs/admin-api.md). */
 import type { z } from 'zod';
-import type { NotificationBody } from '../contract/index.js';
+import type { NotificationBody, StoredBody } from '../contract/index.js';
 import type { HistoryEntryShape, ReservationShape, ReservationSummaryShape } from '../model/reservation.js';
 import type { EventType } from './events.js';
 
@@ -21,7 +21,7 @@ export interface LifecycleResult {
    * Bodies to notify, in order (Exchange per settings.exchangeNotifies), each with its packed bytes
    * (contract `packBody`), which the outbox sends as they are instead of gzipping the body again.
    */
-  emit: Array<{ bookingId: number; body: NotificationBody; gz: Buffer }>;
+  emit: Array<{ bookingId: number; body: NotificationBody; gz: StoredBody }>;
   warnings: string[];
 }
 

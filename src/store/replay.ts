@@ -1,6 +1,7 @@
 import type { Fault } from '../auth/faults.js';
 import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import type { User } from '../auth/users.js';
+import { BodyFile } from '../contract/index.js';
 import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import {
@@ -101,7 +102,7 @@ export class ReplayedState {
             : (this.reservations.get(record.bookingId)?.history ?? [])
                 .slice(0, historyFrom)
                 .concat(record.history);
-        this.reservations.set(record.bookingId, { ...record, history, gz: rec.b });
+        this.reservations.set(record.bookingId, { ...record, history, gz: BodyFile.shared.keep(rec.b) });
         this.eventSequence = Math.max(this.eventSequence, sequence);
         break;
       }
@@ -212,7 +213,11 @@ export class ReplayedState {
   }
 
   #created(d: NotificationData, b: Buffer | undefined): void {
-    const gz = b ?? (d.gzOf !== undefined ? this.reservations.get(d.gzOf)?.gz : undefined);
+    const gz = b
+      ? BodyFile.shared.keep(b)
+      : d.gzOf !== undefined
+        ? this.reservations.get(d.gzOf)?.gz
+        : undefined;
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
     let warnings: readonly string[] = NO_WARNINGS;
     if (d.warnings) {

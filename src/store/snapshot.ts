@@ -27,10 +27,10 @@ export function reservationRecord(
     return {
       k: 'res',
       d: { record: { ...rest, history: rest.history.slice(historyFrom) }, sequence, historyFrom },
-      b: gz,
+      b: gz.bytes(),
     };
   }
-  return { k: 'res', d: { record: rest, sequence }, b: gz };
+  return { k: 'res', d: { record: rest, sequence }, b: gz.bytes() };
 }
 
 /**
@@ -68,7 +68,7 @@ export function notificationRecord(
     else d.warnings = [...n.warnings];
   }
   if (sharesBody) d.gzOf = n.bookingId;
-  return sharesBody ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
+  return sharesBody ? { k: 'n+', d } : { k: 'n+', d, b: n.gz.bytes() };
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */

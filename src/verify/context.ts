@@ -6,7 +6,7 @@
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { nextBatchAfter } from '../clock/schedule.js';
-import type { NotificationBody } from '../contract/index.js';
+import type { NotificationBody, StoredBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
@@ -19,7 +19,7 @@ import type { CredentialKind } from './trace-shape.js';
 export type { CredentialKind };
 
 /** One body to send, as the lifecycle emits it (`gz`: its packed bytes, made when absent). */
-export type Emitted = Omit<LifecycleResult['emit'][number], 'gz'> & { gz?: Buffer };
+export type Emitted = Omit<LifecycleResult['emit'][number], 'gz'> & { gz?: StoredBody };
 
 /** Slots beyond the burst's concurrency, so no burst request waits for one. */
 const DELIVERY_SLACK = 14;

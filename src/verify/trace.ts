@@ -70,11 +70,11 @@ export function tracedNotifications(
       bookingId: record.bookingId,
       bookingNumber: record.bookingNumber,
       bookingStatus: record.bookingStatus,
-      updateDate: updateDateOf(record.gz),
+      updateDate: updateDateOf(record.gz.bytes()),
       filename: record.filename,
       credential,
       ...(credential === 'wrong-key' ? { authorization: record.authorization } : {}),
-      gzipBase64: record.gz.toString('base64'),
+      gzipBase64: record.gz.bytes().toString('base64'),
       attempts: attempts.map((a) => tracedAttempt(a, Date.parse(a.startedAtWall) - caseStartMs)),
     };
   });

@@ -25,12 +25,58 @@ export interface BrowserGlobals {
   requestAnimationFrame(callback: (time: number) => void): number;
 }
 
+/**
+ * The chromium of this worker: one per test file, shared by every `useChromium()` of the file (a
+ * file such as test/dashboard-panels.test.ts gathers several suites; a launch costs ~3 s of CPU).
+ * All before-all hooks of a file run before its first test and all after-all hooks after its last,
+ * so the count of users drops to 0 only once the file is done.
+ */
+let shared: { launched: Promise<{ context: BrowserContext; profile: string }>; users: number } | undefined;
+
+async function launch(): Promise<{ context: BrowserContext; profile: string }> {
+  const profile = await mkdtemp(join(tmpdir(), 'reportbo-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1400, height: 900 },
+    timezoneId: 'UTC',
+    locale: 'en-US',
+    acceptDownloads: true,
+  });
+  await Promise.all(context.pages().map((p) => p.close()));
+  return { context, profile };
+}
+
+async function acquire(): Promise<BrowserContext> {
+  shared ??= { launched: launch(), users: 0 };
+  shared.users++;
+  return (await shared.launched).context;
+}
+
+async function release(): Promise<void> {
+  if (!shared || --shared.users > 0) return;
+  const { launched } = shared;
+  shared = undefined;
+  const { context, profile } = await launched;
+  await context.close();
+  await rm(profile, { recursive: true, force: true });
+}
+
 /** Registers the file's browser hooks; `browser()` is the context, `pageErrors` what pages reported. */
 export function useChromium() {
   if (!haveChromium && process.env.REPORTBO_BROWSER_TESTS === 'required')
     throw new Error(`dashboard browser tests required: ${missing}`);
   if (!haveChromium) console.warn(`dashboard browser tests skipped: ${missing}`);
-  let profile: string | undefined;
   let context: BrowserContext | undefined;
   const pageErrors: string[] = [];
   // Runs before the emulators close (after-hooks run last-registered first): a page left open
@@ -40,31 +86,12 @@ export function useChromium() {
     expect(pageErrors.splice(0)).toEqual([]);
   });
   beforeAll(async () => {
-    if (!haveChromium) return;
-    profile = await mkdtemp(join(tmpdir(), 'reportbo-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1400, height: 900 },
-      timezoneId: 'UTC',
-      locale: 'en-US',
-      acceptDownloads: true,
-    });
-    await Promise.all(context.pages().map((p) => p.close()));
+    if (haveChromium) context = await acquire();
   });
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    if (!context) return;
+    context = undefined;
+    await release();
   });
 
   /** A new page whose errors fail the test. */
