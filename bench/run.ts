@@ -99,4 +99,10 @@ async function main(): Promise<void> {
   console.error(`\nwrote ${OUT.pathname}`);
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  // A suite's own refusal (a misspelt BENCH_TARGETS name, a peer that would not install) as one line.
+  console.error(`bench: ${(err as Error).message}`);
+  process.exit(1);
+}

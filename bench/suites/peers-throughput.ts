@@ -6,6 +6,8 @@
  * saturation, and a paced moderate rate (~2,000 req/s). Rounds interleave every target and rotate
  * the order; medians and ranges reported, with the load average at each run.
  */
+
+import { unknownKeyMessage } from '../../dist/config/closest-key.js';
 import {
   isJsonToken,
   isSoapToken,
@@ -82,11 +84,29 @@ async function measured(
   return { result, cpuUsPerCall: ((after - before) * 1000) / answers };
 }
 
+/**
+ * `BENCH_TARGETS=json:emulator,json:hono`: only those targets (e.g. while working on one bar; the
+ * section then lists only them). An unknown name is an error naming the closest one.
+ */
+function chosenTargets(all: Target[]): Target[] {
+  const wanted = process.env.BENCH_TARGETS?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (!wanted?.length) return all;
+  const keys = all.map((t) => t.key);
+  for (const key of wanted) {
+    if (!keys.includes(key))
+      throw new Error(
+        `BENCH_TARGETS: ${unknownKeyMessage('target', key, keys)}; targets: ${keys.join(', ')}`,
+      );
+  }
+  return all.filter((t) => wanted.includes(t.key));
+}
+
 const suite: BenchSuite = {
   name: 'peers-throughput',
   title: 'GetAccessToken 1.7: server CPU per call, side by side',
   async run(log) {
-    ensureBenchPeers(log);
     const generator = ensureLoadGenerator(log);
     const satConnections = envNumber('BENCH_CONNECTIONS', 50, 50);
     const modRate = envNumber('BENCH_MODERATE_RPS', 2_000, 2_000);
@@ -105,14 +125,15 @@ const suite: BenchSuite = {
         : { connections: modConnections, durationSec, ratePerSec: modRate };
 
     const notes: string[] = [];
-    const targets: Target[] = [
+    const targets = chosenTargets([
       { key: 'json:emulator', variant: 'json', peer: 'emulator', start: () => startEmulator() },
       { key: 'json:hono', variant: 'json', peer: 'hono', start: () => startBareHono() },
       { key: 'json:wiremock', variant: 'json', peer: 'wiremock', start: () => startWireMock() },
       { key: 'json:mockoon', variant: 'json', peer: 'mockoon', start: () => startMockoon() },
       { key: 'soap:emulator', variant: 'soap', peer: 'emulator', start: () => startEmulator() },
       { key: 'soap:hono', variant: 'soap', peer: 'hono', start: () => startBareHono() },
-    ];
+    ]);
+    if (targets.some((t) => t.peer === 'wiremock' || t.peer === 'mockoon')) ensureBenchPeers(log);
     const labels = new Map<string, string>();
     const skipped = new Set<string>();
     const samples = new Map<string, Sample[]>();

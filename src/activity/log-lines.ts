@@ -1,3 +1,4 @@
+import type { JournalEntry } from '../auth/journal.js';
 import { MAX_ATTEMPTS } from '../delivery/notification.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
@@ -56,14 +57,15 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
   const refusals = new LineBudget(linesPerSecond > 0 ? linesPerSecond : REFUSED_LINES_PER_SECOND, (s) =>
     log.info({ kind: 'refused', condensed: s, ok: false }, refusedSummary(s)),
   );
+  // A condensed line is only counted: the budget is asked before the line is built.
   const writeAttempt = (a: Extract<Activity, { kind: 'attempt' }>) => {
-    const line = activityLine(a, clockMode, origin());
-    if (!line) return;
     const { attempt: t } = a;
-    const ok = line.fields.ok === true;
     const cause = t.outcome === 'http_status' ? `HTTP ${t.statusCode}` : t.outcome;
     // An exhausting attempt is never condensed: it is the line a person looks for.
-    if (line.level === 'warn' || attempts.admit(ok, cause)) write(line);
+    const exhausting = a.notification.state === 'exhausted';
+    if (!exhausting && !attempts.admit(acknowledges(t), cause)) return;
+    const line = activityLine(a, clockMode, origin());
+    if (line) write(line);
   };
   // Notifications whose event line is not written yet, and their attempts' lines waiting for it.
   const awaitingEvent = new Set<string>();
@@ -106,10 +108,11 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
       }
       case 'token': {
         if (!infoOn) return;
-        const line = activityLine(activity, clockMode);
         const e = activity.entry;
         const cause = e.fault ? `fault ${e.fault.kind}` : `${e.transactionCode ?? ''} ${e.outcome}`.trim();
-        if (line && tokens.admit(line.fields.ok === true, cause)) write(line);
+        if (!tokens.admit(tokenOk(e), cause)) return;
+        const line = activityLine(activity, clockMode);
+        if (line) write(line);
         return;
       }
       case 'refused': {
@@ -134,6 +137,9 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
     refusals.flush();
   };
 }
+
+/** A GetAccessToken call that got its token: no fault applied and outcome `ok`. */
+const tokenOk = (e: JournalEntry) => e.outcome === 'ok' && !e.fault;
 
 /** The inspector's permalink of a notification (the dashboard opens it; decision 0140). */
 export const notificationLink = (origin: string, id: string) => `${origin}/__admin/ui#notifications/${id}`;
@@ -230,7 +236,7 @@ export function activityLine(a: Activity, clockMode = 'real', origin = ''): Acti
         : e.outcome === 'ok'
           ? 'ok'
           : `${e.transactionCode ?? ''} ${e.outcome}`.trim();
-      const ok = e.outcome === 'ok' && !e.fault;
+      const ok = tokenOk(e);
       return {
         fields: {
           kind: 'token',

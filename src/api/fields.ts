@@ -9,14 +9,16 @@ export interface FieldNames {
   acceptAlternate: boolean;
 }
 
+const PASCAL = { username: 'Username', password: 'Password' } as const;
+const LOWER = { username: 'username', password: 'password' } as const;
+const PASCAL_NAMES: Readonly<Record<'strict' | 'lenient', FieldNames>> = {
+  strict: { ...PASCAL, alternate: LOWER, acceptAlternate: false },
+  lenient: { ...PASCAL, alternate: LOWER, acceptAlternate: true },
+};
+
 /** 1.7 bodies (JSON, XML, SOAP `request`): PascalCase; lower-case only with --accept-lowercase-keys. */
 export function pascalNames(acceptLowercase: boolean): FieldNames {
-  return {
-    username: 'Username',
-    password: 'Password',
-    alternate: { username: 'username', password: 'password' },
-    acceptAlternate: acceptLowercase,
-  };
+  return acceptLowercase ? PASCAL_NAMES.lenient : PASCAL_NAMES.strict;
 }
 
 /** 1.6 JSON body, query string and SOAP parameters: lower-case (spec "3. GetAccessToken", Requests). */
@@ -33,7 +35,7 @@ export function pickCredentials(
   names: FieldNames,
   warnings: string[] = [],
 ): TokenRequest {
-  const hints: string[] = [];
+  let hints: string[] | undefined;
   const pick = (canonical: string, alternate: string | undefined): string | null => {
     if (keys.includes(canonical)) return get(canonical);
     const other = keys.find((k) => k.toLowerCase() === canonical.toLowerCase());
@@ -43,16 +45,13 @@ export function pickCredentials(
       return get(other);
     }
     warnings.push(`non_canonical_casing: "${other}" is not "${canonical}"`);
+    hints ??= [];
     hints.push(`"${other}" was sent but field names are case-sensitive: use "${canonical}".`);
     return null;
   };
   const username = pick(names.username, names.alternate?.username);
   const password = pick(names.password, names.alternate?.password);
-  return {
-    version,
-    username,
-    password,
-    warnings,
-    ...(hints.length ? { missingHint: hints.join(' ') } : {}),
-  };
+  const req: TokenRequest = { version, username, password, warnings };
+  if (hints) req.missingHint = hints.join(' ');
+  return req;
 }

@@ -21,11 +21,11 @@ const INVALID_CREDENTIALS = 'Invalid username or password.';
  */
 export function getAccessToken(users: UserStore, tokens: TokenStore, req: TokenRequest): AuthResult {
   const warnings = req.warnings;
-  const missing = [
-    ...(req.username === null || req.username === '' ? ['Username'] : []),
-    ...(req.password === null || req.password === '' ? ['Password'] : []),
-  ];
-  if (missing.length > 0) {
+  const noUsername = req.username === null || req.username === '';
+  const noPassword = req.password === null || req.password === '';
+  if (noUsername || noPassword) {
+    const missing =
+      noUsername && noPassword ? ['Username', 'Password'] : [noUsername ? 'Username' : 'Password'];
     const names = req.version === '1.6' ? missing.map((m) => m.toLowerCase()) : missing;
     const hint = req.missingHint ? ` ${req.missingHint}` : '';
     return failure('missing_fields', `Missing required field(s): ${names.join(', ')}.${hint}`, warnings);

@@ -96,7 +96,8 @@ describe('the body file', () => {
     const file = new BodyFile(tempDir());
     const other = new BodyFile(tempDir());
     const kept = payloads(300).map((b, i) => (i % 17 === 5 ? other.keep(b) : file.keep(b)));
-    const picks = [kept, kept.filter((_, i) => i % 3 !== 1), [...kept].reverse(), kept.slice(-5), []];
+    const shared = kept.slice(10, 40).flatMap((b) => [b, b]); // a body shared by two notifications
+    const picks = [kept, kept.filter((_, i) => i % 3 !== 1), [...kept].reverse(), shared, kept.slice(-5), []];
     for (const list of picks)
       expect(concatBodies(list).equals(Buffer.concat(list.map((b) => b.bytes())))).toBe(true);
   });

@@ -149,43 +149,39 @@ export class BodyFile {
   }
 
   /**
-   * The bytes of `bodies` laid end to end, neighbours in the file read with one read (a search
-   * decodes 32 bodies at a time: one read instead of 32 when they were made one after the other).
+   * The bytes of `bodies` laid end to end, in their order; those of this file that are neighbours in
+   * it (in any order, a body shared by two notifications included) read with one read. A search
+   * decodes 32 bodies at a time, newest first: one or two reads instead of 32.
    */
   concat(bodies: readonly StoredBody[]): Buffer {
-    const parts: Buffer[] = [];
-    for (let i = 0; i < bodies.length; ) {
-      const first = bodies[i] as StoredBody;
-      let last = i;
-      let end = first.offset + first.length;
-      if (first.file === this && !this.#memoryView(first.offset, first.length)) {
-        while (last + 1 < bodies.length) {
-          const next = bodies[last + 1] as StoredBody;
-          const nextEnd = next.offset + next.length;
-          if (
-            next.file !== this ||
-            next.offset < end ||
-            next.offset - end > COALESCE_GAP_BYTES ||
-            nextEnd - first.offset > COALESCE_MAX_BYTES ||
-            this.#memoryView(next.offset, next.length)
-          )
-            break;
-          end = nextEnd;
-          last++;
-        }
-      }
-      if (last === i) {
-        parts.push(first.bytes());
-      } else {
-        const span = this.bytes(new StoredBody(this, first.offset, end - first.offset));
-        for (let j = i; j <= last; j++) {
-          const b = bodies[j] as StoredBody;
-          parts.push(span.subarray(b.offset - first.offset, b.offset - first.offset + b.length));
-        }
-      }
-      i = last + 1;
+    const pieces: Buffer[] = new Array(bodies.length);
+    const inFile: number[] = [];
+    for (const [i, b] of bodies.entries()) {
+      if (b.file === this && !this.#memoryView(b.offset, b.length)) inFile.push(i);
+      else pieces[i] = b.bytes();
     }
-    return Buffer.concat(parts);
+    inFile.sort((a, b) => (bodies[a] as StoredBody).offset - (bodies[b] as StoredBody).offset);
+    for (let k = 0; k < inFile.length; ) {
+      const first = bodies[inFile[k] as number] as StoredBody;
+      let end = first.offset + first.length;
+      let last = k;
+      while (last + 1 < inFile.length) {
+        const next = bodies[inFile[last + 1] as number] as StoredBody;
+        const nextEnd = next.offset + next.length;
+        if (next.offset - end > COALESCE_GAP_BYTES || nextEnd - first.offset > COALESCE_MAX_BYTES) break;
+        end = Math.max(end, nextEnd);
+        last++;
+      }
+      const span =
+        last === k ? first.bytes() : this.bytes(new StoredBody(this, first.offset, end - first.offset));
+      for (let m = k; m <= last; m++) {
+        const i = inFile[m] as number;
+        const b = bodies[i] as StoredBody;
+        pieces[i] = span.subarray(b.offset - first.offset, b.offset - first.offset + b.length);
+      }
+      k = last + 1;
+    }
+    return Buffer.concat(pieces);
   }
 
   /** Closes the file (tests: what an attempt does with a body it cannot read); later bodies stay in memory. */
