@@ -25,6 +25,8 @@ const TOKENS_PER_SEC = Number(process.env.BENCH_SOAK_TOKENS ?? 100);
 const EVENTS_PER_SEC = Number(process.env.BENCH_SOAK_EVENTS ?? 20);
 const RETENTION = Number(process.env.BENCH_SOAK_RETENTION ?? 5000);
 const RESERVATIONS = 50;
+/** Extra node flags for the emulator (e.g. `--optimize-for-size`); the section says which were used. */
+const NODE_ARGS = (process.env.BENCH_SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Window {
   t: number;
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   let readings = 0;
   const emulator = await startEmulator({
     // Reads the memory by kind once a minute without forcing a collection (where does RSS grow?).
-    nodeArgs: ['--import', join(ROOT, 'bench', 'lib', 'heap-hook.mjs')],
+    nodeArgs: ['--import', join(ROOT, 'bench', 'lib', 'heap-hook.mjs'), ...NODE_ARGS],
     env: { BENCH_HEAP_OUT: memoryOut, BENCH_HEAP_GC: '0' },
     args: [
       '--data-dir',
@@ -201,7 +203,7 @@ async function main(): Promise<void> {
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
   process.stdout.write(
     [
-      `### Soak: ${MINUTES} minutes, ${TOKENS_PER_SEC} GetAccessToken/s + ${EVENTS_PER_SEC} events/s, --data-dir, --notification-retention ${RETENTION}`,
+      `### Soak: ${MINUTES} minutes, ${TOKENS_PER_SEC} GetAccessToken/s + ${EVENTS_PER_SEC} events/s, --data-dir, --notification-retention ${RETENTION}${NODE_ARGS.length ? `, node ${NODE_ARGS.join(' ')}` : ''}`,
       '',
       '| Figure | Value |',
       '|---|---|',
