@@ -316,7 +316,7 @@ describe.skipIf(!haveChromium)('the delivery inspector in chromium', () => {
     expect(r.requests).toHaveLength(3);
   });
 
-  it('opens a GetAccessToken call from the journal as the client sent it and got it back', async () => {
+  it('opens a GetAccessToken call from the journal as the client sent it and got it back, JSON indented', async () => {
     const emu = await deliveryEmulator({ seed: 42 });
     await emu.admin('POST', '/users', {
       username: 'alice',
@@ -340,10 +340,16 @@ describe.skipIf(!haveChromium)('the delivery inspector in chromium', () => {
       /POST \/api\/1\.7\/AuthService\.json\/GetAccessToken/,
     );
     expect(request).toContain('x-sdk: test-sdk/1.0');
-    expect(await page.locator('#journal-request pre.http-body').textContent()).toBe(body);
+    // JSON bodies are shown indented for reading, the bytes as they went over the wire under "As sent".
+    const indented = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
+    expect(await page.locator('#journal-request pre.http-body').textContent()).toBe(indented(body));
+    expect(await page.locator('#journal-request pre.http-body-raw').textContent()).toBe(body);
     expect(await page.locator('#journal-response pre.http').textContent()).toMatch(/^HTTP 200\n/);
     expect(await page.locator('#journal-response pre.http').textContent()).toMatch(/^X-API-User-IDWeb: 7$/im);
-    expect(await page.locator('#journal-response pre.http-body').textContent()).toBe(answer);
+    expect(await page.locator('#journal-response pre.http-body').textContent()).toBe(indented(answer));
+    expect(await page.locator('#journal-response pre.http-body-raw').textContent()).toBe(answer);
+    await page.click('#journal-response details.as-sent summary');
+    await expect.poll(() => page.locator('#journal-response pre.http-body-raw').isVisible()).toBe(true);
   });
 
   it('shows each credential’s attempts, success rate, last failure and next batch, updated live', async () => {

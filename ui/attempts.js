@@ -2,7 +2,7 @@
 // An attempt on a notification's timeline: its outcome, both clocks, what changed since the attempt
 // before it, and the receiver's answer (headers and the first 4 KiB of the body).
 
-import { fullTime, h, isOk, outcomeText, shortTime } from './dom.js';
+import { fullTime, h, isOk, outcomeText, prettyJson, shortTime } from './dom.js';
 
 /** @typedef {import('./dom.js').Attempt} Attempt */
 
@@ -90,19 +90,4 @@ export function renderAttempt(a, before, gzipBytes) {
         )
       : null,
   );
-}
-
-/**
- * A JSON answer indented for reading (a receiver's `{"error":…}` on one line is hard to scan); any
- * other text, or JSON cut at 4 KiB, as it came.
- * @param {string} text
- */
-function prettyJson(text) {
-  const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return text;
-  try {
-    return JSON.stringify(JSON.parse(t), null, 2);
-  } catch {
-    return text;
-  }
 }

@@ -104,3 +104,18 @@ export function jsonTree(value, key, depth) {
 }
 
 /** @typedef {import('../src/client/types.js').Attempt} Attempt */
+
+/**
+ * A JSON body indented for reading (a receiver's `{"error":…}` on one line is hard to scan); any
+ * other text, or JSON cut at 4 KiB, as it came.
+ * @param {string} text
+ */
+export function prettyJson(text) {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return text;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -2,7 +2,7 @@
 // The GetAccessToken journal: one row per call, newest first; a row opens the call as the client
 // sent it and got it back (GET /__admin/requests/:id).
 
-import { fullTime, h, pill } from './dom.js';
+import { fullTime, h, pill, prettyJson } from './dom.js';
 import { go, routeHash } from './route.js';
 import { state } from './state.js';
 
@@ -15,7 +15,16 @@ function message(id, title, first, headers, body, truncated) {
     { class: 'message', id },
     h('h3', null, title),
     h('pre', { class: 'http' }, [first, ...headers.map(([k, v]) => `${k}: ${v}`)].join('\n')),
-    h('pre', { class: 'http-body' }, body || '(empty body)'),
+    h('pre', { class: 'http-body' }, (body && prettyJson(body)) || '(empty body)'),
+    // Indented for reading; the bytes as they went over the wire stay one click away.
+    body && prettyJson(body) !== body
+      ? h(
+          'details',
+          { class: 'as-sent' },
+          h('summary', null, 'As sent'),
+          h('pre', { class: 'http-body-raw' }, body),
+        )
+      : null,
     truncated ? h('div', { class: 'muted' }, 'Only the first 4 KiB are kept.') : null,
   );
 }
