@@ -119,26 +119,42 @@ async function emulatorRun(emu: Server, receiver: Receiver, seconds: number): Pr
  * receiver answers 503 (all pending), then the receiver answers 200 and one redelivery batch runs;
  * rate = notifications ÷ (batch start → last body received).
  */
-async function batchRun(emu: Server, receiver: Receiver, count: number): Promise<number> {
+async function batchRun(
+  emu: Server,
+  receiver: Receiver,
+  count: number,
+): Promise<{ rate: number; cpuUsPerAttempt: number | undefined }> {
   await json(`${emu.url}/__admin/reset`, { method: 'POST', body: {} });
   await receiver.answer(503);
   const { ids } = await postIssueEvents(emu.url, count, EVENT_CONCURRENCY);
   await waitSettled(emu.url);
   await receiver.reset();
   await receiver.answer(200);
+  const cpu0 = cpuTimeMs(emu.proc.pid);
   const t0 = epoch();
   // The manual clock moves to the next minute 55 and answers once that batch finished.
   await json(`${emu.url}/__admin/clock/advance`, { body: { to: 'next-batch' }, timeoutMs: 300_000 });
+  const cpu1 = cpuTimeMs(emu.proc.pid);
   const done = await receiver.wait(ids.length, 60_000);
   if (!done.reached) throw new Error(`batch: ${done.count} of ${ids.length} notifications arrived`);
-  return ids.length / ((done.last - t0) / 1000);
+  return {
+    rate: ids.length / ((done.last - t0) / 1000),
+    // The batch's own CPU: reading each body, the POST, the answer and the attempt's record.
+    cpuUsPerAttempt:
+      cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / ids.length : undefined,
+  };
 }
 
 /** The ceiling: `count` POSTs of pre-generated gzip bodies over CONNECTIONS keep-alive connections. */
-async function undiciRun(receiver: Receiver, bodies: Prepared[], count: number): Promise<number> {
+async function undiciRun(
+  receiver: Receiver,
+  bodies: Prepared[],
+  count: number,
+): Promise<{ rate: number; cpuUsPerPost: number }> {
   await receiver.reset();
   const pool = new Pool(receiver.url, { connections: CONNECTIONS, pipelining: 1 });
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = epoch();
   try {
     await Promise.all(
@@ -154,8 +170,10 @@ async function undiciRun(receiver: Receiver, bodies: Prepared[], count: number):
   } finally {
     await pool.close();
   }
+  // This process does nothing else meanwhile: its CPU is the bare undici POST's.
+  const cpu = process.cpuUsage(cpu0);
   const done = await receiver.wait(count, 60_000);
-  return count / ((done.last - t0) / 1000);
+  return { rate: count / ((done.last - t0) / 1000), cpuUsPerPost: (cpu.user + cpu.system) / count };
 }
 
 /** Bodies and headers of real notifications, gzipped once (Content-Length set to the gzip size). */
@@ -167,6 +185,22 @@ async function prepareBodies(emu: Server, ids: string[]): Promise<Prepared[]> {
     out.push({ headers: { ...d.headers, 'Content-Length': String(body.length) }, body });
   }
   return out;
+}
+
+/**
+ * The delivery step's own cost (issue 29 §4): the emulator's CPU per attempt of a redelivery batch
+ * (the body read back, the POST, the answer, the attempt's record: no generation) against this
+ * process's CPU per bare undici POST of the same bytes.
+ */
+function deliveryCost(batchCpu: number[], undiciCpu: number[]): string {
+  if (!batchCpu.length || !undiciCpu.length) return "The delivery step's CPU was not read (no /proc).";
+  const runs = (xs: number[]) => xs.map((x) => `${fmt(x, 1)} µs`).join(', ');
+  return [
+    `The delivery step's own CPU: **${fmt(median(batchCpu), 1)} µs per attempt** of the batch (emulator`,
+    `process, ${runs(batchCpu)}) against **${fmt(median(undiciCpu), 1)} µs per bare undici POST** of the same`,
+    `bytes (this process, ${runs(undiciCpu)}): ${fmt(median(batchCpu) / median(undiciCpu), 2)}×. Generating and`,
+    'packing a body is not in either; "Notification generator" has its figures.',
+  ].join('\n');
 }
 
 const suite: BenchSuite = {
@@ -187,6 +221,8 @@ const suite: BenchSuite = {
       await waitSettled(emu.url);
       const bodies = await prepareBodies(emu, warm.ids.slice(0, 200));
       await undiciRun(receiver, bodies, 2_000);
+      const batchCpu: number[] = [];
+      const undiciCpu: number[] = [];
       const avgGzip = bodies.reduce((n, b) => n + b.body.length, 0) / bodies.length;
 
       const targets = [{ key: 'emulator' }, { key: 'batch' }, { key: 'undici' }];
@@ -200,10 +236,20 @@ const suite: BenchSuite = {
           );
           return run.rate;
         }
-        const rate =
-          t.key === 'batch' ? await batchRun(emu, receiver, count) : await undiciRun(receiver, bodies, count);
-        log(`round ${round + 1} ${t.key}: ${fmt(rate)} notifications/s`);
-        return rate;
+        if (t.key === 'batch') {
+          const run = await batchRun(emu, receiver, count);
+          if (run.cpuUsPerAttempt !== undefined) batchCpu.push(run.cpuUsPerAttempt);
+          log(
+            `round ${round + 1} batch: ${fmt(run.rate)} notifications/s, ${fmt(run.cpuUsPerAttempt ?? Number.NaN, 1)} µs CPU per attempt`,
+          );
+          return run.rate;
+        }
+        const run = await undiciRun(receiver, bodies, count);
+        undiciCpu.push(run.cpuUsPerPost);
+        log(
+          `round ${round + 1} undici: ${fmt(run.rate)} notifications/s, ${fmt(run.cpuUsPerPost, 1)} µs CPU per POST`,
+        );
+        return run.rate;
       });
 
       // Latency: one event at a time, so no queueing: event POST sent → body fully received.
@@ -366,6 +412,8 @@ const suite: BenchSuite = {
         `End to end, per run: emulator CPU per event ${e2eRuns.map((r) => (r.cpuUsPerEvent === undefined ? 'n/a' : `${fmt(r.cpuUsPerEvent)} µs`)).join(', ')};`,
         `events answered ${e2eRuns.map((r) => fmt(r.events)).join(', ')} (event answer p50 ${e2eRuns.map((r) => `${fmt(r.eventP50Ms, 1)} ms`).join(', ')});`,
         `load average at the start ${e2eRuns.map((r) => fmt(r.load1, 1)).join(', ')}.`,
+        '',
+        deliveryCost(batchCpu, undiciCpu),
         '',
         `Latency, ${fmt(latencyEvents)} events one at a time (event POST sent → body received by the receiver):`,
         '',
