@@ -33,6 +33,8 @@ interface Window {
   wallMs: number;
   tokens: { n: number; p50: number | null; p99: number | null; max: number | null; errors: number };
   events: { n: number; p50: number | null; p99: number | null; max: number | null; errors: number };
+  /** What the window's failed calls got (`HTTP 503`, `ECONNRESET`), counted. */
+  why?: Record<string, number>;
   rssMiB?: number;
   cpuMs?: number;
   load1?: number;
@@ -194,6 +196,10 @@ async function main(): Promise<void> {
     tokens: windows.reduce((a, w) => a + w.tokens.n, 0),
     events: windows.reduce((a, w) => a + w.events.n, 0),
     errors: windows.reduce((a, w) => a + w.tokens.errors + w.events.errors, 0),
+    errorKinds: windows.reduce<Record<string, number>>((all, w) => {
+      for (const [k, n] of Object.entries(w.why ?? {})) all[k] = (all[k] ?? 0) + n;
+      return all;
+    }, {}),
     serverCpuMs: windows.at(-1)?.cpuMs,
     load1: { min: Math.min(...windows.map((w) => w.load1!)), max: Math.max(...windows.map((w) => w.load1!)) },
     retentionView: listed.retention,
@@ -207,7 +213,13 @@ async function main(): Promise<void> {
       '',
       '| Figure | Value |',
       '|---|---|',
-      `| calls | ${result.tokens} GetAccessToken, ${result.events} events (redeliveries), ${result.errors} errors |`,
+      `| calls | ${result.tokens} GetAccessToken, ${result.events} events (redeliveries), ${result.errors} errors${
+        result.errors
+          ? ` (${Object.entries(result.errorKinds)
+              .map(([k, n]) => `${k}: ${n}`)
+              .join(', ')})`
+          : ''
+      } |`,
       `| RSS at 5 min / min–max after | ${f(rssAt5)} MiB / ${f(rssMin)}–${f(rssMax)} MiB (${result.rssWithin20 ? 'within' : 'NOT within'} 20%) |`,
       `| token p99 per 10 s window: median / worst | ${f(result.tokenP99MedianMs ?? Number.NaN)} ms / ${f(result.tokenP99WorstMs)} ms |`,
       `| token p99 in windows overlapping a compaction | ${f(result.tokenP99DuringCompactionMs)} ms (${during.length} windows) |`,

@@ -24,16 +24,26 @@ function post(path, body) {
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ ms: performance.now() - started, ok: res.statusCode < 300 }));
+        const ok = res.statusCode < 300;
+        res.on('end', () =>
+          resolve({ ms: performance.now() - started, ok, why: ok ? null : `HTTP ${res.statusCode}` }),
+        );
       },
     );
-    req.on('error', () => resolve({ ms: performance.now() - started, ok: false }));
+    req.on('error', (err) =>
+      resolve({ ms: performance.now() - started, ok: false, why: err.code ?? err.message }),
+    );
     req.end(body);
   });
 }
 
 const windows = { tokens: [], events: [] };
 const errors = { tokens: 0, events: 0 };
+/** What the failed calls of the window got (`HTTP 503`, `ECONNRESET`, …), counted. */
+let why = {};
+const failed = (r) => {
+  why[r.why] = (why[r.why] ?? 0) + 1;
+};
 const tokenBody = JSON.stringify({ Username: 'bench', Password: 'bench-pass' });
 let next = 0;
 
@@ -55,13 +65,19 @@ function every(ratePerSec, fn) {
 every(Number(tokenRate), async () => {
   const r = await post('/api/1.7/AuthService.json/GetAccessToken', tokenBody);
   windows.tokens.push(r.ms);
-  if (!r.ok) errors.tokens++;
+  if (!r.ok) {
+    errors.tokens++;
+    failed(r);
+  }
 });
 every(Number(eventRate), async () => {
   const id = bookingIds[next++ % bookingIds.length];
   const r = await post(`/__admin/reservations/${id}/redeliver`, JSON.stringify({ status: 'Issued' }));
   windows.events.push(r.ms);
-  if (!r.ok) errors.events++;
+  if (!r.ok) {
+    errors.events++;
+    failed(r);
+  }
 });
 
 function summary(times, errs) {
@@ -77,7 +93,9 @@ const report = setInterval(() => {
     wallMs: Date.now(),
     tokens: summary(windows.tokens, errors.tokens),
     events: summary(windows.events, errors.events),
+    ...(Object.keys(why).length ? { why } : {}),
   };
+  why = {};
   windows.tokens = [];
   windows.events = [];
   errors.tokens = 0;
