@@ -153,6 +153,14 @@ const MISTAKES: Array<[Mistake, CaseId[], RegExp]> = [
     ['same-second-filename-collision', 'records-final-status', 'acknowledges-every-status'],
     /both notifications were answered 200, but the probe says Issued for booking \d+ .*The receiver keys notifications by filename/,
   ],
+  [
+    // The same mistake when an Exchange's new reservation takes the filename first (delivery order
+    // is not fixed): still the filename, never "not the filename".
+    'records-by-filename-exchanged-late',
+    // The Issued-Exch takes the filename now: the Exchanged is the one lost (records-final-status).
+    ['same-second-filename-collision', 'records-final-status'],
+    /both notifications were answered 200, but the probe says Issued for booking \d+ .*The receiver keys notifications by filename/,
+  ],
 ];
 
 describe.each(MISTAKES)('verify against a receiver with the mistake %s', (mistake, cases, reason) => {

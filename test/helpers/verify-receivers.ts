@@ -22,6 +22,11 @@ export type Mistake =
   | 'refuses-void-before-issue'
   | 'hangs-when-unauthenticated'
   | 'records-by-filename'
+  /**
+   * The same filename mistake, with an Exchange's old reservation (Exchanged) recorded 200 ms late,
+   * so its new one (Issued-Exch, same filename) takes the filename first.
+   */
+  | 'records-by-filename-exchanged-late'
   /** Not a failure: answers 503 to a Void of an unknown booking once, then accepts it (a warning). */
   | 'defers-void-before-issue';
 
@@ -62,6 +67,8 @@ export async function verifyTestReceiver(
   const deferred = new Set<number>();
   let requests = 0;
 
+  const byFilenameMistake =
+    mistake === 'records-by-filename' || mistake === 'records-by-filename-exchanged-late';
   const decide = (req: IncomingMessage, raw: Buffer): [number, string] | 'hang' => {
     const path = req.url ?? '/';
     const auth = req.headers.authorization;
@@ -69,18 +76,17 @@ export async function verifyTestReceiver(
     if (req.method === 'GET') {
       const m = /^\/bookings\/(\d+)$/.exec(path);
       if (!m) return [404, 'no such route'];
-      const state =
-        mistake === 'records-by-filename'
-          ? // One file per filename; the booking reads as its newest file (UpdateDate, then lifecycle).
-            [...byFilename.values()]
-              .filter((s) => s.BookingID === Number(m[1]))
-              .sort(
-                (x, y) =>
-                  Date.parse(x.UpdateDate) - Date.parse(y.UpdateDate) ||
-                  (RANK[x.BookingStatus] ?? 0) - (RANK[y.BookingStatus] ?? 0),
-              )
-              .at(-1)
-          : bookings.get(Number(m[1]));
+      const state = byFilenameMistake
+        ? // One file per filename; the booking reads as its newest file (UpdateDate, then lifecycle).
+          [...byFilename.values()]
+            .filter((s) => s.BookingID === Number(m[1]))
+            .sort(
+              (x, y) =>
+                Date.parse(x.UpdateDate) - Date.parse(y.UpdateDate) ||
+                (RANK[x.BookingStatus] ?? 0) - (RANK[y.BookingStatus] ?? 0),
+            )
+            .at(-1)
+        : bookings.get(Number(m[1]));
       return state ? [200, JSON.stringify(state)] : [404, '{"error":"unknown booking"}'];
     }
     if (!keyOk) {
@@ -133,14 +139,20 @@ export async function verifyTestReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let answer: [number, string] | 'hang';
-      try {
-        answer = decide(req, Buffer.concat(chunks));
-      } catch (err) {
-        answer = [400, (err as Error).message];
-      }
-      if (answer === 'hang') return;
-      res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
+      const raw = Buffer.concat(chunks);
+      const respond = () => {
+        let answer: [number, string] | 'hang';
+        try {
+          answer = decide(req, raw);
+        } catch (err) {
+          answer = [400, (err as Error).message];
+        }
+        if (answer === 'hang') return;
+        res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
+      };
+      if (mistake === 'records-by-filename-exchanged-late' && req.method === 'POST' && isExchanged(raw)) {
+        setTimeout(respond, 200);
+      } else respond();
     });
   };
   const { base, close } = await listenLoopback(handle, tls);
@@ -152,6 +164,15 @@ export async function verifyTestReceiver(
   };
   open.add(receiver);
   return receiver;
+}
+
+/** Whether a notification body (gzip) is an Exchange's old reservation (BookingStatus Exchanged). */
+function isExchanged(raw: Buffer): boolean {
+  try {
+    return JSON.parse(gunzipSync(raw).toString('utf8')).Reservation?.BookingStatus === 'Exchanged';
+  } catch {
+    return false;
+  }
 }
 
 /** TLS material of a test receiver; min/max versions let a receiver refuse TLS 1.2 or 1.3. */

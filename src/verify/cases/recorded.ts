@@ -167,18 +167,28 @@ async function tellFilenameFromTie(
   await ctx.tick(STEP_MS);
   const exchanged = ctx.exchange(b.reservations[0]!.bookingId);
   await ctx.send(exchanged.emit);
+  const old = booking(exchanged.reservations[0]!);
   const created = booking(exchanged.reservations[1]!);
   await drain(ctx, probe);
+  // A receiver keying by filename records one of the two, whichever arrived first (the order of two
+  // deliveries is not fixed): only both recorded clears the filename.
+  const oldAnswer = await read(probe, old, 'Exchanged');
   const answer = await read(probe, created, 'Issued-Exch');
   const evidence = [
+    probeEvidence(oldAnswer, 'control: the old reservation of an Exchange'),
     probeEvidence(
       answer,
       'control: the new reservation of an Exchange, same filename as the old one, another BookingID',
     ),
   ];
-  if (answer.bookingStatus === 'Issued-Exch')
+  if (oldAnswer.bookingStatus === 'Exchanged' && answer.bookingStatus === 'Issued-Exch')
     return {
       text: `Not the filename: an Exchange's two reservations (same filename, other BookingIDs) were both recorded. The receiver takes the Void for a duplicate because its UpdateDate equals the Issue's. ${tie}`,
+      evidence,
+    };
+  if (answer.bookingStatus === 'Issued-Exch')
+    return {
+      text: `The receiver keys notifications by filename: of an Exchange's two reservations (same filename, other BookingIDs) only the new one was recorded; the old one reads ${recordedText(oldAnswer)}, not Exchanged.`,
       evidence,
     };
   return {
