@@ -46,7 +46,7 @@ const viaStore = (o: Parameters<typeof storeLines>[0]) => [...storeLines(o)].joi
 
 describe('generate without the store', () => {
   it.each(['Issue', 'Void', 'Exchange'] as const)(
-    'prints the same bytes as the store path for %s over 300 seeds × 4 events',
+    'prints the same bytes as the store path for %s over 100 seeds × 4 events',
     (event) => {
       fc.assert(
         fc.property(
@@ -63,7 +63,7 @@ describe('generate without the store', () => {
             }
           },
         ),
-        { numRuns: 300 },
+        { numRuns: 100 },
       );
     },
   );
