@@ -97,4 +97,24 @@ describe.skipIf(!haveChromium)('finding and exporting notifications in chromium'
     expect(lines.every((l) => l.attempts.length === 2)).toBe(true);
     await waitText(page, '#status', /^Exported reportbo-notifications-.*\.ndjson$/);
   });
+
+  it('pages a search of more matches than a page holds: the newest 100 first, then the older ones', async () => {
+    const good = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'good', apiKey: 'k', url: good.url });
+    for (let i = 0; i < 120; i++) await emu.event({ type: 'Issue' });
+    const page = await open(emu.url);
+    await waitText(page, '#notification-list h2', /^120 notifications$/);
+    // Every body carries BookingStatus Issued: one search, 120 matches.
+    await page.fill('#filter-text', 'issued');
+    await waitText(page, '#notification-list h2', /^Newest 100 of 120 matches$/);
+    expect((await ids(page))[0]).toBe('n-000120');
+    await page.click('#page-older');
+    await waitText(page, '#notification-list h2', /^20 older of 120 matches$/);
+    expect(await ids(page)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `n-${String(20 - i).padStart(6, '0')}`),
+    );
+    await page.click('#page-newest');
+    await waitText(page, '#notification-list h2', /^Newest 100 of 120 matches$/);
+  });
 });

@@ -5,6 +5,8 @@ import { adminFetch } from './admin-token.js';
 
 export const ADMIN = '/__admin';
 export const MAX_ROWS = 300; // notification rows drawn at once (newest first); the filters reach the rest
+/** Matches a search answers per page (newest first; "Older than these" pages on): a page, not megabytes. */
+export const SEARCH_ROWS = 100;
 export const MAX_JOURNAL = 500;
 export const MAX_ATTEMPTS = 5;
 
@@ -354,7 +356,7 @@ const loaders = {
       if (detail) state.journalMissing = null;
     }
   },
-  // The server searches (bodies are not in the page): the filters shown, the newest MAX_ROWS matches
+  // The server searches (bodies are not in the page): the filters shown, the newest SEARCH_ROWS matches
   // and their count, so a keystroke never downloads megabytes; a newer search aborts the one in flight.
   async search() {
     current?.abort();
@@ -367,7 +369,7 @@ const loaders = {
     const controller = new AbortController();
     current = controller;
     const before = state.search.before;
-    const query = `${filterQuery()}&limit=${MAX_ROWS}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
+    const query = `${filterQuery()}&limit=${SEARCH_ROWS}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
     /** @type {{ notifications: Summary[], total: number, nextCursor: string | null }} */
     let answer;
     try {
