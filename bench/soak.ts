@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { json } from './lib/http.js';
 import { ROOT, workDir } from './lib/proc.js';
 import { startReceiver } from './lib/receiver.js';
-import { cpuTimeMs, rssMiB } from './lib/rss.js';
+import { cpuTimeMs, type HeapHookReading, rssMiB } from './lib/rss.js';
 import { startEmulator } from './lib/servers.js';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 25);
@@ -42,22 +42,11 @@ interface Window {
   memory?: Memory;
 }
 
-interface Memory {
-  heapTotal: number;
-  heapUsed: number;
-  external: number;
-  arrayBuffers: number;
-  /** glibc's main malloc arena (`[heap]` in smaps). */
-  brkHeap: number;
-  /** Every other anonymous mapping: V8's pages, the other malloc arenas, large mallocs. */
-  anon: number;
-  fileBacked: number;
-  /** V8's spaces (committed): old, new (both semi-spaces), large objects, code. */
-  oldSpace: number;
-  newSpace: number;
-  largeObjects: number;
-  code: number;
-}
+/** The figures read once a minute, MiB: the heap hook's (bench/lib/rss.ts) and V8's main spaces (committed). */
+type Memory = Record<
+  Exclude<keyof HeapHookReading, 'rss' | 'spaces'> | 'oldSpace' | 'newSpace' | 'largeObjects' | 'code',
+  number
+>;
 
 const MiB = 1024 * 1024;
 
@@ -67,12 +56,10 @@ async function memoryOf(pid: number, out: string, n: number): Promise<Memory | u
   process.kill(pid, 'SIGUSR2');
   for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
   if (!existsSync(file)) return undefined;
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number> & {
-    spaces: Record<string, { size: number }>;
-  };
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as HeapHookReading;
   rmSync(file);
   const round = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
-  const mib = (k: string) => round(raw[k] ?? 0);
+  const mib = (k: Exclude<keyof HeapHookReading, 'spaces'>) => round(raw[k]);
   const space = (name: string) => round(raw.spaces[name]?.size ?? 0);
   return {
     heapTotal: mib('heapTotal'),

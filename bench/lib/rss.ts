@@ -51,3 +51,22 @@ export function cpuTimeMs(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * What bench/lib/heap-hook.mjs writes on SIGUSR2, in bytes: `process.memoryUsage()`, the resident
+ * memory by kind of mapping (/proc/self/smaps) and V8's spaces.
+ */
+export interface HeapHookReading {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  /** Resident bytes of glibc's main malloc arena (`[heap]` in /proc/self/smaps). */
+  brkHeap: number;
+  /** Resident bytes of the other anonymous mappings (V8's heap pages, other arenas, large mallocs). */
+  anon: number;
+  fileBacked: number;
+  /** V8's spaces by name (`old_space`, `new_space`, …): committed and used bytes. */
+  spaces: Record<string, { size: number; used: number }>;
+}

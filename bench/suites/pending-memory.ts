@@ -12,7 +12,7 @@ import { classSizes, growth } from '../lib/heap-snapshot.js';
 import { json } from '../lib/http.js';
 import { ROOT, stopAll, waitFor, workDir } from '../lib/proc.js';
 import { type Receiver, startReceiver } from '../lib/receiver.js';
-import { cpuTimeMs } from '../lib/rss.js';
+import { cpuTimeMs, type HeapHookReading } from '../lib/rss.js';
 import { type Server, startEmulator } from '../lib/servers.js';
 import { envNumber, fmt, table, type Verdict, verdictTable } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
@@ -26,18 +26,7 @@ const TARGET_EVENTS = 100_000;
 const IDLE_MS = 15_000;
 const EXTRA_NODE_ARGS = (process.env.BENCH_PENDING_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-interface Usage {
-  rss: number;
-  heapTotal: number;
-  heapUsed: number;
-  external: number;
-  arrayBuffers: number;
-  /** Resident bytes of glibc's main malloc arena (`[heap]` in /proc/self/smaps). */
-  brkHeap: number;
-  /** Resident bytes of the other anonymous mappings (V8's heap pages, other arenas, large mallocs). */
-  anon: number;
-  fileBacked: number;
-}
+type Usage = HeapHookReading;
 
 interface Emulator {
   server: Server;
