@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { deliveryHeaders, type NotificationRecord, toDetail } from '../delivery/index.js';
-import { bodyText } from './notification-search.js';
 
 /** A header or query pair as HAR lists them. */
 interface HarPair {
@@ -33,8 +33,10 @@ export function harLog(records: Iterable<NotificationRecord>) {
   const entries = [];
   for (const n of records) {
     const headers = deliveryHeaders(n.authorization, n.filename, n.gz.length);
-    const text = n.attempts.length ? bodyText(n) : '';
-    const gzipBase64 = n.attempts.length ? n.gz.bytes().toString('base64') : '';
+    // One read of the body file for both the decoded text and the bytes as sent.
+    const gz = n.attempts.length ? n.gz.bytes() : undefined;
+    const text = gz ? gunzipSync(gz).toString('utf8') : '';
+    const gzipBase64 = gz ? gz.toString('base64') : '';
     const url = new URL(n.url);
     for (const a of n.attempts) {
       const responseHeaders = a.responseHeaders ?? {};
