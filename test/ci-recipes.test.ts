@@ -171,8 +171,14 @@ function bash(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 
   });
 }
 
-/** Runs one recipe in a fresh folder; answers that folder and the emulator's URL. */
-async function runRecipe(recipe: Recipe): Promise<{ cwd: string; emulatorUrl: string }> {
+/**
+ * Runs one recipe in a fresh folder on free ports of its own (recipes run side by side); answers
+ * that folder, the emulator's URL and what each command printed.
+ */
+async function runRecipe(
+  recipe: Recipe,
+): Promise<{ cwd: string; emulatorUrl: string; ran: Map<string, string> }> {
+  const ran = new Map<string, string>();
   const cwd = await mkdtemp(join(tmpdir(), 'ci-recipe-'));
   dirs.push(cwd);
   await mkdir(join(cwd, '.bin'));
@@ -263,15 +269,16 @@ async function runRecipe(recipe: Recipe): Promise<{ cwd: string; emulatorUrl: st
         `${recipe.title}: \`${command}\` failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`,
       );
     });
-    ran.set(`${recipe.title}: ${command}`, stdout);
+    ran.set(command, stdout);
   }
-  return { cwd, emulatorUrl: `http://127.0.0.1:${ports.emulator}` };
+  return { cwd, emulatorUrl: `http://127.0.0.1:${ports.emulator}`, ran };
 }
 
-const ran = new Map<string, string>();
 const all = recipes();
 
-describe('the CI recipes of docs/ci.md, run as written', () => {
+// Each recipe runs in a folder of its own on free ports of its own, and waits on child processes far
+// more than it computes: the recipes run side by side.
+describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
   it('has the GitHub Actions and GitLab CI recipes for SDK tests and receiver tests', () => {
     expect(all.map((r) => r.title)).toEqual([
       'GitHub Actions job sdk-tests',
@@ -285,8 +292,8 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
 
   for (const recipe of all) {
     it(`${recipe.title}: every command exits 0`, async () => {
-      const { cwd, emulatorUrl } = await runRecipe(recipe);
-      const commands = [...ran.keys()].filter((k) => k.startsWith(`${recipe.title}:`));
+      const { cwd, emulatorUrl, ran } = await runRecipe(recipe);
+      const commands = [...ran.keys()];
       expect(commands.length).toBeGreaterThan(0);
       if (recipe.commands.some((c) => c.includes('--junit reports/reportbo.xml'))) {
         // reports/ did not exist: run made it, and the report holds passing testcases only.
@@ -349,44 +356,59 @@ describe('the CI recipes of docs/ci.md, run as written', () => {
   it('has no unbounded wait loop left', () => {
     expect(CI_MD).not.toMatch(/^\s*(- (run: )?)?until curl/m);
   });
-});
 
-describe('the wait steps of docs/ci.md fail the job when the emulator exits at once', () => {
-  // Each recipe with an emulator that refuses its settings and exits at once (an invalid clock).
-  // The harness kills a command after 30 s, half the recipes' 60 s bound: the wait must end on its
-  // own, because the emulator stopped, and print its last log lines.
-  const variants = [
-    {
-      title: 'GitHub Actions job receiver-tests',
-      broken: CI_MD.replace('-e REPORTBO_CLOCK=manual', '-e REPORTBO_CLOCK=sometimes'),
-      says: 'reportbo did not answer /__admin/health; its last log lines:',
-    },
-    {
-      title: 'GitLab CI job receiver-tests',
-      // The recipe's own line (indented in its YAML), not the prose that quotes it for GitHub.
-      broken: CI_MD.replace(
-        '      npx reportbo-emulator serve --clock manual --ca-file certs/ca.pem > reportbo.log',
-        '      npx reportbo-emulator serve --clock sometimes --ca-file certs/ca.pem > reportbo.log',
-      ),
-      says: 'the emulator did not answer /__admin/health; its last log lines:',
-    },
-  ];
-  for (const { title, broken, says } of variants) {
-    it(`${title}: the wait step fails with the emulator's own message`, async () => {
-      expect(broken).not.toBe(CI_MD);
-      const recipe = recipes(broken).find((r) => r.title === title)!;
+  describe('the wait steps of docs/ci.md fail the job when the emulator exits at once', () => {
+    // Each recipe with an emulator that refuses its settings and exits at once (an invalid clock).
+    // The harness kills a command after 30 s, half the recipes' 60 s bound: the wait must end on its
+    // own, because the emulator stopped, and print its last log lines.
+    const variants = [
+      {
+        title: 'GitHub Actions job receiver-tests',
+        broken: CI_MD.replace('-e REPORTBO_CLOCK=manual', '-e REPORTBO_CLOCK=sometimes'),
+        says: 'reportbo did not answer /__admin/health; its last log lines:',
+      },
+      {
+        title: 'GitLab CI job receiver-tests',
+        // The recipe's own line (indented in its YAML), not the prose that quotes it for GitHub.
+        broken: CI_MD.replace(
+          '      npx reportbo-emulator serve --clock manual --ca-file certs/ca.pem > reportbo.log',
+          '      npx reportbo-emulator serve --clock sometimes --ca-file certs/ca.pem > reportbo.log',
+        ),
+        says: 'the emulator did not answer /__admin/health; its last log lines:',
+      },
+    ];
+    for (const { title, broken, says } of variants) {
+      it(`${title}: the wait step fails with the emulator's own message`, async () => {
+        expect(broken).not.toBe(CI_MD);
+        const recipe = recipes(broken).find((r) => r.title === title)!;
+        const failure = await runRecipe(recipe).then(
+          () => undefined,
+          (err: Error) => err.message,
+        );
+        expect(failure).toContain('failed: exit 1');
+        expect(failure).toContain(says);
+        // The emulator's start-up message, as its log ends.
+        expect(failure).toMatch(
+          /^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im,
+        );
+      }, 90_000);
+    }
+  });
+
+  describe('sdk-tests-with-token', () => {
+    it('fails the job, naming the secret, when REPORTBO_ADMIN_TOKEN is unset (an empty string)', async () => {
+      // GitHub gives an unset secret as the empty string.
+      const unset = CI_MD.replace(/\$\{\{ secrets\.REPORTBO_ADMIN_TOKEN \}\}/g, "''");
+      const recipe = recipes(unset).find((r) => r.title === 'GitHub Actions job sdk-tests-with-token')!;
+      expect(recipe.env.REPORTBO_ADMIN_TOKEN).toBe('');
       const failure = await runRecipe(recipe).then(
         () => undefined,
         (err: Error) => err.message,
       );
       expect(failure).toContain('failed: exit 1');
-      expect(failure).toContain(says);
-      // The emulator's start-up message, as its log ends.
-      expect(failure).toMatch(
-        /^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im,
-      );
+      expect(failure).toContain('secret REPORTBO_ADMIN_TOKEN is not set');
     }, 90_000);
-  }
+  });
 });
 
 /** What a job of docs/ci.md runs, in order, and what runs whatever happened (cleanup). */
@@ -542,19 +564,4 @@ describe('every job of docs/ci.md (issue 27 §5)', () => {
       'GitHub Actions job receiver-tests: container reportbo is not removed by an always() step or after_script',
     ]);
   });
-});
-
-describe('sdk-tests-with-token', () => {
-  it('fails the job, naming the secret, when REPORTBO_ADMIN_TOKEN is unset (an empty string)', async () => {
-    // GitHub gives an unset secret as the empty string.
-    const unset = CI_MD.replace(/\$\{\{ secrets\.REPORTBO_ADMIN_TOKEN \}\}/g, "''");
-    const recipe = recipes(unset).find((r) => r.title === 'GitHub Actions job sdk-tests-with-token')!;
-    expect(recipe.env.REPORTBO_ADMIN_TOKEN).toBe('');
-    const failure = await runRecipe(recipe).then(
-      () => undefined,
-      (err: Error) => err.message,
-    );
-    expect(failure).toContain('failed: exit 1');
-    expect(failure).toContain('secret REPORTBO_ADMIN_TOKEN is not set');
-  }, 90_000);
 });

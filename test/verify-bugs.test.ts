@@ -22,18 +22,23 @@ const ids = (report: VerifyReport, status: string) =>
   report.cases.filter((c) => c.status === status).map((c) => c.id);
 const caseOf = (report: VerifyReport, id: CaseId) => report.cases.find((c) => c.id === id)!;
 
+/** One verify run against a fresh receiver with `bug`, closed when the run ends. */
 async function verifyBug(bug: Bug, options: BugReceiverOptions = {}, extra: Partial<VerifyOptions> = {}) {
   const r = await bugReceiver(KEY, { bug, ...options });
-  return verifyReceiver({
-    receiver: r.url,
-    apiKey: KEY,
-    allowHttp: true,
-    probe: r.probe,
-    seed: 7,
-    // A wrong state stays wrong: a short deadline keeps the failing probe reads short.
-    probeDeadlineMs: 1_500,
-    ...extra,
-  } as VerifyOptions);
+  try {
+    return await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      probe: r.probe,
+      seed: 7,
+      // A wrong state stays wrong: a short deadline keeps the failing probe reads short.
+      probeDeadlineMs: 1_500,
+      ...extra,
+    } as VerifyOptions);
+  } finally {
+    await r.close();
+  }
 }
 
 /**
@@ -143,211 +148,192 @@ const BUGS: Array<[Bug, CaseId[], CaseId[], RegExp, BugReceiverOptions?, Partial
   ],
 ];
 
-describe.each(BUGS)('verify against a receiver that %s', (bug, cases, maybe, reason, options, extra) => {
-  it(`fails ${cases.join(' and ')} naming the bug, and nothing else`, { timeout: 180_000 }, async () => {
-    const report = await verifyBug(bug, options, extra);
-    const failed = ids(report, 'failed');
-    expect(
-      failed.filter((id) => !maybe.includes(id)).sort(),
-      JSON.stringify(report.cases.filter((c) => c.status === 'failed').map((c) => [c.id, c.reason])),
-    ).toEqual([...cases].sort());
-    expect(ids(report, 'warned')).toEqual(['tls']);
-    expect(caseOf(report, cases[0]!).reason).toMatch(reason);
-    expect(report.causes).toEqual([]);
-  });
-});
-
-describe('verify against a receiver answering 200 with a page over 64 KiB to large bodies', () => {
-  it('warns (never fails) the cases whose answers passed the read limit, saying it is the emulator’s own cap', {
-    timeout: 180_000,
-  }, async () => {
-    const report = await verifyBug('answers-huge-body');
-    expect(ids(report, 'failed')).toEqual([]);
-    expect(ids(report, 'warned')).toEqual(['tls', 'accepts-maximal-body', 'accepts-large-body']);
-    const large = caseOf(report, 'accepts-large-body').reason;
-    expect(large).toMatch(
-      /^the large body: answered 200 with a body over 64 KiB: the spec ignores the answer body/,
-    );
-    expect(large).toMatch(/this emulator stops reading at 64 KiB \(its own safety limit\)/);
-    expect(large).not.toMatch(/did not reach/);
-  });
-});
-
-describe('one cause, named once', () => {
-  it('every answer 401: the auth cases are inconclusive, and the cause says to check --api-key', {
-    timeout: 180_000,
-  }, async () => {
-    const report = await verifyBug('expects-other-key');
-    expect(report.causes.map((c) => c.cause)).toEqual(['api-key']);
-    expect(report.causes[0]!.summary).toMatch(/^every notification with your key was answered 401/);
-    expect(report.causes[0]!.fixFirst).toMatch(/^Check --api-key/);
-    expect(report.causes[0]!.cases).toContain('acknowledges-issue');
-    for (const id of ['rejects-wrong-api-key', 'rejects-missing-authorization'] as const) {
-      expect(caseOf(report, id)).toMatchObject({
-        status: 'warned',
-        reason: expect.stringMatching(/^inconclusive: .* the same answer as a valid notification/),
-      });
-    }
+// Every test has its own receiver on its own port and its own verify run (an emulator of its own):
+// they wait on sockets and timers far more than they compute, so they run side by side.
+describe.concurrent('verify, second round', () => {
+  describe.each(BUGS)('verify against a receiver that %s', (bug, cases, maybe, reason, options, extra) => {
+    it(`fails ${cases.join(' and ')} naming the bug, and nothing else`, { timeout: 180_000 }, async () => {
+      const report = await verifyBug(bug, options, extra);
+      const failed = ids(report, 'failed');
+      expect(
+        failed.filter((id) => !maybe.includes(id)).sort(),
+        JSON.stringify(report.cases.filter((c) => c.status === 'failed').map((c) => [c.id, c.reason])),
+      ).toEqual([...cases].sort());
+      expect(ids(report, 'warned')).toEqual(['tls']);
+      expect(caseOf(report, cases[0]!).reason).toMatch(reason);
+      expect(report.causes).toEqual([]);
+    });
   });
 
-  it('every valid body answered 400: the cause names gzip, the Bearer key and the body', {
-    timeout: 180_000,
-  }, async () => {
-    const report = await verifyBug('expects-plain-json');
-    expect(report.causes.map((c) => c.cause)).toEqual(['valid-bodies-refused']);
-    expect(report.causes[0]!.fixFirst).toMatch(
-      /gunzipped before parsing \(Content-Encoding: gzip.*Authorization: Bearer.*the spec's JSON object/,
-    );
-  });
-
-  it('a redirect everywhere: the cause shows the Location', { timeout: 180_000 }, async () => {
-    const r = await bugReceiver(KEY, { bug: 'redirects-everything' });
-    const report = await verifyReceiver({ receiver: r.url, apiKey: KEY, allowHttp: true, seed: 7 });
-    expect(report.causes.map((c) => c.cause)).toEqual(['redirect']);
-    expect(report.causes[0]!.summary).toMatch(
-      /answered 308 with Location: \/reportbo\/: redirects are never followed/,
-    );
-  });
-
-  it('every answer 500: the auth cases are inconclusive, not passed', { timeout: 180_000 }, async () => {
-    const report = await verifyBug('fails-everything');
-    expect(report.causes.map((c) => c.cause)).toEqual(['server-error']);
-    expect(caseOf(report, 'rejects-missing-authorization').status).toBe('warned');
-  });
-
-  it('a receiver that dies mid-run: named with the last request it answered; the rest is not run', {
-    timeout: 180_000,
-  }, async () => {
-    const report = await verifyBug('dies', { diesAfter: 8 });
-    const died = report.cases.find((c) => c.status === 'failed')!;
-    expect(died.reason).toMatch(
-      /^the receiver stopped accepting connections during this case \(connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\) \[case [\w-]+\]\), after it had answered: POST http:\/\/127\.0\.0\.1:\d+\/reportbo: \w+ BookingID \d+ .* answered HTTP \d+/,
-    );
-    expect(ids(report, 'failed')).toEqual([died.id]);
-    const after = report.cases.slice(report.cases.indexOf(died) + 1);
-    expect(after.length).toBeGreaterThan(0);
-    for (const c of after)
-      expect(c.reason).toBe(
-        `not run: the receiver stopped accepting connections during ${died.id} (see the cause)`,
+  describe('verify against a receiver answering 200 with a page over 64 KiB to large bodies', () => {
+    it('warns (never fails) the cases whose answers passed the read limit, saying it is the emulator’s own cap', {
+      timeout: 180_000,
+    }, async () => {
+      const report = await verifyBug('answers-huge-body');
+      expect(ids(report, 'failed')).toEqual([]);
+      expect(ids(report, 'warned')).toEqual(['tls', 'accepts-maximal-body', 'accepts-large-body']);
+      const large = caseOf(report, 'accepts-large-body').reason;
+      expect(large).toMatch(
+        /^the large body: answered 200 with a body over 64 KiB: the spec ignores the answer body/,
       );
-    expect(report.causes).toEqual([
-      expect.objectContaining({
-        cause: 'receiver-stopped',
-        cases: [died.id],
-        fixFirst: expect.stringMatching(/^Find out why the receiver stopped/),
-      }),
-    ]);
-  });
-});
-
-describe('the tie rule', () => {
-  it('is written once and quoted by both fixes that order notifications, which no longer contradict it', async () => {
-    const { CASES } = await import('../src/verify/index.js');
-    const { TIE_RULE } = await import('../src/verify/cases/case.js');
-    for (const id of [
-      'records-final-status',
-      'same-second-filename-collision',
-      'records-concurrent-issue-and-void',
-    ]) {
-      const fix = CASES.find((c) => c.id === id)!.fix;
-      expect(fix).toContain(`The tie rule: ${TIE_RULE}.`);
-      expect(fix).not.toMatch(/identical to, what you have/);
-    }
-    expect(TIE_RULE).toMatch(
-      /the same UpdateDate with another BookingStatus is not a duplicate: the later lifecycle state wins/,
-    );
-  });
-});
-
-describe('verify options of the second round', () => {
-  it('--fail-fast stops at the first failed case', { timeout: 60_000 }, async () => {
-    const report = await verifyBug('fails-everything', {}, { failFast: true });
-    expect(ids(report, 'failed')).toEqual(['acknowledges-issue']);
-    expect(report.cases.slice(2).every((c) => c.status === 'skipped')).toBe(true);
-    expect(caseOf(report, 'answers-within-timeout').reason).toBe(
-      'not run: --fail-fast stopped the run at acknowledges-issue',
-    );
-  });
-
-  it('states the burst concurrency it used, an option, and that the provider does not publish its own', {
-    timeout: 60_000,
-  }, async () => {
-    const r = await bugReceiver(KEY);
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      burstConcurrency: 20,
-      only: ['survives-batch-burst'],
-    });
-    expect(report.cases[0]!.reason).toMatch(
-      /^all 20 redeliveries of the batch at \S+ answered 200: 20 at once \(--burst-concurrency; the provider does not publish how many its batch sends at once\); p50 \d+ ms/,
-    );
-  });
-
-  it('refuses an ApiKey with a line break as bad usage', async () => {
-    await expect(
-      verifyReceiver({ receiver: 'https://x.example/', apiKey: 'abc\r\ndef' }),
-    ).rejects.toMatchObject({
-      code: 'verify_options_invalid',
-      message: expect.stringMatching(/^apiKey: holds a control character/),
-    });
-  });
-});
-
-describe('a 200 whose answer never ends', () => {
-  it('says the body never ended for want of Content-Length, not "answer sooner"', {
-    timeout: 60_000,
-  }, async () => {
-    const r = await rawReceiver({
-      answer: (socket) =>
-        socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: keep-alive\r\n\r\nOK'),
-    });
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      responseTimeoutMs: 1_500,
-      only: ['acknowledges-issue'],
-    });
-    expect(report.cases[0]!.reason).toMatch(
-      /^the Issue: HTTP 200 whose body never ended .*\. The receiver answered 200 in time, but the answer never ended: with neither Content-Length nor Transfer-Encoding: chunked on a kept-alive connection/,
-    );
-  });
-});
-
-describe('tls as the sender connects', () => {
-  const hosts = ['localhost', '127.0.0.1'];
-
-  it('fails an endpoint that accepts TLS 1.3 only: TLS 1.2 must be accepted', {
-    timeout: 60_000,
-  }, async () => {
-    const cert = createServerCertificate({ ca: testCa(), hosts });
-    const r = await bugReceiver(KEY, { tls: { ...cert, minVersion: 'TLSv1.3' } });
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      caFile: testCaFile(),
-      only: ['tls'],
-    });
-    expect(report.cases[0]).toMatchObject({
-      status: 'failed',
-      reason: expect.stringMatching(
-        /^the receiver accepts TLSv1\.3 but refuses TLS 1\.2 \(TLS: protocol version refused/,
-      ),
+      expect(large).toMatch(/this emulator stops reading at 64 KiB \(its own safety limit\)/);
+      expect(large).not.toMatch(/did not reach/);
     });
   });
 
-  it('names an HTTP/2-only endpoint as such', { timeout: 60_000 }, async () => {
-    const cert = createServerCertificate({ ca: testCa(), hosts });
-    const server = createSecureServer({ cert: cert.certPem, key: cert.keyPem, allowHTTP1: false });
-    server.on('stream', (stream) => stream.respond({ ':status': 200 }) ?? stream.end('OK'));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const { port } = server.address() as AddressInfo;
+  describe('one cause, named once', () => {
+    it('every answer 401: the auth cases are inconclusive, and the cause says to check --api-key', {
+      timeout: 180_000,
+    }, async () => {
+      const report = await verifyBug('expects-other-key');
+      expect(report.causes.map((c) => c.cause)).toEqual(['api-key']);
+      expect(report.causes[0]!.summary).toMatch(/^every notification with your key was answered 401/);
+      expect(report.causes[0]!.fixFirst).toMatch(/^Check --api-key/);
+      expect(report.causes[0]!.cases).toContain('acknowledges-issue');
+      for (const id of ['rejects-wrong-api-key', 'rejects-missing-authorization'] as const) {
+        expect(caseOf(report, id)).toMatchObject({
+          status: 'warned',
+          reason: expect.stringMatching(/^inconclusive: .* the same answer as a valid notification/),
+        });
+      }
+    });
+
+    it('every valid body answered 400: the cause names gzip, the Bearer key and the body', {
+      timeout: 180_000,
+    }, async () => {
+      const report = await verifyBug('expects-plain-json');
+      expect(report.causes.map((c) => c.cause)).toEqual(['valid-bodies-refused']);
+      expect(report.causes[0]!.fixFirst).toMatch(
+        /gunzipped before parsing \(Content-Encoding: gzip.*Authorization: Bearer.*the spec's JSON object/,
+      );
+    });
+
+    it('a redirect everywhere: the cause shows the Location', { timeout: 180_000 }, async () => {
+      const r = await bugReceiver(KEY, { bug: 'redirects-everything' });
+      const report = await verifyReceiver({ receiver: r.url, apiKey: KEY, allowHttp: true, seed: 7 });
+      expect(report.causes.map((c) => c.cause)).toEqual(['redirect']);
+      expect(report.causes[0]!.summary).toMatch(
+        /answered 308 with Location: \/reportbo\/: redirects are never followed/,
+      );
+    });
+
+    it('every answer 500: the auth cases are inconclusive, not passed', { timeout: 180_000 }, async () => {
+      const report = await verifyBug('fails-everything');
+      expect(report.causes.map((c) => c.cause)).toEqual(['server-error']);
+      expect(caseOf(report, 'rejects-missing-authorization').status).toBe('warned');
+    });
+
+    it('a receiver that dies mid-run: named with the last request it answered; the rest is not run', {
+      timeout: 180_000,
+    }, async () => {
+      const report = await verifyBug('dies', { diesAfter: 8 });
+      const died = report.cases.find((c) => c.status === 'failed')!;
+      expect(died.reason).toMatch(
+        /^the receiver stopped accepting connections during this case \(connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\) \[case [\w-]+\]\), after it had answered: POST http:\/\/127\.0\.0\.1:\d+\/reportbo: \w+ BookingID \d+ .* answered HTTP \d+/,
+      );
+      expect(ids(report, 'failed')).toEqual([died.id]);
+      const after = report.cases.slice(report.cases.indexOf(died) + 1);
+      expect(after.length).toBeGreaterThan(0);
+      for (const c of after)
+        expect(c.reason).toBe(
+          `not run: the receiver stopped accepting connections during ${died.id} (see the cause)`,
+        );
+      expect(report.causes).toEqual([
+        expect.objectContaining({
+          cause: 'receiver-stopped',
+          cases: [died.id],
+          fixFirst: expect.stringMatching(/^Find out why the receiver stopped/),
+        }),
+      ]);
+    });
+  });
+
+  describe('the tie rule', () => {
+    it('is written once and quoted by both fixes that order notifications, which no longer contradict it', async () => {
+      const { CASES } = await import('../src/verify/index.js');
+      const { TIE_RULE } = await import('../src/verify/cases/case.js');
+      for (const id of [
+        'records-final-status',
+        'same-second-filename-collision',
+        'records-concurrent-issue-and-void',
+      ]) {
+        const fix = CASES.find((c) => c.id === id)!.fix;
+        expect(fix).toContain(`The tie rule: ${TIE_RULE}.`);
+        expect(fix).not.toMatch(/identical to, what you have/);
+      }
+      expect(TIE_RULE).toMatch(
+        /the same UpdateDate with another BookingStatus is not a duplicate: the later lifecycle state wins/,
+      );
+    });
+  });
+
+  describe('verify options of the second round', () => {
+    it('--fail-fast stops at the first failed case', { timeout: 60_000 }, async () => {
+      const report = await verifyBug('fails-everything', {}, { failFast: true });
+      expect(ids(report, 'failed')).toEqual(['acknowledges-issue']);
+      expect(report.cases.slice(2).every((c) => c.status === 'skipped')).toBe(true);
+      expect(caseOf(report, 'answers-within-timeout').reason).toBe(
+        'not run: --fail-fast stopped the run at acknowledges-issue',
+      );
+    });
+
+    it('states the burst concurrency it used, an option, and that the provider does not publish its own', {
+      timeout: 60_000,
+    }, async () => {
+      const r = await bugReceiver(KEY);
       const report = await verifyReceiver({
-        receiver: `https://localhost:${port}/reportbo`,
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        burstConcurrency: 20,
+        only: ['survives-batch-burst'],
+      });
+      expect(report.cases[0]!.reason).toMatch(
+        /^all 20 redeliveries of the batch at \S+ answered 200: 20 at once \(--burst-concurrency; the provider does not publish how many its batch sends at once\); p50 \d+ ms/,
+      );
+    });
+
+    it('refuses an ApiKey with a line break as bad usage', async () => {
+      await expect(
+        verifyReceiver({ receiver: 'https://x.example/', apiKey: 'abc\r\ndef' }),
+      ).rejects.toMatchObject({
+        code: 'verify_options_invalid',
+        message: expect.stringMatching(/^apiKey: holds a control character/),
+      });
+    });
+  });
+
+  describe('a 200 whose answer never ends', () => {
+    it('says the body never ended for want of Content-Length, not "answer sooner"', {
+      timeout: 60_000,
+    }, async () => {
+      const r = await rawReceiver({
+        answer: (socket) =>
+          socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: keep-alive\r\n\r\nOK'),
+      });
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        responseTimeoutMs: 1_500,
+        only: ['acknowledges-issue'],
+      });
+      expect(report.cases[0]!.reason).toMatch(
+        /^the Issue: HTTP 200 whose body never ended .*\. The receiver answered 200 in time, but the answer never ended: with neither Content-Length nor Transfer-Encoding: chunked on a kept-alive connection/,
+      );
+    });
+  });
+
+  describe('tls as the sender connects', () => {
+    const hosts = ['localhost', '127.0.0.1'];
+
+    it('fails an endpoint that accepts TLS 1.3 only: TLS 1.2 must be accepted', {
+      timeout: 60_000,
+    }, async () => {
+      const cert = createServerCertificate({ ca: testCa(), hosts });
+      const r = await bugReceiver(KEY, { tls: { ...cert, minVersion: 'TLSv1.3' } });
+      const report = await verifyReceiver({
+        receiver: r.url,
         apiKey: KEY,
         caFile: testCaFile(),
         only: ['tls'],
@@ -355,32 +341,55 @@ describe('tls as the sender connects', () => {
       expect(report.cases[0]).toMatchObject({
         status: 'failed',
         reason: expect.stringMatching(
-          /^the receiver speaks HTTP\/2 only: it refused the ALPN offer "http\/1\.1"/,
+          /^the receiver accepts TLSv1\.3 but refuses TLS 1\.2 \(TLS: protocol version refused/,
         ),
       });
-    } finally {
-      server.close();
-    }
-  });
+    });
 
-  it('names a missing intermediate certificate when --ca-file was given', { timeout: 60_000 }, async () => {
-    const root = testCa();
-    const intermediate = intermediateCa(root);
-    const cert = createServerCertificate({ ca: intermediate, hosts });
-    const r = await bugReceiver(KEY, { tls: cert }); // the leaf alone, no chain
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      caFile: testCaFile(),
-      only: ['tls'],
+    it('names an HTTP/2-only endpoint as such', { timeout: 60_000 }, async () => {
+      const cert = createServerCertificate({ ca: testCa(), hosts });
+      const server = createSecureServer({ cert: cert.certPem, key: cert.keyPem, allowHTTP1: false });
+      server.on('stream', (stream) => stream.respond({ ':status': 200 }) ?? stream.end('OK'));
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      try {
+        const { port } = server.address() as AddressInfo;
+        const report = await verifyReceiver({
+          receiver: `https://localhost:${port}/reportbo`,
+          apiKey: KEY,
+          caFile: testCaFile(),
+          only: ['tls'],
+        });
+        expect(report.cases[0]).toMatchObject({
+          status: 'failed',
+          reason: expect.stringMatching(
+            /^the receiver speaks HTTP\/2 only: it refused the ALPN offer "http\/1\.1"/,
+          ),
+        });
+      } finally {
+        server.close();
+      }
     });
-    expect(report.cases[0]).toMatchObject({
-      status: 'failed',
-      reason: expect.stringMatching(
-        /its certificate is issued by "reportbo-emulator intermediate CA", which is not a CA you gave with --ca-file .* the receiver sends no intermediate certificate with it: serve the full chain/,
-      ),
+
+    it('names a missing intermediate certificate when --ca-file was given', { timeout: 60_000 }, async () => {
+      const root = testCa();
+      const intermediate = intermediateCa(root);
+      const cert = createServerCertificate({ ca: intermediate, hosts });
+      const r = await bugReceiver(KEY, { tls: cert }); // the leaf alone, no chain
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        caFile: testCaFile(),
+        only: ['tls'],
+      });
+      expect(report.cases[0]).toMatchObject({
+        status: 'failed',
+        reason: expect.stringMatching(
+          /its certificate is issued by "reportbo-emulator intermediate CA", which is not a CA you gave with --ca-file .* the receiver sends no intermediate certificate with it: serve the full chain/,
+        ),
+      });
+      expect(report.cases[0]!.reason).not.toMatch(/trust its CA with the caFile setting/);
     });
-    expect(report.cases[0]!.reason).not.toMatch(/trust its CA with the caFile setting/);
   });
 });
 

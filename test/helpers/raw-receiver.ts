@@ -1,6 +1,6 @@
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TlsOptions } from 'node:tls';
-import { afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 
 /** One request as the raw receiver read it off the wire. */
 export interface RawRequest {
@@ -32,7 +32,10 @@ export interface RawReceiver {
 }
 
 const open = new Set<RawReceiver>();
-afterEach(async () => {
+// Once per file, not after each test: a test may run concurrently with others (`it.concurrent`), and
+// closing every open receiver after one test would cut the others' off. A test that wants its
+// receiver gone sooner closes it itself.
+afterAll(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);
@@ -44,7 +47,7 @@ export const OK_200 = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Le
 /**
  * A loopback HTTP/1.1 receiver on a raw socket (port 0), for answers no HTTP server library writes:
  * interim responses, duplicate headers, bodies cut short, connections closed as a request arrives.
- * Closed by the test file after each test.
+ * Closed when its test file ends, or sooner by `close()`.
  */
 export async function rawReceiver(script: RawScript, tls?: TlsOptions): Promise<RawReceiver> {
   const requests: RawRequest[] = [];
@@ -92,6 +95,7 @@ export async function rawReceiver(script: RawScript, tls?: TlsOptions): Promise<
     },
     close: () =>
       new Promise<void>((resolve) => {
+        open.delete(receiver);
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),

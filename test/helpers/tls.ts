@@ -29,10 +29,12 @@ export function testCa(): CertificateAuthority {
 
 /** Path of a temp PEM file holding the test CA, for the emulator's `caFile` setting. */
 export function testCaFile(): string {
-  dir ??= mkdtempSync(join(tmpdir(), 'reportbo-tls-'));
-  const file = join(dir, 'ca.pem');
-  writeFileSync(file, testCa().certPem);
-  return file;
+  if (!dir) {
+    // Written once: tests running side by side read it while another asks for it.
+    dir = mkdtempSync(join(tmpdir(), 'reportbo-tls-'));
+    writeFileSync(join(dir, 'ca.pem'), testCa().certPem);
+  }
+  return join(dir, 'ca.pem');
 }
 
 /** Starts an HTTPS receiver on 127.0.0.1 whose certificate is valid, or broken in the named way. */

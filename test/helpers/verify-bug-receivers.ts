@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 import { listenLoopback, type ReceiverTls } from './verify-receivers.js';
 
 /** One realistic bug; the test names the case(s) each must fail. */
@@ -127,7 +127,10 @@ const RANK: Record<string, number> = { Issued: 0, 'Issued-Exch': 1, Exchanged: 2
 const FIFTEEN_MINUTES_MS = 15 * 60_000;
 const open = new Set<BugReceiver>();
 
-afterEach(async () => {
+// Once per file, not after each test: a test may run concurrently with others (`it.concurrent`), and
+// closing every open receiver after one test would cut the others' off. A test that wants its
+// receiver gone sooner closes it itself.
+afterAll(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);
@@ -370,6 +373,7 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     probe: `${base}/bookings/{BookingID}`,
     posts: () => posts,
     close: () => {
+      open.delete(receiver);
       clearInterval(worker);
       return loopback.close();
     },

@@ -10,7 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SecureVersion } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
-import { afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 
 /** One mistake a real receiver makes; each should fail exactly one verify case. */
 export type Mistake =
@@ -49,7 +49,10 @@ interface State {
 const RANK: Record<string, number> = { Issued: 0, 'Issued-Exch': 1, Exchanged: 2, Voided: 2 };
 const open = new Set<TestReceiver>();
 
-afterEach(async () => {
+// Once per file, not after each test: a test may run concurrently with others (`it.concurrent`), and
+// closing every open receiver after one test would cut the others' off. A test that wants its
+// receiver gone sooner closes it itself.
+afterAll(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);
@@ -160,7 +163,10 @@ export async function verifyTestReceiver(
     url: `${base}/reportbo`,
     probe: `${base}/bookings/{BookingID}`,
     count: () => requests,
-    close,
+    close: () => {
+      open.delete(receiver);
+      return close();
+    },
   };
   open.add(receiver);
   return receiver;
