@@ -26,55 +26,59 @@ const NODE_STYLES: Array<[string, BugReceiverOptions]> = [
   ['records from a queue 300 ms after answering', { queueLagMs: 300 }],
 ];
 
-describe.each(NODE_STYLES)('verify against a correct receiver that %s', (_style, options) => {
-  it('passes every case, warning only about plain http', { timeout: 300_000 }, async () => {
-    const r = await bugReceiver(KEY, options);
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      probe: r.probe,
-      seed: 11,
-    });
-    expectClean(report);
-    if (options.queueLagMs) {
-      // The probe was asked again until the queue had run, and the reason says how long it took.
-      expect(report.cases.find((c) => c.id === 'records-final-status')!.reason).toMatch(
-        /your receiver records asynchronously: the slowest check read right after \d+ ms/,
-      );
-    }
-  });
-});
-
-const PYTHON_STYLES: Array<[string, string[]]> = [
-  ['threaded, HTTP/1.1 keep-alive', ['--threaded']],
-  ['single-threaded, HTTP/1.0, a close after every answer', []],
-];
-
-describe.each(PYTHON_STYLES)(
-  'verify against a correct Python receiver (http.server, %s)',
-  (_style, flags) => {
+// Side by side: each has its own receiver and verify run, and a correct receiver passes however
+// loaded the machine is.
+describe.concurrent('correct receivers, side by side', () => {
+  describe.each(NODE_STYLES)('verify against a correct receiver that %s', (_style, options) => {
     it('passes every case, warning only about plain http', { timeout: 300_000 }, async () => {
-      const py = start('python3', [
-        join(ROOT, 'test/helpers/verify_receiver.py'),
-        '--api-key',
-        KEY,
-        ...flags,
-      ]);
-      const port = (await py.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1];
-      const base = `http://127.0.0.1:${port}`;
+      const r = await bugReceiver(KEY, options);
       const report = await verifyReceiver({
-        receiver: `${base}/reportbo`,
+        receiver: r.url,
         apiKey: KEY,
         allowHttp: true,
-        probe: `${base}/bookings/{BookingID}`,
-        seed: 12,
+        probe: r.probe,
+        seed: 11,
       });
       expectClean(report);
-      // The probe returned the stored content, and it matched exactly (Decimal amounts, UTF-8 names).
-      expect(report.cases.find((c) => c.id === 'accepts-maximal-body')!.reason).toMatch(
-        /stored exactly as sent \(Pax, RatioAmount, RawDataLength compared\)/,
-      );
+      if (options.queueLagMs) {
+        // The probe was asked again until the queue had run, and the reason says how long it took.
+        expect(report.cases.find((c) => c.id === 'records-final-status')!.reason).toMatch(
+          /your receiver records asynchronously: the slowest check read right after \d+ ms/,
+        );
+      }
     });
-  },
-);
+  });
+
+  const PYTHON_STYLES: Array<[string, string[]]> = [
+    ['threaded, HTTP/1.1 keep-alive', ['--threaded']],
+    ['single-threaded, HTTP/1.0, a close after every answer', []],
+  ];
+
+  describe.each(PYTHON_STYLES)(
+    'verify against a correct Python receiver (http.server, %s)',
+    (_style, flags) => {
+      it('passes every case, warning only about plain http', { timeout: 300_000 }, async () => {
+        const py = start('python3', [
+          join(ROOT, 'test/helpers/verify_receiver.py'),
+          '--api-key',
+          KEY,
+          ...flags,
+        ]);
+        const port = (await py.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1];
+        const base = `http://127.0.0.1:${port}`;
+        const report = await verifyReceiver({
+          receiver: `${base}/reportbo`,
+          apiKey: KEY,
+          allowHttp: true,
+          probe: `${base}/bookings/{BookingID}`,
+          seed: 12,
+        });
+        expectClean(report);
+        // The probe returned the stored content, and it matched exactly (Decimal amounts, UTF-8 names).
+        expect(report.cases.find((c) => c.id === 'accepts-maximal-body')!.reason).toMatch(
+          /stored exactly as sent \(Pax, RatioAmount, RawDataLength compared\)/,
+        );
+      });
+    },
+  );
+});

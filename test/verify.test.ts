@@ -43,205 +43,210 @@ function timingWarned(report: VerifyReport): boolean {
   return timing.status === 'warned';
 }
 
-describe('verify against a correct receiver', () => {
-  it('passes every case with --probe, warning only that plain http is not what production uses', async () => {
-    const r = await verifyTestReceiver(KEY);
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      probe: r.probe,
-      seed: 1,
-    });
-    // A loaded machine may push the p95 past the 5 s warning line; the case then says so.
-    const slow = timingWarned(report);
-    const warned = slow ? ['tls', 'answers-within-timeout'] : ['tls'];
-    expect(byStatus(report)).toEqual({
-      passed: report.cases.map((c) => c.id).filter((id) => !warned.includes(id)),
-      failed: [],
-      warned: report.cases.map((c) => c.id).filter((id) => warned.includes(id)),
-      skipped: [],
-    });
-    expect(report.cases).toHaveLength(17);
-    expect(report).toMatchObject({
-      receiver: r.url,
-      passed: 17 - warned.length,
-      failed: 0,
-      warned: warned.length,
-      skipped: 0,
-      seed: 1,
-    });
-    expect(caseOf(report, 'tls').reason).toMatch(/plain http:\/\/ accepted because of --allow-http/);
-    const timing = caseOf(report, 'answers-within-timeout');
-    // One request at a time apart from the burst's 50 (the kit's own connections weigh on those).
-    expect(timing.timing!.answers).toBeGreaterThan(30);
-    expect(timing.timing!.burst!.answers).toBe(50);
-    expect(timing.reason).toMatch(/p50 \d+ ms, p95 \d+ ms/);
-    expect(caseOf(report, 'survives-batch-burst').reason).toMatch(
-      /all 50 redeliveries of the batch at \S+ answered 200: 50 at once \(--burst-concurrency; the provider does not publish/,
-    );
-    expect(caseOf(report, 'same-second-filename-collision').reason).toMatch(
-      /recorded Voided although both notifications carried the filename \d{8}_\d{6}Z-\w+\.json and the same UpdateDate/,
-    );
-  });
-
-  it('skips the four probe cases without --probe, with the reason', async () => {
-    const r = await verifyTestReceiver(KEY);
-    const report = await verifyReceiver({ receiver: r.url, apiKey: KEY, allowHttp: true, seed: 2 });
-    expect(byStatus(report).skipped).toEqual([
-      'records-final-status',
-      'same-second-filename-collision',
-      'records-concurrent-issue-and-void',
-      'records-newest-update-date',
-    ]);
-    expect(report.failed).toBe(0);
-    expect(caseOf(report, 'records-final-status').reason).toMatch(/needs --probe/);
-  });
-
-  it('runs only the cases named by only, in run order', async () => {
-    const r = await verifyTestReceiver(KEY);
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      only: ['answers-within-timeout', 'acknowledges-issue'],
-    });
-    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
-      ['acknowledges-issue', 'passed'],
-      ['answers-within-timeout', timingWarned(report) ? 'warned' : 'passed'],
-    ]);
-  });
-});
-
-/**
- * Each mistake, the cases it must fail (the one that checks it first) and what that case's reason
- * must say. Two mistakes necessarily fail more than their case: a receiver answering 202 leaves
- * every notification unacknowledged, and one keyed by filename also loses the new reservation of
- * an Exchange (same BookingNumber and UpdateDate, so the same filename as the old one).
- */
-const MISTAKES: Array<[Mistake, CaseId[], RegExp]> = [
-  [
-    'answers-202',
-    ACKNOWLEDGING,
-    /the Issue: HTTP 202\. Only exactly 200 acknowledges: a 202 counts as a failed delivery, so the provider redelivers it in the next 4 hourly batches \(minute 55\) and then drops it/,
-  ],
-  ['accepts-any-key', ['rejects-wrong-api-key'], /answered 200 to a notification with another Bearer key/],
-  [
-    'accepts-missing-authorization',
-    ['rejects-missing-authorization'],
-    /answered 200 to a notification without any Authorization header/,
-  ],
-  [
-    'conflict-on-duplicate',
-    ['acknowledges-redelivery'],
-    /the redelivery of a notification it had already taken was answered HTTP 409/,
-  ],
-  [
-    'refuses-non-ascii',
-    ['accepts-maximal-body'],
-    // The traits sent alone tell which one was refused.
-    /the maximal body: HTTP 422.*Sent alone on an ordinary Issue, the receiver refused: names outside ASCII \(HTTP 422\); it took: status Exchanged with ExchangedFrom and ExchangedTo, RawData 16 KiB longer, 9 passengers and 8 segments/,
-  ],
-  [
-    'refuses-void-before-issue',
-    ['handles-void-before-issue'],
-    /the Void was never acknowledged: all 5 attempts \(first and 4 redeliveries\) went unacknowledged, the first with HTTP 404/,
-  ],
-  [
-    'records-by-filename',
-    // acknowledges-every-status: the Issued-Exch was answered 200 and not recorded (the loss check).
-    ['same-second-filename-collision', 'records-final-status', 'acknowledges-every-status'],
-    /both notifications were answered 200, but the probe says Issued for booking \d+ .*The receiver keys notifications by filename/,
-  ],
-  [
-    // The same mistake when an Exchange's new reservation takes the filename first (delivery order
-    // is not fixed): still the filename, never "not the filename".
-    'records-by-filename-exchanged-late',
-    // The Issued-Exch takes the filename now: the Exchanged is the one lost (records-final-status).
-    ['same-second-filename-collision', 'records-final-status'],
-    /both notifications were answered 200, but the probe says Issued for booking \d+ .*The receiver keys notifications by filename/,
-  ],
-];
-
-describe.each(MISTAKES)('verify against a receiver with the mistake %s', (mistake, cases, reason) => {
-  it(`fails ${cases[0]} with the reason, and no case it does not check`, { timeout: 120_000 }, async () => {
-    const r = await verifyTestReceiver(KEY, mistake);
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      probe: r.probe,
-      seed: 3,
-      probeDeadlineMs: 1500,
-    });
-    expect(byStatus(report).failed.sort()).toEqual([...cases].sort());
-    // The concurrent case sends a Void before its Issue too: the redelivery after the Issue saves it.
-    expect(byStatus(report).warned).toEqual(
-      mistake === 'refuses-void-before-issue'
-        ? ['tls', 'records-concurrent-issue-and-void', 'records-newest-update-date']
-        : ['tls'],
-    );
-    const failed = caseOf(report, cases[0]!);
-    expect(failed.reason).toMatch(reason);
-    expect(failed.evidence.length).toBeGreaterThan(0);
-    expect(failed.rule).toMatch(/spec "/);
-    expect(failed.fix.length).toBeGreaterThan(20);
-    if (mistake === 'records-by-filename') {
-      expect(caseOf(report, 'records-final-status').reason).toMatch(
-        /created by that Exchange: expected Issued-Exch, the probe says unknown \(404\)/,
+// Each test has its own receiver (helpers/verify-receivers) and its own verify run: they wait on
+// sockets and timers, so they run side by side. The HTTPS tests below use helpers/receiver, which
+// closes every receiver after each test, and stay one at a time.
+describe.concurrent('verify over plain http', () => {
+  describe('verify against a correct receiver', () => {
+    it('passes every case with --probe, warning only that plain http is not what production uses', async () => {
+      const r = await verifyTestReceiver(KEY);
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        probe: r.probe,
+        seed: 1,
+      });
+      // A loaded machine may push the p95 past the 5 s warning line; the case then says so.
+      const slow = timingWarned(report);
+      const warned = slow ? ['tls', 'answers-within-timeout'] : ['tls'];
+      expect(byStatus(report)).toEqual({
+        passed: report.cases.map((c) => c.id).filter((id) => !warned.includes(id)),
+        failed: [],
+        warned: report.cases.map((c) => c.id).filter((id) => warned.includes(id)),
+        skipped: [],
+      });
+      expect(report.cases).toHaveLength(17);
+      expect(report).toMatchObject({
+        receiver: r.url,
+        passed: 17 - warned.length,
+        failed: 0,
+        warned: warned.length,
+        skipped: 0,
+        seed: 1,
+      });
+      expect(caseOf(report, 'tls').reason).toMatch(/plain http:\/\/ accepted because of --allow-http/);
+      const timing = caseOf(report, 'answers-within-timeout');
+      // One request at a time apart from the burst's 50 (the kit's own connections weigh on those).
+      expect(timing.timing!.answers).toBeGreaterThan(30);
+      expect(timing.timing!.burst!.answers).toBe(50);
+      expect(timing.reason).toMatch(/p50 \d+ ms, p95 \d+ ms/);
+      expect(caseOf(report, 'survives-batch-burst').reason).toMatch(
+        /all 50 redeliveries of the batch at \S+ answered 200: 50 at once \(--burst-concurrency; the provider does not publish/,
       );
-    }
-  });
-});
-
-describe('verify against a receiver that takes a Void before its Issue only on a retry', () => {
-  it('warns handles-void-before-issue and records-concurrent-issue-and-void, naming the redelivery that saved it', async () => {
-    const r = await verifyTestReceiver(KEY, 'defers-void-before-issue');
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      probe: r.probe,
-      seed: 5,
+      expect(caseOf(report, 'same-second-filename-collision').reason).toMatch(
+        /recorded Voided although both notifications carried the filename \d{8}_\d{6}Z-\w+\.json and the same UpdateDate/,
+      );
     });
-    expect(byStatus(report).failed).toEqual([]);
-    // The concurrent case sends a Void before its Issue deliberately too, so it warns in every run.
-    expect(byStatus(report).warned).toEqual([
-      'tls',
-      'handles-void-before-issue',
-      'records-concurrent-issue-and-void',
-      'records-newest-update-date',
-    ]);
-    expect(caseOf(report, 'handles-void-before-issue').reason).toMatch(
-      /^only redelivery 1 \(batch at \S+\) saved the Void: it was first answered HTTP 503/,
-    );
-  });
-});
 
-describe('verify against a receiver that hangs past the response timeout', () => {
-  it('fails answers-within-timeout naming the late deliveries; refusing by not answering still counts as not 200', async () => {
-    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      responseTimeoutMs: 800,
-      seed: 4,
+    it('skips the four probe cases without --probe, with the reason', async () => {
+      const r = await verifyTestReceiver(KEY);
+      const report = await verifyReceiver({ receiver: r.url, apiKey: KEY, allowHttp: true, seed: 2 });
+      expect(byStatus(report).skipped).toEqual([
+        'records-final-status',
+        'same-second-filename-collision',
+        'records-concurrent-issue-and-void',
+        'records-newest-update-date',
+      ]);
+      expect(report.failed).toBe(0);
+      expect(caseOf(report, 'records-final-status').reason).toMatch(/needs --probe/);
     });
-    expect(byStatus(report).failed).toEqual(['answers-within-timeout']);
-    const timing = caseOf(report, 'answers-within-timeout');
-    expect(timing.reason).toMatch(
-      /^6 of \d+ deliveries got no answer within the 800 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
-    );
-    // The wrong key and its 4 malformed variants, then no Authorization: 6 late; 5 shown.
-    expect(timing.evidence.map((e) => e.received)).toEqual(
-      Array(5).fill(expect.stringMatching(/^timeout after \d+ ms/)),
-    );
-    expect(caseOf(report, 'rejects-wrong-api-key')).toMatchObject({
-      status: 'passed',
-      reason: expect.stringMatching(
-        /^refused every one \(with another Bearer key: no answer within the response timeout/,
-      ),
+
+    it('runs only the cases named by only, in run order', async () => {
+      const r = await verifyTestReceiver(KEY);
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        only: ['answers-within-timeout', 'acknowledges-issue'],
+      });
+      expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+        ['acknowledges-issue', 'passed'],
+        ['answers-within-timeout', timingWarned(report) ? 'warned' : 'passed'],
+      ]);
+    });
+  });
+
+  /**
+   * Each mistake, the cases it must fail (the one that checks it first) and what that case's reason
+   * must say. Two mistakes necessarily fail more than their case: a receiver answering 202 leaves
+   * every notification unacknowledged, and one keyed by filename also loses the new reservation of
+   * an Exchange (same BookingNumber and UpdateDate, so the same filename as the old one).
+   */
+  const MISTAKES: Array<[Mistake, CaseId[], RegExp]> = [
+    [
+      'answers-202',
+      ACKNOWLEDGING,
+      /the Issue: HTTP 202\. Only exactly 200 acknowledges: a 202 counts as a failed delivery, so the provider redelivers it in the next 4 hourly batches \(minute 55\) and then drops it/,
+    ],
+    ['accepts-any-key', ['rejects-wrong-api-key'], /answered 200 to a notification with another Bearer key/],
+    [
+      'accepts-missing-authorization',
+      ['rejects-missing-authorization'],
+      /answered 200 to a notification without any Authorization header/,
+    ],
+    [
+      'conflict-on-duplicate',
+      ['acknowledges-redelivery'],
+      /the redelivery of a notification it had already taken was answered HTTP 409/,
+    ],
+    [
+      'refuses-non-ascii',
+      ['accepts-maximal-body'],
+      // The traits sent alone tell which one was refused.
+      /the maximal body: HTTP 422.*Sent alone on an ordinary Issue, the receiver refused: names outside ASCII \(HTTP 422\); it took: status Exchanged with ExchangedFrom and ExchangedTo, RawData 16 KiB longer, 9 passengers and 8 segments/,
+    ],
+    [
+      'refuses-void-before-issue',
+      ['handles-void-before-issue'],
+      /the Void was never acknowledged: all 5 attempts \(first and 4 redeliveries\) went unacknowledged, the first with HTTP 404/,
+    ],
+    [
+      'records-by-filename',
+      // acknowledges-every-status: the Issued-Exch was answered 200 and not recorded (the loss check).
+      ['same-second-filename-collision', 'records-final-status', 'acknowledges-every-status'],
+      /both notifications were answered 200, but the probe says Issued for booking \d+ .*The receiver keys notifications by filename/,
+    ],
+    [
+      // The same mistake when an Exchange's new reservation takes the filename first (delivery order
+      // is not fixed): still the filename, never "not the filename".
+      'records-by-filename-exchanged-late',
+      // The Issued-Exch takes the filename now: the Exchanged is the one lost (records-final-status).
+      ['same-second-filename-collision', 'records-final-status'],
+      /both notifications were answered 200, but the probe says Issued for booking \d+ .*The receiver keys notifications by filename/,
+    ],
+  ];
+
+  describe.each(MISTAKES)('verify against a receiver with the mistake %s', (mistake, cases, reason) => {
+    it(`fails ${cases[0]} with the reason, and no case it does not check`, { timeout: 120_000 }, async () => {
+      const r = await verifyTestReceiver(KEY, mistake);
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        probe: r.probe,
+        seed: 3,
+        probeDeadlineMs: 1500,
+      });
+      expect(byStatus(report).failed.sort()).toEqual([...cases].sort());
+      // The concurrent case sends a Void before its Issue too: the redelivery after the Issue saves it.
+      expect(byStatus(report).warned).toEqual(
+        mistake === 'refuses-void-before-issue'
+          ? ['tls', 'records-concurrent-issue-and-void', 'records-newest-update-date']
+          : ['tls'],
+      );
+      const failed = caseOf(report, cases[0]!);
+      expect(failed.reason).toMatch(reason);
+      expect(failed.evidence.length).toBeGreaterThan(0);
+      expect(failed.rule).toMatch(/spec "/);
+      expect(failed.fix.length).toBeGreaterThan(20);
+      if (mistake === 'records-by-filename') {
+        expect(caseOf(report, 'records-final-status').reason).toMatch(
+          /created by that Exchange: expected Issued-Exch, the probe says unknown \(404\)/,
+        );
+      }
+    });
+  });
+
+  describe('verify against a receiver that takes a Void before its Issue only on a retry', () => {
+    it('warns handles-void-before-issue and records-concurrent-issue-and-void, naming the redelivery that saved it', async () => {
+      const r = await verifyTestReceiver(KEY, 'defers-void-before-issue');
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        probe: r.probe,
+        seed: 5,
+      });
+      expect(byStatus(report).failed).toEqual([]);
+      // The concurrent case sends a Void before its Issue deliberately too, so it warns in every run.
+      expect(byStatus(report).warned).toEqual([
+        'tls',
+        'handles-void-before-issue',
+        'records-concurrent-issue-and-void',
+        'records-newest-update-date',
+      ]);
+      expect(caseOf(report, 'handles-void-before-issue').reason).toMatch(
+        /^only redelivery 1 \(batch at \S+\) saved the Void: it was first answered HTTP 503/,
+      );
+    });
+  });
+
+  describe('verify against a receiver that hangs past the response timeout', () => {
+    it('fails answers-within-timeout naming the late deliveries; refusing by not answering still counts as not 200', async () => {
+      const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+      const report = await verifyReceiver({
+        receiver: r.url,
+        apiKey: KEY,
+        allowHttp: true,
+        responseTimeoutMs: 800,
+        seed: 4,
+      });
+      expect(byStatus(report).failed).toEqual(['answers-within-timeout']);
+      const timing = caseOf(report, 'answers-within-timeout');
+      expect(timing.reason).toMatch(
+        /^6 of \d+ deliveries got no answer within the 800 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
+      );
+      // The wrong key and its 4 malformed variants, then no Authorization: 6 late; 5 shown.
+      expect(timing.evidence.map((e) => e.received)).toEqual(
+        Array(5).fill(expect.stringMatching(/^timeout after \d+ ms/)),
+      );
+      expect(caseOf(report, 'rejects-wrong-api-key')).toMatchObject({
+        status: 'passed',
+        reason: expect.stringMatching(
+          /^refused every one \(with another Bearer key: no answer within the response timeout/,
+        ),
+      });
     });
   });
 });
