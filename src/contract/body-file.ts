@@ -53,6 +53,15 @@ export class StoredBody {
     return this.file.read(this);
   }
 
+  /**
+   * Copies the bytes into `target` at `targetStart`, read straight from where they are (a data dir
+   * record is encoded around them without a Buffer of their own); answers the count, as
+   * `Buffer.copy` does. Throws if unreadable.
+   */
+  copy(target: Uint8Array, targetStart: number): number {
+    return this.file.copy(this, target, targetStart);
+  }
+
   /** As JSON it is its bytes, as the Buffer it replaced was (`{ type: 'Buffer', data }`). */
   toJSON(): { type: 'Buffer'; data: number[] } {
     return this.bytes().toJSON();
@@ -116,10 +125,28 @@ export class BodyFile {
     const inMemory = this.#inMemory(body.offset, body.length);
     if (inMemory) return inMemory;
     const out = Buffer.allocUnsafe(body.length);
+    this.#readInto(body, out, 0);
+    return out;
+  }
+
+  copy(body: StoredBody, target: Uint8Array, targetStart: number): number {
+    const view = this.#memoryView(body.offset, body.length);
+    if (view) target.set(view, targetStart);
+    else this.#readInto(body, target, targetStart);
+    return body.length;
+  }
+
+  #readInto(body: StoredBody, target: Uint8Array, targetStart: number): void {
     let got = 0;
     try {
       while (got < body.length) {
-        const n = readSync(this.#fd as number, out, got, body.length - got, body.offset + got);
+        const n = readSync(
+          this.#fd as number,
+          target,
+          targetStart + got,
+          body.length - got,
+          body.offset + got,
+        );
         if (n === 0) break;
         got += n;
       }
@@ -127,7 +154,6 @@ export class BodyFile {
       throw this.#unreadable(body, err);
     }
     if (got < body.length) throw this.#unreadable(body, `the file ended after ${got} bytes`);
-    return out;
   }
 
   read(body: StoredBody): Promise<Buffer> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   cpSync,
@@ -10,8 +11,9 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BodyFile } from '../contract/body-file.js';
 import { DATA_DIR_FORMAT, DataDir } from './data-dir.js';
-import type { KeptRecord } from './kinds.js';
+import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { decodeRecords, encodeRecord } from './records.js';
 
 /** A record that carries `name` (a user removed: the smallest kind). */
@@ -105,6 +107,34 @@ describe('DataDir', () => {
     const c = openAll(dir, 1234);
     expect(c.records).toEqual([named('3'), named('4')]);
     c.close();
+  });
+
+  it('writes a background snapshot of bodies read from the body file, one larger than a slice, with appends made meanwhile', async () => {
+    const dir = fresh();
+    const bodies = new BodyFile(fresh());
+    // ~1.3 KB bodies, as a gzip JSON notification is: 400 of them fill several body file slabs (most
+    // are read back from the file) and several snapshot slices; one body is larger than a slice.
+    const bytes = Array.from({ length: 400 }, (_, i) => Buffer.alloc(1300 + (i % 7), i % 251));
+    bytes.push(Buffer.alloc(300 * 1024, 7));
+    const state: OutgoingRecord[] = bytes.map((b, i) => ({
+      ...withBody(`r${i}`, Buffer.alloc(0)),
+      b: bodies.keep(b),
+    }));
+    const a = openAll(dir, 0);
+    const done = a.compactInBackground([named('first'), ...state, named('last')]);
+    a.append({ ...withBody('meanwhile', Buffer.alloc(0)), b: bodies.keep(Buffer.from('late body')) });
+    expect(await done).toMatchObject({ records: 403 });
+    a.close();
+    bodies.close();
+    const b = openAll(dir, 0);
+    expect(b.records.map(nameOf)).toEqual(['first', ...bytes.map((_, i) => `r${i}`), 'last', 'meanwhile']);
+    const read = b.records.filter((r) => r.k === 'res').map((r) => r.b);
+    const expected = [...bytes, Buffer.from('late body')];
+    expect(read.map((r) => r.length)).toEqual(expected.map((e) => e.length));
+    // Compared as digests: vitest's deep equality walks 700 KB byte by byte.
+    const digest = (x: Buffer) => createHash('sha256').update(x).digest('hex');
+    expect(read.map(digest)).toEqual(expected.map(digest));
+    b.close();
   });
 
   it('repairs a journal whose last record a crash cut short, with a notice', () => {

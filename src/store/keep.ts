@@ -1,5 +1,5 @@
 import type { Change } from '../model/change.js';
-import type { ClockMark, KeptRecord } from './kinds.js';
+import type { ClockMark, OutgoingRecord } from './kinds.js';
 import {
   changeRecord,
   credentialData,
@@ -20,7 +20,7 @@ export interface KeepContext {
  * change is kept by others (an event routed: its reservations and notifications are changes of
  * their own). Exhaustive: a new kind of change without a record here does not compile.
  */
-export function recordOf(c: Change, ctx: KeepContext): KeptRecord | undefined {
+export function recordOf(c: Change, ctx: KeepContext): OutgoingRecord | undefined {
   switch (c.kind) {
     case 'user_added':
     case 'user_replaced':

@@ -131,14 +131,26 @@ export type RecordKind = keyof typeof RECORD_SHAPES;
 export type RecordData<K extends RecordKind> = z.output<(typeof RECORD_SHAPES)[K]>;
 
 /** One record of a kind: its data, and its bytes for the kinds that carry them. */
-type RecordOf<K extends RecordKind> = { k: K; d: RecordData<K> } & (K extends 'res'
-  ? { b: Buffer }
+type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends 'res'
+  ? { b: B }
   : K extends 'n+'
-    ? { b?: Buffer | undefined }
+    ? { b?: B | undefined }
     : { b?: undefined });
 
 /** Every record the journal and a snapshot hold: a union over the kinds, discriminated by `k`. */
 export type KeptRecord = { [K in RecordKind]: RecordOf<K> }[RecordKind];
+
+/**
+ * A record's bytes on their way to disk: a Buffer, or a stored body (src/contract/body-file.ts),
+ * copied from where it is kept straight into the encoded record.
+ */
+export interface OutgoingBytes {
+  readonly length: number;
+  copy(target: Uint8Array, targetStart: number): number;
+}
+
+/** A record as it is written: a kept record whose bytes may still be where they are kept. */
+export type OutgoingRecord = { [K in RecordKind]: RecordOf<K, OutgoingBytes> }[RecordKind];
 
 export type ClockMark = RecordData<'clock'>;
 export type KeptToken = RecordData<'tok'>;

@@ -8,7 +8,7 @@ import { acknowledges } from '../model/acknowledgement.js';
 import type { Change, ChangeStream } from '../model/change.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
-import type { ClockMark, KeptRecord } from './kinds.js';
+import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
 import { ReplayedState } from './replay.js';
 import { changeRecord, credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
 
@@ -138,7 +138,7 @@ export class PersistentState {
     if (!t) return;
     this.#compactQueued = false;
     const started = performance.now();
-    let state: Iterable<KeptRecord>;
+    let state: Iterable<OutgoingRecord>;
     try {
       state = stateRecords(t, this.#mark(t.clock), this.#started, this.#batchRunning);
     } catch (err) {
@@ -192,7 +192,7 @@ export class PersistentState {
     this.#dir.close();
   }
 
-  #append(rec: KeptRecord): void {
+  #append(rec: OutgoingRecord): void {
     const failing = this.#dir.failure;
     try {
       this.#dir.append(rec);

@@ -1,5 +1,11 @@
 import { crc32 } from 'node:zlib';
-import { type KeptRecord, keptRecord, type SnapshotHeader } from './kinds.js';
+import {
+  type KeptRecord,
+  keptRecord,
+  type OutgoingBytes,
+  type OutgoingRecord,
+  type SnapshotHeader,
+} from './kinds.js';
 
 /**
  * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a gzipped body, kept
@@ -10,20 +16,52 @@ import { type KeptRecord, keptRecord, type SnapshotHeader } from './kinds.js';
  */
 export type StoreRecord = KeptRecord | SnapshotHeader;
 
+/** A record as it is written: its bytes may still be a stored body, copied straight in. */
+export type OutgoingStoreRecord = OutgoingRecord | SnapshotHeader;
+
 const HEAD_BYTES = 8;
 
-/** The bytes of one record. */
-export function encodeRecord(rec: StoreRecord): Buffer {
-  const json = Buffer.from(JSON.stringify({ k: rec.k, d: rec.d }), 'utf8');
-  const blob = rec.b;
-  const payloadLength = 4 + json.length + (blob?.length ?? 0);
-  const out = Buffer.allocUnsafe(HEAD_BYTES + payloadLength);
-  out.writeUInt32LE(payloadLength, 0);
-  out.writeUInt32LE(json.length, HEAD_BYTES);
-  json.copy(out, HEAD_BYTES + 4);
-  if (blob) blob.copy(out, HEAD_BYTES + 4 + json.length);
-  out.writeUInt32LE(crc32(out.subarray(HEAD_BYTES)), 4);
+/** The bytes of one record, in a Buffer of its own. */
+export function encodeRecord(rec: OutgoingStoreRecord): Buffer {
+  const json = JSON.stringify({ k: rec.k, d: rec.d });
+  const jsonLength = Buffer.byteLength(json);
+  const out = Buffer.allocUnsafe(recordLength(jsonLength, rec.b));
+  writeRecord(rec, json, jsonLength, out, 0);
   return out;
+}
+
+/**
+ * Encodes `rec` into `into` at `at` and answers where it ends, or -1 (nothing written) when it does
+ * not fit: a journal append and a compaction encode into one buffer they reuse, so a record costs no
+ * Buffer of its own and its body is copied once, from where it is kept (decision 0154).
+ */
+export function encodeRecordAt(rec: OutgoingStoreRecord, into: Buffer, at: number): number {
+  const json = JSON.stringify({ k: rec.k, d: rec.d });
+  const jsonLength = Buffer.byteLength(json);
+  const length = recordLength(jsonLength, rec.b);
+  if (at + length > into.length) return -1;
+  writeRecord(rec, json, jsonLength, into, at);
+  return at + length;
+}
+
+function recordLength(jsonLength: number, blob: OutgoingBytes | undefined): number {
+  return HEAD_BYTES + 4 + jsonLength + (blob?.length ?? 0);
+}
+
+function writeRecord(
+  rec: OutgoingStoreRecord,
+  json: string,
+  jsonLength: number,
+  out: Buffer,
+  at: number,
+): void {
+  const payloadLength = 4 + jsonLength + (rec.b?.length ?? 0);
+  out.writeUInt32LE(payloadLength, at);
+  out.writeUInt32LE(jsonLength, at + HEAD_BYTES);
+  out.write(json, at + HEAD_BYTES + 4, jsonLength, 'utf8');
+  rec.b?.copy(out, at + HEAD_BYTES + 4 + jsonLength);
+  const payloadStart = at + HEAD_BYTES;
+  out.writeUInt32LE(crc32(out.subarray(payloadStart, payloadStart + payloadLength)), at + 4);
 }
 
 /** What reading a file found: how many records, and where the good part ends when a bad record follows. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../emulator.js';
-import type { KeptRecord } from './kinds.js';
+import type { OutgoingRecord } from './kinds.js';
 import { stateRecords } from './snapshot.js';
 
 let emulator: Emulator | undefined;
@@ -12,8 +12,8 @@ afterEach(async () => {
 const CLOCK = { mode: 'manual', emuMs: 0, wallMs: 0, hourMs: 3_600_000 } as const;
 
 /** The cut's records by kind, with the fields the test compares. */
-function byKind(records: Iterable<KeptRecord>) {
-  const out = new Map<string, KeptRecord[]>();
+function byKind(records: Iterable<OutgoingRecord>) {
+  const out = new Map<string, OutgoingRecord[]>();
   for (const r of records) out.set(r.k, [...(out.get(r.k) ?? []), r]);
   return out;
 }

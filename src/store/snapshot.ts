@@ -4,7 +4,7 @@ import type { NotificationRecord } from '../delivery/notification.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
 import type { ReservationStore, StoredReservation } from '../reservations/index.js';
-import type { ClockMark, KeptRecord, NotificationChange, NotificationData } from './kinds.js';
+import type { ClockMark, KeptRecord, NotificationChange, NotificationData, OutgoingRecord } from './kinds.js';
 
 /** The services a data dir keeps (a subset of the Emulator). */
 export interface KeptServices {
@@ -18,7 +18,7 @@ export function reservationRecord(
   record: StoredReservation,
   sequence: number,
   history: 'whole' | 'appended' = 'whole',
-): KeptRecord {
+): OutgoingRecord {
   const { gz, ...rest } = record;
   // A save appends one entry to the history it had: the journal carries that one, not all again
   // (a reservation redelivered 1,000 times would otherwise write 1,000 entries on the next one).
@@ -27,10 +27,10 @@ export function reservationRecord(
     return {
       k: 'res',
       d: { record: { ...rest, history: rest.history.slice(historyFrom) }, sequence, historyFrom },
-      b: gz.bytes(),
+      b: gz,
     };
   }
-  return { k: 'res', d: { record: rest, sequence }, b: gz.bytes() };
+  return { k: 'res', d: { record: rest, sequence }, b: gz };
 }
 
 /**
@@ -43,7 +43,7 @@ export function notificationRecord(
   n: NotificationRecord,
   sharesBody: boolean,
   credentialWarnings: readonly string[] | undefined,
-): KeptRecord {
+): OutgoingRecord {
   const d: NotificationData = {
     id: n.id,
     credentialId: n.credentialId,
@@ -68,7 +68,7 @@ export function notificationRecord(
     else d.warnings = [...n.warnings];
   }
   if (sharesBody) d.gzOf = n.bookingId;
-  return sharesBody ? { k: 'n+', d } : { k: 'n+', d, b: n.gz.bytes() };
+  return sharesBody ? { k: 'n+', d } : { k: 'n+', d, b: n.gz };
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */
@@ -99,7 +99,7 @@ export function stateRecords(
   clock: ClockMark,
   started: ReadonlyMap<string, StartedAttempt>,
   batchRunning: string | undefined,
-): Iterable<KeptRecord> {
+): Iterable<OutgoingRecord> {
   const small: KeptRecord[] = [{ k: 'clock', d: clock }];
   for (const u of s.auth.users.list()) small.push({ k: 'user+', d: u });
   for (const c of s.delivery.credentials.list()) small.push({ k: 'cred+', d: credentialData(c) });
