@@ -19,7 +19,7 @@ import { decodeRecords, encodeRecord } from './records.js';
 /** A record that carries `name` (a user removed: the smallest kind). */
 const named = (name: string): KeptRecord => ({ k: 'user-', d: { username: name } });
 /** A record with bytes (a reservation and its gzipped body). */
-const withBody = (name: string, b: Buffer): KeptRecord => ({
+const withBody = (name: string, b: Buffer): Extract<KeptRecord, { k: 'res' }> => ({
   k: 'res',
   d: {
     record: {

@@ -12,11 +12,9 @@ import {
  * as it is sent instead of base64 in the JSON); the kinds and their data are src/store/kinds.ts. On
  * disk (decision 0080):
  * `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
- * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`.
+ * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`. As it is written, a record's bytes may
+ * still be a stored body, copied straight in.
  */
-export type StoreRecord = KeptRecord | SnapshotHeader;
-
-/** A record as it is written: its bytes may still be a stored body, copied straight in. */
 export type OutgoingStoreRecord = OutgoingRecord | SnapshotHeader;
 
 const HEAD_BYTES = 8;
