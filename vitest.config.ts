@@ -59,6 +59,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Registers the helpers' clean-up in each test file (test/helpers/file-hooks.ts).
+    setupFiles: ['test/setup/file-hooks.ts'],
     // Most files wait on sockets, timers and child processes rather than compute: four at a time keep
     // two cores busy (two left them ~40% idle). VITEST_MAX_WORKERS overrides it.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 4,

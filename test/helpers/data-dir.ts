@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import type { SettingsInput } from '../../src/config/index.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 import { CLOCK_START } from './clock.js';
+import { afterEachTest } from './file-hooks.js';
 
 // Emulators in this process on a --data-dir, for the persistence tests: each test's emulators are
 // closed and its folders removed after it.
 const dirs: string[] = [];
 const running: RunningEmulator[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const r of running.splice(0)) await r.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });

@@ -1,4 +1,4 @@
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { AdminClient } from '../../src/client/index.js';
 import type * as T from '../../src/client/types.js';
 import type { SettingsInput } from '../../src/config/index.js';
@@ -6,12 +6,13 @@ import type { EmulatorDeps, EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
 import { CLOCK_START } from './clock.js';
+import { afterEachTest } from './file-hooks.js';
 import { receiver } from './receiver.js';
 
 export { CLOCK_START };
 
 const running = new Set<RunningEmulator>();
-afterEach(async () => {
+afterEachTest(async () => {
   const closing = [...running].map((r) => r.close());
   running.clear();
   await Promise.all(closing);

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import { BIN, ROOT } from './cli.js';
+import { atFileEnd } from './file-hooks.js';
 
 /** A child process started by a test, with everything it printed so far. */
 export interface Started {
@@ -16,7 +16,7 @@ export interface Started {
 
 const running = new Set<ChildProcess>();
 
-afterAll(async () => {
+atFileEnd(async () => {
   const stopping = [...running].map(async (child) => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');

@@ -1,6 +1,6 @@
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TlsOptions } from 'node:tls';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-hooks.js';
 
 /** One request as the raw receiver read it off the wire. */
 export interface RawRequest {
@@ -35,7 +35,7 @@ const open = new Set<RawReceiver>();
 // Once per file, not after each test: a test may run concurrently with others (`it.concurrent`), and
 // closing every open receiver after one test would cut the others' off. A test that wants its
 // receiver gone sooner closes it itself.
-afterAll(async () => {
+atFileEnd(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);

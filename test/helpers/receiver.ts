@@ -1,11 +1,12 @@
-import { afterEach } from 'vitest';
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/receivers/index.js';
+
+import { afterEachTest } from './file-hooks.js';
 
 export { behave, type Receiver } from '../../src/receivers/index.js';
 
 const open = new Set<Receiver>();
 
-afterEach(async () => {
+afterEachTest(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import {
   type CertificateAuthority,
   createCertificateAuthority,
   createServerCertificate,
 } from '../../src/certs/index.js';
 import type { Receiver, ReceiverOptions } from '../../src/receivers/index.js';
+import { atFileEnd } from './file-hooks.js';
 import { receiver } from './receiver.js';
 
 /** How an HTTPS receiver presents itself. `trusted` is the only one a sender should accept. */
@@ -16,7 +16,7 @@ export type TlsReceiverKind = 'trusted' | 'self-signed' | 'expired' | 'wrong-hos
 let ca: CertificateAuthority | undefined;
 let dir: string | undefined;
 
-afterAll(() => {
+atFileEnd(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });

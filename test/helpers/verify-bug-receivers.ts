@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-hooks.js';
 import { listenLoopback, type ReceiverTls } from './verify-receivers.js';
 
 /** One realistic bug; the test names the case(s) each must fail. */
@@ -130,7 +130,7 @@ const open = new Set<BugReceiver>();
 // Once per file, not after each test: a test may run concurrently with others (`it.concurrent`), and
 // closing every open receiver after one test would cut the others' off. A test that wants its
 // receiver gone sooner closes it itself.
-afterAll(async () => {
+atFileEnd(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);

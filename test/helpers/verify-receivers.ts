@@ -10,7 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SecureVersion } from 'node:tls';
 import { gunzipSync } from 'node:zlib';
-import { afterAll } from 'vitest';
+import { atFileEnd } from './file-hooks.js';
 
 /** One mistake a real receiver makes; each should fail exactly one verify case. */
 export type Mistake =
@@ -52,7 +52,7 @@ const open = new Set<TestReceiver>();
 // Once per file, not after each test: a test may run concurrently with others (`it.concurrent`), and
 // closing every open receiver after one test would cut the others' off. A test that wants its
 // receiver gone sooner closes it itself.
-afterAll(async () => {
+atFileEnd(async () => {
   const closing = [...open].map((r) => r.close());
   open.clear();
   await Promise.all(closing);
