@@ -20,7 +20,8 @@ steps:
       notifications: { booking: first, state: exhausted, attempts: 1 }
 `;
 
-describe('reportbo-emulator run', () => {
+// Each test runs its own CLI processes on its own files and ports: they run side by side.
+describe.concurrent('reportbo-emulator run', () => {
   it('passes every shipped scenario through the real CLI with exit code 0', async () => {
     expect(shipped.length).toBeGreaterThanOrEqual(8);
     const run = await runCli(['run', ...shipped]);

@@ -77,8 +77,10 @@ describe('run --junit / --json into a path that cannot be written', () => {
   });
 });
 
+// The first two run side by side (built-in receivers inside each run); the TLS one runs alone, as
+// test/helpers/receiver.ts closes every receiver it started after each test.
 describe('a failed notification expectation carries the attempts of the notifications it looked at', () => {
-  it('shows the receiver’s 401 in the console, the JUnit failure text and the JSON report', async () => {
+  it.concurrent('shows the receiver’s 401 in the console, the JUnit failure text and the JSON report', async () => {
     const file = tmp.write('unauthorized.yaml', UNAUTHORIZED);
     const junit = join(tmp.dir, 'r401', 'report.xml');
     const json = join(tmp.dir, 'r401', 'report.json');
@@ -113,7 +115,7 @@ describe('a failed notification expectation carries the attempts of the notifica
     ]);
   });
 
-  it('shows a timeout of every attempt, with the response timeout the scenario set', async () => {
+  it.concurrent('shows a timeout of every attempt, with the response timeout the scenario set', async () => {
     const file = tmp.write('hanging.yaml', HANGING);
     const json = join(tmp.dir, 'hang', 'report.json');
     const junit = join(tmp.dir, 'hang', 'report.xml');
