@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * `npm test`: the complete functional suite, every feature end to end. Two groups run apart, and
  * `.ci/run` runs all three:
  * - `*.scale.test.ts` (`npm run test:scale`, vitest.scale.config.ts): thousands of notifications,
- *   minute-long runs, kill -9 loops;
+ *   minute-long runs, kill -9 loops, long runs that only add size;
  * - `*.package.test.ts` (`npm run test:package`, vitest.package.config.ts): what ships, built and
  *   installed as a user gets it (npm pack, the tarball and a git URL installed into throwaway
  *   projects under Jest 29/30, the Docker image and the Testcontainers module on a real engine, and
