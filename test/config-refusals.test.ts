@@ -68,3 +68,13 @@ describe('settings that are wrong are refused at start with exit 2, naming the s
     expect(await p.exited()).toBe(0);
   });
 });
+
+describe('serve refused in a process that lives on (main() called again, as startEmulator users and the tests do)', () => {
+  it('leaves at most one SIGXFSZ listener behind, however many times serve ran', async () => {
+    await serveHere('--clock', 'sometimes');
+    const once = process.listenerCount('SIGXFSZ');
+    expect(once).toBeGreaterThanOrEqual(1);
+    for (let i = 0; i < 3; i++) expect((await serveHere('--clock', 'sometimes')).code).toBe(2);
+    expect(process.listenerCount('SIGXFSZ')).toBe(once);
+  });
+});

@@ -156,11 +156,16 @@ export function addServeOptions(cmd: Command): Command {
   return cmd;
 }
 
+/**
+ * A file past `ulimit -f` would end the process by SIGXFSZ (exit 153) in the middle of a write;
+ * ignored, the write fails with EFBIG, which the data dir and the log handle like a full disk. One
+ * listener however often `serve` runs in the process (main() called again, a refusal each time).
+ */
+function ignoreSigxfsz(): void {}
+
 /** `serve`: listen until SIGINT/SIGTERM; resolves with the exit code. */
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
-  // A file past `ulimit -f` would end the process by SIGXFSZ (exit 153) in the middle of a write;
-  // ignored, the write fails with EFBIG, which the data dir and the log handle like a full disk.
-  process.on('SIGXFSZ', () => {});
+  if (!process.listeners('SIGXFSZ').includes(ignoreSigxfsz)) process.on('SIGXFSZ', ignoreSigxfsz);
   const { launchEmulator } = await import('../server.js');
   const { settings: input, preload, names, warnings } = await serveSettings(flags, process.env);
   const running = await launchEmulator(input, { settingNames: names }, preload, startScenarioFile);
