@@ -13,19 +13,20 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Three projects: `unit` (the unit tests beside the code in src/) shares one module graph per worker
  * (`isolate: false`): they register no hooks from shared modules and leave no state behind, and a
  * fresh graph per file cost 70 s of CPU for 45 files against 29 s shared. `e2e-shared` (SHARED_GRAPH
- * below) shares one too; `e2e` (the rest of test/) keeps one per file: it holds browsers, changes
- * the environment or process listeners, runs the CLI's `main()` in its process, or has not been
- * checked for these yet.
+ * below) shares one too; `e2e` (the rest of test/: the dashboard's browser tests) keeps one per
+ * file.
  */
 /**
- * End-to-end files that touch no process-wide state (listeners, environment, timers, mocks, stdout:
- * no `runMain`), leave nothing behind in shared modules and close what they start (the helpers'
+ * End-to-end files that leave no process-wide state behind (listeners, environment, timers, mocks;
+ * `runMain` restores stdout and the environment), nothing in shared modules, and close what they
+ * start (the helpers'
  * clean-up runs in every file through test/helpers/file-hooks.ts): they share one module graph per
  * worker too. Measured alone, the first 26 took 125 s of CPU isolated, 93 s shared; the 29 added
  * next (in-process emulators: admin, delivery, persistence, notifications, programmatic) 109.7 s
  * isolated, 51.8 s shared (64.7 → 31.3 s wall); then 20 that mostly wait on child processes and
- * sockets (CLI runs, verify, serve, signals, ci-recipes) 205.0 s isolated, 191.4 s shared. All pass
- * with the files shuffled. A new file is isolated unless added here.
+ * sockets (CLI runs, verify, serve, signals, ci-recipes) 205.0 s isolated, 191.4 s shared; then the
+ * 7 that run the CLI's `main()` in their process 90.9 s isolated, 77.9–85.1 s shared. All pass with
+ * the files shuffled. A new file is isolated unless added here.
  */
 const SHARED_GRAPH = [
   'test/admin-bodies.test.ts',
@@ -35,12 +36,16 @@ const SHARED_GRAPH = [
   'test/admin-methods.test.ts',
   'test/admin-refusals.test.ts',
   'test/admin-security.test.ts',
+  'test/admin-token-clients.test.ts',
   'test/api-faults.test.ts',
   'test/api-hostile-inputs.test.ts',
   'test/auth-admin.test.ts',
+  'test/certs.test.ts',
   'test/ci-recipes.test.ts',
   'test/cli-run.test.ts',
   'test/cold-start.test.ts',
+  'test/config-env.test.ts',
+  'test/config-refusals.test.ts',
   'test/contract-documents.test.ts',
   'test/delivery-batch-concurrency.test.ts',
   'test/delivery-cancel.test.ts',
@@ -56,6 +61,7 @@ const SHARED_GRAPH = [
   'test/delivery-trust.test.ts',
   'test/docker-equivalent.test.ts',
   'test/docs-citations.test.ts',
+  'test/error-messages.test.ts',
   'test/generate-cli.test.ts',
   'test/generate-fast-path.test.ts',
   'test/generate-properties.test.ts',
@@ -97,8 +103,10 @@ const SHARED_GRAPH = [
   'test/shutdown.test.ts',
   'test/signals.test.ts',
   'test/verify-bugs.test.ts',
+  'test/verify-cli.test.ts',
   'test/verify-correct-receivers.test.ts',
   'test/verify-dead-or-slow.test.ts',
+  'test/verify-replay.test.ts',
   'test/verify-round3.test.ts',
   'test/verify.test.ts',
   'test/workflows.test.ts',
