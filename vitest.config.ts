@@ -47,6 +47,8 @@ const SHARED_GRAPH = [
   'test/config-env.test.ts',
   'test/config-refusals.test.ts',
   'test/contract-documents.test.ts',
+  'test/crash-cut-exhausted.test.ts',
+  'test/dashboard-routes.test.ts',
   'test/delivery-batch-concurrency.test.ts',
   'test/delivery-cancel.test.ts',
   'test/delivery-compressed.test.ts',
