@@ -32,7 +32,9 @@ const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
 describe('verify --replay', () => {
-  it('a failing case replays and fails the same way on the buggy receiver, and passes on the fixed one', {
+  // The first two run side by side (their own receivers and files); the refusals below run
+  // main() in this process, which captures stdout, so they run alone.
+  it.concurrent('a failing case replays and fails the same way on the buggy receiver, and passes on the fixed one', {
     timeout: 120_000,
   }, async () => {
     const buggy = await bugReceiver(KEY, { bug: 'placeholder-overwritten-by-issue' });
@@ -135,7 +137,7 @@ describe('verify --replay', () => {
     expect(passing.stdout).toMatch(/✓ handles-void-before-issue — replayed \d+ notifications/);
   });
 
-  it('sends the same bytes with the same headers, in the same order, to the URL of the report', {
+  it.concurrent('sends the same bytes with the same headers, in the same order, to the URL of the report', {
     timeout: 60_000,
   }, async () => {
     const got: Array<{ body: Buffer; auth: string | undefined; disposition: string | undefined }> = [];
