@@ -326,19 +326,16 @@ describe.concurrent('verify, second round', () => {
 
   describe('tls as the sender connects', () => {
     const hosts = ['localhost', '127.0.0.1'];
+    /** The tls case alone, run against `receiver` trusting the test CA. */
+    const tlsCase = async (receiver: string) =>
+      (await verifyReceiver({ receiver, apiKey: KEY, caFile: testCaFile(), only: ['tls'] })).cases[0]!;
 
     it('fails an endpoint that accepts TLS 1.3 only: TLS 1.2 must be accepted', {
       timeout: 60_000,
     }, async () => {
       const cert = createServerCertificate({ ca: testCa(), hosts });
       const r = await bugReceiver(KEY, { tls: { ...cert, minVersion: 'TLSv1.3' } });
-      const report = await verifyReceiver({
-        receiver: r.url,
-        apiKey: KEY,
-        caFile: testCaFile(),
-        only: ['tls'],
-      });
-      expect(report.cases[0]).toMatchObject({
+      expect(await tlsCase(r.url)).toMatchObject({
         status: 'failed',
         reason: expect.stringMatching(
           /^the receiver accepts TLSv1\.3 but refuses TLS 1\.2 \(TLS: protocol version refused/,
@@ -354,13 +351,7 @@ describe.concurrent('verify, second round', () => {
       await once(server, 'listening');
       try {
         const { port } = server.address() as AddressInfo;
-        const report = await verifyReceiver({
-          receiver: `https://localhost:${port}/reportbo`,
-          apiKey: KEY,
-          caFile: testCaFile(),
-          only: ['tls'],
-        });
-        expect(report.cases[0]).toMatchObject({
+        expect(await tlsCase(`https://localhost:${port}/reportbo`)).toMatchObject({
           status: 'failed',
           reason: expect.stringMatching(
             /^the receiver speaks HTTP\/2 only: it refused the ALPN offer "http\/1\.1"/,
@@ -376,19 +367,14 @@ describe.concurrent('verify, second round', () => {
       const intermediate = intermediateCa(root);
       const cert = createServerCertificate({ ca: intermediate, hosts });
       const r = await bugReceiver(KEY, { tls: cert }); // the leaf alone, no chain
-      const report = await verifyReceiver({
-        receiver: r.url,
-        apiKey: KEY,
-        caFile: testCaFile(),
-        only: ['tls'],
-      });
-      expect(report.cases[0]).toMatchObject({
+      const tls = await tlsCase(r.url);
+      expect(tls).toMatchObject({
         status: 'failed',
         reason: expect.stringMatching(
           /its certificate is issued by "reportbo-emulator intermediate CA", which is not a CA you gave with --ca-file .* the receiver sends no intermediate certificate with it: serve the full chain/,
         ),
       });
-      expect(report.cases[0]!.reason).not.toMatch(/trust its CA with the caFile setting/);
+      expect(tls.reason).not.toMatch(/trust its CA with the caFile setting/);
     });
   });
 });
