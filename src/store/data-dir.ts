@@ -710,7 +710,7 @@ function describeError(err: unknown): string {
 /**
  * Records encoded one after another into one buffer of COMPACT_SLICE_BYTES, written to `fd` each
  * time it fills: a snapshot of 25,000 records makes no Buffer per record and copies each body once,
- * from where it is kept (decision 0154; before, each record's Buffers lived until their slice was
+ * from where it is kept (decision 0157; before, each record's Buffers lived until their slice was
  * written, long enough to reach V8's old space and keep malloc's arena grown after a compaction).
  */
 class RecordSlices {

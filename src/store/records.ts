@@ -31,7 +31,7 @@ export function encodeRecord(rec: OutgoingStoreRecord): Buffer {
 /**
  * Encodes `rec` into `into` at `at` and answers where it ends, or -1 (nothing written) when it does
  * not fit: a journal append and a compaction encode into one buffer they reuse, so a record costs no
- * Buffer of its own and its body is copied once, from where it is kept (decision 0154).
+ * Buffer of its own and its body is copied once, from where it is kept (decision 0157).
  */
 export function encodeRecordAt(rec: OutgoingStoreRecord, into: Buffer, at: number): number {
   const json = JSON.stringify({ k: rec.k, d: rec.d });
