@@ -114,14 +114,23 @@ export function useChromium() {
   return { browser: () => context!, newPage, open, pageErrors };
 }
 
-/** Waits until the text of the element `selector` matches `pattern`, and answers it. */
-export async function waitText(page: Page, selector: string, pattern: RegExp): Promise<string> {
+/**
+ * Waits until the text of the element `selector` matches `pattern`, and answers it; `timeoutMs`
+ * (playwright's default, 30 s, when absent) for what takes long on a busy machine.
+ */
+export async function waitText(
+  page: Page,
+  selector: string,
+  pattern: RegExp,
+  timeoutMs?: number,
+): Promise<string> {
   await page.waitForFunction(
     ([sel, source, flags]) =>
       new RegExp(source!, flags).test(
         (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
       ),
     [selector, pattern.source, pattern.flags] as const,
+    timeoutMs === undefined ? undefined : { timeout: timeoutMs },
   );
   return (await page.locator(selector).textContent()) ?? '';
 }
