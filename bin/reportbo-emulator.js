@@ -2,11 +2,6 @@
 // Thin launcher: the CLI lives in dist/ (built by `npm run build`, which `npm install` runs via `prepare`).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-
-// Decision 0135: the young generation stays at its first size (1 MiB semi-spaces) instead of
-// growing to 16 MiB under load; read by V8 each time it would grow, so setting it here suffices.
-setFlagsFromString('--semi-space-growth-factor=1');
 
 const entry = new URL('../dist/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
