@@ -4,8 +4,9 @@
  * stored U+FFFD in place of the bytes sent: 400), and JSON nested at most MAX_JSON_DEPTH deep (10,000
  * levels of `overrides` overflowed the stack of the recursive merge: 400 naming the path).
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { EmulatorError, formatPath, InputError } from '../errors.js';
+import { incomingOf, readIncoming, TOO_LARGE } from '../incoming-body.js';
 
 /** The largest admin request body read: 10 MiB. */
 export const MAX_ADMIN_BODY_BYTES = 10 * 1024 * 1024;
@@ -27,17 +28,20 @@ class BodyTooLargeError extends EmulatorError {
   }
 }
 
+const CHECKED_BODY = 'reportbo.admin.body';
+
 /**
- * Reads an admin request's body within the bounds above and hands the checked text on as the body
- * of the request the routes see; a GET or a body-less request passes untouched.
+ * Reads an admin request's body within the bounds above; the routes read the checked text with
+ * `checkedBody` (mount.ts). A GET or a body-less request passes untouched.
  */
 export function adminBodyLimits(): MiddlewareHandler {
   return async (c, next) => {
-    const raw = c.req.raw;
-    if (!WITH_BODY.has(raw.method) || raw.body === null) return next();
-    const declared = Number(raw.headers.get('content-length') ?? '0');
+    if (!WITH_BODY.has(c.req.method)) return next();
+    const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > MAX_ADMIN_BODY_BYTES) throw new BodyTooLargeError();
-    const text = decodeUtf8(await readBounded(raw.body));
+    const bytes = await readBody(c);
+    if (bytes === undefined) return next();
+    const text = decodeUtf8(bytes);
     const deep = tooDeep(text, MAX_JSON_DEPTH);
     if (deep)
       throw new InputError(
@@ -45,9 +49,30 @@ export function adminBodyLimits(): MiddlewareHandler {
         `The request body nests deeper than ${MAX_JSON_DEPTH} levels at ${formatPath(deep)}.`,
         { path: formatPath(deep), accepted: [`at most ${MAX_JSON_DEPTH} levels of objects and arrays`] },
       );
-    c.req.raw = new Request(raw, { body: text });
+    c.set(CHECKED_BODY, text);
     return next();
   };
+}
+
+/** The body text `adminBodyLimits` read and checked, or undefined when it read none. */
+export function checkedBody(c: Context): string | undefined {
+  return c.get(CHECKED_BODY) as string | undefined;
+}
+
+/**
+ * The body's bytes, from the socket when @hono/node-server serves the request (incoming-body.ts:
+ * no fetch `Request` is built), else from the `Request` the app was called with; undefined when
+ * there is no body.
+ */
+async function readBody(c: Context): Promise<Uint8Array | undefined> {
+  const incoming = incomingOf(c);
+  if (incoming) {
+    const bytes = await readIncoming(incoming, MAX_ADMIN_BODY_BYTES);
+    if (bytes === TOO_LARGE) throw new BodyTooLargeError();
+    return bytes;
+  }
+  const raw = c.req.raw;
+  return raw.body === null ? undefined : readBounded(raw.body);
 }
 
 async function readBounded(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {

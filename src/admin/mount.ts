@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { formatPath, InputError } from '../errors.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
+import { checkedBody } from './body-limits.js';
 import { type Answer, type PathParams, type RouteDeclaration, successStatus } from './contract/route.js';
 import { ADMIN_ROUTES, type AdminRoutes, type OperationName } from './contract/routes.js';
 
@@ -71,12 +72,12 @@ const ANY_BODY: Refusal = {
 };
 
 /**
- * The request body as `schema` reads it. The admin guard (body-limits.ts) has already bounded its
- * size and depth and checked its UTF-8; it is JSON (an empty body reads as `{}`), or with `textBody`
+ * The request body as `schema` reads it. The admin guard (body-limits.ts) has already read it,
+ * bounded its size and depth and checked its UTF-8 (`checkedBody`; none read is ''); it is JSON (an empty body reads as `{}`), or with `textBody`
  * and no JSON media type the text of that member.
  */
 async function readBody(c: Context, schema: z.ZodType, declared: RouteDeclaration): Promise<unknown> {
-  const text = await c.req.text();
+  const text = checkedBody(c) ?? '';
   const json = (c.req.header('content-type') ?? '').includes('json');
   const raw = declared.textBody !== undefined && !json ? { [declared.textBody]: text } : parseJson(text);
   return parseOr(schema, declared.bodyError ?? ANY_BODY, raw);

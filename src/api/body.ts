@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { incomingOf, readIncoming, TOO_LARGE } from '../incoming-body.js';
 import { ApiRequestError, malformed } from './api-error.js';
 import { noteRequestBody } from './exchange.js';
 
@@ -19,7 +19,7 @@ function tooLarge(what: string): ApiRequestError {
 
 /** Reads the raw body bytes, refusing anything above MAX_BODY_BYTES without buffering it all. */
 async function readRaw(c: Context): Promise<Buffer> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw tooLarge(`(Content-Length ${declared})`);
   if (!incoming) {
@@ -27,25 +27,11 @@ async function readRaw(c: Context): Promise<Buffer> {
     if (buf.length > MAX_BODY_BYTES) throw tooLarge('');
     return buf;
   }
-  if (incoming.readableEnded) return Buffer.alloc(0);
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        incoming.off('data', onData);
-        incoming.off('end', onEnd);
-        reject(tooLarge('(chunked)'));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', (err) => reject(malformed(`The request body could not be read: ${err.message}.`)));
+  const body = await readIncoming(incoming, MAX_BODY_BYTES).catch((err: Error) => {
+    throw malformed(`The request body could not be read: ${err.message}.`);
   });
+  if (body === TOO_LARGE) throw tooLarge('(chunked)');
+  return body;
 }
 
 /** Undoes Content-Encoding with the same cap after inflation (a gzip bomb stops at MAX_BODY_BYTES). */
