@@ -76,4 +76,36 @@ describe('Limiter', () => {
     g.open();
     expect(await Promise.all([first, second])).toEqual(['first', 'second']);
   });
+
+  it('starts background tasks in arrival order with runs, and frees the slot of a task that throws or rejects', async () => {
+    const limiter = new Limiter(1);
+    const order: string[] = [];
+    const g = gate();
+    limiter.start(async () => {
+      order.push('a');
+      await g.done;
+    });
+    limiter.start(() => {
+      order.push('throws');
+      throw new Error('synchronous');
+    });
+    limiter.start(async () => {
+      order.push('rejects');
+      throw new Error('asynchronous');
+    });
+    const thrown = limiter.run((): Promise<string> => {
+      order.push('run throws');
+      throw new Error('run, synchronous');
+    });
+    const last = limiter.run(async () => {
+      order.push('last');
+      return 'last';
+    });
+    expect([order, limiter.active, limiter.waiting]).toEqual([['a'], 1, 4]);
+    g.open();
+    await expect(thrown).rejects.toThrow('run, synchronous');
+    expect(await last).toBe('last');
+    expect(order).toEqual(['a', 'throws', 'rejects', 'run throws', 'last']);
+    expect([limiter.active, limiter.waiting]).toEqual([0, 0]);
+  });
 });

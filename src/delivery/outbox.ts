@@ -149,7 +149,7 @@ export class Outbox {
     // Kept before it exists: a notification the data dir could not keep is never created.
     this.#changes.emit({ kind: 'notification_created', notification: record }, () => this.#store.add(record));
     this.#applyRetention();
-    void this.#attempt(record, 'first'); // marks it in flight at once; the attempt runs in the background
+    this.#limiter.start(this.#attempt(record, 'first')); // marked in flight at once; runs in the background
     return record;
   }
 
@@ -174,7 +174,7 @@ export class Outbox {
         `Notification ${id} has an attempt queued or running; retry once it finished (GET /__admin/notifications?wait=settled).`,
       );
     }
-    const done = await this.#attempt(n, 'manual');
+    const done = await this.#limiter.run(this.#attempt(n, 'manual'));
     if (!done && this.#stopping)
       throw new ConflictError(
         'emulator_stopping',
@@ -287,7 +287,8 @@ export class Outbox {
     this.#store.restore(records);
     this.#store.dropped = dropped;
     this.#history.restore(batches);
-    for (const n of this.#store.pending) if (n.attempts.length === 0) void this.#attempt(n, 'first');
+    for (const n of this.#store.pending)
+      if (n.attempts.length === 0) this.#limiter.start(this.#attempt(n, 'first'));
   }
 
   /**
@@ -376,11 +377,16 @@ export class Outbox {
     this.#store.waiters.cancelAll();
   }
 
-  /** Queues one attempt; resolves with the record once it finished (undefined after a reset). */
-  #attempt(n: NotificationRecord, trigger: AttemptTrigger): Promise<NotificationRecord | undefined> {
+  /**
+   * One attempt of `n`, marked in flight at once, for the limiter to run when a slot frees: the task
+   * resolves with the record once it finished (undefined after a reset). Run in the background with
+   * `#limiter.start` (a waiting attempt is then this closure alone: decision 0159), or awaited with
+   * `#limiter.run`.
+   */
+  #attempt(n: NotificationRecord, trigger: AttemptTrigger): () => Promise<NotificationRecord | undefined> {
     const generation = this.#store.generation;
     this.#store.markInFlight(n);
-    return this.#limiter.run(() => this.#send(n, generation, trigger));
+    return () => this.#send(n, generation, trigger);
   }
 
   /**
