@@ -72,12 +72,13 @@ const ANY_BODY: Refusal = {
 };
 
 /**
- * The request body as `schema` reads it. The admin guard (body-limits.ts) has already read it,
- * bounded its size and depth and checked its UTF-8 (`checkedBody`; none read is ''); it is JSON (an empty body reads as `{}`), or with `textBody`
+ * The request body as `schema` reads it. Behind the admin guard (body-limits.ts) it was already
+ * read, its size and depth bounded and its UTF-8 checked (`checkedBody`); the admin app mounted
+ * alone (tests) reads it here. It is JSON (an empty body reads as `{}`), or with `textBody`
  * and no JSON media type the text of that member.
  */
 async function readBody(c: Context, schema: z.ZodType, declared: RouteDeclaration): Promise<unknown> {
-  const text = checkedBody(c) ?? '';
+  const text = checkedBody(c) ?? (await c.req.text());
   const json = (c.req.header('content-type') ?? '').includes('json');
   const raw = declared.textBody !== undefined && !json ? { [declared.textBody]: text } : parseJson(text);
   return parseOr(schema, declared.bodyError ?? ANY_BODY, raw);
