@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { STREAM_CLIENT_BUFFER_BYTES } from '../src/admin/stream.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
-import { haveChromium, useChromium } from './helpers/chromium.js';
+import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
 
 const running: RunningEmulator[] = [];
 // Registered before useChromium's hooks, so it runs after them (after-hooks run last-registered
@@ -48,13 +48,7 @@ describe.skipIf(!haveChromium)('the dashboard and the admin API door', () => {
     expect(prompts[0]).toContain('REPORTBO_ADMIN_TOKEN');
     const before = emu.emulator.clock.now().getTime();
     await page.click('#advance-hour');
-    await page.waitForFunction(() =>
-      /Clock moved/.test(
-        (
-          globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }
-        ).document.getElementById('status').textContent,
-      ),
-    );
+    await waitText(page, '#status', /Clock moved/);
     expect(emu.emulator.clock.now().getTime() - before).toBe(3_600_000);
     // A reload in the same tab keeps the token: nothing is asked again.
     await page.reload();
@@ -78,14 +72,7 @@ describe.skipIf(!haveChromium)('the dashboard and the admin API door', () => {
     const subject = 'x'.repeat(1000);
     for (let i = 0; i * 1000 < STREAM_CLIENT_BUFFER_BYTES + 1000; i++)
       emu.emulator.activity.publish({ kind: 'admin', change: 'credential_removed', subject });
-    await page.waitForFunction(
-      () =>
-        (
-          globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
-        ).document.querySelector('#tab-setup .count')?.textContent === '1',
-      undefined,
-      { timeout: 30_000 },
-    );
+    await waitText(page, '#tab-setup .count', /^1$/, 30_000);
     expect(await page.locator('#live').textContent()).toBe('live');
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { haveChromium, POLL_MS, useChromium, waitText } from './helpers/chromium.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -27,7 +27,7 @@ async function statusLeaves(page: Page, pattern: RegExp): Promise<string> {
         ).document.getElementById('status').textContent,
       ),
     [pattern.source, pattern.flags] as const,
-    { timeout: 10_000 },
+    { timeout: 10_000, polling: POLL_MS },
   );
   return (await page.locator('#status').textContent()) ?? '';
 }

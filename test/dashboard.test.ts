@@ -8,7 +8,14 @@ import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createServerCertificate } from '../src/certs/index.js';
-import { type BrowserGlobals, haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import {
+  type BrowserGlobals,
+  haveChromium,
+  POLL_MS,
+  useChromium,
+  waitCount,
+  waitText,
+} from './helpers/chromium.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 import { testCa } from './helpers/tls.js';
@@ -95,6 +102,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
         (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#trigger-booking option')
           .length === 1,
       issued.bookingId,
+      { polling: POLL_MS },
     );
     await page.click('#trigger-exchange');
     await waitText(
@@ -243,11 +251,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     expect(await ids()).toEqual(['n-000004', 'n-000003', 'n-000002', 'n-000001']); // newest first
 
     await page.selectOption('#filter-state', 'pending');
-    await page.waitForFunction(
-      () =>
-        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
-          .length === 2,
-    );
+    await waitCount(page, '#notification-table tbody tr', 2);
     const pending = await ids();
     expect(pending).toHaveLength(2);
     for (const id of pending) expect(await cell(page, id!, 4).textContent()).toBe('bad');
@@ -255,11 +259,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await page.selectOption('#filter-state', '');
     await page.selectOption('#filter-credential', 'good');
     await page.fill('#filter-booking', first.reservations[0]!.bookingNumber.toLowerCase());
-    await page.waitForFunction(
-      () =>
-        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
-          .length === 1,
-    );
+    await waitCount(page, '#notification-table tbody tr', 1);
     const [only] = await ids();
     expect(await cell(page, only!, 2).textContent()).toBe(first.reservations[0]!.bookingNumber);
     expect(await cell(page, only!, 4).textContent()).toBe('good');
@@ -268,11 +268,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await emu.admin('POST', `/reservations/${first.reservations[0]!.bookingId}/redeliver`, {
       status: 'Issued',
     });
-    await page.waitForFunction(
-      () =>
-        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
-          .length === 2,
-    );
+    await waitCount(page, '#notification-table tbody tr', 2);
     expect(await page.locator('#filter-booking').inputValue()).toBe(
       first.reservations[0]!.bookingNumber.toLowerCase(),
     );
@@ -337,11 +333,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     expect(await page.locator('#retry-now').isDisabled()).toBe(true); // the API answers 409 for it
 
     await page.selectOption('#filter-state', 'cancelled');
-    await page.waitForFunction(
-      () =>
-        (globalThis as unknown as BrowserGlobals).document.querySelectorAll('#notification-table tbody tr')
-          .length === 1,
-    );
+    await waitCount(page, '#notification-table tbody tr', 1);
     await page.selectOption('#filter-state', 'pending');
     await waitText(page, '#notifications .empty', /No notification matches these filters/);
     expect(await notLoadedAgain(page)).toBe(true);
