@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI lives in dist/ (built by `npm run build`, which `npm install` runs via `prepare`).
+// Thin launcher: the CLI is dist/bin/main.js, one bundled module graph (decision 0161) built by
+// `npm run build`, which `npm install` runs via `prepare`.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/main.js', import.meta.url);
+const entry = new URL('../dist/bin/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write(
-    'reportbo-emulator: the compiled CLI (dist/main.js) is missing.\n' +
+    'reportbo-emulator: the built CLI (dist/bin/main.js) is missing.\n' +
       'In a source checkout run `npm install` (it builds via `prepare`) or `npm run build`.\n',
   );
   process.exit(2);

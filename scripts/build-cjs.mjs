@@ -3,7 +3,7 @@
  * The CommonJS build of the test-time surface (decision 0060): `src/index.ts` (startEmulator, the
  * admin client, verifyReceiver, …) bundled by esbuild into `dist/cjs/index.cjs`, for test runners
  * that load test files as CommonJS and cannot `require()` an ES module (Jest's default mode).
- * The server entry and the CLI stay ES modules (`dist/main.js`, `bin/`).
+ * The CLI stays an ES module (`dist/bin/`, bundled by scripts/build-cli.mjs, decision 0161).
  *
  * Dependencies that ship CommonJS stay external (one copy in node_modules); ES-only ones
  * (@faker-js/faker) are bundled, because a CommonJS loader cannot require them, and so are the ones

@@ -66,6 +66,7 @@ describe('the npm package', () => {
       'package/dist/cjs/index.cjs',
       'package/dist/cjs/index.d.cts',
       'package/dist/main.js',
+      'package/dist/bin/main.js',
       'package/docs/notification.schema.json',
       'package/docs/notification.openapi.json',
       'package/docs/notification.asyncapi.json',

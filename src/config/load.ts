@@ -105,7 +105,9 @@ export async function readStructuredFile(file: string): Promise<unknown> {
     throw new InputError('file_unreadable', `${file}: cannot read it (${reason}).`, { file });
   }
   // yaml is ~70 CommonJS modules (~15 ms): imported only for a YAML file, not on every start.
-  const parse: (text: string) => unknown = file.endsWith('.json') ? JSON.parse : (await import('yaml')).parse;
+  const parse: (text: string) => unknown = file.endsWith('.json')
+    ? JSON.parse
+    : (await import('./yaml-parse.js')).parse;
   try {
     return parse(text);
   } catch (err) {
