@@ -50,6 +50,8 @@ describe.skipIf(!haveChromium)('messages that no longer apply go, in chromium', 
     const first = await deliveryEmulator({ allowHttp: true });
     const port = Number(new URL(first.url).port);
     const page = await open(first.url);
+    // The clock read (the button is enabled once it is known to be manual) before the emulator goes.
+    await page.waitForSelector('#advance-batch:not([disabled])');
     await first.server.close();
     await waitText(page, '#live', /^reconnecting/);
     await page.click('#advance-batch');
