@@ -52,3 +52,38 @@ export function readIncoming(incoming: IncomingMessage, max: number): Promise<Bu
     incoming.once('error', onError);
   });
 }
+
+/**
+ * A fetch `Request`'s body stream read with the same limit, counted as it is read: for an app called
+ * without a socket (`app.request()`, `startEmulator().fetch`). No body reads as empty.
+ */
+export async function readStream(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+): Promise<Buffer | typeof TOO_LARGE> {
+  if (body === null) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * The body of the request behind `c`, refused once it passes `max` bytes: from its socket when
+ * @hono/node-server serves it (`readIncoming`), else from the fetch `Request` the app was called
+ * with (`readStream`). The provider API's reader and the admin guard both read bodies here.
+ */
+export function readRequestBody(c: Context, max: number): Promise<Buffer | typeof TOO_LARGE> {
+  const incoming = incomingOf(c);
+  return incoming ? readIncoming(incoming, max) : readStream(c.req.raw.body, max);
+}

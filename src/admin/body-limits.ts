@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { EmulatorError, formatPath, InputError } from '../errors.js';
-import { incomingOf, readIncoming, TOO_LARGE } from '../incoming-body.js';
+import { readRequestBody, TOO_LARGE } from '../incoming-body.js';
 
 /** The largest admin request body read: 10 MiB. */
 export const MAX_ADMIN_BODY_BYTES = 10 * 1024 * 1024;
@@ -32,15 +32,16 @@ const CHECKED_BODY = 'reportbo.admin.body';
 
 /**
  * Reads an admin request's body within the bounds above; the routes read the checked text with
- * `checkedBody` (mount.ts). A GET or a body-less request passes untouched.
+ * `checkedBody` (mount.ts). A GET, HEAD or OPTIONS passes untouched; a request without a body reads as empty.
  */
 export function adminBodyLimits(): MiddlewareHandler {
   return async (c, next) => {
     if (!WITH_BODY.has(c.req.method)) return next();
     const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > MAX_ADMIN_BODY_BYTES) throw new BodyTooLargeError();
-    const bytes = await readBody(c);
-    if (bytes === undefined) return next();
+    // Counted while read, from the socket or the fetch `Request` (src/incoming-body.ts).
+    const bytes = await readRequestBody(c, MAX_ADMIN_BODY_BYTES);
+    if (bytes === TOO_LARGE) throw new BodyTooLargeError();
     const text = decodeUtf8(bytes);
     const deep = tooDeep(text, MAX_JSON_DEPTH);
     if (deep)
@@ -57,39 +58,6 @@ export function adminBodyLimits(): MiddlewareHandler {
 /** The body text `adminBodyLimits` read and checked, or undefined when it read none. */
 export function checkedBody(c: Context): string | undefined {
   return c.get(CHECKED_BODY) as string | undefined;
-}
-
-/**
- * The body's bytes, from the socket when @hono/node-server serves the request (incoming-body.ts:
- * no fetch `Request` is built), else from the `Request` the app was called with; undefined when
- * there is no body.
- */
-async function readBody(c: Context): Promise<Uint8Array | undefined> {
-  const incoming = incomingOf(c);
-  if (incoming) {
-    const bytes = await readIncoming(incoming, MAX_ADMIN_BODY_BYTES);
-    if (bytes === TOO_LARGE) throw new BodyTooLargeError();
-    return bytes;
-  }
-  const raw = c.req.raw;
-  return raw.body === null ? undefined : readBounded(raw.body);
-}
-
-async function readBounded(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ADMIN_BODY_BYTES) {
-      await reader.cancel();
-      throw new BodyTooLargeError();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,7 +1,7 @@
 import { TextDecoder } from 'node:util';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { incomingOf, readIncoming, TOO_LARGE } from '../incoming-body.js';
+import { readRequestBody, TOO_LARGE } from '../incoming-body.js';
 import { ApiRequestError, malformed } from './api-error.js';
 import { noteRequestBody } from './exchange.js';
 
@@ -19,18 +19,12 @@ function tooLarge(what: string): ApiRequestError {
 
 /** Reads the raw body bytes, refusing anything above MAX_BODY_BYTES without buffering it all. */
 async function readRaw(c: Context): Promise<Buffer> {
-  const incoming = incomingOf(c);
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw tooLarge(`(Content-Length ${declared})`);
-  if (!incoming) {
-    const buf = Buffer.from(await c.req.arrayBuffer());
-    if (buf.length > MAX_BODY_BYTES) throw tooLarge('');
-    return buf;
-  }
-  const body = await readIncoming(incoming, MAX_BODY_BYTES).catch((err: Error) => {
+  const body = await readRequestBody(c, MAX_BODY_BYTES).catch((err: Error) => {
     throw malformed(`The request body could not be read: ${err.message}.`);
   });
-  if (body === TOO_LARGE) throw tooLarge('(chunked)');
+  if (body === TOO_LARGE) throw tooLarge('(counted as it was read)');
   return body;
 }
 
