@@ -11,22 +11,11 @@
  * `import.meta.url` becomes the bundle's own file URL: the bundle sits at `dist/cjs/`, the same depth
  * below the package root as the ESM modules that read `../../package.json` and `../../ui/`.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { loadEsbuild, root, writeWhole } from './esbuild-tool.mjs';
 
-const root = new URL('..', import.meta.url);
-const require = createRequire(import.meta.url);
-let esbuild;
-try {
-  esbuild = require('esbuild');
-} catch {
-  console.error(
-    'build-cjs: esbuild is not installed (a devDependency). Run `npm install` in the checkout first.',
-  );
-  process.exit(1);
-}
-
+const esbuild = loadEsbuild('build-cjs');
 const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
 // fast-xml-parser ships CommonJS too, but src imports it lazily with `import()`, which
 // a CommonJS test runner without `--experimental-vm-modules` refuses: bundled, esbuild turns those
@@ -52,8 +41,7 @@ const result = await esbuild.build({
 });
 // Written aside, then renamed: a test packing the package meanwhile never reads half a file.
 await mkdir(new URL('dist/cjs/', root), { recursive: true });
-await writeFile(`${out}.${process.pid}.tmp`, result.outputFiles[0].contents);
-await rename(`${out}.${process.pid}.tmp`, out);
+await writeWhole(out, result.outputFiles[0].contents);
 // Types: the ES entry's declarations, copied as .d.cts files whose relative imports name .cjs files.
 // A .d.cts that re-exported `../index.js` would point a CommonJS consumer at an ES module's
 // declarations (`"type": "module"`), which TypeScript refuses with TS1479 under node16/nodenext

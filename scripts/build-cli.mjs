@@ -15,22 +15,11 @@
  * afterwards: a CLI started while the build runs reads either the old files or the new ones, never
  * a half-written chunk.
  */
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { loadEsbuild, root, writeWhole } from './esbuild-tool.mjs';
 
-const root = new URL('..', import.meta.url);
-const require = createRequire(import.meta.url);
-let esbuild;
-try {
-  esbuild = require('esbuild');
-} catch {
-  console.error(
-    'build-cli: esbuild is not installed (a devDependency). Run `npm install` in the checkout first.',
-  );
-  process.exit(1);
-}
-
+const esbuild = loadEsbuild('build-cli');
 const outdir = new URL('dist/bin/', root).pathname;
 const result = await esbuild.build({
   entryPoints: [new URL('src/main.ts', root).pathname],
@@ -62,8 +51,7 @@ await mkdir(outdir, { recursive: true });
 const made = new Set();
 for (const file of result.outputFiles) {
   made.add(basename(file.path));
-  await writeFile(`${file.path}.${process.pid}.tmp`, file.contents);
-  await rename(`${file.path}.${process.pid}.tmp`, file.path);
+  await writeWhole(file.path, file.contents);
 }
 for (const name of await readdir(outdir)) {
   if (!made.has(name) && !name.endsWith('.tmp')) await rm(join(outdir, name), { force: true });
