@@ -2,8 +2,8 @@
  * Debian's chromium driven by playwright-core (never a browser download), for the dashboard's
  * browser tests: one persistent context per test file, one page kept from test to test (blank, see
  * `park`) and the others closed after each test, and every script or console error of a page
- * failing the test. Without /usr/bin/chromium the tests are
- * skipped with how to install it (REPORTBO_BROWSER_TESTS=required makes that a failure).
+ * failing the test. Without /usr/bin/chromium the tests are skipped with how to install it
+ * (REPORTBO_BROWSER_TESTS=required makes that a failure).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -77,11 +77,17 @@ async function park(context: BrowserContext): Promise<void> {
   const keep = pages[0];
   await Promise.all(pages.slice(1).map((p) => p.close()));
   if (!keep) return;
-  for (const event of PAGE_EVENTS) keep.removeAllListeners(event);
-  await keep.unrouteAll({ behavior: 'ignoreErrors' });
-  await keep.goto('about:blank');
-  await keep.setViewportSize(VIEWPORT);
-  spare = keep;
+  try {
+    for (const event of PAGE_EVENTS) keep.removeAllListeners(event);
+    await keep.unrouteAll({ behavior: 'ignoreErrors' });
+    await keep.goto('about:blank');
+    await keep.setViewportSize(VIEWPORT);
+    spare = keep;
+  } catch {
+    // A page that cannot be reset (crashed, or held by a dialog) is closed as before; the next
+    // test opens a new one.
+    await keep.close().catch(() => undefined);
+  }
 }
 
 async function acquire(): Promise<BrowserContext> {
