@@ -9,10 +9,12 @@ import { createRequire } from 'node:module';
 /** The package root, as a file URL ending in `/`. */
 export const root = new URL('..', import.meta.url);
 
+const require = createRequire(import.meta.url);
+
 /** esbuild, or the process ends saying how to get it (`script` names the build in the message). */
 export function loadEsbuild(script) {
   try {
-    return createRequire(import.meta.url)('esbuild');
+    return require('esbuild');
   } catch {
     console.error(
       `${script}: esbuild is not installed (a devDependency). Run \`npm install\` in the checkout first.`,
