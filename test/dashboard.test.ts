@@ -340,7 +340,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
   });
 
   it('runs the receiver conformance kit from its page against a correct HTTPS receiver: every case passes', {
-    timeout: 150_000,
+    timeout: 270_000,
   }, async () => {
     const emu = await deliveryEmulator({ seed: 42 });
     const tls = createServerCertificate({ ca: testCa(), hosts: ['localhost', '127.0.0.1'] });
@@ -384,10 +384,15 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
       state: 'attached',
     });
 
-    // The whole kit (17 cases) runs here; with the suite's other browser files on two cores it has
-    // taken more than playwright's 30 s default.
-    const summary = await waitText(page, '#verify-summary', /^OK: /, 100_000);
-    expect(summary).toMatch(/^OK: 17 cases: 17 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/);
+    // The whole kit (17 cases) runs here, in this test's process with the emulator and the receiver:
+    // with the suite's other files on two cores it has taken 45 s, and once in CI over 100 s
+    // (verify-correct-receivers gives the CLI's runs 300 s). A failed run ends the wait too, and the
+    // failure shows the report's rows.
+    const summary = await waitText(page, '#verify-summary', /^(OK|FAILED): /, 240_000);
+    const report = summary.startsWith('OK') ? '' : await page.locator('#verify-cases').textContent();
+    expect(summary, report ?? '').toMatch(
+      /^OK: 17 cases: 17 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/,
+    );
     await page.waitForSelector('#verify-run:not([disabled])');
     const rows = await page
       .locator('#verify-cases tbody tr')

@@ -160,7 +160,8 @@ export const POLL_MS = 100;
 
 /**
  * Waits until the text of the element `selector` matches `pattern`, and answers it; `timeoutMs`
- * (playwright's default, 30 s, when absent) for what takes long on a busy machine.
+ * (playwright's default, 30 s, when absent) for what takes long on a busy machine. When it never
+ * does, the error says what the element read at the end (or that there was none).
  */
 export async function waitText(
   page: Page,
@@ -168,14 +169,27 @@ export async function waitText(
   pattern: RegExp,
   timeoutMs?: number,
 ): Promise<string> {
-  await page.waitForFunction(
-    ([sel, source, flags]) =>
-      new RegExp(source!, flags).test(
-        (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
-      ),
-    [selector, pattern.source, pattern.flags] as const,
-    { polling: POLL_MS, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) },
-  );
+  try {
+    await page.waitForFunction(
+      ([sel, source, flags]) =>
+        new RegExp(source!, flags).test(
+          (globalThis as unknown as BrowserGlobals).document.querySelector(sel!)?.textContent ?? '',
+        ),
+      [selector, pattern.source, pattern.flags] as const,
+      { polling: POLL_MS, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) },
+    );
+  } catch (err) {
+    const now = await page
+      .evaluate(
+        (sel) => (globalThis as unknown as BrowserGlobals).document.querySelector(sel)?.textContent ?? null,
+        selector,
+      )
+      .catch(() => null);
+    const read = now === null ? 'no such element' : `it reads ${JSON.stringify(now.slice(0, 2_000))}`;
+    throw new Error(
+      `${selector} never matched ${pattern}: ${read} (${(err as Error).message.split('\n')[0]})`,
+    );
+  }
   return (await page.locator(selector).textContent()) ?? '';
 }
 
