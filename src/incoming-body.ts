@@ -5,7 +5,7 @@ import type { Context } from 'hono';
  * The Node request behind `c` when @hono/node-server serves it (`c.env.incoming`); undefined when
  * the app is called with a fetch `Request` (`app.request()`, `startEmulator().fetch`).
  */
-export function incomingOf(c: Context): IncomingMessage | undefined {
+function incomingOf(c: Context): IncomingMessage | undefined {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 }
 
@@ -19,7 +19,7 @@ export const TOO_LARGE = Symbol('too large');
  * FinalizationRegistry, and V8's young-generation collection keeps such objects alive, so every
  * request's objects were promoted to the old space and left it fragmented (decision 0159).
  */
-export function readIncoming(incoming: IncomingMessage, max: number): Promise<Buffer | typeof TOO_LARGE> {
+function readIncoming(incoming: IncomingMessage, max: number): Promise<Buffer | typeof TOO_LARGE> {
   if (incoming.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -57,7 +57,7 @@ export function readIncoming(incoming: IncomingMessage, max: number): Promise<Bu
  * A fetch `Request`'s body stream read with the same limit, counted as it is read: for an app called
  * without a socket (`app.request()`, `startEmulator().fetch`). No body reads as empty.
  */
-export async function readStream(
+async function readStream(
   body: ReadableStream<Uint8Array> | null,
   max: number,
 ): Promise<Buffer | typeof TOO_LARGE> {

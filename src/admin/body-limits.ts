@@ -32,7 +32,8 @@ const CHECKED_BODY = 'reportbo.admin.body';
 
 /**
  * Reads an admin request's body within the bounds above; the routes read the checked text with
- * `checkedBody` (mount.ts). A GET, HEAD or OPTIONS passes untouched; a request without a body reads as empty.
+ * `checkedBody` (mount.ts). A GET, HEAD or OPTIONS passes untouched; a request without a body
+ * reads as empty.
  */
 export function adminBodyLimits(): MiddlewareHandler {
   return async (c, next) => {
