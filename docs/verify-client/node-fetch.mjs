@@ -25,7 +25,7 @@ export class TokenClient {
   constructor(options) {
     this.options = options;
     this.timeoutMs = options.timeoutMs ?? 3000;
-    this.attempts = options.attempts ?? 4;
+    this.attempts = options.attempts ?? 5;
     this.firstPauseMs = options.firstPauseMs ?? 250;
     /** @type {string | undefined} */
     this.token = undefined;

@@ -39,8 +39,11 @@ export interface StageSetup {
   userVersions?: ApiVersion[];
   /** Tokens the emulator issues expire this long after they are issued (default 8 hours, the spec's). */
   tokenLifetimeMs?: number;
-  /** Fault rules in the order they apply (`POST /__admin/faults` bodies). */
-  faults?: FaultInput[];
+  /**
+   * Fault rules in the order they apply (`POST /__admin/faults` bodies); one with `forMs` is removed
+   * that long after the first call arrives (a provider that fails for a while, then recovers).
+   */
+  faults?: Array<FaultInput & { forMs?: number }>;
   /**
    * A provider that never answers: every POST is held until the stage closes. (A `delay` fault would
    * do it too, but its timer cannot be ended early and would keep the process alive after the run.)
@@ -112,14 +115,18 @@ export class Stage {
         ],
       },
     );
+    const timed: Array<{ id: string; forMs: number }> = [];
     try {
       await emulator.ready;
-      for (const f of setup.faults ?? []) emulator.auth.faults.add(f);
+      for (const { forMs, ...f } of setup.faults ?? []) {
+        const { id } = emulator.auth.faults.add(f);
+        if (forMs !== undefined) timed.push({ id, forMs });
+      }
     } catch (err) {
       await emulator.stop();
       throw err;
     }
-    return new Stage(await listen(emulator, setup.hang === true), setup, password, Date.now());
+    return new Stage(await listen(emulator, setup.hang === true, timed), setup, password, Date.now());
   }
 
   /** The base URL of the stage's API version, e.g. `http://127.0.0.1:41234/api/1.7`. */
@@ -195,11 +202,22 @@ function behindMs(setup: StageSetup): number {
  * Serves the emulator's app on a loopback port, as `serve` does; a hanging stage holds every POST
  * (the GetAccessToken calls; a SOAP client still reads its WSDL) until it closes.
  */
-async function listen(emulator: Emulator, hang: boolean): Promise<Listening> {
+async function listen(
+  emulator: Emulator,
+  hang: boolean,
+  timed: ReadonlyArray<{ id: string; forMs: number }>,
+): Promise<Listening> {
   const app = createApp(emulator);
   const releases = new Set<() => void>();
+  const timers: NodeJS.Timeout[] = [];
   let held = 0;
+  let called = false;
   const fetch = (req: Request, env: unknown): Response | Promise<Response> => {
+    if (req.method === 'POST' && !called) {
+      called = true;
+      for (const { id, forMs } of timed)
+        timers.push(setTimeout(() => emulator.auth.faults.remove(id), forMs));
+    }
     if (!hang || req.method !== 'POST') return app.fetch(req, env);
     held++;
     return new Promise((resolve) => releases.add(() => resolve(new Response(null, { status: 503 }))));
@@ -219,6 +237,7 @@ async function listen(emulator: Emulator, hang: boolean): Promise<Listening> {
     emulator,
     held: () => held,
     async close() {
+      for (const timer of timers) clearTimeout(timer);
       for (const release of releases) release();
       await emulator.stop();
       await new Promise<void>((resolve) => {

@@ -19,10 +19,19 @@ import {
   warn,
 } from './case.js';
 
-/** A retry sooner than this after a failure is a storm (a backoff starts at a few hundred ms). */
+/**
+ * How long the provider answers 503 from the first call on. Long enough that an SDK retrying
+ * without a pause makes many calls in it even on a busy machine, short enough for a backoff of
+ * 250 ms, 500 ms, 1 s to see it end.
+ */
+export const TRANSIENT_WINDOW_MS = 1500;
+/**
+ * A retry sooner than this after a failure had no pause. Sound on any machine: a call is journaled
+ * before its answer leaves, so the next call of a client that paused P is journaled at least P later.
+ */
 export const MIN_RETRY_PAUSE_MS = 100;
-/** More calls than this for two transient failures is a storm, pauses or not. */
-export const MAX_TRANSIENT_CALLS = 6;
+/** More calls than this for the 503 window and one dropped connection is a storm, pauses or not. */
+export const MAX_TRANSIENT_CALLS = 10;
 /** More calls than this for answers cut short is a loop. */
 export const MAX_MALFORMED_CALLS = 3;
 /** Every call of the case (a rule with a count stays until it is used up). */
@@ -36,12 +45,12 @@ export const recoversFromTransientFailures: ClientCase = {
   fix: 'Retry 5xx answers and dropped connections a few times (3 to 5), pausing longer each time (e.g. 250 ms, 500 ms, 1 s), then report the error.',
   stage: () => ({
     faults: [
-      { kind: 'status', status: 503, count: 1 },
+      { kind: 'status', status: 503, count: EVERY_CALL, forMs: TRANSIENT_WINDOW_MS },
       { kind: 'drop', count: 1 },
     ],
   }),
   ask: { tokens: 1, intervalMs: 0 },
-  setting: 'the first call is answered 503, the second has its connection dropped, later calls succeed',
+  setting: `calls are answered 503 for ${seconds(TRANSIENT_WINDOW_MS)} from the first, then one has its connection dropped, later calls succeed`,
   judge(seen) {
     const { calls, run } = seen;
     const gaps = pauses(calls);
@@ -52,7 +61,7 @@ export const recoversFromTransientFailures: ClientCase = {
       );
     if (calls.length > MAX_TRANSIENT_CALLS)
       return fail(
-        `retry storm: ${calls.length} calls for two transient failures (at most ${MAX_TRANSIENT_CALLS})`,
+        `retry storm on 503: ${calls.length} calls in ${seconds(calls.at(-1)!.atMs - calls[0]!.atMs)} (at most ${MAX_TRANSIENT_CALLS} expected)`,
       );
     const paused = gaps.length ? `, pauses ${gaps.map((g) => `${g} ms`).join(', ')}` : '';
     if (run.killedAfterMs === undefined && run.exitCode !== 0) {
