@@ -119,7 +119,7 @@ function checkShape(request: SentRequest, seen: Seen, problems: string[], notes:
     const bare = action?.trim().replace(/^"(.*)"$/, '$1');
     if (bare !== GET_ACCESS_TOKEN_ACTION)
       problems.push(
-        `wrong SOAPAction: ${action === undefined ? 'none sent' : `"${action}"`}; GetAccessToken's is "${GET_ACCESS_TOKEN_ACTION}" (the WSDL's soapAction)`,
+        `wrong SOAPAction: ${action === undefined ? 'none sent' : `sent ${action}`}; GetAccessToken's is "${GET_ACCESS_TOKEN_ACTION}" (the WSDL's soapAction)`,
       );
   }
   if (variant === 'soap12') {
