@@ -3,11 +3,9 @@ import { type ClientOptions, resolveClientOptions } from './options.js';
 import { runVerifyClient } from './runner.js';
 import type { ClientReport } from './types.js';
 
-export { type ClientOptions, resolveClientOptions } from './options.js';
-export { runVerifyClient } from './runner.js';
+export type { ClientOptions } from './options.js';
 export {
   CLIENT_CASE_IDS,
-  CLIENT_CASE_TITLES,
   type ClientCaseId,
   type ClientCaseResult,
   type ClientListener,
