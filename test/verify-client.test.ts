@@ -4,12 +4,14 @@
  * harnesses with one planted bug each (test/fixtures/verify-client/) fail exactly the case of that
  * bug, with a reason that names it; a harness that cannot keep its contract is bad usage (exit 2).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientReport, verifyClient } from '../src/index.js';
+import { CLIENT_CASE_IDS, type ClientReport, verifyClient } from '../src/index.js';
+import { ENV } from '../src/verify-client/stage.js';
 import { ROOT, runCli } from './helpers/cli.js';
 
 const NODE = `"${process.execPath}"`;
@@ -173,6 +175,15 @@ describe.concurrent('an SDK with one planted bug fails exactly its case, and the
   });
 });
 
+it('a Content-Type without its charset is a warning of well-formed-request, and nothing fails', async () => {
+  const exec = `SAMPLE_BUG=no-charset ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
+  const report = await verifyClient({ exec, only: 'well-formed-request,reuses-valid-token' });
+  expect(statuses(report)).toEqual({ 'well-formed-request': 'warned', 'reuses-valid-token': 'passed' });
+  expect(report.cases[0]!.reason).toMatch(
+    /Content-Type "application\/json" names no charset; add "; charset=utf-8"/,
+  );
+});
+
 describe.concurrent('a harness that cannot keep its contract is bad usage: exit 2 and what to fix', () => {
   it.each([
     ['a command that is not found', 'no-such-harness-command --tokens', /command not found \(sh exit 127/],
@@ -215,4 +226,42 @@ it('--replay runs again the cases of a --json report that failed, with its comma
   const report = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as ClientReport;
   expect(report.cases.map((c) => c.id)).toEqual(['recovers-from-transient-failures']);
   expect(report.exec).toBe(exec);
+});
+
+describe('docs/verify-client.md says what the kit does', () => {
+  const doc = readFileSync(join(ROOT, 'docs/verify-client.md'), 'utf8');
+
+  it('names exactly the environment variables the harness gets', () => {
+    const named = new Set(doc.match(/REPORTBO_SDK_[A-Z_]+/g));
+    expect([...named].sort()).toEqual(Object.values(ENV).sort());
+  });
+
+  it('lists every case id in its table, in run order', () => {
+    const rows = [...doc.matchAll(/^\| `([a-z-]+)`(?: \(1\.7\))? \|/gm)].map((m) => m[1]);
+    expect(rows.filter((id) => (CLIENT_CASE_IDS as readonly string[]).includes(id!))).toEqual([
+      ...CLIENT_CASE_IDS,
+    ]);
+  });
+
+  it('its GitHub Actions step runs as written (your harness: the Node one) and writes both reports', async () => {
+    const block = /## In CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
+    const step = /- run: \|\n([\s\S]*?)\n {6}- /.exec(block)![1]!.replace(/^ {10}/gm, '');
+    expect(step).toContain(
+      'npx reportbo-emulator verify-client --exec "node test/verify-client-harness.mjs"',
+    );
+    const folder = await mkdtemp(join(dir, 'ci-'));
+    const script = step
+      .replaceAll(
+        'npx reportbo-emulator',
+        `"${process.execPath}" "${join(ROOT, 'bin/reportbo-emulator.js')}"`,
+      )
+      .replaceAll(
+        'node test/verify-client-harness.mjs',
+        `\\"${process.execPath}\\" ${join(DOCS, 'node-fetch.mjs')}`,
+      );
+    const run = spawnSync('bash', ['-c', script], { cwd: folder, encoding: 'utf8' });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(folder, 'reports/verify-client.json'), 'utf8')).failed).toBe(0);
+    expect(await readFile(join(folder, 'reports/verify-client.xml'), 'utf8')).toContain('<testsuites');
+  });
 });

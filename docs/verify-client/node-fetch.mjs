@@ -73,6 +73,10 @@ export class TokenClient {
     return this.firstPauseMs * 2 ** (attempt - 1);
   }
 
+  contentType() {
+    return `${this.options.variant === 'json' ? 'application/json' : 'application/xml'}; charset=utf-8`;
+  }
+
   signal() {
     return AbortSignal.timeout(this.timeoutMs);
   }
@@ -90,7 +94,7 @@ export class TokenClient {
     try {
       res = await fetch(endpoint, {
         method: 'POST',
-        headers: { 'Content-Type': `${json ? 'application/json' : 'application/xml'}; charset=utf-8` },
+        headers: { 'Content-Type': this.contentType() },
         body,
         signal: this.signal(),
       });
