@@ -217,10 +217,16 @@ describe.concurrent('a harness that cannot keep its contract is bad usage: exit 
 it('--replay runs again the cases of a --json report that failed, with its command, version and variant', async () => {
   const json = join(dir, 'storm.json');
   const exec = `SAMPLE_BUG=retry-storm ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
-  const first = await runCli(['verify-client', '--exec', exec, '--json', json]);
+  const junit = join(dir, 'storm.xml');
+  const first = await runCli(['verify-client', '--exec', exec, '--json', json, '--junit', junit]);
   expect(first.code, first.stdout + first.stderr).toBe(1);
   expect(first.stdout).toMatch(/✗ recovers-from-transient-failures — retry storm on 503/);
   expect(first.stdout).toMatch(/rule: {5}docs\/verify-client\.md/);
+  const xml = await readFile(junit, 'utf8');
+  expect(xml).toMatch(
+    /<failure message="retry storm on 503: [^"]*" type="recovers-from-transient-failures">/,
+  );
+  expect(xml).toContain('<testsuites name="reportbo-emulator verify-client" tests="8" failures="1"');
   const again = await runCli(['verify-client', '--replay', json, '--json', join(dir, 'again.json')]);
   expect(again.code, again.stdout + again.stderr).toBe(1);
   const report = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as ClientReport;

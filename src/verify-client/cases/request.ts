@@ -105,7 +105,8 @@ function checkShape(request: SentRequest, seen: Seen, problems: string[], notes:
   const contentType = header('content-type');
   const media = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (!contentType) {
-    if (!(version === '1.6' && query !== '')) problems.push('no Content-Type header');
+    // Query-string mode (1.6 JSON and XML, 1.7 XML's `request` parameter) sends no body to type.
+    if (query === '') problems.push('no Content-Type header');
   } else {
     if (!MEDIA_TYPES[variant].includes(media))
       problems.push(
