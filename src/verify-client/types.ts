@@ -28,7 +28,7 @@ export const CLIENT_CASE_TITLES: Readonly<Record<ClientCaseId, string>> = {
     'reports 1200 (a wrong password) as an error, never as a token, and does not retry it',
   'reports-version-refused': 'reports 1201 (user not authorized for 1.7) and does not retry it (1.7)',
   'recovers-from-transient-failures':
-    'after a 503 and a dropped connection, retries a bounded number of times with pauses, or reports the error',
+    'after 503s for 1.5 s and a dropped connection, retries a bounded number of times with pauses, or reports the error',
   'times-out-on-hanging-provider': 'gives up on a provider that never answers, within a bound, and says so',
   'reports-malformed-answer':
     'reports an answer cut short as an error, without taking it for a token or calling in a loop',
