@@ -184,6 +184,15 @@ it('a Content-Type without its charset is a warning of well-formed-request, and 
   );
 });
 
+it('an SDK that reports the first 503 without a retry gets a warning, not a failure', async () => {
+  const exec = `SAMPLE_BUG=gives-up-at-once ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
+  const report = await verifyClient({ exec, only: 'recovers-from-transient-failures' });
+  expect(report.cases[0]!.status).toBe('warned');
+  expect(report.cases[0]!.reason).toMatch(
+    /^gives up at once: reported the first 503 as an error without a retry "GetAccessToken: HTTP 503"/,
+  );
+});
+
 describe.concurrent('a harness that cannot keep its contract is bad usage: exit 2 and what to fix', () => {
   it.each([
     ['a command that is not found', 'no-such-harness-command --tokens', /command not found \(sh exit 127/],
