@@ -17,6 +17,11 @@ import { ROOT, runCli } from './helpers/cli.js';
 const NODE = `"${process.execPath}"`;
 const DOCS = join(ROOT, 'docs/verify-client');
 const FIXTURES = join(ROOT, 'test/fixtures/verify-client');
+/**
+ * A test that runs the kit (or two) through the CLI: about 10 s alone, several times that with the
+ * suite's other files on two cores; never a figure the test checks.
+ */
+const KIT_RUN_MS = 180_000;
 
 /** A python3 that has zeep (Debian's python3-zeep lives beside the system python). */
 const PYTHON = ['python3', '/usr/bin/python3'].find((python) => {
@@ -50,30 +55,34 @@ function expectAllPassed(report: ClientReport): void {
 }
 
 describe.concurrent('correct SDKs pass', () => {
-  it('the Node fetch harness (1.7 JSON) through the CLI: exit 0, the --json and --junit reports say 8 passed', async () => {
-    const json = join(dir, 'node-17-json.json');
-    const junit = join(dir, 'node-17-json.xml');
-    const run = await runCli([
-      'verify-client',
-      '--exec',
-      `${NODE} ${join(DOCS, 'node-fetch.mjs')}`,
-      '--version',
-      '1.7',
-      '--variant',
-      'json',
-      '--json',
-      json,
-      '--junit',
-      junit,
-    ]);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/OK: 8 cases: 8 passed, 0 failed, 0 warned, 0 skipped/);
-    const report = JSON.parse(await readFile(json, 'utf8')) as ClientReport;
-    expectAllPassed(report);
-    const xml = await readFile(junit, 'utf8');
-    expect(xml.match(/<testcase /g)).toHaveLength(8);
-    expect(xml).not.toContain('<failure');
-  });
+  it(
+    'the Node fetch harness (1.7 JSON) through the CLI: exit 0, the --json and --junit reports say 8 passed',
+    async () => {
+      const json = join(dir, 'node-17-json.json');
+      const junit = join(dir, 'node-17-json.xml');
+      const run = await runCli([
+        'verify-client',
+        '--exec',
+        `${NODE} ${join(DOCS, 'node-fetch.mjs')}`,
+        '--version',
+        '1.7',
+        '--variant',
+        'json',
+        '--json',
+        json,
+        '--junit',
+        junit,
+      ]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/OK: 8 cases: 8 passed, 0 failed, 0 warned, 0 skipped/);
+      const report = JSON.parse(await readFile(json, 'utf8')) as ClientReport;
+      expectAllPassed(report);
+      const xml = await readFile(junit, 'utf8');
+      expect(xml.match(/<testcase /g)).toHaveLength(8);
+      expect(xml).not.toContain('<failure');
+    },
+    KIT_RUN_MS,
+  );
 
   it.each([
     ['node-fetch', '1.6', 'xml'],
@@ -81,14 +90,18 @@ describe.concurrent('correct SDKs pass', () => {
     ['python-stdlib', '1.7', 'xml'],
     ['soap-zeep', '1.7', 'soap11'],
     ['soap-zeep', '1.6', 'soap12'],
-  ] as const)('the %s harness, API %s %s', async (harness, version, variant) => {
-    if (harness !== 'node-fetch' && !PYTHON) throw new Error('python3 with zeep (python3-zeep) is needed');
-    const exec =
-      harness === 'node-fetch'
-        ? `${NODE} ${join(DOCS, 'node-fetch.mjs')}`
-        : `${PYTHON} ${join(DOCS, `${harness}.py`)}`;
-    expectAllPassed(await verifyClient({ exec, version, variant }));
-  });
+  ] as const)(
+    'the %s harness, API %s %s',
+    async (harness, version, variant) => {
+      if (harness !== 'node-fetch' && !PYTHON) throw new Error('python3 with zeep (python3-zeep) is needed');
+      const exec =
+        harness === 'node-fetch'
+          ? `${NODE} ${join(DOCS, 'node-fetch.mjs')}`
+          : `${PYTHON} ${join(DOCS, `${harness}.py`)}`;
+      expectAllPassed(await verifyClient({ exec, version, variant }));
+    },
+    KIT_RUN_MS,
+  );
 });
 
 describe.concurrent('an SDK with one planted bug fails exactly its case, and the reason names the bug', () => {
@@ -151,28 +164,32 @@ describe.concurrent('an SDK with one planted bug fails exactly its case, and the
       'well-formed-request',
       /^wrong SOAPAction: sent "http:\/\/tempuri\.org\/GetToken"; GetAccessToken.s is "http:\/\/tempuri\.org\/GetAccessToken"/,
     ],
-  ] as const)('%s %s (API %s %s) fails %s', async (language, bug, version, variant, caseId, reason) => {
-    if (language === 'python' && !PYTHON) throw new Error('python3 with zeep (python3-zeep) is needed');
-    const exec =
-      language === 'node'
-        ? `SAMPLE_BUG=${bug} ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`
-        : `SAMPLE_BUG=${bug} ${PYTHON} ${join(FIXTURES, 'python_buggy.py')}`;
-    // A short bound for the SDK without a timeout: it fails the same way at any bound.
-    const report = await verifyClient({
-      exec,
-      version,
-      variant,
-      ...(bug === 'no-timeout' ? { hangBoundMs: 6000 } : {}),
-    });
-    expect(failedIds(report), JSON.stringify(statuses(report))).toEqual([caseId]);
-    const failed = report.cases.find((c) => c.id === caseId)!;
-    expect(failed.reason).toMatch(reason);
-    expect(failed.fix).not.toBe('');
-    if (caseId === 'well-formed-request') {
-      // The emulator refused the request: nothing else can be judged.
-      expect(report.cases.filter((c) => c.id !== caseId).every((c) => c.status === 'skipped')).toBe(true);
-    }
-  });
+  ] as const)(
+    '%s %s (API %s %s) fails %s',
+    async (language, bug, version, variant, caseId, reason) => {
+      if (language === 'python' && !PYTHON) throw new Error('python3 with zeep (python3-zeep) is needed');
+      const exec =
+        language === 'node'
+          ? `SAMPLE_BUG=${bug} ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`
+          : `SAMPLE_BUG=${bug} ${PYTHON} ${join(FIXTURES, 'python_buggy.py')}`;
+      // A short bound for the SDK without a timeout: it fails the same way at any bound.
+      const report = await verifyClient({
+        exec,
+        version,
+        variant,
+        ...(bug === 'no-timeout' ? { hangBoundMs: 6000 } : {}),
+      });
+      expect(failedIds(report), JSON.stringify(statuses(report))).toEqual([caseId]);
+      const failed = report.cases.find((c) => c.id === caseId)!;
+      expect(failed.reason).toMatch(reason);
+      expect(failed.fix).not.toBe('');
+      if (caseId === 'well-formed-request') {
+        // The emulator refused the request: nothing else can be judged.
+        expect(report.cases.filter((c) => c.id !== caseId).every((c) => c.status === 'skipped')).toBe(true);
+      }
+    },
+    KIT_RUN_MS,
+  );
 });
 
 it('a Content-Type without its charset is a warning of well-formed-request, and nothing fails', async () => {
@@ -223,25 +240,29 @@ describe.concurrent('a harness that cannot keep its contract is bad usage: exit 
   });
 });
 
-it('--replay runs again the cases of a --json report that failed, with its command, version and variant', async () => {
-  const json = join(dir, 'storm.json');
-  const exec = `SAMPLE_BUG=retry-storm ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
-  const junit = join(dir, 'storm.xml');
-  const first = await runCli(['verify-client', '--exec', exec, '--json', json, '--junit', junit]);
-  expect(first.code, first.stdout + first.stderr).toBe(1);
-  expect(first.stdout).toMatch(/✗ recovers-from-transient-failures — retry storm on 503/);
-  expect(first.stdout).toMatch(/rule: {5}docs\/verify-client\.md/);
-  const xml = await readFile(junit, 'utf8');
-  expect(xml).toMatch(
-    /<failure message="retry storm on 503: [^"]*" type="recovers-from-transient-failures">/,
-  );
-  expect(xml).toContain('<testsuites name="reportbo-emulator verify-client" tests="8" failures="1"');
-  const again = await runCli(['verify-client', '--replay', json, '--json', join(dir, 'again.json')]);
-  expect(again.code, again.stdout + again.stderr).toBe(1);
-  const report = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as ClientReport;
-  expect(report.cases.map((c) => c.id)).toEqual(['recovers-from-transient-failures']);
-  expect(report.exec).toBe(exec);
-});
+it(
+  '--replay runs again the cases of a --json report that failed, with its command, version and variant',
+  async () => {
+    const json = join(dir, 'storm.json');
+    const exec = `SAMPLE_BUG=retry-storm ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
+    const junit = join(dir, 'storm.xml');
+    const first = await runCli(['verify-client', '--exec', exec, '--json', json, '--junit', junit]);
+    expect(first.code, first.stdout + first.stderr).toBe(1);
+    expect(first.stdout).toMatch(/✗ recovers-from-transient-failures — retry storm on 503/);
+    expect(first.stdout).toMatch(/rule: {5}docs\/verify-client\.md/);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toMatch(
+      /<failure message="retry storm on 503: [^"]*" type="recovers-from-transient-failures">/,
+    );
+    expect(xml).toContain('<testsuites name="reportbo-emulator verify-client" tests="8" failures="1"');
+    const again = await runCli(['verify-client', '--replay', json, '--json', join(dir, 'again.json')]);
+    expect(again.code, again.stdout + again.stderr).toBe(1);
+    const report = JSON.parse(await readFile(join(dir, 'again.json'), 'utf8')) as ClientReport;
+    expect(report.cases.map((c) => c.id)).toEqual(['recovers-from-transient-failures']);
+    expect(report.exec).toBe(exec);
+  },
+  KIT_RUN_MS,
+);
 
 describe('docs/verify-client.md says what the kit does', () => {
   const doc = readFileSync(join(ROOT, 'docs/verify-client.md'), 'utf8');
@@ -258,25 +279,29 @@ describe('docs/verify-client.md says what the kit does', () => {
     ]);
   });
 
-  it('its GitHub Actions step runs as written (your harness: the Node one) and writes both reports', async () => {
-    const block = /## In CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
-    const step = /- run: \|\n([\s\S]*?)\n {6}- /.exec(block)![1]!.replace(/^ {10}/gm, '');
-    expect(step).toContain(
-      'npx reportbo-emulator verify-client --exec "node test/verify-client-harness.mjs"',
-    );
-    const folder = await mkdtemp(join(dir, 'ci-'));
-    const script = step
-      .replaceAll(
-        'npx reportbo-emulator',
-        `"${process.execPath}" "${join(ROOT, 'bin/reportbo-emulator.js')}"`,
-      )
-      .replaceAll(
-        'node test/verify-client-harness.mjs',
-        `\\"${process.execPath}\\" ${join(DOCS, 'node-fetch.mjs')}`,
+  it(
+    'its GitHub Actions step runs as written (your harness: the Node one) and writes both reports',
+    async () => {
+      const block = /## In CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
+      const step = /- run: \|\n([\s\S]*?)\n {6}- /.exec(block)![1]!.replace(/^ {10}/gm, '');
+      expect(step).toContain(
+        'npx reportbo-emulator verify-client --exec "node test/verify-client-harness.mjs"',
       );
-    const run = spawnSync('bash', ['-c', script], { cwd: folder, encoding: 'utf8' });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(JSON.parse(await readFile(join(folder, 'reports/verify-client.json'), 'utf8')).failed).toBe(0);
-    expect(await readFile(join(folder, 'reports/verify-client.xml'), 'utf8')).toContain('<testsuites');
-  });
+      const folder = await mkdtemp(join(dir, 'ci-'));
+      const script = step
+        .replaceAll(
+          'npx reportbo-emulator',
+          `"${process.execPath}" "${join(ROOT, 'bin/reportbo-emulator.js')}"`,
+        )
+        .replaceAll(
+          'node test/verify-client-harness.mjs',
+          `\\"${process.execPath}\\" ${join(DOCS, 'node-fetch.mjs')}`,
+        );
+      const run = spawnSync('bash', ['-c', script], { cwd: folder, encoding: 'utf8' });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(JSON.parse(await readFile(join(folder, 'reports/verify-client.json'), 'utf8')).failed).toBe(0);
+      expect(await readFile(join(folder, 'reports/verify-client.xml'), 'utf8')).toContain('<testsuites');
+    },
+    KIT_RUN_MS,
+  );
 });
