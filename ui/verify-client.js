@@ -250,6 +250,7 @@ function renderDetails(c) {
   const line = (/** @type {string} */ label, /** @type {string} */ text) =>
     h('div', { class: 'line' }, h('span', { class: 'label' }, label), h('span', null, text));
   const calls = c.calls ?? [];
+  const count = c.callCount ?? calls.length;
   return h(
     'details',
     {
@@ -260,7 +261,7 @@ function renderDetails(c) {
         else view.open.delete(c.id);
       },
     },
-    h('summary', null, `Evidence, rule and fix · ${calls.length} call${calls.length === 1 ? '' : 's'}`),
+    h('summary', null, `Evidence, rule and fix · ${count} call${count === 1 ? '' : 's'}`),
     c.evidence.map((e) =>
       h('div', { class: 'exchange' }, line('sent', e.sent), line('received', e.received)),
     ),

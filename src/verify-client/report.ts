@@ -74,7 +74,7 @@ function harnessText(r: ClientCaseResult): string {
       `  +${c.atMs} ms ${c.method ?? ''} ${c.target} → ${c.fault ? `fault ${c.fault}` : `${c.outcome} (HTTP ${c.httpStatus})`}`,
   );
   return [
-    `calls (${calls.length}):`,
+    `calls (${r.callCount ?? calls.length}${calls.length < (r.callCount ?? 0) ? `, the first ${calls.length} listed` : ''}):`,
     ...calls,
     `stdout (${r.harness.stdout.length} lines):`,
     ...r.harness.stdout.map((l) => `  ${l}`),

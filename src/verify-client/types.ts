@@ -80,7 +80,9 @@ export interface ClientCaseResult {
   /** The harness's environment for this case (REPORTBO_SDK_TOKENS, …; the password left out). */
   asked?: Record<string, string>;
   harness?: HarnessOutcome;
+  /** The first calls the emulator saw (at most 200: a storm makes thousands); `callCount` counts them all. */
   calls?: ClientCall[];
+  callCount?: number;
 }
 
 /** The report `--json` writes and `verifyClient` answers. */
