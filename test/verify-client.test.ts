@@ -233,6 +233,11 @@ describe.concurrent('a harness that cannot keep its contract is bad usage: exit 
       /--only: unknown case id "reuses-token"; accepted: well-formed-request/,
     ],
     [['--exec', 'true', '--hang-bound-ms', 'soon'], /--hang-bound-ms: "soon" is not a whole number/],
+    // Checked before the run: an unwritable report path fails at once.
+    [
+      ['--exec', 'true', '--json', '/dev/null/reports/r.json'],
+      /--json \/dev\/null\/reports\/r\.json: cannot create its folder \(ENOTDIR\)/,
+    ],
   ])('flags %j are refused', async (flags, message) => {
     const run = await runCli(['verify-client', ...flags]);
     expect(run.code, run.stderr).toBe(2);

@@ -1,7 +1,4 @@
 /** The `verify-client` command: flags to options, the console report, the report files, the exit code. */
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { InputError } from '../errors.js';
 import { writeReport } from '../report/index.js';
 import { resolveClientOptions } from '../verify-client/options.js';
 import { replayOptions } from '../verify-client/replay.js';
@@ -13,6 +10,7 @@ import {
   formatClientSummary,
 } from '../verify-client/report.js';
 import { runVerifyClient } from '../verify-client/runner.js';
+import { makeReportFolders, wholeNumberFlag } from './report-flags.js';
 
 /** Flags of `verify-client` as commander hands them over (numbers still text). */
 export interface VerifyClientFlags {
@@ -51,19 +49,10 @@ export async function runVerifyClientCommand(
     },
     'cli',
   );
-  // Report folders are made before the run, so an unwritable path fails at once, not after it.
-  for (const [flag, file] of [
+  await makeReportFolders([
     ['--junit', flags.junit],
     ['--json', flags.json],
-  ] as const) {
-    if (file === undefined) continue;
-    await mkdir(dirname(file), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
-      throw new InputError(
-        'report_unwritable',
-        `${flag} ${file}: cannot create its folder (${err.code ?? err.message}).`,
-      );
-    });
-  }
+  ]);
   write(formatClientHeader(options));
   const report = await runVerifyClient(options, clientProgress(write, terminal));
   write(formatClientSummary(report));
@@ -73,10 +62,5 @@ export async function runVerifyClientCommand(
 }
 
 function integer(flag: string, key: string, value: string | undefined): Record<string, number> {
-  if (value === undefined) return {};
-  if (!/^\d+$/.test(value.trim()))
-    throw new InputError('verify_client_options_invalid', `${flag}: "${value}" is not a whole number.`, {
-      path: key,
-    });
-  return { [key]: Number(value) };
+  return wholeNumberFlag('verify_client_options_invalid', flag, key, value);
 }
