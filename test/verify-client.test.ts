@@ -150,6 +150,14 @@ describe.concurrent('an SDK with one planted bug fails exactly its case, and the
     ],
     [
       'node',
+      'retries-malformed',
+      '1.7',
+      'json',
+      'reports-malformed-answer',
+      /^calls in a loop: 5 calls for answers cut short \(at most 3\)/,
+    ],
+    [
+      'node',
       'retry-storm',
       '1.7',
       'json',
