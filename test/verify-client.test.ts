@@ -281,7 +281,7 @@ describe('docs/verify-client.md says what the kit does', () => {
   const doc = readFileSync(join(ROOT, 'docs/verify-client.md'), 'utf8');
 
   it('names exactly the environment variables the harness gets', () => {
-    const named = new Set(doc.match(/REPORTBO_SDK_[A-Z_]+/g));
+    const named = new Set(doc.match(/VERIFY_CLIENT_[A-Z_]+/g));
     expect([...named].sort()).toEqual(Object.values(ENV).sort());
   });
 

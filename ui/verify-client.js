@@ -162,7 +162,7 @@ function renderForm() {
               render();
             },
           }),
-          'Run by sh; it gets REPORTBO_SDK_* variables, prints one token a line and exits 0.',
+          'Run by sh; it gets VERIFY_CLIENT_* variables, prints one token a line and exits 0.',
         ),
         field('verify-client-version', 'API version', choice('verify-client-version', 'version', VERSIONS)),
         field('verify-client-variant', 'Variant', choice('verify-client-variant', 'variant', VARIANTS)),

@@ -184,10 +184,10 @@ function xmlUnescape(s) {
     .replace(/&amp;/g, '&');
 }
 
-/** The harness: asks the SDK for REPORTBO_SDK_TOKENS tokens as an application would, one line each. */
+/** The harness: asks the SDK for VERIFY_CLIENT_TOKENS tokens as an application would, one line each. */
 export async function harness(client = new TokenClient(optionsFromEnv())) {
-  const tokens = Number(process.env.REPORTBO_SDK_TOKENS ?? 1);
-  const intervalMs = Number(process.env.REPORTBO_SDK_INTERVAL_MS ?? 0);
+  const tokens = Number(process.env.VERIFY_CLIENT_TOKENS ?? 1);
+  const intervalMs = Number(process.env.VERIFY_CLIENT_INTERVAL_MS ?? 0);
   try {
     for (let i = 0; i < tokens; i++) {
       if (i > 0 && intervalMs > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
@@ -202,11 +202,11 @@ export async function harness(client = new TokenClient(optionsFromEnv())) {
 export function optionsFromEnv() {
   const env = process.env;
   return {
-    endpoint: String(env.REPORTBO_SDK_ENDPOINT),
-    version: /** @type {'1.6' | '1.7'} */ (env.REPORTBO_SDK_VERSION),
-    variant: /** @type {'json' | 'xml'} */ (env.REPORTBO_SDK_VARIANT),
-    username: String(env.REPORTBO_SDK_USERNAME),
-    password: String(env.REPORTBO_SDK_PASSWORD),
+    endpoint: String(env.VERIFY_CLIENT_ENDPOINT),
+    version: /** @type {'1.6' | '1.7'} */ (env.VERIFY_CLIENT_VERSION),
+    variant: /** @type {'json' | 'xml'} */ (env.VERIFY_CLIENT_VARIANT),
+    username: String(env.VERIFY_CLIENT_USERNAME),
+    password: String(env.VERIFY_CLIENT_PASSWORD),
   };
 }
 

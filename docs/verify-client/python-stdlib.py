@@ -136,15 +136,15 @@ class TokenClient:
 
 def client_from_env():
     env = os.environ
-    return TokenClient(env['REPORTBO_SDK_ENDPOINT'], env['REPORTBO_SDK_VERSION'], env['REPORTBO_SDK_VARIANT'],
-                       env['REPORTBO_SDK_USERNAME'], env['REPORTBO_SDK_PASSWORD'])
+    return TokenClient(env['VERIFY_CLIENT_ENDPOINT'], env['VERIFY_CLIENT_VERSION'], env['VERIFY_CLIENT_VARIANT'],
+                       env['VERIFY_CLIENT_USERNAME'], env['VERIFY_CLIENT_PASSWORD'])
 
 
 def harness(client=None):
-    """Asks the SDK for REPORTBO_SDK_TOKENS tokens as an application would, one line each."""
+    """Asks the SDK for VERIFY_CLIENT_TOKENS tokens as an application would, one line each."""
     client = client or client_from_env()
-    tokens = int(os.environ.get('REPORTBO_SDK_TOKENS', '1'))
-    interval_s = int(os.environ.get('REPORTBO_SDK_INTERVAL_MS', '0')) / 1000
+    tokens = int(os.environ.get('VERIFY_CLIENT_TOKENS', '1'))
+    interval_s = int(os.environ.get('VERIFY_CLIENT_INTERVAL_MS', '0')) / 1000
     try:
         for i in range(tokens):
             if i > 0 and interval_s > 0:

@@ -112,14 +112,14 @@ class SoapTokenClient:
 
 def client_from_env():
     env = os.environ
-    return SoapTokenClient(env['REPORTBO_SDK_WSDL'], env['REPORTBO_SDK_VERSION'], env['REPORTBO_SDK_VARIANT'],
-                           env['REPORTBO_SDK_USERNAME'], env['REPORTBO_SDK_PASSWORD'])
+    return SoapTokenClient(env['VERIFY_CLIENT_WSDL'], env['VERIFY_CLIENT_VERSION'], env['VERIFY_CLIENT_VARIANT'],
+                           env['VERIFY_CLIENT_USERNAME'], env['VERIFY_CLIENT_PASSWORD'])
 
 
 def harness(make_client=client_from_env):
-    """Asks the SDK for REPORTBO_SDK_TOKENS tokens as an application would, one line each."""
-    tokens = int(os.environ.get('REPORTBO_SDK_TOKENS', '1'))
-    interval_s = int(os.environ.get('REPORTBO_SDK_INTERVAL_MS', '0')) / 1000
+    """Asks the SDK for VERIFY_CLIENT_TOKENS tokens as an application would, one line each."""
+    tokens = int(os.environ.get('VERIFY_CLIENT_TOKENS', '1'))
+    interval_s = int(os.environ.get('VERIFY_CLIENT_INTERVAL_MS', '0')) / 1000
     try:
         client = make_client()
         for i in range(tokens):

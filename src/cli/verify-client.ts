@@ -39,9 +39,9 @@ export function registerVerifyClientCommand(program: Command, setExit: (code: nu
     )
     .addHelpText(
       'after',
-      `\nThe harness gets REPORTBO_SDK_ENDPOINT, REPORTBO_SDK_WSDL, REPORTBO_SDK_BASE_URL, REPORTBO_SDK_VERSION, ` +
-        `REPORTBO_SDK_VARIANT, REPORTBO_SDK_USERNAME, REPORTBO_SDK_PASSWORD, REPORTBO_SDK_TOKENS and ` +
-        `REPORTBO_SDK_INTERVAL_MS; it asks its SDK for that many tokens, that far apart, prints each on its own ` +
+      `\nThe harness gets VERIFY_CLIENT_ENDPOINT, VERIFY_CLIENT_WSDL, VERIFY_CLIENT_BASE_URL, VERIFY_CLIENT_VERSION, ` +
+        `VERIFY_CLIENT_VARIANT, VERIFY_CLIENT_USERNAME, VERIFY_CLIENT_PASSWORD, VERIFY_CLIENT_TOKENS and ` +
+        `VERIFY_CLIENT_INTERVAL_MS; it asks its SDK for that many tokens, that far apart, prints each on its own ` +
         `line and exits 0, or prints the error and exits non-zero.\n\n` +
         `Cases (docs/verify-client.md explains each):\n${caseList()}\n\n` +
         'Example:\n  reportbo-emulator verify-client --exec "node harness.mjs" --api-version 1.7 --variant json --json sdk.json\n' +

@@ -21,15 +21,15 @@ export const SDK_USERNAME = 'sdk-under-test';
 
 /** The environment the harness contract names (docs/verify-client.md "The harness contract"). */
 export const ENV = {
-  endpoint: 'REPORTBO_SDK_ENDPOINT',
-  wsdl: 'REPORTBO_SDK_WSDL',
-  baseUrl: 'REPORTBO_SDK_BASE_URL',
-  version: 'REPORTBO_SDK_VERSION',
-  variant: 'REPORTBO_SDK_VARIANT',
-  username: 'REPORTBO_SDK_USERNAME',
-  password: 'REPORTBO_SDK_PASSWORD',
-  tokens: 'REPORTBO_SDK_TOKENS',
-  intervalMs: 'REPORTBO_SDK_INTERVAL_MS',
+  endpoint: 'VERIFY_CLIENT_ENDPOINT',
+  wsdl: 'VERIFY_CLIENT_WSDL',
+  baseUrl: 'VERIFY_CLIENT_BASE_URL',
+  version: 'VERIFY_CLIENT_VERSION',
+  variant: 'VERIFY_CLIENT_VARIANT',
+  username: 'VERIFY_CLIENT_USERNAME',
+  password: 'VERIFY_CLIENT_PASSWORD',
+  tokens: 'VERIFY_CLIENT_TOKENS',
+  intervalMs: 'VERIFY_CLIENT_INTERVAL_MS',
 } as const;
 
 export interface StageSetup {

@@ -77,7 +77,7 @@ export interface ClientCaseResult {
   /** What to change in the SDK when the case does not pass. */
   fix: string;
   durationMs: number;
-  /** The harness's environment for this case (REPORTBO_SDK_TOKENS, …; the password left out). */
+  /** The harness's environment for this case (VERIFY_CLIENT_TOKENS, …; the password left out). */
   asked?: Record<string, string>;
   harness?: HarnessOutcome;
   /** The first calls the emulator saw (at most 200: a storm makes thousands); `callCount` counts them all. */

@@ -77,7 +77,7 @@ export function okCalls(calls: readonly ClientCall[]): ClientCall[] {
 export function killed(seen: Seen): Verdict {
   return fail(
     `the harness did not end within ${seconds(seen.boundMs)} (${count(seen.calls.length, 'call')} answered); it was stopped`,
-    'End the harness once it has printed REPORTBO_SDK_TOKENS tokens or reported an error, and give every call a timeout.',
+    'End the harness once it has printed VERIFY_CLIENT_TOKENS tokens or reported an error, and give every call a timeout.',
   );
 }
 
@@ -102,7 +102,7 @@ export function printedTokens(seen: Seen): PrintedToken[] | Verdict {
   if (run.stdout.length < ask.tokens)
     return fail(
       `the harness printed ${run.stdout.length} of the ${ask.tokens} tokens asked for and exited 0`,
-      'Print one line per token asked for (REPORTBO_SDK_TOKENS), then exit 0.',
+      'Print one line per token asked for (VERIFY_CLIENT_TOKENS), then exit 0.',
     );
   const issued = stage.issued();
   const tokens: PrintedToken[] = [];

@@ -42,7 +42,7 @@ export const reportsWrongPassword: ClientCase = {
   rule: 'spec "Errors": GetAccessToken 1.6 answers "<code> - <message>", 1.7 sets TransactionCode; 1200 is invalid credentials',
   fix: 'Check TransactionCode (1.7) or the leading code (1.6); report 1200 as an error with a non-zero exit, without retrying.',
   ask: { tokens: ASKED, intervalMs: 0, wrongPassword: true },
-  setting: `asked for ${count(ASKED, 'token')} with a wrong REPORTBO_SDK_PASSWORD`,
+  setting: `asked for ${count(ASKED, 'token')} with a wrong VERIFY_CLIENT_PASSWORD`,
   judge: (seen) => judgeRefusal(seen, TRANSACTION_CODES.invalid_credentials, 'wrong password'),
 };
 

@@ -42,7 +42,7 @@ export const wellFormedRequest: ClientCase = {
         run.exitCode === 0 && run.stdout.length > 0
           ? `printed "${run.stdout[0]!.slice(0, 80)}" without calling GetAccessToken at ${seen.stage.endpoint}`
           : `no GetAccessToken call reached ${seen.stage.endpoint} ${said(run) || '(the harness printed nothing)'}`,
-        'Call the URL in REPORTBO_SDK_ENDPOINT (or the WSDL in REPORTBO_SDK_WSDL) with the credentials in REPORTBO_SDK_USERNAME and REPORTBO_SDK_PASSWORD.',
+        'Call the URL in VERIFY_CLIENT_ENDPOINT (or the WSDL in VERIFY_CLIENT_WSDL) with the credentials in VERIFY_CLIENT_USERNAME and VERIFY_CLIENT_PASSWORD.',
       );
     }
     const problems: string[] = [];
