@@ -75,6 +75,10 @@ const LATIN1_LABELS = new Set([
   'l1',
   'iso-ir-100',
   'cp819',
+  'ibm819',
+  'iso88591',
+  'iso_8859-1:1987',
+  'csisolatin1',
 ]);
 const LATIN1: Charset = { name: 'ISO-8859-1', decode: (bytes) => bytes.toString('latin1') };
 
