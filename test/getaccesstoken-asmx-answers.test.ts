@@ -386,3 +386,22 @@ sys.stdout.buffer.write(bytes(out)); sys.stdout.buffer.write(b"|"); sys.stdout.b
     expect(ans.text).toBe('');
   });
 });
+
+describe('D10: where the emulator stays more lenient than ASMX, the journal says so', () => {
+  it('text/xml without a charset and non-ASCII bytes: read as UTF-8 (ASMX: US-ASCII), with a warning', async () => {
+    const ans = await rawRequest(AUTH(), {
+      headers: { 'content-type': 'text/xml', SOAPAction: `"${ACTION}"` },
+      body: Buffer.from(envelope('1.1', op17('euro', '€uro'))),
+    });
+    expect(tokenOf(ans)).toMatch(TOKEN);
+    expect((await lastCall()).warnings).toContain(
+      'text_xml_without_charset: non-ASCII bytes in a text/xml body with no charset parameter: ASMX reads such a body as US-ASCII ("?" for each of them); declare charset=utf-8',
+    );
+    // Plain ASCII without a charset reads the same either way: no warning.
+    await rawRequest(AUTH(), {
+      headers: { 'content-type': 'text/xml', SOAPAction: `"${ACTION}"` },
+      body: Buffer.from(envelope('1.1', op17('alice', ' 00123 '))),
+    });
+    expect((await lastCall()).warnings).toEqual([]);
+  });
+});

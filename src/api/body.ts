@@ -230,6 +230,15 @@ export function readSoapBody(c: Context): Promise<BodyText> {
   return readBody(c, true, 'replace');
 }
 
+/**
+ * ASMX reads `text/xml` with no charset as US-ASCII (RequestResponseUtils.GetEncoding answers
+ * ASCIIEncoding), so the service would see "?" for each byte above 0x7F. The emulator reads such a
+ * body by its XML declaration or as UTF-8 (docs/spec-rules.md "SOAP as ASMX answers it", D10), and
+ * says so: the client should declare its charset.
+ */
+const TEXT_XML_UNDECLARED =
+  'text_xml_without_charset: non-ASCII bytes in a text/xml body with no charset parameter: ASMX reads such a body as US-ASCII ("?" for each of them); declare charset=utf-8';
+
 async function readBody(c: Context, sniffXml: boolean, invalid: Invalid): Promise<BodyText> {
   const headerLabel = contentTypeParts(c.req.header('content-type')).charset;
   // Refused before the bytes are read, so the answer never depends on them.
@@ -238,7 +247,13 @@ async function readBody(c: Context, sniffXml: boolean, invalid: Invalid): Promis
   const encoding = c.req.header('content-encoding');
   let read: BodyText;
   try {
-    read = decodeText(decode(raw, encoding), headerLabel, sniffXml, invalid);
+    const body = decode(raw, encoding);
+    read = decodeText(body, headerLabel, sniffXml, invalid);
+    const textXml =
+      invalid === 'replace' && contentTypeParts(c.req.header('content-type')).type === 'text/xml';
+    if (textXml && !headerLabel && byteOrderMark(body) === undefined && body.some((b) => b > 0x7f)) {
+      read.warnings.push(TEXT_XML_UNDECLARED);
+    }
   } catch (err) {
     noteRequestBody(c, raw);
     throw err;
