@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../src/server.js';
@@ -403,5 +405,43 @@ describe('D10: where the emulator stays more lenient than ASMX, the journal says
       body: Buffer.from(envelope('1.1', op17('alice', ' 00123 '))),
     });
     expect((await lastCall()).warnings).toEqual([]);
+  });
+});
+
+describe('docs/spec-rules.md "SOAP as ASMX answers it"', () => {
+  const ROOT = new URL('../', import.meta.url).pathname;
+  const doc = readFileSync(join(ROOT, 'docs/spec-rules.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('### SOAP as ASMX answers it'), doc.indexOf('### Admin API'));
+  const rows = section
+    .split('\n')
+    .filter((l) => /^\| D\d+ \|/.test(l))
+    .map((l) =>
+      l
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim()),
+    );
+  const source = readdirSync(join(ROOT, 'src/api'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(ROOT, 'src/api', f), 'utf8'))
+    .join('\n');
+
+  it('has a row for each of D1 to D6, each naming a .NET method', () => {
+    expect(new Set(rows.map((r) => r[0]))).toEqual(new Set(['D1', 'D2', 'D3', 'D4', 'D5', 'D6']));
+    for (const row of rows) expect(row[3], row.join(' | ')).toMatch(/`\w+(\.\w+)*`/);
+  });
+
+  it('names tests that exist and warnings the code writes', () => {
+    for (const [id, , , , warning, tests] of rows as string[][]) {
+      for (const part of tests!.split(';')) {
+        const file = /`(test\/[\w.-]+)`/.exec(part)?.[1] ?? 'test/getaccesstoken-asmx-answers.test.ts';
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        const names = [...part.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+        expect(names.length, `${id}: ${part}`).toBeGreaterThan(0);
+        for (const name of names) expect(text, `${id} names "${name}" in ${file}`).toContain(name);
+      }
+      const code = /`(\w+)`/.exec(warning ?? '')?.[1];
+      if (code) expect(source, `${id}: warning ${code}`).toContain(`${code}: `);
+    }
   });
 });

@@ -233,7 +233,7 @@ export function readSoapBody(c: Context): Promise<BodyText> {
 /**
  * ASMX reads `text/xml` with no charset as US-ASCII (RequestResponseUtils.GetEncoding answers
  * ASCIIEncoding), so the service would see "?" for each byte above 0x7F. The emulator reads such a
- * body by its XML declaration or as UTF-8 (docs/spec-rules.md "SOAP as ASMX answers it", D10), and
+ * body by its XML declaration or as UTF-8 (product rule "SOAP as ASMX answers it", D10), and
  * says so: the client should declare its charset.
  */
 const TEXT_XML_UNDECLARED =

@@ -146,7 +146,7 @@ async function readCall(c: Context, ep: Endpoint, deps: ApiDeps, route: Route): 
 
 /**
  * SOAP GetAccessToken on FlightService.asmx (1.6) and AuthService.asmx (1.7), answered as ASMX does
- * (docs/spec-rules.md "SOAP as ASMX answers it"): in the version of the request's envelope; XML it
+ * (product rule "SOAP as ASMX answers it"): in the version of the request's envelope; XML it
  * cannot read is a 400 and a media type it does not take a 415, both with an empty body; anything
  * else unreadable is a SOAP Fault with HTTP 500. The request is read before an injected fault
  * applies, so a faulted call is journaled with its user.
