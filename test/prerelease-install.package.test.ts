@@ -52,11 +52,15 @@ describe.skipIf(missing)('a prerelease of both packages', () => {
     const copy = join(work, 'module-manifest');
     await mkdir(copy);
     await cp(join(MODULE_DIR, 'package.json'), join(copy, 'package.json'));
+    await cp(join(MODULE_DIR, 'package-lock.json'), join(copy, 'package-lock.json'));
     await cp(join(MODULE_DIR, 'scripts'), join(copy, 'scripts'), { recursive: true });
     await run('npm', ['version', CANDIDATE, '--no-git-tag-version'], { cwd: copy });
     const manifest = JSON.parse(await readFile(join(copy, 'package.json'), 'utf8'));
     expect(manifest.version).toBe(CANDIDATE);
     expect(manifest.peerDependencies['reportbo-emulator']).toBe('>=0.99.0-0');
+    // The lockfile repeats the root's peer ranges, and `npm ci` wants them to agree.
+    const lock = JSON.parse(await readFile(join(copy, 'package-lock.json'), 'utf8'));
+    expect(lock.packages[''].peerDependencies['reportbo-emulator']).toBe('>=0.99.0-0');
   });
 
   it('installs from the two packed tarballs with npm install, each at the candidate version', async () => {

@@ -9,7 +9,7 @@
  * Runs as the module's `version` script, so `npm version X --prefix packages/testcontainers`
  * (docs/releasing.md) updates it; `node scripts/peer-range.mjs DIR` applies it to DIR/package.json.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? process.cwd();
@@ -20,6 +20,17 @@ if (!line) {
   console.error(`peer-range: ${file} has version "${manifest.version}", not X.Y.Z or X.Y.Z-pre`);
   process.exit(1);
 }
-manifest.peerDependencies = { ...manifest.peerDependencies, 'reportbo-emulator': `>=${line}-0` };
+const range = `>=${line}-0`;
+manifest.peerDependencies = { ...manifest.peerDependencies, 'reportbo-emulator': range };
 writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`peer-range: reportbo-emulator >=${line}-0 (version ${manifest.version})`);
+// The lockfile repeats the root's peer ranges; `npm ci` wants the two to agree.
+const lockFile = join(dir, 'package-lock.json');
+if (existsSync(lockFile)) {
+  const lock = JSON.parse(readFileSync(lockFile, 'utf8'));
+  const root = lock.packages?.[''];
+  if (root?.peerDependencies) {
+    root.peerDependencies['reportbo-emulator'] = range;
+    writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
+  }
+}
+console.log(`peer-range: reportbo-emulator ${range} (version ${manifest.version})`);
