@@ -191,8 +191,18 @@ describe('D4: Content-Type and envelope that disagree', () => {
       soapHeaders('1.2'),
       envelope('1.1', op17('alice', ' 00123 ')),
     ],
-    ['application/json', { 'content-type': 'application/json' }, '{"Username":"alice","Password":" 00123 "}'],
-    ['no Content-Type', {}, envelope('1.1', op17('alice', ' 00123 '))],
+    // With a SOAPAction, ASMX routes on it and then refuses the media type (ReadParameters); without
+    // one it reads the Body to route first (docs/spec-rules.md D10).
+    [
+      'application/json (with a SOAPAction)',
+      { 'content-type': 'application/json', SOAPAction: `"${ACTION}"` },
+      '{"Username":"alice","Password":" 00123 "}',
+    ],
+    [
+      'no Content-Type (with a SOAPAction)',
+      { SOAPAction: `"${ACTION}"` },
+      envelope('1.1', op17('alice', ' 00123 ')),
+    ],
   ])('%s is a 415 with an empty body, journaled as unsupported_media_type', async (_n, headers, body) => {
     const ans = await rawRequest(AUTH(), { headers, body: Buffer.from(body) });
     expect(ans.status).toBe(415);
