@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AdminClient } from '../src/client/index.js';
 import type { RunningEmulator } from '../src/server.js';
 import { CLOCK_START } from './helpers/clock.js';
 import { serve } from './helpers/data-dir.js';
@@ -103,5 +104,33 @@ describe('exports of many notifications stream in slices (issue 43 §1)', () => 
     expect(lines.every((l) => l.state === 'exhausted')).toBe(true);
     const none = await fetch(`${r.url}/__admin/notifications/export?q=no-such-word-anywhere`);
     expect((JSON.parse(await none.text()) as { log: { entries: unknown[] } }).log.entries).toEqual([]);
+  });
+});
+
+describe('the notification list is a page, however many are kept (issue 43 §1)', () => {
+  it('answers the newest 1,000 without limit, with total and nextCursor; before walks the rest, and the client reads them all', async () => {
+    const r = await emulatorWith(2_500);
+    type Page = { notifications: { id: string }[]; total: number; nextCursor: string | null };
+    const get = async (query: string) =>
+      (await (await fetch(`${r.url}/__admin/notifications${query}`)).json()) as Page;
+    const first = await get('');
+    expect(first.notifications).toHaveLength(1_000);
+    expect(first.total).toBe(2_500);
+    expect(first.notifications.at(-1)!.id).toBe('n-002500');
+    expect(first.nextCursor).toBe(first.notifications[0]!.id);
+    const ids = first.notifications.map((n) => n.id);
+    for (let page = first; page.nextCursor; ) {
+      page = await get(`?before=${page.nextCursor}`);
+      ids.unshift(...page.notifications.map((n) => n.id));
+    }
+    expect(ids).toEqual(Array.from({ length: 2_500 }, (_, i) => `n-${String(i + 1).padStart(6, '0')}`));
+    const filtered = await get('?state=exhausted&limit=10');
+    expect(filtered.total).toBe(833);
+    expect(filtered.notifications).toHaveLength(10);
+    const client = new AdminClient(r.url);
+    expect((await client.allNotifications()).notifications.map((n) => n.id)).toEqual(ids);
+    const settled = await client.waitSettled({ state: 'delivered' });
+    expect(settled.settled).toBe(true);
+    expect(settled.notifications).toHaveLength(2_500 - 833);
   });
 });

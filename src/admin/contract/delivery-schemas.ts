@@ -188,11 +188,11 @@ export const NotificationListSchema = z
       })
       .optional()
       .describe('present once older notifications were dropped by the retention setting (decision 0127)'),
-    total: int.optional().describe('with limit or before: how many notifications match in all'),
+    total: int.optional().describe('how many notifications match in all (the answer is one page of them)'),
     nextCursor: str
       .nullable()
       .optional()
-      .describe('with limit or before: pass as before for the next, older page; null at the oldest'),
+      .describe('pass as before for the next, older page; null when this page reaches the oldest match'),
   })
   .register(ADMIN_COMPONENTS, { id: 'NotificationList' });
 /** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
@@ -230,7 +230,9 @@ export const NotificationQuerySchema = z.object({
     .min(1)
     .max(1000)
     .optional()
-    .describe('answer the newest limit matches only (oldest first), with total and nextCursor'),
+    .describe(
+      'answer the newest limit matches (oldest first; default 1000, also the most), with total and nextCursor for the older ones',
+    ),
   before: str.optional().describe('a nextCursor: the page of matches older than that notification'),
 });
 export const ExportQuerySchema = z.object({
