@@ -77,7 +77,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
       }
       const listed = outbox.list(filter);
       const retention = outbox.retention();
-      const dropped = retention.dropped > 0 ? { retention } : {};
+      const dropped = retention.dropped > 0 || retention.exhaustedKept > 0 ? { retention } : {};
       // Always a page (the newest `limit`, DEFAULT_LIST_LIMIT without one): a scan that yields, newest
       // first, so neither the answer nor the time to make it grows with the notifications kept.
       const found = await scanNotifications(

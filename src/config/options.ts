@@ -244,7 +244,15 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     env: ['REPORTBO_NOTIFICATION_RETENTION'],
     kind: 'number',
     description:
-      'notifications kept in memory and in the data dir; past it the oldest delivered, exhausted or cancelled ones are dropped, never a pending one (default 100000; 0: no limit)',
+      'notifications kept in memory and in the data dir; past it the oldest delivered, exhausted or cancelled ones are dropped, never a pending one, nor an exhausted one no resend or bulk retry took yet (default 100000; 0: no limit)',
+  },
+  {
+    key: 'retentionDropsExhausted',
+    flag: '--retention-drops-exhausted',
+    env: ['REPORTBO_RETENTION_DROPS_EXHAUSTED'],
+    kind: 'boolean',
+    description:
+      'let --notification-retention drop exhausted notifications no resend or bulk retry took yet (default: they are kept for the bulk retry)',
   },
   {
     key: 'logFormat',

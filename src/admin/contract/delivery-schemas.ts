@@ -185,9 +185,14 @@ export const NotificationListSchema = z
         keep: int.describe('the setting --notification-retention: notifications kept (0: no limit)'),
         dropped: int.describe('older settled notifications dropped since the start or the last reset'),
         oldestKept: str.nullable().describe('createdAt of the oldest notification kept'),
+        exhaustedKept: int.describe(
+          'exhausted notifications kept past the setting until a resend or bulk retry takes them (decision 0211)',
+        ),
       })
       .optional()
-      .describe('present once older notifications were dropped by the retention setting (decision 0127)'),
+      .describe(
+        'present once older notifications were dropped by the retention setting (decision 0127), or exhausted ones are kept past it (decision 0211)',
+      ),
     total: int.optional().describe('how many notifications match in all (the answer is one page of them)'),
     nextCursor: str
       .nullable()
