@@ -5,7 +5,7 @@
  * answer's wall time, bytes and the emulator's CPU for it (utime+stime from /proc).
  */
 import http from 'node:http';
-import { adminAgent, postIssueEvents, waitSettled } from '../lib/events.js';
+import { postIssueEvents, probeLatency, waitSettled } from '../lib/events.js';
 import { request } from '../lib/http.js';
 import { stopAll } from '../lib/proc.js';
 import { startReceiver } from '../lib/receiver.js';
@@ -20,34 +20,13 @@ const PROBE_EVERY_MS = 50;
 const HEALTH_P99_TARGET_MS = 100;
 const IDLE_PROBE_MS = 3_000;
 
-/** GETs health every PROBE_EVERY_MS until stopped; answers each call's latency in ms. */
-function probeHealth(url: string): { stop: () => Promise<number[]> } {
-  const agent = adminAgent(4);
-  const latencies: number[] = [];
-  const running: Array<Promise<void>> = [];
-  const probe = () => {
-    const t0 = performance.now();
-    running.push(
-      request(`${url}/__admin/health`, { agent, timeoutMs: 600_000 }).then(
-        () => {
-          latencies.push(performance.now() - t0);
-        },
-        () => {},
-      ),
-    );
-  };
-  // One at once: an answer shorter than the interval still has its probe.
-  probe();
-  const timer = setInterval(probe, PROBE_EVERY_MS);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await Promise.all(running);
-      agent.destroy();
-      return latencies;
-    },
-  };
-}
+/** GETs health every PROBE_EVERY_MS (the first at once) until stopped; answers each call's latency in ms. */
+const probeHealth = (url: string) =>
+  probeLatency(
+    (agent) => request(`${url}/__admin/health`, { agent, timeoutMs: 600_000 }),
+    PROBE_EVERY_MS,
+    true,
+  );
 
 /** Reads `url` to its end, counting bytes without keeping them; answers the status and the byte count. */
 function drain(url: string): Promise<{ status: number; bytes: number }> {
