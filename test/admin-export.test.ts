@@ -12,7 +12,7 @@ import { addNotifications } from './helpers/many-notifications.js';
 // every notification per line; the HAR was one JSON.stringify of the whole log).
 const COUNT = 5_000;
 /**
- * Longest the event loop may be held while the export runs: the slices are 8 ms, so this leaves a
+ * Longest the event loop may be held while the export runs: the slices are 4 ms, so this leaves a
  * busy machine two orders of magnitude; the answer built in one go held it for seconds.
  */
 const LOOP_HOLD_LIMIT_MS = 1_000;

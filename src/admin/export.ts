@@ -6,7 +6,7 @@ import { HAR_TAIL, type HarBody, harBody, harEntry, harHead, ndjsonLine } from '
  * How long one slice of an export may hold the event loop before it lets health, deliveries and
  * events in (decision 0209: never more than ~50 ms; a slice is one chunk of the answer).
  */
-export const EXPORT_SLICE_MS = 8;
+export const EXPORT_SLICE_MS = 4;
 /** Characters a chunk gathers before it is handed to the socket, whatever time is left of the slice. */
 const CHUNK_CHARS = 256 * 1024;
 /** Entries whose order is sorted in one go before the runs are merged as the HAR is written. */
