@@ -60,6 +60,14 @@ describe('exports of many notifications stream in slices (issue 43 §1)', () => 
     expect(chunks).toBeGreaterThan(1);
     expect(figures.loopMaxMs).toBeLessThan(LOOP_HOLD_LIMIT_MS);
     expect(figures.healthCalls).toBeGreaterThan(0);
+    // A line is the notification's own view (GET /notifications/:id) and its body as sent.
+    for (const line of lines.slice(0, 12)) {
+      const view = (await (await fetch(`${r.url}/__admin/notifications/${line.id}`)).json()) as object;
+      const gz = Buffer.from(
+        await (await fetch(`${r.url}/__admin/notifications/${line.id}/body.gz`)).arrayBuffer(),
+      );
+      expect(line).toEqual({ ...view, gzipBase64: gz.toString('base64') });
+    }
   });
 
   it('HAR: every attempt once, in the order they started (ties in notification order), the loop never held long', async () => {
