@@ -8,7 +8,7 @@ import { HAR_TAIL, type HarBody, harBody, harEntry, harHead, ndjsonLine } from '
  */
 export const EXPORT_SLICE_MS = 4;
 /** Characters a chunk gathers before it is handed to the socket, whatever time is left of the slice. */
-const CHUNK_CHARS = 256 * 1024;
+const CHUNK_CHARS = 64 * 1024;
 /** Entries whose order is sorted in one go before the runs are merged as the HAR is written. */
 const SORT_RUN = 4096;
 /** Bodies of recent notifications kept decoded: a notification's attempts often follow each other. */
