@@ -236,7 +236,7 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     env: ['REPORTBO_LOG_LINES_PER_SECOND'],
     kind: 'number',
     description:
-      'most GetAccessToken lines and most delivery-attempt lines a second each (successes and failures counted apart), then one summary line for the rest of the second (default 10; 0: every line)',
+      'most lines a second for successful GetAccessToken calls and for delivered attempts each, then one summary line for the rest of the second; a refused call or failed attempt always has its line (default 10; 0: every line)',
   },
   {
     key: 'notificationRetention',
