@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
-import { type CondensedSecond, causesText } from './activity/condense.js';
+import type { CondensedSecond } from './activity/condense.js';
 import { LogDestination } from './log-destination.js';
 
 /** The logger every component receives; a pino instance writing to stderr. */
@@ -189,9 +189,8 @@ export function prettyRecord(
   } else if (condensed) {
     // The summary of a condensed second, in the words of its kind, short enough for the width.
     const c = rec.condensed as CondensedSecond;
-    const [okWord, failedWord, route] =
-      kind === 'token' ? ['ok', 'refused', 'requests'] : ['delivered', 'failed', 'notifications'];
-    const text = `${c.count.toLocaleString('en-US')} more this second: ${c.ok.toLocaleString('en-US')} ${okWord}${causesText(c, failedWord)}; GET /__admin/${route}`;
+    const [okWord, route] = kind === 'token' ? ['ok', 'requests'] : ['delivered', 'notifications'];
+    const text = `${c.count.toLocaleString('en-US')} more this second, all ${okWord}; GET /__admin/${route}`;
     msg = cut(text, room);
     if (msg !== text) detail = full;
   } else if (kind) {

@@ -339,7 +339,7 @@ const HOSTILE: Hostile[] = [
         `${laughs}${envelope('1.1', op17('&lol3;', 'x')).replace('<?xml version="1.0" encoding="utf-8"?>', '')}`,
       ),
     },
-    status: 500,
+    status: 400,
     code: '1000',
   },
   {
@@ -351,7 +351,7 @@ const HOSTILE: Hostile[] = [
         `${xxe}${envelope('1.2', op17('&xxe;', 'x')).replace('<?xml version="1.0" encoding="utf-8"?>', '')}`,
       ),
     },
-    status: 500,
+    status: 400,
     code: '1000',
   },
   {
@@ -372,17 +372,17 @@ const HOSTILE: Hostile[] = [
     name: 'JSON Content-Type on SOAP',
     format: 'soap11',
     req: { headers: JSON_H, body: b('{}') },
-    status: 500,
+    status: 415,
     code: '1002',
   },
   {
     name: 'missing Content-Type on SOAP',
     format: 'soap11',
     req: { body: soapBody('1.1', op17('a', 'b')) },
-    status: 500,
+    status: 415,
     code: '1002',
   },
-  { name: 'empty SOAP body', format: 'soap11', req: { headers: S11 }, status: 500, code: '1000' },
+  { name: 'empty SOAP body', format: 'soap11', req: { headers: S11 }, status: 400, code: '1000' },
   {
     name: '__proto__ element in SOAP',
     format: 'soap12',
@@ -403,7 +403,7 @@ const HOSTILE: Hostile[] = [
         `<GetAccessToken xmlns="http://tempuri.org/">${deepXml(200, '')}</GetAccessToken>`,
       ),
     },
-    status: 500,
+    status: 400,
     code: '1000',
   },
   {
@@ -421,10 +421,13 @@ const HOSTILE: Hostile[] = [
     code: '1000',
   },
   {
-    name: 'invalid UTF-8 in SOAP',
+    name: 'invalid UTF-8 in SOAP without a charset (an XmlException to ASMX)',
     format: 'soap12',
-    req: { headers: S12, body: badUtf8(envelope('1.2', op17('alice', 'x'))) },
-    status: 500,
+    req: {
+      headers: { 'content-type': 'application/soap+xml' },
+      body: badUtf8(envelope('1.2', op17('alice', 'x'))),
+    },
+    status: 400,
     code: '1000',
   },
   {
@@ -471,7 +474,7 @@ const HOSTILE: Hostile[] = [
       headers: { ...S11, 'content-type': 'text/xml; charset=utf-16' },
       body: Buffer.from(envelope('1.1', op17('alice', ' 00123 ')), 'utf16le').subarray(0, 101),
     },
-    status: 500,
+    status: 400,
     code: '1000',
   },
   {
@@ -552,6 +555,17 @@ const HOSTILE: Hostile[] = [
 function expectCleanError(format: Format, ans: RawAnswer, code: string, faultCode?: string): void {
   expect(ans.text).not.toMatch(/\n\s+at |node_modules|Error: /);
   const type = ans.headers['content-type'];
+  if ((format === 'soap11' || format === 'soap12') && (ans.status === 400 || ans.status === 415)) {
+    // XML ASMX cannot read (400) and a media type it does not take (415): no body, as ASMX answers.
+    expect(type).toMatch(/^(text\/xml|application\/soap\+xml); charset=utf-8$/);
+    expect(ans.text).toBe('');
+    return;
+  }
+  // ASMX writes no detail on a header fault, so no TransactionCode either.
+  const detail =
+    faultCode === 'MustUnderstand'
+      ? ''
+      : `<TransactionCode xmlns="http://tempuri.org/">${code}</TransactionCode>`;
   switch (format) {
     case 'json16':
       expect(type).toBe('text/json; charset=utf-8');
@@ -574,13 +588,13 @@ function expectCleanError(format: Format, ans: RawAnswer, code: string, faultCod
       expect(type).toBe('text/xml; charset=utf-8');
       expect(ans.text).toContain('<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"');
       expect(ans.text).toContain(`<faultcode>soap:${faultCode ?? 'Client'}</faultcode>`);
-      expect(ans.text).toContain(`<TransactionCode xmlns="http://tempuri.org/">${code}</TransactionCode>`);
+      expect(ans.text).toContain(detail);
       break;
     case 'soap12':
       expect(type).toBe('application/soap+xml; charset=utf-8');
       expect(ans.text).toContain('<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"');
       expect(ans.text).toContain(`<soap:Value>soap:${faultCode ?? 'Sender'}</soap:Value>`);
-      expect(ans.text).toContain(`<TransactionCode xmlns="http://tempuri.org/">${code}</TransactionCode>`);
+      expect(ans.text).toContain(detail);
       break;
   }
 }

@@ -199,9 +199,11 @@ async function runRecipe(
     await writeFile(join(cwd, arg), local(text));
   }
   // The emulator's default port 8080 is a free port here, as in the commands.
+  // The sample receiver standing in for yours expects the example scenario's ApiKey, unless the
+  // recipe sets RECEIVER_API_KEY itself (that every variable a recipe reads is set: below).
   const env = {
-    ...recipe.env,
     RECEIVER_API_KEY: EXAMPLE_API_KEY,
+    ...recipe.env,
     RECEIVER_OUT: join(cwd, 'received'),
     REPORTBO_PORT: String(ports.emulator),
   };
@@ -286,6 +288,8 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
       'GitLab CI job sdk-tests',
       'GitLab CI job receiver-tests',
       'GitHub Actions job sdk-tests-with-token',
+      'GitHub Actions job receiver-conformance',
+      'GitLab CI job receiver-conformance',
     ]);
     expect(blocksAfter('ci-file').map((b) => b.arg)).toEqual(['tests/reportbo/receiver.yaml']);
   });
@@ -420,6 +424,8 @@ interface JobText {
   always: string[];
   /** Service containers: GitHub waits for their HEALTHCHECK when `options` bound it; GitLab does not. */
   services: Array<{ alias: string; githubOptions?: string }>;
+  /** Variables the job sets for its commands: GitHub job and step `env:`, GitLab `variables:`. */
+  env: string[];
 }
 
 /** Every job of every yaml block of `doc` (GitHub `jobs:` or GitLab jobs with a `script`). */
@@ -431,8 +437,9 @@ function jobsOf(doc: string): JobText[] {
     const top = parsed as Record<string, unknown>;
     if (top.jobs) {
       for (const [name, job] of Object.entries(top.jobs as Record<string, Record<string, unknown>>)) {
-        const steps = (job.steps ?? []) as Array<{ run?: string; if?: string }>;
+        const steps = (job.steps ?? []) as Array<{ run?: string; if?: string; env?: object }>;
         out.push({
+          env: [job.env, ...steps.map((s) => s.env)].flatMap((e) => Object.keys(e ?? {})),
           title: `GitHub Actions job ${name}`,
           commands: steps.filter((s) => s.run && s.if !== 'always()').map((s) => s.run!),
           always: steps.filter((s) => s.run && s.if === 'always()').map((s) => s.run!),
@@ -446,6 +453,7 @@ function jobsOf(doc: string): JobText[] {
     for (const [name, job] of Object.entries(top as Record<string, Record<string, unknown>>)) {
       if (!job || typeof job !== 'object' || !Array.isArray(job.script)) continue;
       out.push({
+        env: Object.keys((job.variables ?? {}) as object),
         title: `GitLab CI job ${name}`,
         commands: job.script as string[],
         always: (job.after_script ?? []) as string[],
@@ -563,5 +571,70 @@ describe('every job of docs/ci.md (issue 27 §5)', () => {
     expect(trapsOf(noRm)).toEqual([
       'GitHub Actions job receiver-tests: container reportbo is not removed by an always() step or after_script',
     ]);
+  });
+});
+
+/** What the runner or the shell gives every job: GitHub's and GitLab's own variables, HOME, PATH, PWD. */
+const PROVIDED_VARIABLES = /^(GITHUB_\w+|RUNNER_\w+|CI_\w+|CI|HOME|PATH|PWD)$/;
+
+/** `JOB: $NAME is never set` for each variable a job's commands read that nothing sets. */
+function unsetVariablesOf(doc: string): string[] {
+  const problems: string[] = [];
+  for (const job of jobsOf(doc)) {
+    const script = [...job.commands, ...job.always].join('\n').replace(/\$\{\{[^}]*\}\}/g, '');
+    const set = new Set(job.env);
+    for (const [, name] of script.matchAll(/(?:^|[\s;(])(?:export\s+)?([A-Za-z_]\w*)=/gm)) set.add(name!);
+    for (const [, name] of script.matchAll(/\b(?:for|read)\s+([A-Za-z_]\w*)/g)) set.add(name!);
+    const read = new Set([...script.matchAll(/\$\{?([A-Za-z_]\w*)/g)].map((m) => m[1]!));
+    for (const name of read)
+      if (!set.has(name) && !PROVIDED_VARIABLES.test(name))
+        problems.push(`${job.title}: $${name} is never set`);
+  }
+  return problems;
+}
+
+/** Majors of `uses: NAME@vN` in a text, by NAME. */
+function actionRefs(text: string): Map<string, Set<string>> {
+  const refs = new Map<string, Set<string>>();
+  for (const [, name, ref] of text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)@(\S+)/g)) {
+    if (!refs.has(name!)) refs.set(name!, new Set());
+    refs.get(name!)!.add(ref!);
+  }
+  return refs;
+}
+
+describe('the recipes of docs/ci.md are current and complete (issue 42)', () => {
+  const workflows = ['ci.yml', 'release.yml']
+    .map((f) => readFileSync(join(ROOT, '.github/workflows', f), 'utf8'))
+    .join('\n');
+
+  it('every variable a job reads is set by the job, a step, or the CI system', () => {
+    expect(unsetVariablesOf(CI_MD)).toEqual([]);
+    // The check can fail: a conformance recipe without its RECEIVER_API_KEY.
+    const unset = CI_MD.replace(/ {4}env:\n {6}RECEIVER_API_KEY: ci-key[^\n]*\n/, '');
+    expect(unset).not.toBe(CI_MD);
+    expect(unsetVariablesOf(unset)).toEqual([
+      'GitHub Actions job receiver-conformance: $RECEIVER_API_KEY is never set',
+    ]);
+  });
+
+  it("uses each action at the version the repository's own workflows use", () => {
+    const ours = actionRefs(workflows);
+    const documented = actionRefs(CI_MD);
+    expect(documented.get('actions/checkout')).toEqual(new Set(['v6']));
+    for (const [name, refs] of documented) {
+      if (ours.has(name)) expect(refs, name).toEqual(ours.get(name));
+    }
+  });
+
+  it('runs GitLab jobs on the newest Node line the CI tests, never an older one', () => {
+    const majors = [...workflows.matchAll(/node: \[([^\]]+)\]/g)].flatMap((m) =>
+      m[1]!.split(',').map((v) => Number.parseInt(v.replace(/['\s]/g, ''), 10)),
+    );
+    expect(majors.length).toBeGreaterThan(0);
+    const newest = Math.max(...majors);
+    const images = [...CI_MD.matchAll(/image: node:(\d+)/g)].map((m) => Number(m[1]));
+    expect(images.length).toBeGreaterThanOrEqual(3);
+    for (const major of images) expect(major).toBe(newest);
   });
 });

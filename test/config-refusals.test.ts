@@ -10,6 +10,8 @@ const serve = (...args: string[]) => runCli(['serve', '--port', '0', ...args]);
 // The same main() in this process (no process start each): the refusals past the first two.
 const serveHere = (...args: string[]) => runMain(['serve', '--port', '0', ...args]);
 let viaProcess = 2;
+// main() in this process with only `env` added to process.env.
+const serveWithEnv = (env: Record<string, string>) => runMain(['serve', '--port', '0'], env);
 
 describe('settings that are wrong are refused at start with exit 2, naming the setting (issue 31 §3)', () => {
   it.each([
@@ -59,11 +61,39 @@ describe('settings that are wrong are refused at start with exit 2, naming the s
     );
   });
 
-  it('a REPORTBO_ variable that matches no setting is a warning naming the closest one; the emulator starts', async () => {
-    const { started: p } = await serveCli(['--log-format', 'json'], { REPORTBO_ADMIN_TOKN: 'secret' });
-    expect(p.output()).toContain(
-      'unknown environment variable \\"REPORTBO_ADMIN_TOKN\\" (did you mean \\"REPORTBO_ADMIN_TOKEN\\"?)',
+  it('a REPORTBO_ variable that matches no setting is an error naming the closest one, not an open admin API (issue 43 §6)', async () => {
+    const run = await runCli(['serve', '--port', '0'], { REPORTBO_ADMIN_TOKN: 'secret' });
+    expect(run.code, run.stderr + run.stdout).toBe(2);
+    expect(run.stderr).toContain(
+      'unknown environment variable "REPORTBO_ADMIN_TOKN" (did you mean "REPORTBO_ADMIN_TOKEN"?)',
     );
+    expect(run.stdout + run.stderr).not.toContain('listening');
+    const far = await serveWithEnv({ REPORTBO_NOTHING_LIKE_IT: '1' });
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain('unknown environment variable "REPORTBO_NOTHING_LIKE_IT"');
+    expect(far.stderr).toContain('REPORTBO_ADMIN_TOKEN'); // the valid ones are listed
+  });
+
+  it.each([
+    ['REPORTBO_DATA_DIR', 'environment variable REPORTBO_DATA_DIR'],
+    ['REPORTBO_HOST', 'environment variable REPORTBO_HOST'],
+    ['REPORTBO_ADMIN_TOKEN', 'environment variable REPORTBO_ADMIN_TOKEN'],
+    ['REPORTBO_PORT', 'environment variable REPORTBO_PORT'],
+    ['REPORTBO_ALLOW_HTTP', 'environment variable REPORTBO_ALLOW_HTTP'],
+  ])('an empty %s is refused as its flag refuses "" (issue 43 §6)', async (variable, named) => {
+    // The first through the real CLI; the rest through main() here.
+    const run =
+      variable === 'REPORTBO_DATA_DIR'
+        ? await runCli(['serve', '--port', '0'], { [variable]: '' })
+        : await serveWithEnv({ [variable]: '' });
+    expect(run.code, run.stderr + run.stdout).toBe(2);
+    expect(run.stderr).toContain(named);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("an empty PORT (the platform's variable, not ours) is read as unset", async () => {
+    const { started: p } = await serveCli(['--log-format', 'json'], { PORT: '' });
+    expect(p.output()).toContain('listening on');
     p.child.kill('SIGTERM');
     expect(await p.exited()).toBe(0);
   });

@@ -25,7 +25,7 @@ async function serve(input: SettingsInput): Promise<RunningEmulator> {
 
 interface Listed {
   notifications: Array<{ id: string; state: string; createdAt: string }>;
-  retention?: { keep: number; dropped: number; oldestKept: string | null };
+  retention?: { keep: number; dropped: number; oldestKept: string | null; exhaustedKept: number };
 }
 
 async function events(r: RunningEmulator, count: number): Promise<void> {
@@ -51,7 +51,12 @@ describe('--notification-retention', () => {
       'n-000007',
       'n-000008',
     ]);
-    expect(listed.retention).toEqual({ keep: 5, dropped: 3, oldestKept: listed.notifications[0]!.createdAt });
+    expect(listed.retention).toEqual({
+      keep: 5,
+      dropped: 3,
+      oldestKept: listed.notifications[0]!.createdAt,
+      exhaustedKept: 0,
+    });
     expect((await adminCall(emu, 'GET', '/notifications/n-000001')).status).toBe(404);
     expect((await adminCall(emu, 'GET', '/config')).body).toMatchObject({ notificationRetention: 5 });
 
@@ -74,5 +79,50 @@ describe('--notification-retention', () => {
     expect(listed.notifications.every((n) => n.state === 'pending')).toBe(true);
     expect(listed.retention).toBeUndefined();
     await rec.close();
+  });
+
+  /** Two exhausted notifications (5 failed attempts: the first and 4 batches), then four delivered. */
+  async function exhaustedThenDelivered(settings: SettingsInput): Promise<RunningEmulator> {
+    const rec = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await serve(settings);
+    await adminCall(emu, 'POST', '/credentials', { id: 'c1', apiKey: 'retention-key-03', url: rec.url });
+    await events(emu, 2);
+    for (let batch = 0; batch < 4; batch++) {
+      expect((await adminCall(emu, 'POST', '/clock/advance', { to: 'next-batch' })).status).toBe(200);
+      await adminCall(emu, 'GET', '/notifications?wait=settled');
+    }
+    rec.setDefault(behave.status(200));
+    // One at a time: retention runs as a notification is created, and skips one in flight.
+    for (let i = 0; i < 4; i++) await events(emu, 1);
+    return emu;
+  }
+
+  it('keeps exhausted notifications past the setting until a bulk retry takes them, and says so (issue 43 §8)', async () => {
+    const emu = await exhaustedThenDelivered({ notificationRetention: 3 });
+    const kept = (await adminCall<Listed>(emu, 'GET', '/notifications')).body;
+    expect(kept.notifications.map((n) => [n.id, n.state])).toEqual([
+      ['n-000001', 'exhausted'],
+      ['n-000002', 'exhausted'],
+      ['n-000006', 'delivered'],
+    ]);
+    expect(kept.retention).toMatchObject({ keep: 3, dropped: 3, exhaustedKept: 2 });
+    // The bulk retry resends both; once taken, the exhausted originals may go.
+    const retried = await adminCall<{ resent: unknown[] }>(emu, 'POST', '/notifications/resend-failed', {
+      credentialId: 'c1',
+      since: '2000-01-01T00:00:00Z',
+    });
+    expect(retried.body.resent).toHaveLength(2);
+    await adminCall(emu, 'GET', '/notifications?wait=settled');
+    const after = (await adminCall<Listed>(emu, 'GET', '/notifications')).body;
+    expect(after.notifications.map((n) => n.id)).toEqual(['n-000006', 'n-000007', 'n-000008']);
+    expect(after.retention).toMatchObject({ keep: 3, dropped: 5, exhaustedKept: 0 });
+  });
+
+  it('--retention-drops-exhausted lets the setting drop them like any settled notification', async () => {
+    const emu = await exhaustedThenDelivered({ notificationRetention: 3, retentionDropsExhausted: true });
+    const listed = (await adminCall<Listed>(emu, 'GET', '/notifications')).body;
+    expect(listed.notifications.map((n) => n.id)).toEqual(['n-000004', 'n-000005', 'n-000006']);
+    expect(listed.retention).toMatchObject({ keep: 3, dropped: 3, exhaustedKept: 0 });
+    expect((await adminCall(emu, 'GET', '/config')).body).toMatchObject({ retentionDropsExhausted: true });
   });
 });

@@ -70,3 +70,39 @@ export async function waitSettled(url: string, timeoutMs = 300_000): Promise<boo
   );
   return answer.settled;
 }
+
+/**
+ * Runs `call` every `everyMs` on a keep-alive agent of its own until stopped (the first at once when
+ * `now`); answers each call's latency in ms. A failed call is not counted: a probe left running when
+ * the suite failed meets a stopped emulator, and the suite's own error is the one to report.
+ */
+export function probeLatency(
+  call: (agent: http.Agent) => Promise<unknown>,
+  everyMs: number,
+  now = false,
+): { stop: () => Promise<number[]> } {
+  const agent = adminAgent(4);
+  const latencies: number[] = [];
+  const running: Array<Promise<void>> = [];
+  const probe = () => {
+    const t0 = performance.now();
+    running.push(
+      call(agent).then(
+        () => {
+          latencies.push(performance.now() - t0);
+        },
+        () => {},
+      ),
+    );
+  };
+  if (now) probe();
+  const timer = setInterval(probe, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(running);
+      agent.destroy();
+      return latencies;
+    },
+  };
+}

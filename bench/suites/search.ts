@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { adminAgent, postIssueEvents, waitSettled } from '../lib/events.js';
+import { postIssueEvents, probeLatency, waitSettled } from '../lib/events.js';
 import { json } from '../lib/http.js';
 import { stopAll } from '../lib/proc.js';
 import { startReceiver } from '../lib/receiver.js';
@@ -28,32 +28,11 @@ const RESULT_TARGET_MS = 1_000;
 const LATENCY_FACTOR = 2;
 
 /** POSTs an Issue event every PROBE_EVERY_MS until stopped; answers each call's latency in ms. */
-function probeEvents(url: string): { stop: () => Promise<number[]> } {
-  const agent = adminAgent(4);
-  const latencies: number[] = [];
-  const running: Array<Promise<void>> = [];
-  const timer = setInterval(() => {
-    const t0 = performance.now();
-    running.push(
-      json(`${url}/__admin/events`, { body: { type: 'Issue' }, agent, timeoutMs: 60_000 }).then(
-        () => {
-          latencies.push(performance.now() - t0);
-        },
-        // A probe left running when the suite failed meets a stopped emulator: the suite's own error
-        // is the one to report.
-        () => {},
-      ),
-    );
-  }, PROBE_EVERY_MS);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await Promise.all(running);
-      agent.destroy();
-      return latencies;
-    },
-  };
-}
+const probeEvents = (url: string) =>
+  probeLatency(
+    (agent) => json(`${url}/__admin/events`, { body: { type: 'Issue' }, agent, timeoutMs: 60_000 }),
+    PROBE_EVERY_MS,
+  );
 
 const suite: BenchSuite = {
   name: 'search',

@@ -3,7 +3,7 @@ import { MAX_ATTEMPTS } from '../delivery/notification.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
 import type { ActivityBus } from './bus.js';
-import { attemptSummary, LineBudget, refusedSummary, tokenSummary } from './condense.js';
+import { attemptSummary, LineBudget, tokenSummary } from './condense.js';
 import type { Activity } from './types.js';
 
 /** A log line of one activity: the fields of its JSON line, its message and its level. */
@@ -26,9 +26,6 @@ export interface ActivityLogOptions {
   linesPerSecond?: number;
 }
 
-/** Refused admin calls written a second when `linesPerSecond` is 0 (every other line written). */
-const REFUSED_LINES_PER_SECOND = 10;
-
 /**
  * Writes one line per activity (event, attempt, batch, GetAccessToken call, admin change, clock move)
  * through `log`: info lines, and a warn line for an attempt that exhausts its notification. With
@@ -46,24 +43,19 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
     if (line.level === 'warn') log.warn(line.fields, line.msg);
     else log.info(line.fields, line.msg);
   };
+  // Only successes are condensed (decision 0210): a refused call or a failed attempt always has its line.
   const tokens = new LineBudget(linesPerSecond, (s) =>
-    log.info({ kind: 'token', condensed: s, ok: s.failed === 0 }, tokenSummary(s)),
+    log.info({ kind: 'token', condensed: s, ok: true }, tokenSummary(s)),
   );
   const attempts = new LineBudget(linesPerSecond, (s) =>
-    log.info({ kind: 'attempt', condensed: s, ok: s.failed === 0 }, attemptSummary(s)),
-  );
-  // Refused admin calls can come by the thousand (a hostile page, a misconfigured client): always
-  // budgeted, at REFUSED_LINES_PER_SECOND when every other line is written.
-  const refusals = new LineBudget(linesPerSecond > 0 ? linesPerSecond : REFUSED_LINES_PER_SECOND, (s) =>
-    log.info({ kind: 'refused', condensed: s, ok: false }, refusedSummary(s)),
+    log.info({ kind: 'attempt', condensed: s, ok: true }, attemptSummary(s)),
   );
   // A condensed line is only counted: the budget is asked before the line is built.
   const writeAttempt = (a: Extract<Activity, { kind: 'attempt' }>) => {
     const { attempt: t } = a;
-    const cause = t.outcome === 'http_status' ? `HTTP ${t.statusCode}` : t.outcome;
     // An exhausting attempt is never condensed: it is the line a person looks for.
     const exhausting = a.notification.state === 'exhausted';
-    if (!exhausting && !attempts.admit(acknowledges(t), cause)) return;
+    if (!exhausting && !attempts.admit(acknowledges(t))) return;
     const line = activityLine(a, clockMode, origin());
     if (line) write(line);
   };
@@ -109,8 +101,7 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
       case 'token': {
         if (!infoOn) return;
         const e = activity.entry;
-        const cause = e.fault ? `fault ${e.fault.kind}` : `${e.transactionCode ?? ''} ${e.outcome}`.trim();
-        if (!tokens.admit(tokenOk(e), cause)) return;
+        if (!tokens.admit(tokenOk(e))) return;
         const line = activityLine(activity, clockMode);
         if (line) write(line);
         return;
@@ -118,7 +109,7 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
       case 'refused': {
         if (!infoOn) return;
         const line = activityLine(activity, clockMode);
-        if (line && refusals.admit(false, `${activity.status} ${activity.code}`)) write(line);
+        if (line) write(line);
         return;
       }
       default: {
@@ -134,7 +125,6 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
     releaseHeld();
     tokens.flush();
     attempts.flush();
-    refusals.flush();
   };
 }
 

@@ -26,14 +26,10 @@ export type StatusClass = (typeof STATUS_CLASSES)[number];
  */
 export interface NotificationQuery {
   filter: NotificationFilter;
-  /** Whether a record passes the filters the outbox does not know. */
-  matches: (n: NotificationRecord) => boolean;
-  /** The same without the search `q`: what a scan checks before it decodes a body. */
+  /** Whether a record passes the filters the outbox does not know but the search `q`: what a scan checks before it decodes a body. */
   passes: (n: NotificationRecord) => boolean;
   /** The search `q`, parsed; null without one. */
   search: NotificationSearch | null;
-  /** Whether any filter beyond the outbox's own was given. */
-  extra: boolean;
 }
 
 /** The status class of a record's last attempt. */
@@ -82,16 +78,6 @@ export function notificationQuery(q: NotificationFilters): NotificationQuery {
     filter,
     passes,
     search,
-    matches: (n) => passes(n) && (search === null || searchMatches(n, search)),
-    extra:
-      status !== undefined ||
-      statusClass !== undefined ||
-      attempts !== undefined ||
-      booking !== undefined ||
-      since !== undefined ||
-      until !== undefined ||
-      wall ||
-      search !== null,
   };
 }
 

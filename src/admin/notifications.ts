@@ -3,9 +3,15 @@ import { type NotificationRecord, toDetail, toSummary } from '../delivery/index.
 import { failedSince, resend } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
 import { InputError, NotFoundError } from '../errors.js';
-import { harLog, ndjsonLines } from './har.js';
+import { harPieces, ndjsonPieces, slicedBody } from './export.js';
 import { mount } from './mount.js';
 import { notificationQuery, scanNotifications } from './notification-query.js';
+
+/**
+ * Summaries `GET /__admin/notifications` answers without `limit`: the newest page, with `total` and
+ * `nextCursor` for the older ones (decision 0209); the most `limit` may ask for too.
+ */
+export const DEFAULT_LIST_LIMIT = 1000;
 
 /** How long `wait=settled` waits when the query gives no `timeoutMs` (at most 300,000: the declaration's bound). */
 const SETTLE_WAIT_DEFAULT_MS = 10_000;
@@ -30,23 +36,24 @@ export function notificationRoutes(emulator: Emulator): Hono {
     // Before getNotification: /notifications/export is not a notification id.
     exportNotifications: (c, { query }) => {
       const { format = 'har', ...rest } = query;
-      const { filter, matches } = notificationQuery(rest);
-      const records = outbox.list(filter).filter(matches);
+      const { filter, passes, search } = notificationQuery(rest);
+      const listed = outbox.list(filter);
       const stamp = emulator.clock
         .now()
         .toISOString()
         .replace(/[-:]/g, '')
         .replace(/\.\d+Z$/, 'Z');
-      const disposition = (ext: string) => `attachment; filename=reportbo-notifications-${stamp}.${ext}`;
-      if (format === 'har') {
-        return c.body(JSON.stringify(harLog(records), null, 1), 200, {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Disposition': disposition('har'),
-        });
-      }
-      return c.body([...ndjsonLines(records, resentAs)].join(''), 200, {
-        'Content-Type': 'application/x-ndjson; charset=utf-8',
-        'Content-Disposition': disposition('ndjson'),
+      const signal = c.req.raw.signal;
+      // Streamed in slices that yield (src/admin/export.ts): an export of 100,000 notifications never
+      // holds the event loop, and stops when the client goes.
+      const body = slicedBody(async (stopped) => {
+        const { records } = await scanNotifications(listed, { passes, search }, { signal });
+        return format === 'har' ? harPieces(records, stopped) : ndjsonPieces(records, outbox.list());
+      }, signal);
+      return c.body(body, 200, {
+        'Content-Type':
+          format === 'har' ? 'application/json; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        'Content-Disposition': `attachment; filename=reportbo-notifications-${stamp}.${format}`,
       });
     },
     // The body exactly as sent (gzip), for `curl --data-binary @<file>` (the dashboard's "copy as curl").
@@ -60,7 +67,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
     },
     listNotifications: async (c, { query }) => {
       const { wait, timeoutMs = SETTLE_WAIT_DEFAULT_MS, limit, before, ...filters } = query;
-      const { filter, passes, search, extra } = notificationQuery(filters);
+      const { filter, passes, search } = notificationQuery(filters);
       let settled: boolean | undefined;
       if (wait === 'settled') {
         // The state filter selects what is listed, not what is waited for: a waited-for pending
@@ -70,27 +77,25 @@ export function notificationRoutes(emulator: Emulator): Hono {
       }
       const listed = outbox.list(filter);
       const retention = outbox.retention();
-      const dropped = retention.dropped > 0 ? { retention } : {};
-      const paged = limit !== undefined || before !== undefined;
-      if (!extra && !paged) {
-        const notifications = listed.map(toSummary);
-        return settled === undefined ? { notifications, ...dropped } : { settled, notifications, ...dropped };
-      }
-      // A search or a page: a scan that yields, newest first, bounded by `limit`.
+      const dropped = retention.dropped > 0 || retention.exhaustedKept > 0 ? { retention } : {};
+      // Always a page (the newest `limit`, DEFAULT_LIST_LIMIT without one): a scan that yields, newest
+      // first, so neither the answer nor the time to make it grows with the notifications kept.
       const found = await scanNotifications(
         listed,
-        extra ? { passes, search } : { passes: () => true, search: null },
+        { passes, search },
         {
-          ...(limit === undefined ? {} : { limit }),
+          limit: limit ?? DEFAULT_LIST_LIMIT,
           ...(before === undefined ? {} : { before }),
           signal: c.req.raw.signal,
         },
       );
-      const notifications = found.records.map(toSummary);
-      const page = paged ? { total: found.total, nextCursor: found.nextCursor } : {};
-      return settled === undefined
-        ? { notifications, ...page, ...dropped }
-        : { settled, notifications, ...page, ...dropped };
+      const page = {
+        notifications: found.records.map(toSummary),
+        total: found.total,
+        nextCursor: found.nextCursor,
+        ...dropped,
+      };
+      return settled === undefined ? page : { settled, ...page };
     },
     // Retry now: one attempt outside the batch schedule (trigger "manual"); answers once it ended.
     retryNotification: async (_c, { params }) => {

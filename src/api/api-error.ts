@@ -33,6 +33,19 @@ export function malformed(message: string, soapFault?: 'Client' | 'VersionMismat
   return new ApiRequestError('malformed_request', message, soapFault);
 }
 
+/**
+ * An error ASMX answers with its HTTP status and an empty body, not a Fault: a Client fault caused by
+ * an XmlException is a 400, an unsupported media type a 415, and the helpers' WriteFault writes an
+ * envelope only for a 500 (SoapServerProtocolHelper.SetResponseErrorCode). JSON and XML answer it as
+ * any other ApiRequestError.
+ */
+export class BodilessError extends ApiRequestError {}
+
+/** The XML could not be read (ill-formed, a DTD, an undeclared entity, no document): an XmlException to .NET. */
+export function xmlError(message: string): ApiRequestError {
+  return new BodilessError('malformed_request', message);
+}
+
 /** A SOAP header block the request says must be understood, which this service does not know. */
 export interface NotUnderstoodHeader {
   /** Local name of the header element. */

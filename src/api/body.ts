@@ -2,13 +2,11 @@ import { TextDecoder } from 'node:util';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { readRequestBody, TOO_LARGE } from '../incoming-body.js';
-import { ApiRequestError, malformed } from './api-error.js';
+import { ApiRequestError, malformed, xmlError } from './api-error.js';
 import { noteRequestBody } from './exchange.js';
 
 /** Largest request body accepted, counted after decompression (chunked and gzip included). */
 export const MAX_BODY_BYTES = 64 * 1024;
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function tooLarge(what: string): ApiRequestError {
   return new ApiRequestError(
@@ -48,12 +46,15 @@ function decode(raw: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-/**
- * Decoders by label (the labels Node's TextDecoder knows: utf-16le, windows-1252, shift_jis…),
- * built on first use; bounded so a client cycling labels cannot grow it.
- */
-const MAX_CACHED_DECODERS = 32;
-const decoders = new Map<string, TextDecoder>([['utf-8', utf8]]);
+/** How a body's bytes become text: 'strict' refuses bytes invalid in the charset, 'replace' puts U+FFFD for them. */
+type Invalid = 'strict' | 'replace';
+
+/** A charset the emulator decodes, by the name an error message gives it. */
+interface Charset {
+  name: string;
+  /** The text of `bytes`; with 'strict', throws on bytes invalid in the charset. */
+  decode(bytes: Buffer, invalid: Invalid): string;
+}
 
 function unsupportedCharset(label: string, where: string): ApiRequestError {
   return new ApiRequestError(
@@ -74,26 +75,112 @@ const LATIN1_LABELS = new Set([
   'l1',
   'iso-ir-100',
   'cp819',
+  'ibm819',
+  'iso88591',
+  'iso_8859-1:1987',
+  'csisolatin1',
 ]);
+const LATIN1: Charset = { name: 'ISO-8859-1', decode: (bytes) => bytes.toString('latin1') };
 
-/** The decoder of a charset label; a label no decoder knows is a 415 whatever the bytes are. */
-function decoderFor(label: string, where: string): TextDecoder | 'latin1' {
-  if (LATIN1_LABELS.has(label)) return 'latin1';
-  const cached = decoders.get(label);
-  if (cached) return cached;
-  let decoder: TextDecoder;
+/** US-ASCII as .NET's ASCIIEncoding reads it: a byte above 0x7F is "?" (WHATWG reads it as windows-1252). */
+const ASCII_LABELS = new Set(['us-ascii', 'ascii', 'ansi_x3.4-1968', 'iso-ir-6', 'us']);
+const ASCII: Charset = {
+  name: 'US-ASCII',
+  decode(bytes, invalid) {
+    const i = bytes.findIndex((b) => b > 0x7f);
+    if (i < 0) return bytes.toString('latin1');
+    if (invalid === 'strict') throw new RangeError('a byte above 0x7F');
+    return bytes.toString('latin1').replace(/[\u0080-\u00ff]/g, '?');
+  },
+};
+
+/**
+ * windows-1252's 0x80–0x9F (WHATWG Encoding, as .NET's code page 1252 maps them; the five bytes
+ * it leaves undefined stay the C1 code point of the same number). Decoded here, not by TextDecoder:
+ * Node 20's TextDecoder('windows-1252') reads these bytes as ISO-8859-1, so "€" (0x80) became U+0080.
+ */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+const WINDOWS_1252: Charset = {
+  name: 'WINDOWS-1252',
+  decode: (bytes) =>
+    bytes
+      .toString('latin1')
+      .replace(/[\u0080-\u009f]/g, (ch) => CP1252_HIGH[ch.charCodeAt(0) - 0x80] as string),
+};
+
+/** UTF-32 as .NET's UTF32Encoding reads it (TextDecoder has no UTF-32); little-endian unless named BE. */
+function utf32(littleEndian: boolean): Charset {
+  return {
+    name: littleEndian ? 'UTF-32LE' : 'UTF-32BE',
+    decode(bytes, invalid) {
+      let out = '';
+      for (let i = 0; i < bytes.length; i += 4) {
+        const cp =
+          i + 4 <= bytes.length ? (littleEndian ? bytes.readUInt32LE(i) : bytes.readUInt32BE(i)) : -1;
+        if (cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+          if (invalid === 'strict') throw new RangeError(`invalid code unit at byte ${i}`);
+          out += '\ufffd';
+        } else {
+          out += String.fromCodePoint(cp);
+        }
+      }
+      // The decoder drops a byte order mark of its own encoding, as TextDecoder does.
+      return out.startsWith('\ufeff') ? out.slice(1) : out;
+    },
+  };
+}
+const UTF32_LABELS: Record<string, Charset> = {
+  'utf-32': utf32(true),
+  'utf-32le': utf32(true),
+  'utf-32be': utf32(false),
+  'ucs-4': utf32(true),
+};
+
+/** A charset TextDecoder knows (utf-8, utf-16le/be, the other single-byte and CJK encodings). */
+function textDecoderCharset(label: string): Charset | undefined {
+  let strict: TextDecoder;
+  let replace: TextDecoder;
   try {
-    decoder = new TextDecoder(label, { fatal: true });
+    strict = new TextDecoder(label, { fatal: true });
+    replace = new TextDecoder(label);
   } catch {
-    throw unsupportedCharset(label, where);
+    return undefined;
   }
-  if (decoders.size < MAX_CACHED_DECODERS) decoders.set(label, decoder);
-  return decoder;
+  if (strict.encoding === 'windows-1252') return WINDOWS_1252;
+  // The decoder drops a byte order mark of its own encoding.
+  return {
+    name: strict.encoding.toUpperCase(),
+    decode: (bytes, invalid) => (invalid === 'strict' ? strict : replace).decode(bytes),
+  };
 }
 
-/** The encoding a byte order mark announces. */
+/**
+ * Charsets by label (the labels Node's TextDecoder knows, with .NET's readings of ISO-8859-1,
+ * US-ASCII and windows-1252, and UTF-32), built on first use; bounded so a client cycling labels
+ * cannot grow it.
+ */
+const MAX_CACHED_CHARSETS = 32;
+const charsets = new Map<string, Charset>();
+
+/** The charset of a label; a label no decoder knows is a 415/1002 whatever the bytes are. */
+function charsetFor(label: string, where: string): Charset {
+  const cached = charsets.get(label);
+  if (cached) return cached;
+  const charset = LATIN1_LABELS.has(label)
+    ? LATIN1
+    : ASCII_LABELS.has(label)
+      ? ASCII
+      : (UTF32_LABELS[label] ?? textDecoderCharset(label));
+  if (!charset) throw unsupportedCharset(label, where);
+  if (charsets.size < MAX_CACHED_CHARSETS) charsets.set(label, charset);
+  return charset;
+}
+
+/** The encoding a byte order mark announces (UTF-32 LE first: its mark begins with UTF-16 LE's). */
 function byteOrderMark(body: Buffer): string | undefined {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
+  if (body[0] === 0xff && body[1] === 0xfe && body[2] === 0 && body[3] === 0) return 'utf-32le';
+  if (body[0] === 0 && body[1] === 0 && body[2] === 0xfe && body[3] === 0xff) return 'utf-32be';
   if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
   if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
   return undefined;
@@ -103,17 +190,24 @@ function byteOrderMark(body: Buffer): string | undefined {
 const XML_DECLARATION = /^<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']/;
 
 function declaredEncoding(body: Buffer): string | undefined {
-  // XML 1.0 Appendix F: "<?" in UTF-16 without a byte order mark.
-  if (body[0] === 0x3c && body[1] === 0x00 && body[2] === 0x3f && body[3] === 0x00) return 'utf-16le';
-  if (body[0] === 0x00 && body[1] === 0x3c && body[2] === 0x00 && body[3] === 0x3f) return 'utf-16be';
+  // XML 1.0 Appendix F: "<" in UTF-32 or UTF-16 without a byte order mark.
+  const head = body.subarray(0, 4).toString('hex');
+  if (head === '3c000000') return 'utf-32le';
+  if (head === '0000003c') return 'utf-32be';
+  if (head === '3c003f00') return 'utf-16le';
+  if (head === '003c003f') return 'utf-16be';
   if (body[0] !== 0x3c || body[1] !== 0x3f) return undefined;
   return XML_DECLARATION.exec(body.toString('latin1', 0, 200))?.[1]?.toLowerCase();
 }
 
-/** A bare "utf-16" without a byte order mark: big-endian when the first byte is 0 ("\0<"), else little. */
-function utf16Order(label: string, body: Buffer): string {
-  if (label !== 'utf-16' && label !== 'unicode' && label !== 'ucs-2') return label;
-  return body[0] === 0x00 && body[1] !== 0x00 ? 'utf-16be' : 'utf-16le';
+/** UTF-16 named without an order is little-endian, as .NET's Encoding.GetEncoding("utf-16") reads it. */
+const UTF16_LABELS = new Set(['utf-16', 'unicode', 'ucs-2', 'csunicode', 'iso-10646-ucs-2', 'unicodefeff']);
+const withOrder = (label: string): string => (UTF16_LABELS.has(label) ? 'utf-16le' : label);
+
+/** What reading a body gave: its text and the leniencies a journal entry names. */
+export interface BodyText {
+  text: string;
+  warnings: string[];
 }
 
 /**
@@ -123,50 +217,85 @@ function utf16Order(label: string, body: Buffer): string {
  * A charset no decoder knows is a 415/1002 before any byte is read; bytes invalid in it are 1000.
  */
 export async function readBodyText(c: Context, sniffXml = false): Promise<string> {
+  return (await readBody(c, sniffXml, 'strict')).text;
+}
+
+/**
+ * A SOAP body as ASMX reads it (SoapServerProtocol.GetReaderForMessage): with a charset from the
+ * Content-Type or a byte order mark, .NET's StreamReader replaces invalid bytes with U+FFFD and
+ * carries on (a warning says so); without one, XmlTextReader reads the bytes itself and invalid
+ * UTF-8 is an XmlException (a 400, see BodilessError).
+ */
+export function readSoapBody(c: Context): Promise<BodyText> {
+  return readBody(c, true, 'replace');
+}
+
+/**
+ * ASMX reads `text/xml` with no charset as US-ASCII (RequestResponseUtils.GetEncoding answers
+ * ASCIIEncoding), so the service would see "?" for each byte above 0x7F. The emulator reads such a
+ * body by its XML declaration or as UTF-8 (product rule "SOAP as ASMX answers it", D10), and
+ * says so: the client should declare its charset.
+ */
+const TEXT_XML_UNDECLARED =
+  'text_xml_without_charset: non-ASCII bytes in a text/xml body with no charset parameter: ASMX reads such a body as US-ASCII ("?" for each of them); declare charset=utf-8';
+
+async function readBody(c: Context, sniffXml: boolean, invalid: Invalid): Promise<BodyText> {
   const headerLabel = contentTypeParts(c.req.header('content-type')).charset;
   // Refused before the bytes are read, so the answer never depends on them.
-  if (headerLabel) decoderFor(headerLabel, 'Content-Type');
+  if (headerLabel) charsetFor(withOrder(headerLabel), 'Content-Type');
   const raw = await readRaw(c);
   const encoding = c.req.header('content-encoding');
-  let text: string;
+  let read: BodyText;
   try {
-    text = decodeText(raw, encoding, headerLabel, sniffXml);
+    const body = decode(raw, encoding);
+    read = decodeText(body, headerLabel, sniffXml, invalid);
+    const textXml =
+      invalid === 'replace' && contentTypeParts(c.req.header('content-type')).type === 'text/xml';
+    if (textXml && !headerLabel && byteOrderMark(body) === undefined && body.some((b) => b > 0x7f)) {
+      read.warnings.push(TEXT_XML_UNDECLARED);
+    }
   } catch (err) {
     noteRequestBody(c, raw);
     throw err;
   }
   // Plain UTF-8 as sent: the journal keeps the text the call already made instead of a copy of the bytes.
-  noteRequestBody(c, raw, encoding === undefined && text.length === raw.length ? text : undefined);
-  return text;
+  noteRequestBody(c, raw, encoding === undefined && read.text.length === raw.length ? read.text : undefined);
+  return read;
 }
 
 function decodeText(
-  raw: Buffer,
-  encoding: string | undefined,
+  body: Buffer,
   headerLabel: string | undefined,
   sniffXml: boolean,
-): string {
-  const body = decode(raw, encoding);
-  if (body.length === 0) return '';
+  invalid: Invalid,
+): BodyText {
+  const warnings: string[] = [];
+  if (body.length === 0) return { text: '', warnings };
   const bom = byteOrderMark(body);
   const declared = bom || headerLabel || !sniffXml ? undefined : declaredEncoding(body);
   const [label, where] = bom
     ? [bom, 'byte order mark']
     : headerLabel
-      ? [utf16Order(headerLabel, body), 'Content-Type']
+      ? [withOrder(headerLabel), 'Content-Type']
       : declared
-        ? [utf16Order(declared, body), 'XML declaration']
+        ? [withOrder(declared), 'XML declaration']
         : ['utf-8', 'default'];
-  const decoder = decoderFor(label, where);
-  if (decoder === 'latin1') return body.toString('latin1');
+  const charset = charsetFor(label, where);
+  // Only a reader given an encoding (a charset or a byte order mark) replaces; XmlTextReader refuses.
+  const mode: Invalid = invalid === 'replace' && (bom || headerLabel) ? 'replace' : 'strict';
   try {
-    // The decoder drops a byte order mark of its own encoding.
-    return decoder.decode(body);
+    return { text: charset.decode(body, 'strict'), warnings };
   } catch {
-    const name = decoder.encoding.toUpperCase();
-    throw malformed(
-      `The request body is not valid ${name} (charset from the ${where}). Send text in the charset you declare.`,
+    const message = `The request body is not valid ${charset.name} (charset from the ${where})`;
+    if (mode === 'strict') {
+      if (invalid === 'replace')
+        throw xmlError(`${message}: the XML reader cannot read it. Send text in the charset you declare.`);
+      throw malformed(`${message}. Send text in the charset you declare.`);
+    }
+    warnings.push(
+      `invalid_bytes_replaced: ${message}; each invalid sequence was read as U+FFFD, as .NET's decoder does`,
     );
+    return { text: charset.decode(body, 'replace'), warnings };
   }
 }
 

@@ -1,11 +1,12 @@
 import type { Context } from 'hono';
 import { type AuthResult, failure, type TokenRequest } from '../auth/index.js';
-import { ApiRequestError, MustUnderstandError, malformed } from './api-error.js';
+import { ApiRequestError, BodilessError, MustUnderstandError, malformed } from './api-error.js';
 import { answerFault, sleep } from './apply-fault.js';
-import { mediaType, readBodyText } from './body.js';
+import { mediaType, readSoapBody } from './body.js';
 import { type ApiCall, type ApiDeps, type Endpoint, journal, versionString } from './context.js';
+import { textResponse } from './exchange.js';
 import { LOWER_NAMES, pickCredentials } from './fields.js';
-import { apiHeaders } from './format.js';
+import { apiHeaders, withContentType } from './format.js';
 import {
   renderSoap,
   renderSoapFault,
@@ -26,34 +27,61 @@ function unquote(s: string): string {
   return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t;
 }
 
-/** The SOAP version a Content-Type announces, checking the action it names (SOAPAction / `action=`). */
-function soapVersionOf(c: Context): SoapVersion {
+/** An action as ASMX compares it: unquoted and URL-decoded (HttpUtility.UrlDecode). */
+function actionName(raw: string): string {
+  const name = unquote(raw);
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * How the HTTP headers route a call, as SoapServerProtocol.GuessVersion and the helpers'
+ * RouteRequest do with both SOAP versions on: text/xml with a SOAPAction names the method (a
+ * SOAPAction naming another is a Fault); text/xml without one, and application/soap+xml whose
+ * `action` is absent or names no method, are routed on the Body's first element.
+ */
+interface Route {
+  /** The version the Content-Type announces ('1.1' for text/xml), used until the envelope is read. */
+  announced: SoapVersion;
+  /** A leniency the journal names (a client bug the provider hides too). */
+  warning?: string;
+}
+
+function routeOf(c: Context): Route {
   const header = c.req.header('content-type');
   const type = mediaType(header);
   if (type === 'text/xml') {
     const action = c.req.header('soapaction');
-    if (action === undefined || unquote(action) !== GET_ACCESS_TOKEN_ACTION) {
+    if (action === undefined) {
+      return {
+        announced: '1.1',
+        warning: 'no_soapaction: no SOAPAction header: routed on the Body as ASMX does',
+      };
+    }
+    if (actionName(action) !== GET_ACCESS_TOKEN_ACTION) {
       throw malformed(
-        `Server did not recognize the value of HTTP Header SOAPAction: ${action ?? ''}. Send SOAPAction: "${GET_ACCESS_TOKEN_ACTION}".`,
+        `Server did not recognize the value of HTTP Header SOAPAction: ${action}. Send SOAPAction: "${GET_ACCESS_TOKEN_ACTION}".`,
       );
     }
-    return '1.1';
+    return { announced: '1.1' };
   }
-  if (type === 'application/soap+xml') return '1.2';
-  throw new ApiRequestError(
+  if (type === 'application/soap+xml') {
+    const m = /;\s*action\s*=\s*("[^"]*"|[^;]*)/i.exec(header ?? '');
+    const action = m?.[1] === undefined ? '' : actionName(m[1]);
+    if (action === '' || action === GET_ACCESS_TOKEN_ACTION) return { announced: '1.2' };
+    return {
+      announced: '1.2',
+      warning: `action_not_recognized: action "${action}" names no operation: routed on the Body as ASMX does`,
+    };
+  }
+  // ASMX: SoapException with the UnsupportedMediaType subcode, a 415 with no body.
+  throw new BodilessError(
     'unsupported_media_type',
     `Content-Type "${type || '(none)'}" is not a SOAP content type. Send text/xml (SOAP 1.1, with a SOAPAction header) or application/soap+xml (SOAP 1.2).`,
   );
-}
-
-/** SOAP 1.2 carries the action in the Content-Type; when given it must be GetAccessToken's. */
-function checkSoap12Action(c: Context): void {
-  const m = /;\s*action\s*=\s*("[^"]*"|[^;]*)/i.exec(c.req.header('content-type') ?? '');
-  if (m?.[1] !== undefined && unquote(m[1]) !== GET_ACCESS_TOKEN_ACTION) {
-    throw malformed(
-      `Server did not recognize the action "${unquote(m[1])}". Use action="${GET_ACCESS_TOKEN_ACTION}".`,
-    );
-  }
 }
 
 function tokenRequest(ep: Endpoint, op: XmlNode, acceptLowercase: boolean): TokenRequest {
@@ -77,37 +105,65 @@ function tokenRequest(ep: Endpoint, op: XmlNode, acceptLowercase: boolean): Toke
   return credentialsFromElement('1.7', request, acceptLowercase);
 }
 
-/** What reading a SOAP call gave: its credentials, or the error to answer with. */
-type SoapRead = { req: TokenRequest; err?: undefined } | { req?: undefined; err: unknown };
+/** What reading a SOAP call gave: the version to answer in, and its credentials or the error to answer with. */
+type SoapRead = { soap: SoapVersion } & (
+  | { req: TokenRequest; err?: undefined }
+  | { req?: undefined; err: unknown }
+);
 
-async function readCall(c: Context, ep: Endpoint, deps: ApiDeps, soap: SoapVersion): Promise<SoapRead> {
+async function readCall(c: Context, ep: Endpoint, deps: ApiDeps, route: Route): Promise<SoapRead> {
+  let soap = route.announced;
   try {
-    if (soap === '1.2') checkSoap12Action(c);
-    const call = await parseEnvelope(await readBodyText(c, true), soap);
+    const body = await readSoapBody(c);
+    const call = await parseEnvelope(body.text);
+    // The envelope's namespace decides (SoapServerProtocol.ReadParameters sets the helper from it).
+    soap = call.soap;
+    const warnings = [...(route.warning ? [route.warning] : []), ...body.warnings];
+    if (route.announced === '1.2' && call.soap === '1.1') {
+      // ReadParameters: a SOAP 1.1 message must come as text/xml; the UnsupportedMediaType subcode is a 415.
+      throw new BodilessError(
+        'unsupported_media_type',
+        'A SOAP 1.1 envelope was sent as application/soap+xml. Send SOAP 1.1 as text/xml with a SOAPAction header, or a SOAP 1.2 envelope.',
+      );
+    }
+    if (route.announced === '1.1' && call.soap === '1.2') {
+      warnings.push(
+        'soap12_as_text_xml: a SOAP 1.2 envelope sent as text/xml: read and answered as SOAP 1.2 as ASMX does',
+      );
+    }
     const acceptLowercase = ep.version === '1.7' && deps.settings.acceptLowercaseKeys;
-    return { req: tokenRequest(ep, call.operation, acceptLowercase) };
+    const req = tokenRequest(ep, call.operation, acceptLowercase);
+    // After the parameters are read, as SoapHeaderHandling.EnsureHeadersUnderstood runs.
+    if (call.notUnderstood) throw new MustUnderstandError(call.notUnderstood);
+    req.warnings.push(...warnings);
+    return { soap, req };
   } catch (err) {
-    return { err };
+    // CheckHelperVersion answers a VersionMismatch in SOAP 1.1 whatever was announced.
+    if (err instanceof ApiRequestError && err.soapFault === 'VersionMismatch') soap = '1.1';
+    return { soap, err };
   }
 }
 
 /**
- * SOAP GetAccessToken on FlightService.asmx (1.6) and AuthService.asmx (1.7). Answers in the
- * request's envelope version; anything unreadable is a SOAP Fault with HTTP 500 (as ASP.NET does).
- * The request is read before an injected fault applies, so a faulted call is journaled with its user.
+ * SOAP GetAccessToken on FlightService.asmx (1.6) and AuthService.asmx (1.7), answered as ASMX does
+ * (product rule "SOAP as ASMX answers it"): in the version of the request's envelope; XML it
+ * cannot read is a 400 and a media type it does not take a 415, both with an empty body; anything
+ * else unreadable is a SOAP Fault with HTTP 500. The request is read before an injected fault
+ * applies, so a faulted call is journaled with its user.
  */
 export async function handleSoapCall(c: Context, ep: Endpoint, deps: ApiDeps): Promise<Response> {
   const path = c.req.path;
   const baseHeaders = apiHeaders(ep.version, versionString(deps, ep.version), null);
-  let soap: SoapVersion;
+  let route: Route;
   try {
-    soap = soapVersionOf(c);
+    route = routeOf(c);
   } catch (err) {
     // Cannot tell the version: answer in SOAP 1.1, ASP.NET's default.
     return fault(c, deps, ep, path, '1.1', err, baseHeaders);
   }
+  const read = await readCall(c, ep, deps, route);
+  const soap = read.soap;
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
-  const read = await readCall(c, ep, deps, soap);
   const call: ApiCall = { c, deps, ep, variant, path, username: read.req?.username ?? null };
   const injected = deps.auth.faults.take(ep.version, variant);
   const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
@@ -155,12 +211,19 @@ function fault(
 ): Response {
   let result: AuthResult;
   let kind: SoapFaultKind;
-  let options: SoapFaultOptions = { status };
+  let options: SoapFaultOptions = {};
+  let bodiless = false;
   if (err instanceof ApiRequestError) {
     result = failure(err.outcome, err.message);
     kind = err.soapFault;
+    if (err instanceof BodilessError) {
+      status = err.status;
+      bodiless = true;
+    }
     if (err.outcome === 'payload_too_large') headers = { ...headers, Connection: 'close' };
-    if (err instanceof MustUnderstandError) options = { ...options, notUnderstood: err.header };
+    // ASMX writes no detail on a header fault (SoapHeaderException).
+    if (err instanceof MustUnderstandError)
+      options = { ...options, notUnderstood: err.header, detail: false };
   } else {
     deps.log.error({ err }, 'unexpected error in SOAP GetAccessToken');
     result = {
@@ -173,5 +236,10 @@ function fault(
   const variant = soap === '1.1' ? 'soap11' : 'soap12';
   journal({ c, deps, ep, variant, path, username: null }, { result, httpStatus: status });
   const message = result.transactionMessage ?? '';
-  return renderSoapFault(soap, kind, message, result.transactionCode, headers, options);
+  if (bodiless) {
+    // The helpers' WriteFault writes an envelope only for a 500: a 400 or 415 goes with no body.
+    const type = soap === '1.1' ? SOAP11_CONTENT_TYPE : SOAP12_CONTENT_TYPE;
+    return textResponse('', { status, headers: withContentType(headers, type) });
+  }
+  return renderSoapFault(soap, kind, message, result.transactionCode, headers, { ...options, status });
 }

@@ -27,6 +27,8 @@ export interface SoapFaultOptions {
   status?: number;
   /** SOAP 1.2: the header block a MustUnderstand Fault names in a NotUnderstood header. */
   notUnderstood?: { name: string; ns: string };
+  /** False: no detail element at all, as ASMX writes a header fault (default true). */
+  detail?: boolean;
 }
 
 /** SOAP 1.2 part 1 §5.4.8: `<soap:NotUnderstood qname="…"/>` in the Fault's Header. */
@@ -71,15 +73,18 @@ export function renderSoapFault(
   headers: Record<string, string>,
   options: SoapFaultOptions = {},
 ): Response {
-  const detail = transactionCode
+  const code = transactionCode
     ? `<TransactionCode xmlns="${TEMPURI_NS}">${escapeXml(transactionCode)}</TransactionCode>`
     : '';
+  const withDetail = options.detail !== false;
   let fault: string;
   if (soap === '1.1') {
-    fault = `<soap:Fault><faultcode>soap:${kind}</faultcode><faultstring>${escapeXml(message)}</faultstring><detail>${detail}</detail></soap:Fault>`;
+    const detail = withDetail ? `<detail>${code}</detail>` : '';
+    fault = `<soap:Fault><faultcode>soap:${kind}</faultcode><faultstring>${escapeXml(message)}</faultstring>${detail}</soap:Fault>`;
   } else {
-    const code = kind === 'Client' ? 'Sender' : kind === 'Server' ? 'Receiver' : kind;
-    fault = `<soap:Fault><soap:Code><soap:Value>soap:${code}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${escapeXml(message)}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`;
+    const value = kind === 'Client' ? 'Sender' : kind === 'Server' ? 'Receiver' : kind;
+    const detail = withDetail ? `<soap:Detail>${code}</soap:Detail>` : '';
+    fault = `<soap:Fault><soap:Code><soap:Value>soap:${value}</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">${escapeXml(message)}</soap:Text></soap:Reason>${detail}</soap:Fault>`;
   }
   const header = soap === '1.2' && options.notUnderstood ? notUnderstoodHeader(options.notUnderstood) : '';
   return textResponse(envelope(soap, fault, header), {

@@ -1,4 +1,4 @@
-import { MustUnderstandError, malformed } from './api-error.js';
+import { malformed, type NotUnderstoodHeader } from './api-error.js';
 import { TEMPURI_NS, XSD_NS, XSI_NS } from './format.js';
 import { SOAP11_NS, SOAP12_NS, type SoapVersion } from './render-soap.js';
 import {
@@ -32,19 +32,23 @@ function namespaceOf(qname: string, scope: Scope): string {
   return scope.get(i < 0 ? '' : qname.slice(0, i)) ?? '';
 }
 
-/** The operation element of a request envelope and the namespaces in scope there. */
+/** The operation element of a request envelope, the namespaces in scope there, and the envelope's version. */
 export interface SoapCall {
+  /** The version the Envelope's namespace names (ASMX reads it from there, not from the Content-Type). */
+  soap: SoapVersion;
   operation: XmlNode;
   scope: Scope;
+  /** The first header block marked mustUnderstand, which GetAccessToken does not understand. */
+  notUnderstood?: NotUnderstoodHeader;
 }
 
 /**
- * Reads a SOAP envelope of the version its Content-Type announced: exactly one Envelope in the
- * version's namespace (the other version's namespace is a VersionMismatch), at most one Header,
- * exactly one Body holding exactly one `GetAccessToken` element in http://tempuri.org/.
+ * Reads a SOAP envelope: exactly one Envelope, in the SOAP 1.1 or 1.2 namespace (it decides the
+ * version, as SoapServerProtocolHelper.GetHelper does; any other is a VersionMismatch), at most one
+ * Header, exactly one Body holding exactly one `GetAccessToken` element in http://tempuri.org/.
  */
-export async function parseEnvelope(text: string, soap: SoapVersion): Promise<SoapCall> {
-  return simpleCall(text, soap) ?? envelopeCall(await parseXml(text), soap);
+export async function parseEnvelope(text: string): Promise<SoapCall> {
+  return simpleCall(text) ?? envelopeCall(await parseXml(text));
 }
 
 /**
@@ -64,7 +68,10 @@ function simpleCallPattern(soapNs: string): RegExp {
       '</soap:Body></soap:Envelope>$',
   );
 }
-const SIMPLE_CALL = { '1.1': simpleCallPattern(SOAP11_NS), '1.2': simpleCallPattern(SOAP12_NS) };
+const SIMPLE_CALL = [
+  ['1.1', simpleCallPattern(SOAP11_NS)],
+  ['1.2', simpleCallPattern(SOAP12_NS)],
+] as const;
 
 /**
  * The call of a simple envelope (see simpleCallPattern) read with one regular expression, else
@@ -73,9 +80,17 @@ const SIMPLE_CALL = { '1.1': simpleCallPattern(SOAP11_NS), '1.2': simpleCallPatt
  * took ~45 µs of the ~75-80 µs of server CPU a 1.7 SOAP 1.1 GetAccessToken cost; read this way the
  * call costs ~30 µs, as a 1.7 JSON call does (wrk, main-thread CPU per call; decision 0035).
  */
-export function simpleCall(text: string, soap: SoapVersion): SoapCall | undefined {
-  const m = SIMPLE_CALL[soap].exec(text);
-  if (!m) return undefined;
+export function simpleCall(text: string): SoapCall | undefined {
+  let soap: SoapVersion | undefined;
+  let m: RegExpExecArray | null = null;
+  for (const [version, pattern] of SIMPLE_CALL) {
+    m = pattern.exec(text);
+    if (m) {
+      soap = version;
+      break;
+    }
+  }
+  if (!m || !soap) return undefined;
   const [, schemas, username, password, username16, password16] = m;
   const operation: XmlNode =
     username !== undefined
@@ -83,12 +98,11 @@ export function simpleCall(text: string, soap: SoapVersion): SoapCall | undefine
       : { username: username16 as string, password: password16 as string, '@_xmlns': TEMPURI_NS };
   const scope = new Map([['soap', soap === '1.1' ? SOAP11_NS : SOAP12_NS]]);
   if (schemas) scope.set('xsi', XSI_NS).set('xsd', XSD_NS);
-  return { operation, scope: scope.set('', TEMPURI_NS) };
+  return { soap, operation, scope: scope.set('', TEMPURI_NS) };
 }
 
 /** The call in a parsed envelope (see parseEnvelope). */
-export function envelopeCall(doc: Record<string, XmlNode | XmlNode[]>, soap: SoapVersion): SoapCall {
-  const expected = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
+export function envelopeCall(doc: Record<string, XmlNode | XmlNode[]>): SoapCall {
   const roots = childElements(doc);
   const [rootName, root] = roots[0] ?? [];
   if (roots.length !== 1 || rootName === undefined || root === undefined || Array.isArray(root)) {
@@ -98,19 +112,15 @@ export function envelopeCall(doc: Record<string, XmlNode | XmlNode[]>, soap: Soa
   const envNs = namespaceOf(rootName, envScope);
   if (localName(rootName) !== 'Envelope')
     throw malformed(`The root element must be Envelope (got <${rootName}>).`);
-  if (envNs !== expected) {
-    const other = soap === '1.1' ? SOAP12_NS : SOAP11_NS;
-    if (envNs === other) {
-      throw malformed(
-        `A SOAP ${soap === '1.1' ? '1.2' : '1.1'} envelope was sent with the SOAP ${soap} Content-Type (${soap === '1.1' ? 'text/xml' : 'application/soap+xml'}). Use ${soap === '1.1' ? 'application/soap+xml for SOAP 1.2' : 'text/xml for SOAP 1.1'}.`,
-        'VersionMismatch',
-      );
-    }
+  const soap: SoapVersion | undefined = envNs === SOAP11_NS ? '1.1' : envNs === SOAP12_NS ? '1.2' : undefined;
+  if (soap === undefined) {
+    // SoapServerProtocol.CheckHelperVersion: a namespace of neither version.
     throw malformed(
-      `The Envelope namespace must be ${expected} (got "${envNs || '(none)'}").`,
+      `The Envelope namespace must be ${SOAP11_NS} (SOAP 1.1) or ${SOAP12_NS} (SOAP 1.2) (got "${envNs || '(none)'}").`,
       'VersionMismatch',
     );
   }
+  const expected = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
   const bodies: Array<[string, XmlNode | XmlNode[]]> = [];
   let header: XmlNode | undefined;
   for (const [name, child] of childElements(root)) {
@@ -124,8 +134,6 @@ export function envelopeCall(doc: Record<string, XmlNode | XmlNode[]>, soap: Soa
   const [bodyEntry] = bodies;
   if (!bodyEntry) throw malformed('The Envelope has no Body.');
   if (bodies.length > 1) throw malformed('The Envelope holds more than one Body; exactly one is allowed.');
-  // Before the Body is processed (SOAP 1.2 part 1 §2.6): no header block is understood here.
-  if (header !== undefined) checkMustUnderstand(header, extend(envScope, header), soap);
   const [bodyName, body] = bodyEntry as [string, XmlNode];
   const bodyScope = extend(envScope, body);
   if (namespaceOf(bodyName, envScope) !== expected)
@@ -143,43 +151,40 @@ export function envelopeCall(doc: Record<string, XmlNode | XmlNode[]>, soap: Soa
       `Server did not recognize the operation {${opNs}}${localName(opName)}. Supported: GetAccessToken in namespace ${TEMPURI_NS}.`,
     );
   }
-  return { operation: op, scope: opScope };
+  const call: SoapCall = { soap, operation: op, scope: opScope };
+  const notUnderstood =
+    header === undefined ? undefined : mustUnderstand(header, extend(envScope, header), soap);
+  if (notUnderstood) call.notUnderstood = notUnderstood;
+  return call;
 }
 
 /** xs:boolean true, as both SOAP versions read `mustUnderstand` (SOAP 1.1 writes "1"). */
 const TRUE_VALUES = new Set(['1', 'true']);
 
-/** Roles (1.2) and actors (1.1) that name this node; absent means the ultimate receiver, i.e. us. */
-const OUR_ROLES = new Set([
-  'http://schemas.xmlsoap.org/soap/actor/next',
-  'http://www.w3.org/2003/05/soap-envelope/role/next',
-  'http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver',
-]);
-
 /**
- * Refuses the first header block targeted at this node with mustUnderstand true (SOAP 1.1 §4.2.3,
- * SOAP 1.2 part 1 §5.2.3): GetAccessToken understands no header. Blocks for other actors/roles
- * and blocks without the attribute are ignored, as the specifications say.
+ * The first header block marked mustUnderstand true (SOAP 1.1 §4.2.3, SOAP 1.2 part 1 §5.2.3):
+ * GetAccessToken understands no header. As ASMX does (SoapHeaderHandling.EnsureHeadersUnderstood),
+ * a block's actor (1.1) or role (1.2) does not matter: one aimed at another node faults too.
  */
-function checkMustUnderstand(header: XmlNode, headerScope: Scope, soap: SoapVersion): void {
+function mustUnderstand(
+  header: XmlNode,
+  headerScope: Scope,
+  soap: SoapVersion,
+): NotUnderstoodHeader | undefined {
   const envNs = soap === '1.1' ? SOAP11_NS : SOAP12_NS;
-  const roleName = soap === '1.1' ? 'actor' : 'role';
   for (const [name, blocks] of childElements(header)) {
     for (const block of Array.isArray(blocks) ? blocks : [blocks]) {
       if (typeof block === 'string') continue;
       const scope = extend(headerScope, block);
-      let must = false;
-      let role: string | undefined;
       for (const [key, value] of Object.entries(block)) {
         if (!key.startsWith('@_') || typeof value !== 'string') continue;
         const attr = key.slice(2);
         if (!attr.includes(':') || namespaceOf(attr, scope) !== envNs) continue;
-        if (localName(attr) === 'mustUnderstand') must = TRUE_VALUES.has(value.trim());
-        else if (localName(attr) === roleName) role = value.trim();
-      }
-      if (must && (role === undefined || role === '' || OUR_ROLES.has(role))) {
-        throw new MustUnderstandError({ name: localName(name), ns: namespaceOf(name, scope) });
+        if (localName(attr) === 'mustUnderstand' && TRUE_VALUES.has(value.trim())) {
+          return { name: localName(name), ns: namespaceOf(name, scope) };
+        }
       }
     }
   }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import type { X2jOptions } from 'fast-xml-parser';
-import { malformed } from './api-error.js';
+import { xmlError } from './api-error.js';
 
 /** The five entities XML 1.0 predefines (§4.6); documents never declare others here (no DTDs). */
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -22,12 +22,12 @@ function resolve(ref: string, name: string): string {
   if (name.startsWith('#')) {
     const cp = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
     if (!isXmlChar(cp))
-      throw malformed(`The character reference ${ref} names a character XML does not allow.`);
+      throw xmlError(`The character reference ${ref} names a character XML does not allow.`);
     return String.fromCodePoint(cp);
   }
   const text = PREDEFINED[name];
   if (text === undefined) {
-    throw malformed(
+    throw xmlError(
       `The entity ${ref} is not declared: only &amp; &lt; &gt; &quot; &apos; and character references (&#160;) are.`,
     );
   }
@@ -48,6 +48,6 @@ export const XML_ENTITY_DECODER: NonNullable<X2jOptions['entityDecoder']> = {
   setExternalEntities: () => {},
   addInputEntities: () => {
     // Only a DTD declares entities, and parseXml refuses DTDs before parsing.
-    throw malformed('DTDs and entity declarations are not accepted (<!DOCTYPE>, <!ENTITY>). Remove them.');
+    throw xmlError('DTDs and entity declarations are not accepted (<!DOCTYPE>, <!ENTITY>). Remove them.');
   },
 };

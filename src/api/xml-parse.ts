@@ -1,5 +1,5 @@
 import type { X2jOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { ApiRequestError, malformed } from './api-error.js';
+import { ApiRequestError, malformed, xmlError } from './api-error.js';
 import { XML_ENTITY_DECODER } from './xml-entities.js';
 
 /** Deepest element nesting accepted; a GetAccessToken envelope needs 5. */
@@ -56,14 +56,14 @@ export const literal = (s: string) => s.replace(/[.?]/g, '\\$&');
  * but an ApiRequestError (as a rejected promise).
  */
 export async function parseXml(text: string): Promise<Record<string, XmlNode | XmlNode[]>> {
-  if (text.trim() === '') throw malformed('The request body is empty: an XML document was expected.');
+  if (text.trim() === '') throw xmlError('The request body is empty: an XML document was expected.');
   if (DTD.test(text)) {
-    throw malformed('DTDs and entity declarations are not accepted (<!DOCTYPE>, <!ENTITY>). Remove them.');
+    throw xmlError('DTDs and entity declarations are not accepted (<!DOCTYPE>, <!ENTITY>). Remove them.');
   }
   const { parser, validator } = await loadXml();
   const valid = validator.validate(text);
   if (valid !== true) {
-    throw malformed(
+    throw xmlError(
       `The XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`,
     );
   }
@@ -72,7 +72,7 @@ export async function parseXml(text: string): Promise<Record<string, XmlNode | X
   } catch (err) {
     if (err instanceof ApiRequestError) throw err;
     const msg = (err as Error).message;
-    if (/nested/i.test(msg)) throw malformed(`The XML nests elements deeper than ${MAX_XML_DEPTH} levels.`);
+    if (/nested/i.test(msg)) throw xmlError(`The XML nests elements deeper than ${MAX_XML_DEPTH} levels.`);
     throw malformed(`The XML was refused: ${msg.replace(/^\[SECURITY\]\s*/, '')}.`);
   }
 }

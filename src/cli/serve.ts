@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import {
   checkConfigKeys,
   effectiveConfig,
+  envVariableOf,
   readStructuredFile,
   SERVE_OPTIONS,
   type SettingNames,
@@ -9,7 +10,6 @@ import {
   serveNames,
   settingsFromEnv,
   settingsFromFlags,
-  unknownEnvWarnings,
 } from '../config/index.js';
 import type { EmulatorPreload } from '../emulator.js';
 import { InputError } from '../errors.js';
@@ -38,8 +38,6 @@ export async function serveSettings(
   settings: Record<string, unknown>;
   preload: EmulatorPreload;
   names: SettingNames;
-  /** `REPORTBO_…` variables that set nothing, each with the closest one that does. */
-  warnings: string[];
 }> {
   const fromEnv = settingsFromEnv(env);
   const fromFlags = settingsFromFlags(flags);
@@ -89,7 +87,7 @@ export async function serveSettings(
   }
   for (const [key, origin] of fileOrigins) origins.set(key, origin);
   for (const spec of SERVE_OPTIONS) {
-    const variable = spec.env.find((n) => env[n] !== undefined && env[n] !== '');
+    const variable = envVariableOf(spec, env);
     if (variable) origins.set(spec.key, { kind: 'env', variable });
   }
   for (const key of Object.keys(fromFlags)) origins.set(key, { kind: shell === 'serve' ? 'flag' : 'option' });
@@ -118,7 +116,7 @@ export async function serveSettings(
   }
   if (typeof caPem === 'string')
     preload.caPem = { pem: caPem.replaceAll('\\n', '\n'), where: names.name('caPem') };
-  return { settings, preload, names, warnings: unknownEnvWarnings(env) };
+  return { settings, preload, names };
 }
 
 /** A JSON list given as one setting's text, with the config file's messages for a bad one. */
@@ -167,10 +165,9 @@ function ignoreSigxfsz(): void {}
 export async function runServe(flags: Record<string, unknown>): Promise<number> {
   if (!process.listeners('SIGXFSZ').includes(ignoreSigxfsz)) process.on('SIGXFSZ', ignoreSigxfsz);
   const { launchEmulator } = await import('../server.js');
-  const { settings: input, preload, names, warnings } = await serveSettings(flags, process.env);
+  const { settings: input, preload, names } = await serveSettings(flags, process.env);
   const running = await launchEmulator(input, { settingNames: names }, preload, startScenarioFile);
   const { settings, seed, clock, log } = running.emulator;
-  for (const warning of warnings) log.warn({}, warning);
   // Handlers first: a supervisor may signal as soon as it sees the "listening" line.
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;

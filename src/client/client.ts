@@ -157,15 +157,30 @@ export class AdminClient implements ClientMethods {
     return this.call('listNotifications', { query });
   }
   /**
-   * Waits until no matching notification has an attempt in flight, then lists them; `settled` is
-   * false when `timeoutMs` (default 10000) passed first.
+   * Waits until no matching notification has an attempt in flight, then lists every one of them
+   * (page after page); `settled` is false when `timeoutMs` (default 10000) passed first.
    */
-  waitSettled(query: T.NotificationQuery = {}, timeoutMs = 10_000) {
-    return this.call(
+  async waitSettled(query: T.NotificationQuery = {}, timeoutMs = 10_000) {
+    const first = await this.call(
       'listNotifications',
       { query: { ...query, wait: 'settled', timeoutMs } },
       { timeoutMs: timeoutMs + this.#timeoutMs },
     );
+    return this.#olderPages(query, first);
+  }
+  /** Every matching notification, oldest first: the list's pages read one after the other. */
+  async allNotifications(query: T.NotificationQuery = {}) {
+    return this.#olderPages(query, await this.listNotifications(query));
+  }
+  /** `first` with the pages older than it prepended (`before` = each page's `nextCursor`). */
+  async #olderPages(query: T.NotificationQuery, first: T.NotificationList): Promise<T.NotificationList> {
+    let page = first;
+    const pages = [first.notifications];
+    while (page.nextCursor) {
+      page = await this.listNotifications({ ...query, before: page.nextCursor });
+      pages.unshift(page.notifications);
+    }
+    return { ...first, notifications: pages.flat(), nextCursor: null };
   }
   /**
    * The filtered notifications as HAR 1.2 (one entry per attempt, as sent, with the answers); with

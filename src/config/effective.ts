@@ -25,6 +25,7 @@ export function effectiveConfig(settings: Settings, seed: number, trustedCaCount
     logLevel: settings.logLevel,
     logLinesPerSecond: settings.logLinesPerSecond,
     notificationRetention: settings.notificationRetention,
+    retentionDropsExhausted: settings.retentionDropsExhausted,
     journalEntries: settings.journalEntries,
     allowedHosts: settings.allowedHosts,
     adminToken: settings.adminToken !== undefined,

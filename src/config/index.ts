@@ -1,11 +1,11 @@
 export { effectiveConfig } from './effective.js';
 export {
   checkConfigKeys,
+  envVariableOf,
   readStructuredFile,
   resolveSettings,
   settingsFromEnv,
   settingsFromFlags,
-  unknownEnvWarnings,
 } from './load.js';
 export { OPTION_NAMES, type SettingNames, type SettingOrigin, serveNames } from './names.js';
 export { SERVE_OPTIONS } from './options.js';

@@ -8,11 +8,24 @@ import { DEFAULT_BASE_PATHS, type Settings, SettingsSchema } from './schema.js';
 
 type Raw = Record<string, unknown>;
 
-/** Reads the settings an environment carries (`REPORTBO_…`, `PORT`), converting each to its kind. */
+/**
+ * The variable that gives `spec` its value: the first one set, an empty `REPORTBO_…` value included
+ * (refused as the flag refuses it, never read as unset); an empty `PORT` is the platform's, not ours.
+ */
+export function envVariableOf(spec: OptionSpec, env: NodeJS.ProcessEnv): string | undefined {
+  return spec.env.find((n) => env[n] !== undefined && (env[n] !== '' || n.startsWith(ENV_PREFIX)));
+}
+
+/**
+ * Reads the settings an environment carries (`REPORTBO_…`, `PORT`), converting each to its kind. A
+ * `REPORTBO_…` variable that names no setting is refused like a config file's unknown key, naming the
+ * closest variable that does: `REPORTBO_ADMIN_TOKN=secret` would otherwise start with no token.
+ */
 export function settingsFromEnv(env: NodeJS.ProcessEnv): Raw {
+  checkEnvNames(env);
   const out: Raw = {};
   for (const spec of SERVE_OPTIONS) {
-    const name = spec.env.find((n) => env[n] !== undefined && env[n] !== '');
+    const name = envVariableOf(spec, env);
     if (name) out[spec.key] = convert(spec, env[name]!, `environment variable ${name}`);
   }
   return out;
@@ -30,20 +43,21 @@ export function settingsFromFlags(flags: Raw): Raw {
   return out;
 }
 
-/** Variables with the prefix that the test suite reads, not the emulator: never warned about. */
-const NOT_SETTINGS = new Set(['REPORTBO_TEST_TOOL_CACHE', 'REPORTBO_BROWSER_TESTS']);
+const ENV_PREFIX = 'REPORTBO_';
+/** Variables with the prefix that the test suite reads, not the emulator: never refused. */
+const NOT_SETTINGS = new Set(['REPORTBO_TEST_TOOL_CACHE', 'REPORTBO_BROWSER_TESTS', 'REPORTBO_TEST_IMAGE']);
 
-/**
- * One warning per `REPORTBO_…` variable that matches no setting (a misspelt one would otherwise be
- * dropped without a word), naming the closest variable that does.
- */
-export function unknownEnvWarnings(env: NodeJS.ProcessEnv): string[] {
-  const known = new Set(SERVE_OPTIONS.flatMap((o) => o.env));
-  return Object.keys(env)
-    .filter((name) => name.startsWith('REPORTBO_') && !known.has(name) && !NOT_SETTINGS.has(name))
-    .map(
-      (name) => `${unknownKeyMessage('environment variable', name, known)}: it sets nothing and is ignored`,
+/** Refuses the first `REPORTBO_…` variable that matches no setting, naming the closest that does. */
+function checkEnvNames(env: NodeJS.ProcessEnv): void {
+  const known = SERVE_OPTIONS.flatMap((o) => o.env).filter((name) => name.startsWith(ENV_PREFIX));
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith(ENV_PREFIX) || known.includes(name) || NOT_SETTINGS.has(name)) continue;
+    throw new InputError(
+      'invalid_setting',
+      `${unknownKeyMessage('environment variable', name, known)}: it would set nothing; unset it or use one of ${known.join(', ')}.`,
+      { path: name, accepted: known },
     );
+  }
 }
 
 /**

@@ -236,7 +236,7 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     env: ['REPORTBO_LOG_LINES_PER_SECOND'],
     kind: 'number',
     description:
-      'most GetAccessToken lines and most delivery-attempt lines a second each (successes and failures counted apart), then one summary line for the rest of the second (default 10; 0: every line)',
+      'most lines a second for successful GetAccessToken calls and for delivered attempts each, then one summary line for the rest of the second; a refused call or failed attempt always has its line (default 10; 0: every line)',
   },
   {
     key: 'notificationRetention',
@@ -244,7 +244,15 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
     env: ['REPORTBO_NOTIFICATION_RETENTION'],
     kind: 'number',
     description:
-      'notifications kept in memory and in the data dir; past it the oldest delivered, exhausted or cancelled ones are dropped, never a pending one (default 100000; 0: no limit)',
+      'notifications kept in memory and in the data dir; past it the oldest delivered, exhausted or cancelled ones are dropped, never a pending one, nor an exhausted one no resend or bulk retry took yet (default 100000; 0: no limit)',
+  },
+  {
+    key: 'retentionDropsExhausted',
+    flag: '--retention-drops-exhausted',
+    env: ['REPORTBO_RETENTION_DROPS_EXHAUSTED'],
+    kind: 'boolean',
+    description:
+      'let --notification-retention drop exhausted notifications no resend or bulk retry took yet (default: they are kept for the bulk retry)',
   },
   {
     key: 'logFormat',

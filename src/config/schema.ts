@@ -80,6 +80,8 @@ export const SettingsSchema = z.object({
    * never a pending one (decision 0127). 0: no limit.
    */
   notificationRetention: z.number().int().min(0).max(100_000_000).default(DEFAULT_NOTIFICATION_RETENTION),
+  /** Whether retention may drop exhausted notifications no resend or bulk retry took yet (decision 0211). */
+  retentionDropsExhausted: z.boolean().default(false),
   /** Where state is kept across restarts (decision 0080); absent: in memory only. */
   dataDir: z.string().min(1).optional(),
   /** Start on a data dir that lost acknowledged records, keeping what is readable (decision 0111). */

@@ -51,6 +51,8 @@ export interface OutboxDeps {
   concurrency: number;
   /** Notifications kept; past it the oldest settled ones are dropped (settings.notificationRetention; 0: all). */
   retention?: number;
+  /** Whether retention may drop an exhausted notification no resend took yet (settings.retentionDropsExhausted; decision 0211). */
+  retentionDropsExhausted?: boolean;
   /**
    * Told of every change, synchronously and in order (src/model/change.ts): the data dir keeps each
    * (decision 0080), the live stream and the info log hear them. An attempt is told when it starts,
@@ -73,6 +75,12 @@ export interface RetentionView {
   dropped: number;
   /** Creation time of the oldest notification kept, when any was dropped. */
   oldestKept: string | null;
+  /**
+   * Exhausted notifications retention keeps because no resend or bulk retry took them yet (decision
+   * 0211), once the setting binds (something was dropped or the store is full); else 0, as with
+   * retentionDropsExhausted on.
+   */
+  exhaustedKept: number;
 }
 
 /** What the outbox changed (src/model/change.ts). */
@@ -97,6 +105,8 @@ export type OutboxChange =
  */
 export class Outbox {
   readonly #store = new NotificationStore();
+  /** Ids of the notifications a resend or bulk retry took (some notification's `resentFrom`). */
+  readonly #resent = new Set<string>();
   readonly #limiter: Limiter;
   readonly #history: BatchHistory;
   readonly #changes: ChangeSink<OutboxChange>;
@@ -147,7 +157,10 @@ export class Outbox {
       resentFrom: resentFrom ?? null,
     };
     // Kept before it exists: a notification the data dir could not keep is never created.
-    this.#changes.emit({ kind: 'notification_created', notification: record }, () => this.#store.add(record));
+    this.#changes.emit({ kind: 'notification_created', notification: record }, () => {
+      this.#store.add(record);
+      if (resentFrom !== undefined) this.#resent.add(resentFrom);
+    });
     this.#applyRetention();
     this.#limiter.start(this.#attempt(record, 'first')); // marked in flight at once; runs in the background
     return record;
@@ -193,14 +206,27 @@ export class Outbox {
   /** What the retention setting dropped (decision 0127). */
   retention(): RetentionView {
     const dropped = this.#store.dropped;
+    const keep = this.deps.retention ?? 0;
     const oldest = dropped > 0 ? this.#store.byId.values().next().value : undefined;
-    return { keep: this.deps.retention ?? 0, dropped, oldestKept: oldest?.createdAt ?? null };
+    let exhaustedKept = 0;
+    if (keep > 0 && (dropped > 0 || this.#store.byId.size >= keep))
+      for (const n of this.#store.byId.values()) if (this.#waitsForRetry(n)) exhaustedKept++;
+    return { keep, dropped, oldestKept: oldest?.createdAt ?? null, exhaustedKept };
+  }
+
+  /**
+   * An exhausted notification that retention keeps (decision 0211): the bulk-retry tab exists for it,
+   * so it stays until a resend or bulk retry took it, or the setting retentionDropsExhausted lets it go.
+   */
+  #waitsForRetry(n: NotificationRecord): boolean {
+    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.#resent.has(n.id);
   }
 
   /**
    * Past the retention setting, drops the oldest settled notifications (delivered, exhausted,
-   * cancelled and not in flight), oldest first; a pending one is never dropped, so the store may
-   * stay above the setting while old ones wait for redelivery. The data dir hears of it first.
+   * cancelled and not in flight), oldest first; a pending one is never dropped, nor an exhausted one
+   * no resend took yet (`#waitsForRetry`), so the store may stay above the setting while old ones
+   * wait for redelivery or a bulk retry. The data dir hears of it first.
    */
   #applyRetention(): void {
     const keep = this.deps.retention ?? 0;
@@ -210,7 +236,7 @@ export class Outbox {
     let over = store.byId.size - keep;
     for (const n of store.byId.values()) {
       if (over === 0) break;
-      if (n.state === 'pending' || n.inFlight) continue;
+      if (n.state === 'pending' || n.inFlight || this.#waitsForRetry(n)) continue;
       ids.push(n.id);
       over--;
     }
@@ -285,6 +311,7 @@ export class Outbox {
    */
   restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>, dropped = 0): void {
     this.#store.restore(records);
+    for (const n of this.#store.byId.values()) if (n.resentFrom !== null) this.#resent.add(n.resentFrom);
     this.#store.dropped = dropped;
     this.#history.restore(batches);
     for (const n of this.#store.pending)
@@ -325,6 +352,7 @@ export class Outbox {
   /** Forgets every notification and batch; attempts still running finish unrecorded. */
   reset(): void {
     this.#store.reset();
+    this.#resent.clear();
     this.#running.clear();
     this.#history.clear();
   }

@@ -21,6 +21,8 @@ export interface DeliverySettings {
   deliveryConcurrency: number;
   /** Notifications kept (decision 0127); absent or 0: no limit. */
   notificationRetention?: number;
+  /** Whether retention may drop exhausted notifications no resend took (decision 0211). */
+  retentionDropsExhausted?: boolean;
 }
 
 export interface DeliveryDeps {
@@ -99,6 +101,7 @@ export class DeliveryService {
       log: deps.log,
       concurrency: settings.deliveryConcurrency,
       retention: settings.notificationRetention ?? 0,
+      retentionDropsExhausted: settings.retentionDropsExhausted === true,
       ...(deps.changes ? { changes: deps.changes } : {}),
     });
   }

@@ -107,7 +107,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const client = new AdminClient(running.url, adminToken ? { adminToken } : {});
   const { basePath16, basePath17 } = running.emulator.settings;
   const list = async (query: T.NotificationQuery = {}) =>
-    (await client.listNotifications(query)).notifications;
+    (await client.allNotifications(query)).notifications;
 
   return {
     url: running.url,

@@ -185,14 +185,19 @@ export const NotificationListSchema = z
         keep: int.describe('the setting --notification-retention: notifications kept (0: no limit)'),
         dropped: int.describe('older settled notifications dropped since the start or the last reset'),
         oldestKept: str.nullable().describe('createdAt of the oldest notification kept'),
+        exhaustedKept: int.describe(
+          'exhausted notifications kept past the setting until a resend or bulk retry takes them (decision 0211)',
+        ),
       })
       .optional()
-      .describe('present once older notifications were dropped by the retention setting (decision 0127)'),
-    total: int.optional().describe('with limit or before: how many notifications match in all'),
+      .describe(
+        'present once older notifications were dropped by the retention setting (decision 0127), or exhausted ones are kept past it (decision 0211)',
+      ),
+    total: int.optional().describe('how many notifications match in all (the answer is one page of them)'),
     nextCursor: str
       .nullable()
       .optional()
-      .describe('with limit or before: pass as before for the next, older page; null at the oldest'),
+      .describe('pass as before for the next, older page; null when this page reaches the oldest match'),
   })
   .register(ADMIN_COMPONENTS, { id: 'NotificationList' });
 /** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
@@ -230,7 +235,9 @@ export const NotificationQuerySchema = z.object({
     .min(1)
     .max(1000)
     .optional()
-    .describe('answer the newest limit matches only (oldest first), with total and nextCursor'),
+    .describe(
+      'answer the newest limit matches (oldest first; default 1000, also the most), with total and nextCursor for the older ones',
+    ),
   before: str.optional().describe('a nextCursor: the page of matches older than that notification'),
 });
 export const ExportQuerySchema = z.object({

@@ -67,6 +67,9 @@ export const EffectiveConfigSchema = z
     notificationRetention: int.describe(
       'notifications kept; past it the oldest settled ones are dropped (0: no limit)',
     ),
+    retentionDropsExhausted: z
+      .boolean()
+      .describe('whether retention may drop exhausted notifications no resend or bulk retry took yet'),
     shutdownGraceMs: int.describe('real milliseconds attempts in flight may finish at a stop'),
     allowedHosts: z.array(str).describe('host names the admin API answers to besides the built-in ones'),
     adminToken: z.boolean().describe('whether a token is required (never its value)'),

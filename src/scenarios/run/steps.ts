@@ -178,7 +178,7 @@ async function waitFor(ctx: RunContext, w: Value<'waitFor'>): Promise<string> {
       what = `GetAccessToken calls${Object.values(q).length ? ` (${Object.values(q).join(' ')})` : ''}`;
     } else if (w.notifications) {
       const { count, booking, credential, state, bookingStatus } = w.notifications;
-      const { notifications } = await ctx.env.client.listNotifications({
+      const { notifications } = await ctx.env.client.allNotifications({
         ...(booking === undefined ? {} : { bookingId: bookingId(ctx, booking) }),
         ...(credential === undefined ? {} : { credentialId: ctx.env.scope.credentialId(credential) }),
         ...(state === undefined ? {} : { state }),
