@@ -49,3 +49,12 @@ export {
   type VerifyReport,
   verifyReceiver,
 } from './verify/index.js';
+export {
+  CLIENT_CASE_IDS,
+  type ClientCaseId,
+  type ClientCaseResult,
+  type ClientListener,
+  type ClientOptions,
+  type ClientReport,
+  verifyClient,
+} from './verify-client/index.js';

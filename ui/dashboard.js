@@ -38,6 +38,7 @@ import {
   upsert,
 } from './state.js';
 import { renderVerify, verifyCount } from './verify.js';
+import { renderVerifyClient, verifyClientCount } from './verify-client.js';
 
 /** @typedef {import('../src/client/types.js').AdvanceResult} AdvanceResult */
 /** @typedef {{ id: string, label: string, count: () => number | string, render: () => Node, after?: () => void }} Section */
@@ -72,6 +73,7 @@ const SECTIONS = [
     count: verifyCount,
     render: renderVerify,
   },
+  { id: 'verify-client', label: 'SDK check', count: verifyClientCount, render: renderVerifyClient },
 ];
 
 // ---- live stream ----------------------------------------------------------------------------

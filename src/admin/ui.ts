@@ -21,6 +21,7 @@ const ASSETS: Record<string, string> = {
   'outages.js': JS,
   'journal.js': JS,
   'verify.js': JS,
+  'verify-client.js': JS,
   'route.js': JS,
   'retry.js': JS,
   'charts.js': JS,

@@ -6,6 +6,7 @@ import { registerRunCommand } from './run.js';
 import { registerSchemaCommand } from './schema.js';
 import { addServeOptions, runServe } from './serve.js';
 import { registerVerifyCommand } from './verify.js';
+import { registerVerifyClientCommand } from './verify-client.js';
 
 /** Command modules add themselves here; each lazy-loads its implementation inside its action. */
 type Register = (program: Command, setExit: (code: number) => void) => void;
@@ -15,6 +16,7 @@ const COMMANDS: Register[] = [
   registerRunCommand,
   registerSchemaCommand,
   registerVerifyCommand,
+  registerVerifyClientCommand,
 ];
 
 /**
@@ -32,6 +34,9 @@ export function buildProgram(
     )
     .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
+    // The program's options (--version, --help) are read before a command's name only, so a command
+    // may have a --version of its own (verify-client's API version).
+    .enablePositionalOptions()
     .exitOverride();
 
   addServeOptions(

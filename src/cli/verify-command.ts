@@ -1,6 +1,4 @@
 /** The `verify` command: flags to options, the console report, the report files, the exit code. */
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { InputError } from '../errors.js';
 import { writeReport } from '../report/index.js';
 import { type ResolvedOptions, resolveOptions } from '../verify/options.js';
@@ -9,6 +7,7 @@ import { consoleProgress, formatHeader, formatSummary } from '../verify/report/c
 import { verifyJson, verifyJunit } from '../verify/report/files.js';
 import { runVerify } from '../verify/runner.js';
 import type { VerifyListener, VerifyReport } from '../verify/types.js';
+import { makeReportFolders, wholeNumberFlag } from './report-flags.js';
 
 /** Flags of `verify` as commander hands them over (numbers still text). */
 export interface VerifyFlags {
@@ -71,19 +70,10 @@ export async function runVerifyCommand(
     },
     'cli',
   );
-  // Report folders are made before the run, so an unwritable path fails at once, not after it.
-  for (const [flag, file] of [
+  await makeReportFolders([
     ['--junit', flags.junit],
     ['--json', flags.json],
-  ] as const) {
-    if (file === undefined) continue;
-    await mkdir(dirname(file), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
-      throw new InputError(
-        'report_unwritable',
-        `${flag} ${file}: cannot create its folder (${err.code ?? err.message}).`,
-      );
-    });
-  }
+  ]);
   write(formatHeader(options));
   const report = source
     ? await replayWithProgress(options, source, consoleProgress(write, terminal))
@@ -106,10 +96,5 @@ async function replayWithProgress(
 }
 
 function integer(flag: string, key: string, value: string | undefined): Record<string, number> {
-  if (value === undefined) return {};
-  if (!/^\d+$/.test(value.trim()))
-    throw new InputError('verify_options_invalid', `${flag}: "${value}" is not a whole number.`, {
-      path: key,
-    });
-  return { [key]: Number(value) };
+  return wholeNumberFlag('verify_options_invalid', flag, key, value);
 }
