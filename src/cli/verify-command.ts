@@ -24,6 +24,7 @@ export interface VerifyFlags {
   probeDeadlineMs?: string;
   burstConcurrency?: string;
   failFast?: boolean;
+  budget?: string;
   junit?: string;
   json?: string;
   replay?: string;
@@ -69,6 +70,7 @@ export async function runVerifyCommand(
       ...integer('--probe-deadline-ms', 'probeDeadlineMs', flags.probeDeadlineMs),
       ...integer('--burst-concurrency', 'burstConcurrency', flags.burstConcurrency),
       ...(flags.failFast ? { failFast: true } : {}),
+      ...integer('--budget', 'budgetMs', flags.budget),
     },
     'cli',
   );

@@ -92,6 +92,8 @@ export function groupCauses(
   attempts: readonly MeasuredAttempt[],
   apiKey: string,
   death: Death | undefined,
+  /** What the experiments found for an answer (`HTTP 401`, …), when they found something. */
+  found: (answer: string) => { kind: string; finding?: string; fix?: string } | undefined = () => undefined,
 ): CauseGroup[] {
   const failed = results.filter((r) => r.status === 'failed').map((r) => r.id);
   const groups: CauseGroup[] = [];
@@ -151,5 +153,19 @@ export function groupCauses(
       cases: casesOf(),
     });
   }
-  return groups.filter((g) => g.cases.length > 0);
+  // An experiment that found the cause replaces the catalogue's guess (e.g. a 401 to every notification
+  // that a lower-case "authorization" turns into 200 is no wrong --api-key).
+  const experiment = found(`HTTP ${status}`);
+  return groups
+    .filter((g) => g.cases.length > 0)
+    .map((g) =>
+      experiment?.finding
+        ? {
+            ...g,
+            cause: experiment.kind,
+            summary: `${g.summary}; found by experiment: ${experiment.finding}`,
+            fixFirst: experiment.fix ?? g.fixFirst,
+          }
+        : g,
+    );
 }

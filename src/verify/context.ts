@@ -75,6 +75,8 @@ export class VerifyContext {
   readonly measured: MeasuredAttempt[] = [];
   #caseId = '';
   #kind: CredentialKind | undefined;
+  /** Fuller bodies of the same shape, by BookingID, for the experiments (an emptied body's original). */
+  readonly #references = new Map<number, unknown>();
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -277,6 +279,15 @@ export class VerifyContext {
     await this.tick(1_000);
     const result = await this.#emulator.delivery.outbox.runBatch(this.now());
     return result.at;
+  }
+
+  /** Keeps `body` as the fuller form of the booking's notification (experiments.ts fills empty arrays from it). */
+  keepReference(bookingId: number, body: unknown): void {
+    this.#references.set(bookingId, body);
+  }
+
+  referenceOf(bookingId: number): unknown {
+    return this.#references.get(bookingId);
   }
 
   /** Sends a body built outside the lifecycle (minimal and maximal bodies). */

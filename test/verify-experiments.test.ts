@@ -1,0 +1,156 @@
+/**
+ * `verify`, fourth round (issue 44): reasons found by experiment. Each receiver here has one bug of a
+ * kind the earlier rounds' receivers did not have (test/helpers/verify-bug-receivers.ts, "Issue 44");
+ * the kit must name it from what flipped when it varied the refused notification one difference at a
+ * time, and the report must show that flip. A body-shape bug is named with its field path and the
+ * smallest failing value. Real loopback sockets, real gzip. Durations are printed, never asserted.
+ */
+import { describe, expect, it } from 'vitest';
+import { type CaseId, type VerifyOptions, type VerifyReport, verifyReceiver } from '../src/index.js';
+import { type Bug, bugReceiver } from './helpers/verify-bug-receivers.js';
+
+const KEY = 'round4-key';
+
+const caseOf = (report: VerifyReport, id: CaseId) => report.cases.find((c) => c.id === id)!;
+
+async function run(bug: Bug, only: CaseId[], extra: Partial<VerifyOptions> = {}) {
+  const r = await bugReceiver(KEY, { bug });
+  try {
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      seed: 44,
+      only,
+      ...extra,
+    } as VerifyOptions);
+    // The figures the issue asks for: how long each failing run took, and its reasons.
+    console.log(
+      `${bug}: ${report.durationMs} ms\n${report.cases.map((c) => `  ${c.id} ${c.status}: ${c.reason}\n    fix: ${c.fix}`).join('\n')}\n${report.causes.map((c) => `  CAUSE ${c.cause}: ${c.summary}\n    ${c.fixFirst}`).join('\n')}`,
+    );
+    return report;
+  } finally {
+    await r.close();
+  }
+}
+
+/** The flip a finding rests on is in the report: a variation answered 200 where the original was refused. */
+function expectFlip(report: VerifyReport, id: CaseId, tried: RegExp) {
+  const c = caseOf(report, id);
+  expect(
+    c.experiments?.some((t) => t.flipped && tried.test(t.tried)),
+    JSON.stringify(c.experiments),
+  ).toBe(true);
+  expect(c.reason).toMatch(/Tried: .*→ HTTP 200 \(flipped\)/);
+}
+
+describe.concurrent('verify names a new bug from its experiments', () => {
+  it('an empty TaxDetails array summed without an initial value: the field path and the empty array', {
+    timeout: 120_000,
+  }, async () => {
+    const report = await run('sums-empty-tax-details', ['accepts-minimal-body']);
+    const c = caseOf(report, 'accepts-minimal-body');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(
+      /Found by experiment: the receiver answers HTTP 500 when `Tax\[0\]\.TaxDetails` is an empty array \(left out: HTTP 200; with one element: HTTP 200\)/,
+    );
+    expectFlip(report, 'accepts-minimal-body', /`Tax\[0\]\.TaxDetails` left out/);
+  });
+});
+
+describe.concurrent('verify names a new bug from its experiments (names and headers)', () => {
+  const NAMES: Array<[Bug, RegExp, RegExp]> = [
+    [
+      'utf8mb3-name-column',
+      /the receiver answers HTTP 500 when `Pax\[0\]\.LastName` is "𠮷野" \(a character outside the Basic Multilingual Plane \(U\+20BB7: 4 bytes in UTF-8\)\) \(without its characters outside the Basic Multilingual Plane, "x野": HTTP 200\)/,
+      /`Pax\[0\]\.LastName` without its characters outside the Basic Multilingual Plane/,
+    ],
+    [
+      'name-pattern-without-marks',
+      /the receiver answers HTTP 400 when `Pax\[0\]\.\w+Name` is "[^"]+" \(combining marks \(U\+0323\)\) \(without its combining marks/,
+      /`Pax\[0\]\.\w+Name` without its combining marks/,
+    ],
+    [
+      'last-name-40-characters',
+      /the receiver answers HTTP 500 when `Pax\[0\]\.LastName` is "[^"]+" \(46 characters\) \(shortened to its first 8 characters/,
+      /`Pax\[0\]\.LastName` shortened to its first 8 characters/,
+    ],
+  ];
+  it.each(NAMES)(
+    '%s: the field path and the smallest failing value',
+    { timeout: 120_000 },
+    async (bug, reason, flip) => {
+      const report = await run(bug, ['accepts-maximal-body']);
+      const c = caseOf(report, 'accepts-maximal-body');
+      expect(c.status).toBe('failed');
+      expect(c.reason).toMatch(reason);
+      expectFlip(report, 'accepts-maximal-body', flip);
+    },
+  );
+
+  it('a key looked up as "authorization" only: named from the header-name flip, and the cause is not --api-key', {
+    timeout: 120_000,
+  }, async () => {
+    const report = await run('header-name-case-sensitive', [
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+    const c = caseOf(report, 'acknowledges-issue');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(
+      /Found by experiment: the receiver reads the header name "authorization" case-sensitively: named "Authorization", as the provider sends it, it was answered HTTP 401; named "authorization", with the same value, HTTP 200/,
+    );
+    expect(c.fix).toMatch(/^Look headers up without regard to case/);
+    expectFlip(report, 'acknowledges-issue', /^only "Authorization" named "authorization"$/);
+    expect(report.causes.map((g) => g.cause)).toEqual(['header-name-case']);
+    expect(report.causes[0]!.fixFirst).not.toMatch(/--api-key/);
+  });
+
+  it('a 415 to any Content-Encoding: named the encoding, not the Content-Type', {
+    timeout: 120_000,
+  }, async () => {
+    const report = await run('refuses-content-encoding', ['acknowledges-issue']);
+    const c = caseOf(report, 'acknowledges-issue');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(
+      /Found by experiment: the receiver refuses the gzip encoding: with "Content-Encoding: gzip", as the provider sends every notification, HTTP 415; the same JSON without Content-Encoding, HTTP 200; with another Content-Type, still refused: the encoding, not the Content-Type/,
+    );
+    expect(c.reason).not.toMatch(/points at the Content-Type/);
+    expect(c.fix).toMatch(/^Accept "Content-Encoding: gzip"/);
+    expectFlip(report, 'acknowledges-issue', /without gzip/);
+  });
+});
+
+describe.concurrent('verify names a new bug from its experiments (connections and rates)', () => {
+  it('a receiver that never answers a second request on a kept-open connection: not "answer faster"', {
+    timeout: 120_000,
+  }, async () => {
+    const report = await run(
+      'one-request-per-connection',
+      ['acknowledges-issue', 'acknowledges-every-status'],
+      {
+        responseTimeoutMs: 3_000,
+      },
+    );
+    const c = caseOf(report, 'acknowledges-every-status');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(
+      /Found by experiment: the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered HTTP 200, the next one on the same connection no answer within the response timeout/,
+    );
+    expect(c.fix).toMatch(/^Answer every request of a kept-open connection/);
+    expect(c.experiments?.some((t) => t.flipped && /alone, on a new connection/.test(t.tried))).toBe(true);
+  });
+
+  it('a rate limit of 3 a second: named from "in a row" against "after a pause"', {
+    timeout: 120_000,
+  }, async () => {
+    const report = await run('rate-limited', ['survives-batch-burst'], { burstConcurrency: 20 });
+    const c = caseOf(report, 'survives-batch-burst');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(
+      /Found by experiment: the receiver limits the rate of requests: sent again alone it answered 200, then HTTP 429 from request \d of 6 sent in a row, and 200 again after a pause of 1500 ms/,
+    );
+    expect(c.fix).toMatch(/^Do not rate-limit the provider/);
+  });
+});
