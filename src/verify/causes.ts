@@ -153,19 +153,17 @@ export function groupCauses(
       cases: casesOf(),
     });
   }
-  // An experiment that found the cause replaces the catalogue's guess (e.g. a 401 to every notification
-  // that a lower-case "authorization" turns into 200 is no wrong --api-key).
+  // What an experiment found comes first. It replaces the catalogue's cause only where it refutes it
+  // (a 401 to every notification that a lower-case "authorization" turns into 200 is no wrong
+  // --api-key); elsewhere the catalogue's cause stands, confirmed and made precise.
   const experiment = found(`HTTP ${status}`);
   return groups
     .filter((g) => g.cases.length > 0)
-    .map((g) =>
-      experiment?.finding
-        ? {
-            ...g,
-            cause: experiment.kind,
-            summary: `${g.summary}; found by experiment: ${experiment.finding}`,
-            fixFirst: experiment.fix ?? g.fixFirst,
-          }
-        : g,
-    );
+    .map((g) => {
+      if (!experiment?.finding) return g;
+      const summary = `${g.summary}; found by experiment: ${experiment.finding}`;
+      if (g.cause === 'api-key' && experiment.kind === 'header-name-case')
+        return { ...g, cause: experiment.kind, summary, fixFirst: experiment.fix ?? g.fixFirst };
+      return { ...g, summary, fixFirst: experiment.fix ? `${experiment.fix} ${g.fixFirst}` : g.fixFirst };
+    });
 }
