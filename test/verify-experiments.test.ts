@@ -6,13 +6,15 @@
  * smallest failing value. Real loopback sockets, real gzip. Durations are printed, never asserted.
  */
 import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServerCertificate } from '../src/certs/index.js';
 import { type CaseId, type VerifyOptions, type VerifyReport, verifyReceiver } from '../src/index.js';
-import { ROOT } from './helpers/cli.js';
+import { ROOT, runCli } from './helpers/cli.js';
 import { start } from './helpers/processes.js';
 import { testCa, testCaFile } from './helpers/tls.js';
 import { type Bug, bugReceiver } from './helpers/verify-bug-receivers.js';
@@ -248,6 +250,61 @@ describe.concurrent('verify names a connection it cannot make from its experimen
       expect(report.cases[0]!.reason).not.toMatch(/does not offer TLS 1\.2|refuses TLS 1\.2/);
     } finally {
       py.child.kill();
+    }
+  });
+});
+
+describe('verify --budget', () => {
+  it('through the CLI: no case starts once the budget is spent; the skipped ones are named, in the console and the JSON', {
+    timeout: 120_000,
+  }, async () => {
+    // Answers every notification after 700 ms: the first cases alone spend a budget of 1 s.
+    const r = await bugReceiver(KEY, { slowMs: 700 });
+    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-'));
+    try {
+      const json = join(dir, 'report.json');
+      const run = await runCli([
+        'verify',
+        '--receiver',
+        r.url,
+        '--api-key',
+        KEY,
+        '--allow-http',
+        '--budget',
+        '1000',
+        '--json',
+        json,
+      ]);
+      console.log(
+        `--budget 1000 against a receiver answering in 700 ms: ${run.wallMs.toFixed(0)} ms through the CLI`,
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
+      expect(report.skippedForBudget?.length).toBeGreaterThan(0);
+      for (const id of report.skippedForBudget!)
+        expect(caseOf(report, id)).toMatchObject({
+          status: 'skipped',
+          reason: expect.stringMatching(
+            /^not run: the run's --budget of 1000 ms was spent \(\d+ ms had passed/,
+          ),
+        });
+      expect(run.stdout).toMatch(new RegExp(`BUDGET spent: not run: ${report.skippedForBudget!.join(', ')}`));
+      // A budget below a second is refused as bad usage.
+      const bad = await runCli([
+        'verify',
+        '--receiver',
+        r.url,
+        '--api-key',
+        KEY,
+        '--allow-http',
+        '--budget',
+        '10',
+      ]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--budget/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await r.close();
     }
   });
 });
