@@ -247,8 +247,12 @@ export class VerifyContext {
     }
   }
 
+  /** Sends (first attempts and batches) made so far: a probe reading after the last one is final. */
+  sends = 0;
+
   /** Routes bodies to the receiver and starts their first attempts; answers the notification ids. */
   dispatch(emit: readonly Emitted[], kind: CredentialKind = 'api-key'): string[] {
+    this.sends++;
     this.#use(kind);
     return this.#emulator.delivery.dispatch(emit).notifications.map((n) => n.id);
   }
@@ -276,6 +280,7 @@ export class VerifyContext {
    * 55 (up to an hour per batch): what the receiver gets is the same, and bodies stay fresh.
    */
   async nextBatch(): Promise<string> {
+    this.sends++;
     await this.tick(1_000);
     const result = await this.#emulator.delivery.outbox.runBatch(this.now());
     return result.at;

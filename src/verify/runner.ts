@@ -23,6 +23,7 @@ export async function runVerify(
   const selected = CASES.filter((c) => options.cases.has(c.id));
   const ctx = await VerifyContext.create(options);
   const probe = Probe.of(options);
+  if (probe) probe.sentCount = () => ctx.sends;
   const results: CaseResult[] = [];
   let connectionFailure = false;
   let death: Death | undefined;
