@@ -5,7 +5,6 @@
  * before sending any, shortens a recorded wait of a day, and sends the requests of one redelivery
  * batch at once, as the batch did, however the first run's answers were timed.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from './helpers/cli.js';
+import { ROOT, runCli } from './helpers/cli.js';
 import { listenLoopback } from './helpers/verify-receivers.js';
 
 const KEY = 'replay-bounds-key';
@@ -116,22 +115,12 @@ async function report(
 
 /** The real CLI, killed after `limitMs` (a replay that waits what a crafted file says must not hang the suite). */
 function replay(file: string, extra: string[] = [], limitMs = 90_000) {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'verify', '--replay', file, '--only', CASE, '--api-key', KEY, '--allow-http', ...extra],
-    { stdio: 'pipe', timeout: limitMs, killSignal: 'SIGKILL' },
+  return runCli(
+    ['verify', '--replay', file, '--only', CASE, '--api-key', KEY, '--allow-http', ...extra],
+    {},
+    ROOT,
+    limitMs,
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 const once = (atMs: number, durationMs = 1): Attempt[] => [{ atMs, durationMs }];

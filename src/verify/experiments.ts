@@ -270,6 +270,7 @@ class Lab {
       return { kind: 'none', trials: this.trials };
     }
     const base = this.#subject.baseline;
+    const reducing = this.#sender(1);
     const same = (a: Answer) =>
       !acknowledged(a) && a.outcome === base.outcome && a.statusCode === base.statusCode;
     /** Variations that flipped, by key: assumed to flip on a smaller body too (delta debugging). */
@@ -288,7 +289,8 @@ class Lab {
           continue;
         }
         const gz = gzipSync(JSON.stringify(next));
-        const answer = await this.#try(candidate.what, this.#headers(gz), gz);
+        // One kept-alive connection for the reduction: a handshake per variation is the cost otherwise.
+        const answer = await this.#try(candidate.what, this.#headers(gz), gz, reducing);
         if (same(answer)) {
           current = next;
           reduced = true;

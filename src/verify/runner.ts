@@ -187,7 +187,7 @@ async function withExperiments(
   const signature = shortAnswer(baseline).replace(/ after \d+ ms.*$/, '');
   let known = diagnoses.get(signature);
   if (!known) {
-    const budgetLeft = budgetEnd === undefined ? Number.POSITIVE_INFINITY : started(budgetEnd);
+    const budgetLeft = budgetEnd === undefined ? Number.POSITIVE_INFINITY : msUntil(budgetEnd);
     const deadline = Date.now() + Math.min(EXPERIMENT_MS, budgetLeft);
     const diagnosis = await diagnose(
       {
@@ -222,7 +222,7 @@ async function withExperiments(
 }
 
 /** Milliseconds left until `end` (a performance.now() instant). */
-function started(end: number): number {
+function msUntil(end: number): number {
   return Math.max(0, end - performance.now());
 }
 

@@ -6,7 +6,12 @@
 
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { type PeerCertificate, rootCertificates, connect as tlsConnect } from 'node:tls';
+import {
+  type ConnectionOptions,
+  type PeerCertificate,
+  rootCertificates,
+  connect as tlsConnect,
+} from 'node:tls';
 import { createServerCertificate } from '../../certs/index.js';
 import { classifyError } from '../../delivery/outcome.js';
 import { CASE_TITLES } from '../types.js';
@@ -14,6 +19,20 @@ import { type CaseDefinition, failed, type Outcome, passed, warned } from './cas
 
 /** The ALPN list the sender offers (undici over HTTP/1.1). */
 const SENDER_ALPN = ['http/1.1'];
+/** How the sender connects: TLS 1.2 or higher, the system roots plus the given CAs, ALPN `http/1.1`. */
+function asTheSender(host: string, port: number, caPems: readonly string[]): ConnectionOptions {
+  return {
+    host,
+    port,
+    ...(isIP(host) ? {} : { servername: host }),
+    ca: [...rootCertificates, ...caPems],
+    minVersion: 'TLSv1.2',
+    // As the sender (undici, HTTP/1.1): an HTTP/2-only endpoint refuses this offer.
+    ALPNProtocols: SENDER_ALPN,
+    rejectUnauthorized: true,
+  };
+}
+
 /** A certificate ending sooner than this is warned about. */
 export const EXPIRY_WARNING_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -65,16 +84,7 @@ function checkTls(
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     const sent = `TLS handshake with ${target} (TLS 1.2 or higher, certificate checked for ${host})`;
-    const socket = tlsConnect({
-      host,
-      port,
-      ...(isIP(host) ? {} : { servername: host }),
-      ca: [...rootCertificates, ...caPems],
-      minVersion: 'TLSv1.2',
-      // As the sender (undici, HTTP/1.1): an HTTP/2-only endpoint refuses this offer.
-      ALPNProtocols: SENDER_ALPN,
-      rejectUnauthorized: true,
-    });
+    const socket = tlsConnect(asTheSender(host, port, caPems));
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
       resolve(failed(`no TLS handshake within ${timeoutMs} ms`, [{ sent, received: 'nothing' }]));
@@ -220,13 +230,7 @@ function tlsExchange(o: {
 }): Promise<string> {
   return new Promise((resolve) => {
     const socket = tlsConnect({
-      host: o.host,
-      port: o.port,
-      ...(isIP(o.host) ? {} : { servername: o.host }),
-      ca: [...rootCertificates, ...o.caPems],
-      minVersion: 'TLSv1.2',
-      ALPNProtocols: SENDER_ALPN,
-      rejectUnauthorized: true,
+      ...asTheSender(o.host, o.port, o.caPems),
       ...(o.client ? { cert: o.client.certPem, key: o.client.keyPem } : {}),
     });
     const done = (how: string) => {
@@ -344,16 +348,7 @@ function handshake(o: {
   maxVersion: 'TLSv1.2';
 }): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const socket = tlsConnect({
-      host: o.host,
-      port: o.port,
-      ...(isIP(o.host) ? {} : { servername: o.host }),
-      ca: [...rootCertificates, ...o.caPems],
-      minVersion: 'TLSv1.2',
-      maxVersion: o.maxVersion,
-      ALPNProtocols: SENDER_ALPN,
-      rejectUnauthorized: true,
-    });
+    const socket = tlsConnect({ ...asTheSender(o.host, o.port, o.caPems), maxVersion: o.maxVersion });
     socket.setTimeout(o.timeoutMs, () => {
       socket.destroy();
       resolve(`no TLS handshake within ${o.timeoutMs} ms`);
