@@ -32,6 +32,8 @@ export async function runVerify(
   let stopped: string | undefined;
   const budgetEnd = options.budgetMs === undefined ? undefined : started + options.budgetMs;
   const overBudget: CaseId[] = [];
+  /** The case whose experiments found a receiver stuck on kept-open connections (the rest is skipped). */
+  let stuck: string | undefined;
   /** Diagnoses by the answer they explain (one per kind of refusal per run), with the case that found each. */
   const diagnoses = new Map<string, { diagnosis: Diagnosis; caseId: string }>();
   try {
@@ -61,6 +63,11 @@ export async function runVerify(
         };
       } else if (stopped) {
         outcome = { status: 'skipped', reason: `not run: --fail-fast stopped the run at ${stopped}` };
+      } else if (stuck && def.id !== 'answers-within-timeout') {
+        outcome = {
+          status: 'skipped',
+          reason: `not run: the receiver does not answer a second request on a kept-open connection (found by experiment in ${stuck}); every delivery of this case would wait the response timeout`,
+        };
       } else if (budgetEnd !== undefined && performance.now() >= budgetEnd) {
         overBudget.push(def.id);
         outcome = {
@@ -109,8 +116,13 @@ export async function runVerify(
             reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}; it still refused every connection ${SUSTAINED_MS} ms later. ${outcome.reason}`,
           };
       }
-      if (ran && outcome.status === 'failed' && !death && !connectionFailure)
+      if (ran && outcome.status === 'failed' && !death && !connectionFailure) {
         outcome = await withExperiments(outcome, ctx, options, diagnoses, def.id, budgetEnd);
+        // A receiver stuck on kept-open connections makes every later delivery wait the response
+        // timeout: the run ends here with what was found, not minutes later.
+        const found = [...diagnoses.values()].find((d) => d.diagnosis.kind === 'kept-open-connection');
+        if (found) stuck ??= found.caseId;
+      }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
       const trace: CaseTrace | undefined = ran
         ? { notifications: tracedNotifications(ctx.caseRecords(), startedMs), probe: probe?.readings() ?? [] }
