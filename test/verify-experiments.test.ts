@@ -44,6 +44,21 @@ async function run(bug: Bug, only: CaseId[], extra: Partial<VerifyOptions> = {})
   }
 }
 
+/** Runs `only` against `bug`; case `id` must have failed with `reason`. Answers the report and the case. */
+async function failedWith(
+  bug: Bug,
+  only: CaseId[],
+  id: CaseId,
+  reason: RegExp,
+  extra: Partial<VerifyOptions> = {},
+) {
+  const report = await run(bug, only, extra);
+  const c = caseOf(report, id);
+  expect(c.status, c.reason).toBe('failed');
+  expect(c.reason).toMatch(reason);
+  return { report, c };
+}
+
 /** The flip a finding rests on is in the report: a variation answered 200 where the original was refused. */
 function expectFlip(report: VerifyReport, id: CaseId, tried: RegExp) {
   const c = caseOf(report, id);
@@ -58,10 +73,10 @@ describe.concurrent('verify names a new bug from its experiments', () => {
   it('an empty TaxDetails array summed without an initial value: the field path and the empty array', {
     timeout: 120_000,
   }, async () => {
-    const report = await run('sums-empty-tax-details', ['accepts-minimal-body']);
-    const c = caseOf(report, 'accepts-minimal-body');
-    expect(c.status).toBe('failed');
-    expect(c.reason).toMatch(
+    const { report } = await failedWith(
+      'sums-empty-tax-details',
+      ['accepts-minimal-body'],
+      'accepts-minimal-body',
       /Found by experiment: the receiver answers HTTP 500 when `Tax\[0\]\.TaxDetails` is an empty array \(left out: HTTP 200; with one element: HTTP 200\)/,
     );
     expectFlip(report, 'accepts-minimal-body', /`Tax\[0\]\.TaxDetails` left out/);
@@ -101,14 +116,10 @@ describe.concurrent('verify names a new bug from its experiments (names and head
   it('a key looked up as "authorization" only: named from the header-name flip, and the cause is not --api-key', {
     timeout: 120_000,
   }, async () => {
-    const report = await run('header-name-case-sensitive', [
+    const { report, c } = await failedWith(
+      'header-name-case-sensitive',
+      ['acknowledges-issue', 'acknowledges-every-status', 'accepts-old-update-date'],
       'acknowledges-issue',
-      'acknowledges-every-status',
-      'accepts-old-update-date',
-    ]);
-    const c = caseOf(report, 'acknowledges-issue');
-    expect(c.status).toBe('failed');
-    expect(c.reason).toMatch(
       /Found by experiment: the receiver reads the header name "authorization" case-sensitively: named "Authorization", as the provider sends it, it was answered HTTP 401; named "authorization", with the same value, HTTP 200/,
     );
     expect(c.fix).toMatch(/^Look headers up without regard to case/);
@@ -120,10 +131,10 @@ describe.concurrent('verify names a new bug from its experiments (names and head
   it('a 415 to any Content-Encoding: named the encoding, not the Content-Type', {
     timeout: 120_000,
   }, async () => {
-    const report = await run('refuses-content-encoding', ['acknowledges-issue']);
-    const c = caseOf(report, 'acknowledges-issue');
-    expect(c.status).toBe('failed');
-    expect(c.reason).toMatch(
+    const { report, c } = await failedWith(
+      'refuses-content-encoding',
+      ['acknowledges-issue'],
+      'acknowledges-issue',
       /Found by experiment: the receiver refuses the gzip encoding: with "Content-Encoding: gzip", as the provider sends every notification, HTTP 415; the same JSON without Content-Encoding, HTTP 200; with another Content-Type, still refused: the encoding, not the Content-Type/,
     );
     expect(c.reason).not.toMatch(/points at the Content-Type/);
@@ -168,11 +179,12 @@ describe.concurrent('verify names a new bug from its experiments (connections an
   it('a rate limit of 3 a second: named from "in a row" against "after a pause"', {
     timeout: 120_000,
   }, async () => {
-    const report = await run('rate-limited', ['survives-batch-burst'], { burstConcurrency: 20 });
-    const c = caseOf(report, 'survives-batch-burst');
-    expect(c.status).toBe('failed');
-    expect(c.reason).toMatch(
+    const { c } = await failedWith(
+      'rate-limited',
+      ['survives-batch-burst'],
+      'survives-batch-burst',
       /Found by experiment: the receiver limits the rate of requests: sent again alone it answered 200, then HTTP 429 from request \d of 6 sent in a row, and 200 again after a pause of 1500 ms/,
+      { burstConcurrency: 20 },
     );
     expect(c.fix).toMatch(/^Do not rate-limit the provider/);
   });
