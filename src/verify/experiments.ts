@@ -320,14 +320,14 @@ class Lab {
         also = `; with one element: ${shortAnswer(withOne)}`;
       }
       parts.push(
-        `when \`${candidate.label}\` ${describe(valueAt(current, candidate.path))} (${candidate.flipText}: ${shortAnswer(answer)}${also})`,
+        `when \`${candidate.label}\` ${describeValue(valueAt(current, candidate.path))} (${candidate.flipText}: ${shortAnswer(answer)}${also})`,
       );
     }
     const first = named[0]!.candidate;
     return {
       kind: 'body',
       finding: `the receiver answers ${shortAnswer(base)} ${parts.join(', and ')}`,
-      fix: `Accept a notification in which \`${first.label}\` ${describe(valueAt(current, first.path))}: the contract allows it (the kit checked this body against it before sending), and real bookings carry such values; treat every array as possibly empty and every string as full UTF-8 (characters outside the Basic Multilingual Plane take 4 bytes: a 3-byte "utf8" database column refuses them), of any length.`,
+      fix: `Accept a notification in which \`${first.label}\` ${describeValue(valueAt(current, first.path))}: the contract allows it (the kit checked this body against it before sending), and real bookings carry such values; treat every array as possibly empty and every string as full UTF-8 (characters outside the Basic Multilingual Plane take 4 bytes: a 3-byte "utf8" database column refuses them), of any length.`,
       trials: this.trials,
     };
   }
@@ -384,7 +384,7 @@ function withValue(
 }
 
 /** How a value reads in a finding: the class of its content, not only its text. */
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (Array.isArray(value))
     return value.length === 0
       ? 'is an empty array'
@@ -401,8 +401,8 @@ export function describe(value: unknown): string {
     traits.push(
       `combining marks (${[...new Set(marks)].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')})`,
     );
-  if (RTL.test(value)) traits.push('right-to-left letters');
-  RTL.lastIndex = 0;
+  // `replace` with RTL (global) below; a global regex's `test` would keep its place between calls.
+  if (value.replace(RTL, '') !== value) traits.push('right-to-left letters');
   const length = [...value].length;
   if (length > LONG) traits.push(`${length} characters`);
   const shown = JSON.stringify(length > 60 ? `${[...value].slice(0, 60).join('')}…` : value);
