@@ -205,6 +205,49 @@ describe.concurrent('verify --replay is bounded and safe', () => {
     }
   });
 
+  it("a real burst case's report replays its batch at once against a slower receiver", {
+    timeout: 180_000,
+  }, async () => {
+    const fast = await counter();
+    const slow = await counter(300);
+    try {
+      const json = join(dir, 'burst.json');
+      const first = await runCli([
+        'verify',
+        '--receiver',
+        `${fast.base}/reportbo`,
+        '--api-key',
+        KEY,
+        '--allow-http',
+        '--only',
+        'survives-batch-burst',
+        '--burst-concurrency',
+        '20',
+        '--json',
+        json,
+      ]);
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      const run = await runCli([
+        'verify',
+        '--replay',
+        json,
+        '--only',
+        'survives-batch-burst',
+        '--api-key',
+        KEY,
+        '--allow-http',
+        '--url',
+        `${slow.base}/reportbo`,
+      ]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(slow.seen.posts).toBe(20);
+      expect(slow.seen.maxInFlight).toBe(20);
+    } finally {
+      await fast.close();
+      await slow.close();
+    }
+  });
+
   it('sends the requests of one redelivery batch at once, as the batch did', {
     timeout: 120_000,
   }, async () => {
