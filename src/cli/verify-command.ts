@@ -2,7 +2,7 @@
 import { InputError } from '../errors.js';
 import { writeReport } from '../report/index.js';
 import { type ResolvedOptions, resolveOptions } from '../verify/options.js';
-import { loadReplay, type ReplaySource, runReplay } from '../verify/replay.js';
+import { loadReplay, type ReplaySource, replayTargets, runReplay } from '../verify/replay.js';
 import { consoleProgress, formatHeader, formatSummary } from '../verify/report/console.js';
 import { verifyJson, verifyJunit } from '../verify/report/files.js';
 import { runVerify } from '../verify/runner.js';
@@ -23,6 +23,7 @@ export interface VerifyFlags {
   probeDeadlineMs?: string;
   burstConcurrency?: string;
   failFast?: boolean;
+  budget?: string;
   junit?: string;
   json?: string;
   replay?: string;
@@ -49,8 +50,9 @@ export async function runVerifyCommand(
         path: 'url',
       },
     );
-  const receiver = flags.url ?? flags.receiver ?? source?.receiver;
-  const probe = flags.probe ?? source?.probe;
+  const { receiver, probe } = source
+    ? replayTargets(source, { url: flags.url, receiver: flags.receiver, probe: flags.probe })
+    : { receiver: flags.receiver, probe: flags.probe };
   const options = await resolveOptions(
     {
       ...(receiver === undefined ? {} : { receiver }),
@@ -67,6 +69,7 @@ export async function runVerifyCommand(
       ...integer('--probe-deadline-ms', 'probeDeadlineMs', flags.probeDeadlineMs),
       ...integer('--burst-concurrency', 'burstConcurrency', flags.burstConcurrency),
       ...(flags.failFast ? { failFast: true } : {}),
+      ...integer('--budget', 'budgetMs', flags.budget),
     },
     'cli',
   );

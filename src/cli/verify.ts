@@ -46,6 +46,10 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
       'notifications survives-batch-burst redelivers at once (default 50; the provider does not publish its own)',
     )
     .option('--fail-fast', 'stop at the first failed case; the cases after it are skipped')
+    .option(
+      '--budget <ms>',
+      "the run's time budget: no case starts once it is spent (each is skipped, and the report names them), and the experiments on a refused notification stop at it (default: none)",
+    )
     .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
     .option(
       '--json <file>',

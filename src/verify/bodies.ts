@@ -19,15 +19,20 @@ export const MAXIMAL_RATIO_AMOUNT = 1234.56789012;
 /** Seeds tried for a maximal body whose payments include a card and whose taxes all carry details. */
 const MAX_SEED_TRIES = 500;
 
-/** Names outside ASCII (two- and three-byte UTF-8), one pair per passenger of the maximal body. */
+/**
+ * Real names outside ASCII, one pair per passenger of the maximal body: two- and three-byte UTF-8,
+ * right-to-left letters (Hebrew), a character outside the Basic Multilingual Plane (𠮷, U+20BB7, of the
+ * Japanese surname Yoshino: four bytes, refused by a 3-byte "utf8" column), combining marks (Nguyễn
+ * written decomposed, as macOS and some keyboards send it), and a long double-barrelled surname.
+ */
 export const NON_ASCII_NAMES: ReadonlyArray<readonly [string, string]> = [
   ['Zoë', 'Müller-Lüdenscheidt'],
   ['François', 'Ångström'],
   ['Łukasz', 'Dvořák'],
-  ['Søren', 'Ærøskøbing'],
-  ['Şükrü', 'Çelik'],
-  ['Íñigo', 'García Núñez'],
-  ['Nguyễn', 'Thị Minh Khai'],
+  ['Søren', 'Ærøskøbing-Wolfeschlegelsteinhausenbergerdorff'],
+  ['נועה', 'בן דוד'],
+  ['太郎', '𠮷野'],
+  ['Nguye\u0302\u0303n', 'Thi\u0323 Minh Khai'],
   ['Σοφία', 'Παπαδοπούλου'],
   ['Юлия', 'Владимирова'],
 ];
@@ -118,6 +123,37 @@ function longRawData(body: NotificationBody): void {
   while (extra.length < LONG_RAW_DATA_CHARS)
     extra += `FC ${body.Reservation.ValidatingCarrier} ${body.Segment.map((s) => `${s.DepartureAirport}-${s.ArrivalAirport}`).join(' ')} END\n`;
   first.RawData += extra;
+}
+
+/**
+ * An ordinary Issue with every optional array present and empty (Remark, Ratio, Van and each Tax's
+ * TaxDetails: "optional fields may be omitted when they hold no data", and an empty array holds none),
+ * and the same body with them full (`reference`: the experiments show "with one element: 200" from it).
+ */
+export function emptyArraysBody(
+  seed: number,
+  at: Date,
+): { body: NotificationBody; reference: NotificationBody } {
+  let reference: NotificationBody | undefined;
+  for (let i = 0; i < MAX_SEED_TRIES; i++) {
+    reference = structuredClone(
+      generateNotification({ event: 'Issue', seed: (seed + i) % MAX_SEED, at }).target,
+    );
+    if (reference.Tax.length > 0 && reference.Tax.every((t) => t.TaxDetails?.length)) break;
+  }
+  const full = reference!;
+  full.Remark ??= [{ PaxNumber: 1, Type: 'COSTCENTER', Text: 'Département Qualité' }];
+  full.Ratio ??= [{ Currency: 'USD', Amount: 1, TargetCurrency: 'USD' }];
+  full.Van ??= [{ Used: true, CardType: 'VISA', CardNumber: '411111XXXXXX1111' }];
+  const body = structuredClone(full);
+  body.Remark = [];
+  body.Ratio = [];
+  body.Van = [];
+  for (const t of body.Tax) t.TaxDetails = [];
+  return {
+    body: assertValidBody(NotificationBodyStrictSchema, body, 'The body with empty arrays'),
+    reference: assertValidBody(NotificationBodyStrictSchema, full, 'The body with full arrays'),
+  };
 }
 
 /** The traits of the maximal body, each alone on an ordinary Issue (which one a receiver refuses). */

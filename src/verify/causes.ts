@@ -92,6 +92,8 @@ export function groupCauses(
   attempts: readonly MeasuredAttempt[],
   apiKey: string,
   death: Death | undefined,
+  /** What the experiments found for an answer (`HTTP 401`, …), when they found something. */
+  found: (answer: string) => { kind: string; finding?: string; fix?: string } | undefined = () => undefined,
 ): CauseGroup[] {
   const failed = results.filter((r) => r.status === 'failed').map((r) => r.id);
   const groups: CauseGroup[] = [];
@@ -151,5 +153,17 @@ export function groupCauses(
       cases: casesOf(),
     });
   }
-  return groups.filter((g) => g.cases.length > 0);
+  // What an experiment found comes first. It replaces the catalogue's cause only where it refutes it
+  // (a 401 to every notification that a lower-case "authorization" turns into 200 is no wrong
+  // --api-key); elsewhere the catalogue's cause stands, confirmed and made precise.
+  const experiment = found(`HTTP ${status}`);
+  return groups
+    .filter((g) => g.cases.length > 0)
+    .map((g) => {
+      if (!experiment?.finding) return g;
+      const summary = `${g.summary}; found by experiment: ${experiment.finding}`;
+      if (g.cause === 'api-key' && experiment.kind === 'header-name-case')
+        return { ...g, cause: experiment.kind, summary, fixFirst: experiment.fix ?? g.fixFirst };
+      return { ...g, summary, fixFirst: experiment.fix ? `${experiment.fix} ${g.fixFirst}` : g.fixFirst };
+    });
 }

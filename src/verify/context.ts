@@ -75,6 +75,8 @@ export class VerifyContext {
   readonly measured: MeasuredAttempt[] = [];
   #caseId = '';
   #kind: CredentialKind | undefined;
+  /** Fuller bodies of the same shape, by BookingID, for the experiments (an emptied body's original). */
+  readonly #references = new Map<number, unknown>();
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -245,8 +247,12 @@ export class VerifyContext {
     }
   }
 
+  /** Sends (first attempts and batches) made so far: a probe reading after the last one is final. */
+  sends = 0;
+
   /** Routes bodies to the receiver and starts their first attempts; answers the notification ids. */
   dispatch(emit: readonly Emitted[], kind: CredentialKind = 'api-key'): string[] {
+    this.sends++;
     this.#use(kind);
     return this.#emulator.delivery.dispatch(emit).notifications.map((n) => n.id);
   }
@@ -274,9 +280,19 @@ export class VerifyContext {
    * 55 (up to an hour per batch): what the receiver gets is the same, and bodies stay fresh.
    */
   async nextBatch(): Promise<string> {
+    this.sends++;
     await this.tick(1_000);
     const result = await this.#emulator.delivery.outbox.runBatch(this.now());
     return result.at;
+  }
+
+  /** Keeps `body` as the fuller form of the booking's notification (experiments.ts fills empty arrays from it). */
+  keepReference(bookingId: number, body: unknown): void {
+    this.#references.set(bookingId, body);
+  }
+
+  referenceOf(bookingId: number): unknown {
+    return this.#references.get(bookingId);
   }
 
   /** Sends a body built outside the lifecycle (minimal and maximal bodies). */

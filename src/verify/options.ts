@@ -34,6 +34,7 @@ export const VerifyOptionsSchema = z.strictObject({
   probeDeadlineMs: z.number().int().min(0).max(600_000).optional(),
   burstConcurrency: z.number().int().min(1).max(1000).optional(),
   failFast: z.boolean().optional(),
+  budgetMs: z.number().int().min(1_000).max(86_400_000).optional(),
 });
 
 /**
@@ -74,6 +75,8 @@ export interface ResolvedOptions {
   burstConcurrency: number;
   /** Stop at the first failed case (the rest are skipped). */
   failFast: boolean;
+  /** The run's time budget: no case starts after it, and experiments stop at it (undefined: none). */
+  budgetMs: number | undefined;
   /** PEM certificates trusted besides the system roots. */
   caPems: string[];
 }
@@ -95,6 +98,7 @@ const FLAGS: Record<string, string> = {
   probeDeadlineMs: '--probe-deadline-ms',
   burstConcurrency: '--burst-concurrency',
   failFast: '--fail-fast',
+  budgetMs: '--budget',
 };
 
 /** How options their schema refuses are answered, naming each as `naming` does (JSON member or CLI flag). */
@@ -160,6 +164,7 @@ export async function resolveOptions(
     probeDeadlineMs: o.probeDeadlineMs ?? DEFAULT_PROBE_DEADLINE_MS,
     burstConcurrency: o.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY,
     failFast: o.failFast ?? false,
+    budgetMs: o.budgetMs,
     caPems,
   };
 }

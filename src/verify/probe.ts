@@ -48,6 +48,12 @@ export class Probe {
   recording = true;
   /** The longest a sentinel took to read right so far (the receiver's lag), once one did. */
   #lagMs: number | undefined;
+  /**
+   * How many sends the run had made (the runner sets it to the context's count): a reading after a
+   * sentinel read right, with nothing sent since, is final (`settled`).
+   */
+  sentCount: () => number = () => 0;
+  #settledAt: number | undefined;
   /** The readings of the running case (the report's trace), timed from its start. */
   #readings: ProbeReading[] = [];
   #caseStartMs = Date.now();
@@ -88,6 +94,15 @@ export class Probe {
     return this.template
       .replaceAll('{BookingID}', encodeURIComponent(String(booking.bookingId)))
       .replaceAll('{BookingNumber}', encodeURIComponent(booking.bookingNumber));
+  }
+
+  /**
+   * A sentinel read right: the receiver's queue is past everything sent so far, so until the next
+   * send every booking reads its final state; a check that reads wrong then is not asked again for the
+   * whole deadline, only for the receiver's lag and a short grace (docs/verify.md "--probe").
+   */
+  settled(): void {
+    this.#settledAt = this.sentCount();
   }
 
   /** Notes how long a sentinel took to read right: the receiver's lag, which later quiet watches scale with. */
@@ -235,7 +250,10 @@ export class Probe {
   }
 
   #deadline(): number {
-    return this.recording ? this.deadlineMs : Math.min(this.deadlineMs, QUICK_MS);
+    if (!this.recording) return Math.min(this.deadlineMs, QUICK_MS);
+    if (this.#settledAt !== undefined && this.#settledAt === this.sentCount())
+      return Math.min(this.deadlineMs, QUICK_MS + 2 * (this.#lagMs ?? 0));
+    return this.deadlineMs;
   }
 
   close(): Promise<void> {

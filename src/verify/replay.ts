@@ -40,6 +40,20 @@ import { CASE_IDS, type CaseId, type CaseResult, type Evidence, type VerifyRepor
 /** A report file larger than this is not one the kit wrote for a case it can replay. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 const SHOWN = 8;
+/**
+ * Requests and probe readings one replay sends at most: a case sends far fewer (the largest, a burst
+ * of the highest --burst-concurrency, 1,000, with its 4 redeliveries, 5,000); a file that holds more
+ * was not written by the kit, and is refused before anything is sent.
+ */
+export const MAX_REPLAY_STEPS = 10_000;
+/**
+ * The longest pause a replay keeps between a step and everything before it: the kit's own pauses
+ * (a redelivery batch a second after its attempts, a sentinel) are far shorter; a longer recorded
+ * one (a crafted `atMs` of a day) is shortened to this, and the report says so.
+ */
+export const MAX_REPLAY_PAUSE_MS = 10_000;
+/** Rounding of the trace's milliseconds: a step ended surely before another only this much earlier. */
+const ROUNDING_MS = 1;
 
 /** What `--replay` reads of a report: the run's settings and each case's trace (other members are ignored). */
 const ReportFileSchema = z.looseObject({
@@ -53,7 +67,8 @@ const ReportFileSchema = z.looseObject({
         id: z.string().max(100),
         status: z.string().max(20),
         reason: z.string().max(100_000),
-        trace: CaseTraceSchema.optional(),
+        // Checked for the chosen case only (CaseTraceSchema), after its size is.
+        trace: z.unknown().optional(),
       }),
     )
     .max(CASE_IDS.length * 4),
@@ -116,23 +131,38 @@ export async function loadReplay(file: string, only: string | undefined): Promis
       { path: 'only', accepted: CASE_IDS },
     );
   const found = report.cases.find((c) => c.id === id);
-  const replayable = report.cases.filter((c) => c.trace && c.trace.notifications.length > 0).map((c) => c.id);
+  const replayable = report.cases.filter((c) => stepsOf(c.trace).requests > 0).map((c) => c.id);
   const others = replayable.length ? `; cases it can replay: ${replayable.join(', ')}` : '';
   if (!found) throw refuse(`holds no case "${id}"${others}.`);
-  if (!found.trace)
+  if (found.trace === undefined)
     throw refuse(
       found.status === 'skipped'
         ? `case "${id}" did not run in that report (skipped: ${found.reason})${others}.`
         : `case "${id}" carries no trace (a report from a version before --replay); run verify --json again${others}.`,
     );
-  if (found.trace.notifications.length === 0)
+  // Counted before the trace is checked member by member: a file of 600,000 attempts is refused in
+  // the time it takes to parse it, and nothing is sent.
+  const { requests, readings } = stepsOf(found.trace);
+  if (requests + readings > MAX_REPLAY_STEPS)
+    throw refuse(
+      `case "${id}" holds ${requests} requests and ${readings} probe readings, over the ${MAX_REPLAY_STEPS} a replay sends (a verify case sends at most about 5,000); it was not written by verify --json.`,
+    );
+  const traced = CaseTraceSchema.safeParse(found.trace);
+  if (!traced.success) {
+    const issue = traced.error.issues[0]!;
+    throw refuse(
+      `is not a verify report written by verify --json: ${formatPath(['cases', report.cases.indexOf(found), 'trace', ...issue.path])}: ${issue.message}.`,
+    );
+  }
+  const trace = traced.data;
+  if (trace.notifications.length === 0)
     throw refuse(
       `case "${id}" sent no notifications, so there is nothing to send again; run verify --only ${id} instead${others}.`,
     );
   return {
     file,
     id: id as CaseId,
-    trace: found.trace,
+    trace,
     original: { status: found.status, reason: found.reason },
     receiver: report.receiver,
     probe: report.probe,
@@ -141,11 +171,139 @@ export async function loadReplay(file: string, only: string | undefined): Promis
   };
 }
 
+/** The requests and probe readings a trace holds, counted without trusting its shape. */
+function stepsOf(trace: unknown): { requests: number; readings: number } {
+  const t = (trace ?? {}) as { notifications?: unknown; probe?: unknown };
+  let requests = 0;
+  if (Array.isArray(t.notifications))
+    for (const n of t.notifications) {
+      const attempts = (n as { attempts?: unknown } | null)?.attempts;
+      if (Array.isArray(attempts)) requests += attempts.length;
+    }
+  return { requests, readings: Array.isArray(t.probe) ? t.probe.length : 0 };
+}
+
+/** Where a replay sends: flags given now, else the report's receiver and probe. */
+export interface ReplayTargets {
+  receiver: string | undefined;
+  probe: string | undefined;
+}
+
+/**
+ * Where a replay may send: the report's receiver (or `--url`), never an `/__admin` path (no receiver
+ * lives there: a crafted report must not drive an emulator's admin API), and the report's probe only
+ * at the host of the report's receiver; `--probe` given now names the probe to read instead.
+ */
+export function replayTargets(
+  source: ReplaySource,
+  told: { url?: string | undefined; receiver?: string | undefined; probe?: string | undefined },
+): ReplayTargets {
+  const refuse = (message: string, path: string) =>
+    new InputError('verify_replay_invalid', `--replay ${source.file}: ${message}`, { path });
+  const receiver = told.url ?? told.receiver ?? source.receiver;
+  const admin = (url: string) => {
+    try {
+      return new URL(url).pathname.split('/').includes('__admin');
+    } catch {
+      return false;
+    }
+  };
+  if (admin(receiver))
+    throw refuse(
+      `would send to ${receiver}, an /__admin path of an emulator, not a receiver; a verify report never names one. Give the receiver's URL with --url.`,
+      told.url === undefined ? 'receiver' : 'url',
+    );
+  if (told.probe !== undefined || source.probe === undefined) return { receiver, probe: told.probe };
+  const origin = (url: string) => {
+    try {
+      return new URL(url.replaceAll(/\{(BookingID|BookingNumber)\}/g, '0')).origin;
+    } catch {
+      return url;
+    }
+  };
+  if (admin(source.probe) || origin(source.probe) !== origin(source.receiver))
+    throw refuse(
+      `its probe ${source.probe} is ${admin(source.probe) ? 'an /__admin path' : 'at another host than its receiver'} (${source.receiver}); a replay reads the probe only where the report's receiver is. Give --probe to read it elsewhere.`,
+      'probe',
+    );
+  // Sent elsewhere with --url: the report's probe reads the report's host, not the one replayed to.
+  if (told.url !== undefined && origin(told.url) !== origin(source.receiver))
+    return { receiver, probe: undefined };
+  return { receiver, probe: source.probe };
+}
+
 /** One request or probe reading of the replay, with its place in the original timeline. */
 interface Step {
+  /** When it started in the first run, and when it ended (ms from the start of the case). */
   atMs: number;
   endMs: number;
+  /** When it starts in the replay: `atMs` with the pauses over MAX_REPLAY_PAUSE_MS shortened. */
+  replayAtMs: number;
   run(): Promise<void>;
+}
+
+/**
+ * The order of the replay: each step starts at its `replayAtMs` and only after every step that surely
+ * ended before it started in the first run. Requests of one redelivery batch start together, at the
+ * batch's first: the batch sent them at once, and the times the first run recorded for them spread
+ * only by its own connection set-up. Answers the steps in start order and the longest pause cut.
+ */
+function schedule(steps: Step[]): { ordered: Step[]; longestPauseMs: number } {
+  const ordered = [...steps].sort((a, b) => a.atMs - b.atMs);
+  let covered = 0;
+  let shift = 0;
+  let longestPauseMs = 0;
+  for (const step of ordered) {
+    const pause = step.atMs - covered;
+    if (pause > MAX_REPLAY_PAUSE_MS) {
+      shift += pause - MAX_REPLAY_PAUSE_MS;
+      longestPauseMs = Math.max(longestPauseMs, pause);
+    }
+    step.replayAtMs = step.atMs - shift;
+    covered = Math.max(covered, step.endMs);
+  }
+  return { ordered, longestPauseMs };
+}
+
+/**
+ * Runs the steps in order, starting each when its time comes (one pass, one timer at a time), after
+ * the steps that ended before it: with the steps sorted by end, those are a prefix, awaited through a
+ * chain of prefix barriers (linear in the steps, where awaiting each one's list was quadratic).
+ */
+async function runSteps(ordered: readonly Step[], t0: number): Promise<void> {
+  const byEnd = [...ordered.keys()].sort((a, b) => ordered[a]!.endMs - ordered[b]!.endMs);
+  const ends = byEnd.map((i) => ordered[i]!.endMs);
+  const finished: Array<Promise<void> | undefined> = [];
+  const barriers: Promise<void>[] = [Promise.resolve()];
+  const barrier = (k: number): Promise<void> => {
+    for (let b = barriers.length; b <= k; b++) {
+      const previous = barriers[b - 1]!;
+      const step = finished[byEnd[b - 1]!];
+      barriers.push(step ? Promise.all([previous, step]).then(() => undefined) : previous);
+    }
+    return barriers[k]!;
+  };
+  for (const [i, step] of ordered.entries()) {
+    // Steps that surely ended before this one started (both are rounded to the millisecond).
+    const k = upperBound(ends, step.atMs - ROUNDING_MS - 1);
+    const before = barrier(k);
+    const wait = t0 + step.replayAtMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    finished[i] = before.then(() => step.run());
+  }
+  await Promise.all(finished);
+}
+
+/** How many of the sorted `values` are at most `limit`. */
+function upperBound(values: readonly number[], limit: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! <= limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Sends the case again and judges it; never throws for what the receiver does (that is a failed case). */
@@ -166,21 +324,27 @@ export async function runReplay(options: ResolvedOptions, source: ReplaySource):
     extraCaPem: options.caPems,
   });
   const probe = Probe.of(options);
-  const t0 = Date.now();
-  probe?.beginCase(t0);
   const answers = new Map<SentNotification, TracedAttempt[]>();
   const lastAnswer = new Map<SentNotification, Answer>();
   const steps: Step[] = [];
-  for (const n of trace.notifications) {
-    const body = Buffer.from(n.gzipBase64, 'base64');
-    const headers = deliveryHeaders(authorizationOf(n, options), n.filename, body.length);
-    answers.set(n, []);
+  let t0 = Date.now();
+  const batchStart = new Map<string, number>();
+  for (const n of trace.notifications)
     for (const a of n.attempts)
+      if (a.batchAt) batchStart.set(a.batchAt, Math.min(batchStart.get(a.batchAt) ?? a.atMs, a.atMs));
+  for (const n of trace.notifications) {
+    answers.set(n, []);
+    for (const a of n.attempts) {
+      const atMs = a.batchAt ? batchStart.get(a.batchAt)! : a.atMs;
       steps.push({
-        atMs: a.atMs,
+        atMs,
         endMs: a.atMs + a.durationMs,
+        replayAtMs: atMs,
         run: async () => {
           const at = Date.now() - t0;
+          // Decoded when sent, not all at once up front.
+          const body = Buffer.from(n.gzipBase64, 'base64');
+          const headers = deliveryHeaders(authorizationOf(n, options), n.filename, body.length);
           const result = await sender.send({ url: options.receiver, headers, body });
           answers
             .get(n)!
@@ -188,25 +352,21 @@ export async function runReplay(options: ResolvedOptions, source: ReplaySource):
           lastAnswer.set(n, result);
         },
       });
+    }
   }
   const readings = probe ? trace.probe : [];
   for (const p of readings)
-    steps.push({ atMs: p.atMs, endMs: p.atMs + (p.waitedMs ?? 0), run: () => read(probe!, p) });
-  steps.sort((a, b) => a.atMs - b.atMs);
-  const done: Promise<void>[] = [];
+    steps.push({
+      atMs: p.atMs,
+      endMs: p.atMs + (p.waitedMs ?? 0),
+      replayAtMs: p.atMs,
+      run: () => read(probe!, p),
+    });
+  const { ordered, longestPauseMs } = schedule(steps);
+  t0 = Date.now();
+  probe?.beginCase(t0);
   try {
-    for (const [i, step] of steps.entries()) {
-      const before = done.filter((_, j) => steps[j]!.endMs <= step.atMs && j < i);
-      done.push(
-        (async () => {
-          await Promise.all(before);
-          const wait = t0 + step.atMs - Date.now();
-          if (wait > 0) await sleep(wait);
-          await step.run();
-        })(),
-      );
-    }
-    await Promise.all(done);
+    await runSteps(ordered, t0);
   } finally {
     sender.close();
     await probe?.close();
@@ -215,7 +375,11 @@ export async function runReplay(options: ResolvedOptions, source: ReplaySource):
     notifications: trace.notifications.map((n) => ({ ...n, attempts: answers.get(n)! })),
     probe: probe?.readings() ?? [],
   };
-  const result = judge(source, replayed, lastAnswer, readings.length === 0 && trace.probe.length > 0);
+  const note =
+    longestPauseMs > 0
+      ? ` (a pause of ${longestPauseMs} ms in the trace, longer than the kit ever pauses, was shortened to ${MAX_REPLAY_PAUSE_MS} ms)`
+      : '';
+  const result = judge(source, replayed, lastAnswer, readings.length === 0 && trace.probe.length > 0, note);
   const durationMs = Math.round(performance.now() - started);
   const caseResult: CaseResult = {
     id: source.id,
@@ -264,6 +428,8 @@ function judge(
   replayed: CaseTrace,
   lastAnswer: ReadonlyMap<SentNotification, Answer>,
   probeLeftOut: boolean,
+  /** What the replay changed of the recorded timing, said after the verdict. */
+  note: string,
 ): Pick<CaseResult, 'status' | 'reason' | 'evidence'> & { fix?: string } {
   const wrong: string[] = [];
   const evidence: Evidence[] = [];
@@ -298,9 +464,11 @@ function judge(
   }
   const requests = source.trace.notifications.reduce((sum, n) => sum + n.attempts.length, 0);
   const sentText = `replayed ${source.trace.notifications.length} notifications (${requests} requests) and ${replayed.probe.length} probe readings of ${source.id} from ${source.file}`;
-  const left = probeLeftOut
-    ? ` (${source.trace.probe.length} probe readings left out: give --probe, or replay a report whose run had one)`
-    : '';
+  const left = `${
+    probeLeftOut
+      ? ` (${source.trace.probe.length} probe readings left out: give --probe, or replay a report whose run had one)`
+      : ''
+  }${note}`;
   const was = ` (in the report: ${source.original.status})`;
   if (wrong.length > 0) {
     const fix = firstRefusal ? fixForAnswer(firstRefusal) : undefined;

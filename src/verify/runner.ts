@@ -5,13 +5,14 @@ import { toEmulatorError } from '../errors.js';
 import { CASES, type Outcome } from './cases/index.js';
 import { type Death, findDeath, groupCauses, reconnects, SUSTAINED_MS } from './causes.js';
 import { VerifyContext } from './context.js';
-import { OVER_CAP_WARNING, overCap } from './evidence.js';
+import { acknowledged, OVER_CAP_WARNING, overCap, shortAnswer } from './evidence.js';
+import { type Diagnosis, diagnose, trialsText } from './experiments.js';
 import { findLosses, type Loss, STALL_FIX } from './losses.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe } from './probe.js';
 import { tracedNotifications } from './trace.js';
 import type { CaseTrace } from './trace-shape.js';
-import type { CaseResult, VerifyListener, VerifyReport } from './types.js';
+import type { CaseId, CaseResult, VerifyListener, VerifyReport } from './types.js';
 
 /** Runs the kit; never throws for what the receiver does (that is a failed case). */
 export async function runVerify(
@@ -22,12 +23,19 @@ export async function runVerify(
   const selected = CASES.filter((c) => options.cases.has(c.id));
   const ctx = await VerifyContext.create(options);
   const probe = Probe.of(options);
+  if (probe) probe.sentCount = () => ctx.sends;
   const results: CaseResult[] = [];
   let connectionFailure = false;
   let death: Death | undefined;
   /** Refused connections the receiver recovered from (`reconnects`). */
   const dismissed = new Set<Attempt>();
   let stopped: string | undefined;
+  const budgetEnd = options.budgetMs === undefined ? undefined : started + options.budgetMs;
+  const overBudget: CaseId[] = [];
+  /** The case whose experiments found a receiver stuck on kept-open connections (the rest is skipped). */
+  let stuck: string | undefined;
+  /** Diagnoses by the answer they explain (one per kind of refusal per run), with the case that found each. */
+  const diagnoses = new Map<string, { diagnosis: Diagnosis; caseId: string }>();
   try {
     for (const [i, def] of selected.entries()) {
       listener.caseStart?.(def.id, def.title, i + 1, selected.length);
@@ -55,6 +63,17 @@ export async function runVerify(
         };
       } else if (stopped) {
         outcome = { status: 'skipped', reason: `not run: --fail-fast stopped the run at ${stopped}` };
+      } else if (stuck && def.id !== 'answers-within-timeout') {
+        outcome = {
+          status: 'skipped',
+          reason: `not run: the receiver does not answer a second request on a kept-open connection (found by experiment in ${stuck}); every delivery of this case would wait the response timeout`,
+        };
+      } else if (budgetEnd !== undefined && performance.now() >= budgetEnd) {
+        overBudget.push(def.id);
+        outcome = {
+          status: 'skipped',
+          reason: `not run: the run's --budget of ${options.budgetMs} ms was spent (${Math.round(performance.now() - started)} ms had passed when this case was due)`,
+        };
       } else {
         try {
           await ctx.beginCase(def.id);
@@ -97,6 +116,13 @@ export async function runVerify(
             reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}; it still refused every connection ${SUSTAINED_MS} ms later. ${outcome.reason}`,
           };
       }
+      if (ran && outcome.status === 'failed' && !death && !connectionFailure) {
+        outcome = await withExperiments(outcome, ctx, options, diagnoses, def.id, budgetEnd);
+        // A receiver stuck on kept-open connections makes every later delivery wait the response
+        // timeout: the run ends here with what was found, not minutes later.
+        const found = [...diagnoses.values()].find((d) => d.diagnosis.kind === 'kept-open-connection');
+        if (found) stuck ??= found.caseId;
+      }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
       const trace: CaseTrace | undefined = ran
         ? { notifications: tracedNotifications(ctx.caseRecords(), startedMs), probe: probe?.readings() ?? [] }
@@ -111,6 +137,7 @@ export async function runVerify(
         fix: outcome.fix ?? def.fix,
         durationMs: Math.round(performance.now() - t0),
         ...(outcome.timing ? { timing: outcome.timing } : {}),
+        ...(outcome.experiments ? { experiments: outcome.experiments } : {}),
         ...(trace ? { trace } : {}),
       };
       results.push(result);
@@ -122,7 +149,10 @@ export async function runVerify(
     await probe?.close();
   }
   const count = (s: CaseResult['status']) => results.filter((r) => r.status === s).length;
-  const causes = groupCauses(results, ctx.measured, options.apiKey, death);
+  const causes = groupCauses(results, ctx.measured, options.apiKey, death, (answer) => {
+    const found = diagnoses.get(answer)?.diagnosis;
+    return found?.finding ? found : undefined;
+  });
   return {
     receiver: options.receiver,
     passed: count('passed'),
@@ -136,7 +166,76 @@ export async function runVerify(
     probeDeadlineMs: options.probeDeadlineMs,
     responseTimeoutMs: options.responseTimeoutMs,
     durationMs: Math.round(performance.now() - started),
+    ...(overBudget.length ? { skippedForBudget: overBudget } : {}),
   };
+}
+
+/** A run's experiments on one refused notification stop after this long (or at the run's budget). */
+const EXPERIMENT_MS = 10_000;
+/** Outcomes where the request reached the receiver: something to vary. */
+const VARIABLE = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
+
+/**
+ * Diagnosis by experiment (experiments.ts) of a failed case: the first notification with your key it
+ * did not acknowledge is varied one difference at a time; what flips is named in the reason, with
+ * what was tried, and its fix replaces the catalogue's. One diagnosis per kind of refusal in a run: a
+ * receiver that refuses everything is not experimented on in every case.
+ */
+async function withExperiments(
+  outcome: Outcome,
+  ctx: VerifyContext,
+  options: ResolvedOptions,
+  diagnoses: Map<string, { diagnosis: Diagnosis; caseId: string }>,
+  caseId: string,
+  budgetEnd: number | undefined,
+): Promise<Outcome> {
+  const key = `Bearer ${options.apiKey}`;
+  const record = ctx.caseRecords().find((r) => {
+    const last = r.attempts.at(-1);
+    return r.authorization === key && last && VARIABLE.has(last.outcome) && !acknowledged(last);
+  });
+  if (!record) return outcome;
+  const baseline = record.attempts.at(-1)!;
+  const signature = shortAnswer(baseline).replace(/ after \d+ ms.*$/, '');
+  let known = diagnoses.get(signature);
+  if (!known) {
+    const budgetLeft = budgetEnd === undefined ? Number.POSITIVE_INFINITY : msUntil(budgetEnd);
+    const deadline = Date.now() + Math.min(EXPERIMENT_MS, budgetLeft);
+    const diagnosis = await diagnose(
+      {
+        url: record.url,
+        gz: record.gz.bytes(),
+        filename: record.filename,
+        authorization: record.authorization,
+        baseline,
+        reference: ctx.referenceOf(record.bookingId),
+      },
+      { responseTimeoutMs: options.responseTimeoutMs, caPems: options.caPems, deadline },
+    );
+    known = { diagnosis, caseId };
+    diagnoses.set(signature, known);
+  }
+  const { diagnosis } = known;
+  const experiments = { experiments: diagnosis.trials };
+  if (!diagnosis.finding) return { ...outcome, ...(known.caseId === caseId ? experiments : {}) };
+  const by = known.caseId === caseId ? '' : ` (the experiments of ${known.caseId})`;
+  // A finding other than the Content-Type replaces what the answer's text pointed at.
+  const reason =
+    diagnosis.kind === 'content-type'
+      ? outcome.reason
+      : outcome.reason.replace(/\. The answer points at .*$/, '');
+  const tried = known.caseId === caseId ? ` Tried: ${trialsText(diagnosis.trials)}.` : '';
+  return {
+    ...outcome,
+    reason: `${reason}. Found by experiment${by}: ${diagnosis.finding}.${tried}`,
+    ...(diagnosis.fix && diagnosis.kind !== 'content-type' ? { fix: diagnosis.fix } : {}),
+    ...(known.caseId === caseId ? experiments : {}),
+  };
+}
+
+/** Milliseconds left until `end` (a performance.now() instant). */
+function msUntil(end: number): number {
+  return Math.max(0, end - performance.now());
 }
 
 /**

@@ -88,6 +88,11 @@ export interface CaseResult {
    * `verify --replay` to send the same bytes in the same order; absent for a case that did not run.
    */
   trace?: CaseTrace;
+  /**
+   * Diagnosis by experiment (docs/verify.md): the variations of a refused notification the kit sent
+   * after the case failed, each with its answer and whether it flipped the verdict.
+   */
+  experiments?: Array<{ tried: string; answer: string; flipped: boolean }>;
 }
 
 /** Answer times: how many, and their p50, p95 and max. */
@@ -100,7 +105,10 @@ export interface Figures {
 
 /** Several failed cases that share one cause, with what to fix first (docs/verify.md "Causes"). */
 export interface CauseGroup {
-  /** `receiver-stopped`, `api-key`, `redirect`, `valid-bodies-refused` or `server-error`. */
+  /**
+   * `receiver-stopped`, `api-key`, `redirect`, `valid-bodies-refused` or `server-error`; or what an
+   * experiment found instead (`header-name-case`, `content-encoding`, `content-type`, `body`, …).
+   */
   cause: string;
   /** What the kit saw, in one line. */
   summary: string;
@@ -127,6 +135,8 @@ export interface VerifyReport {
   probeDeadlineMs: number;
   responseTimeoutMs: number;
   durationMs: number;
+  /** The cases `--budget` left out (not run because the budget was spent), when any. */
+  skippedForBudget?: CaseId[];
 }
 
 /** Follows a run as it happens (the console reporter prints progress from it). */

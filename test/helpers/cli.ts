@@ -14,13 +14,22 @@ export interface CliRun {
   wallMs: number;
 }
 
-/** Runs the real CLI (`node bin/reportbo-emulator.js …`) to completion. */
-export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliRun> {
+/**
+ * Runs the real CLI (`node bin/reportbo-emulator.js …`) to completion; with `limitMs`, killed
+ * (SIGKILL) after that long, for a run that a bug could make wait for hours.
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+  limitMs?: number,
+): Promise<CliRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: 'pipe',
+    ...(limitMs === undefined ? {} : { timeout: limitMs, killSignal: 'SIGKILL' as const }),
   });
   let stdout = '';
   let stderr = '';

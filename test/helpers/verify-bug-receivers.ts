@@ -80,7 +80,24 @@ export type Bug =
   /** Requires `Content-Type: application/json; charset=utf-8` exactly (415 naming it). */
   | 'strict-content-type'
   /** Reads UpdateDate as local time of UTC−10, then refuses it as "in the future" (400). */
-  | 'local-time-zone';
+  | 'local-time-zone'
+  // Issue 44: one bug each of a kind the earlier receivers did not have, named by the kit's experiments.
+  /** Sums each Tax's TaxDetails with `reduce` and no initial value: an empty array throws (500). */
+  | 'sums-empty-tax-details'
+  /** Stores names in a 3-byte "utf8" column: a character outside the BMP is refused (500). */
+  | 'utf8mb3-name-column'
+  /** Validates names with /^[\p{L} '-]+$/u: combining marks are refused (400). */
+  | 'name-pattern-without-marks'
+  /** Stores LastName in a 40-character column: a longer one is refused (500). */
+  | 'last-name-40-characters'
+  /** Looks the key up in the raw header list as "authorization" only (401 to "Authorization"). */
+  | 'header-name-case-sensitive'
+  /** Answers the first request of each connection; a second one on a kept-open connection never. */
+  | 'one-request-per-connection'
+  /** Answers 415 to any Content-Encoding (a framework that does not inflate); takes plain JSON. */
+  | 'refuses-content-encoding'
+  /** Rate-limits to 3 requests a second (429 with Retry-After). */
+  | 'rate-limited';
 
 export interface BugReceiverOptions {
   bug?: Bug;
@@ -125,6 +142,7 @@ interface LooseBody {
   Pax: Array<{ FirstName: string; LastName: string }>;
   Ratio?: Array<{ Amount: number }>;
   Ticket: Array<{ RawData: string }>;
+  Tax?: Array<{ TaxDetails?: Array<{ Amount: number }> }>;
 }
 
 /** Later lifecycle states win a tie on UpdateDate (docs/verify.md "The tie rule"). */
@@ -164,6 +182,8 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const deferred = new Set<number>();
   let posts = 0;
   let answered = 0;
+  const recent: number[] = [];
+  const perSocket = new WeakMap<object, number>();
   let inFlight = 0;
   let dead = false;
 
@@ -222,7 +242,8 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   };
 
   const parse = (raw: Buffer): { text: string; state: Stored; body: LooseBody } => {
-    const unpacked = bug === 'expects-plain-json' ? raw : gunzipSync(raw);
+    const unpacked =
+      bug === 'expects-plain-json' || bug === 'refuses-content-encoding' ? raw : gunzipSync(raw);
     const text = unpacked.toString(bug === 'decodes-latin1' ? 'latin1' : 'utf8');
     const body = JSON.parse(text) as LooseBody;
     const r = body.Reservation;
@@ -261,6 +282,14 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       await sleep(200);
     }
     if (bug === 'fails-everything') return [500, 'internal error'];
+    if (bug === 'rate-limited') {
+      const now = Date.now();
+      while (recent.length > 0 && recent[0]! <= now - 1_000) recent.shift();
+      if (recent.length >= 3) return [429, 'Too Many Requests', { 'retry-after': '1' }];
+      recent.push(now);
+    }
+    if (bug === 'refuses-content-encoding' && req.headers['content-encoding'] !== undefined)
+      return [415, 'Unsupported Media Type'];
     if (bug === 'requires-extra-header' && req.headers['x-request-id'] === undefined)
       return [400, '{"error":"missing required header X-Request-Id"}'];
     if (bug === 'strict-content-type' && req.headers['content-type'] !== 'application/json; charset=utf-8')
@@ -268,7 +297,13 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
         415,
         `unsupported Content-Type ${req.headers['content-type']}: expected application/json; charset=utf-8`,
       ];
-    const auth = req.headers.authorization;
+    // rawHeaders keeps the names as sent; this receiver was written against a proxy that lower-cased them.
+    const auth =
+      bug === 'header-name-case-sensitive'
+        ? req.rawHeaders[req.rawHeaders.indexOf('authorization') + 1]
+        : req.headers.authorization;
+    if (bug === 'header-name-case-sensitive' && !req.rawHeaders.includes('authorization'))
+      return [401, 'unknown or missing Bearer ApiKey'];
     if (bug === 'stores-before-auth') {
       const { state } = parse(raw);
       record(state);
@@ -288,7 +323,30 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       } catch {}
       return [200, 'OK'];
     }
-    const { state, text } = parse(raw);
+    const { state, text, body } = parse(raw);
+    if (bug === 'sums-empty-tax-details') {
+      try {
+        for (const t of body.Tax ?? []) t.TaxDetails?.reduce((a, d) => ({ Amount: a.Amount + d.Amount }));
+      } catch (err) {
+        return [500, `${(err as Error).name}: ${(err as Error).message}`];
+      }
+    }
+    const names = state.Pax.flatMap((p) => [p.FirstName, p.LastName]);
+    if (bug === 'utf8mb3-name-column') {
+      const wide = names.find((n) => [...n].some((c) => c.codePointAt(0)! > 0xffff));
+      if (wide)
+        return [
+          500,
+          `Incorrect string value: '\\x${Buffer.from([...wide].find((c) => c.codePointAt(0)! > 0xffff)!)
+            .toString('hex')
+            .match(/../g)!
+            .join('\\x')}' for column 'name' at row 1`,
+        ];
+    }
+    if (bug === 'name-pattern-without-marks' && names.some((n) => !/^[\p{L} '-]+$/u.test(n)))
+      return [400, '{"error":"invalid passenger name"}'];
+    if (bug === 'last-name-40-characters' && state.Pax.some((p) => [...p.LastName].length > 40))
+      return [500, "Data too long for column 'last_name' at row 1"];
     // "2026-11-25T19:00:00" as local time in UTC−10 is 05:00Z the next day: "in the future".
     if (bug === 'local-time-zone' && Date.parse(state.UpdateDate) + 10 * 3_600_000 > Date.now() + 60_000)
       return [400, `UpdateDate ${state.UpdateDate.replace('Z', '')} is in the future`];
@@ -345,6 +403,10 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
+    const served = (perSocket.get(req.socket) ?? 0) + 1;
+    perSocket.set(req.socket, served);
+    // Reads one request per connection and then never the next (a hand-written accept loop).
+    if (bug === 'one-request-per-connection' && served > 1) return;
     if (req.method === 'POST') inFlight++;
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {

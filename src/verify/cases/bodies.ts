@@ -1,7 +1,13 @@
 /** Cases about body shapes: every optional member missing, and the largest body. */
 import { type NotificationBody, unpackBody } from '../../contract/index.js';
 import { deriveSeed } from '../../generate/index.js';
-import { MAXIMAL_RATIO_AMOUNT, maximalBody, maximalTraitBodies, minimalBody } from '../bodies.js';
+import {
+  emptyArraysBody,
+  MAXIMAL_RATIO_AMOUNT,
+  maximalBody,
+  maximalTraitBodies,
+  minimalBody,
+} from '../bodies.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
 import { type Probe, type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES } from '../types.js';
@@ -15,7 +21,18 @@ export const acceptsMinimalBody: CaseDefinition = {
   fix: 'Treat every member the spec marks optional (and every member of a table without a Required column that the contract makes optional) as possibly absent: no null dereference, no schema that requires it.',
   async run({ ctx, options }) {
     const record = await ctx.sendBody(minimalBody(deriveSeed(options.seed, 101), ctx.now()));
-    return judgeAcknowledged([{ record, what: 'the minimal body' }], options.apiKey, true);
+    // Left out, or present and empty: both hold no data.
+    const { body, reference } = emptyArraysBody(deriveSeed(options.seed, 106), ctx.now());
+    ctx.keepReference(body.Reservation.BookingID, reference);
+    const empty = await ctx.sendBody(body);
+    return judgeAcknowledged(
+      [
+        { record, what: 'the minimal body' },
+        { record: empty, what: 'the body with every optional array empty' },
+      ],
+      options.apiKey,
+      true,
+    );
   },
 };
 

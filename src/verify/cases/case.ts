@@ -23,6 +23,8 @@ export interface Outcome {
   timing?: CaseResult['timing'];
   /** The fix that fits what was observed, when it is not the case's usual one. */
   fix?: string;
+  /** The variations the experiments sent after the case failed (runner.ts). */
+  experiments?: CaseResult['experiments'];
 }
 
 /** What a case runs with. */

@@ -63,7 +63,10 @@ export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnsw
   const watch = quietMs === undefined ? undefined : { quietMs, progress: progressOf(probe, earlier) };
   const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued', 'Issued', watch);
   probe.recording = answer.bookingStatus === 'Issued';
-  if (probe.recording) probe.learnLag(answer.waitedMs ?? 0);
+  if (probe.recording) {
+    probe.learnLag(answer.waitedMs ?? 0);
+    probe.settled();
+  }
   return answer;
 }
 

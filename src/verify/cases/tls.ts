@@ -6,13 +6,33 @@
 
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { type PeerCertificate, rootCertificates, connect as tlsConnect } from 'node:tls';
+import {
+  type ConnectionOptions,
+  type PeerCertificate,
+  rootCertificates,
+  connect as tlsConnect,
+} from 'node:tls';
+import { createServerCertificate } from '../../certs/index.js';
 import { classifyError } from '../../delivery/outcome.js';
 import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, failed, type Outcome, passed, warned } from './case.js';
 
 /** The ALPN list the sender offers (undici over HTTP/1.1). */
 const SENDER_ALPN = ['http/1.1'];
+/** How the sender connects: TLS 1.2 or higher, the system roots plus the given CAs, ALPN `http/1.1`. */
+function asTheSender(host: string, port: number, caPems: readonly string[]): ConnectionOptions {
+  return {
+    host,
+    port,
+    ...(isIP(host) ? {} : { servername: host }),
+    ca: [...rootCertificates, ...caPems],
+    minVersion: 'TLSv1.2',
+    // As the sender (undici, HTTP/1.1): an HTTP/2-only endpoint refuses this offer.
+    ALPNProtocols: SENDER_ALPN,
+    rejectUnauthorized: true,
+  };
+}
+
 /** A certificate ending sooner than this is warned about. */
 export const EXPIRY_WARNING_DAYS = 7;
 const DAY_MS = 86_400_000;
@@ -64,16 +84,7 @@ function checkTls(
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     const sent = `TLS handshake with ${target} (TLS 1.2 or higher, certificate checked for ${host})`;
-    const socket = tlsConnect({
-      host,
-      port,
-      ...(isIP(host) ? {} : { servername: host }),
-      ca: [...rootCertificates, ...caPems],
-      minVersion: 'TLSv1.2',
-      // As the sender (undici, HTTP/1.1): an HTTP/2-only endpoint refuses this offer.
-      ALPNProtocols: SENDER_ALPN,
-      rejectUnauthorized: true,
-    });
+    const socket = tlsConnect(asTheSender(host, port, caPems));
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
       resolve(failed(`no TLS handshake within ${timeoutMs} ms`, [{ sent, received: 'nothing' }]));
@@ -92,6 +103,14 @@ function checkTls(
           received: tls12 ?? 'TLSv1.2',
         });
         if (tls12) {
+          // A TLS 1.2 handshake that fails may be a server that wants a client certificate: 1.3
+          // completes before the server refuses one, 1.2 does not. Told apart by experiment.
+          const mutual = await mutualTls(host, port, caPems, timeoutMs);
+          if (mutual) {
+            evidence.push(...mutual.evidence);
+            resolve(failed(mutualReason(mutual.finding), evidence));
+            return;
+          }
           resolve(
             failed(
               `the receiver accepts ${protocol} but refuses TLS 1.2 (${tls12}): the spec requires TLS 1.2 or higher, so a sender that offers 1.2 cannot deliver; enable TLS 1.2 besides 1.3`,
@@ -119,8 +138,14 @@ function checkTls(
       const code = (err as NodeJS.ErrnoException).code ?? '';
       let why = `the provider could not deliver: ${cause}`;
       const plain = UNTRUSTED_CODES.has(code) ? undefined : await plainHttpAnswer(host, port, timeoutMs);
+      const mutual =
+        plain || UNTRUSTED_CODES.has(code) ? undefined : await mutualTls(host, port, caPems, timeoutMs);
+      if (mutual) {
+        resolve(failed(mutualReason(mutual.finding), [{ sent, received: cause }, ...mutual.evidence]));
+        return;
+      }
       if (plain)
-        why = `the endpoint speaks plain HTTP, not HTTPS: it answered the TLS handshake with "${plain}" (an HTTP answer to a TLS hello); the provider only delivers over HTTPS with TLS 1.2 or higher, so serve TLS on this port (or put a TLS-terminating proxy in front). To check a local plain-HTTP receiver anyway, give its http:// URL with --allow-http`;
+        why = `the endpoint speaks plain HTTP, not HTTPS: ${plain}; the provider only delivers over HTTPS with TLS 1.2 or higher, so serve TLS on this port (or put a TLS-terminating proxy in front). To check a local plain-HTTP receiver anyway, give its http:// URL with --allow-http`;
       else if (/NO_APPLICATION_PROTOCOL/.test(code) || /no.application.protocol/i.test(err.message))
         why = `the receiver speaks HTTP/2 only: it refused the ALPN offer "http/1.1" that the sender makes (${code}); the provider's sender speaks HTTP/1.1, so enable HTTP/1.1 on the endpoint (e.g. allowHTTP1, or http1 in the proxy's ALPN list)`;
       else if (UNTRUSTED_CODES.has(code) && caPems.length > 0) {
@@ -148,9 +173,26 @@ function clientHello(): Buffer {
 
 /**
  * Sends a TLS hello over plain TCP and answers the status line when what comes back is HTTP (a
- * plain-HTTP endpoint given as https://), else undefined.
+ * plain-HTTP endpoint given as https://), else undefined. A server that reads a whole line before it
+ * answers (Python's http.server) does not answer a hello, which has no line end, and answers a line
+ * of garbage without a status line: it is sent a full plain-HTTP request line on a second connection.
  */
-function plainHttpAnswer(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+async function plainHttpAnswer(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+  const hello = await plainExchange(host, port, timeoutMs, clientHello());
+  if (hello) return `it answered the TLS handshake with "${hello}" (an HTTP answer to a TLS hello)`;
+  const request = Buffer.from(`HEAD / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1');
+  const line = await plainExchange(host, port, timeoutMs, request);
+  return line
+    ? `it did not answer a TLS hello, and answered a plain HTTP request line with "${line}"`
+    : undefined;
+}
+
+function plainExchange(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  hello: Buffer,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = netConnect({ host, port });
     let got = Buffer.alloc(0);
@@ -159,7 +201,7 @@ function plainHttpAnswer(host: string, port: number, timeoutMs: number): Promise
       resolve(value);
     };
     socket.setTimeout(Math.min(timeoutMs, 3_000), () => done(undefined));
-    socket.once('connect', () => socket.write(clientHello()));
+    socket.once('connect', () => socket.write(hello));
     socket.on('data', (chunk: Buffer) => {
       got = Buffer.concat([got, chunk]);
       const text = got.subarray(0, 200).toString('latin1');
@@ -172,6 +214,75 @@ function plainHttpAnswer(host: string, port: number, timeoutMs: number): Promise
     });
     socket.once('error', () => done(undefined));
   });
+}
+
+function mutualReason(finding: string): string {
+  return `the receiver requires a client certificate (mutual TLS): ${finding}; the provider presents no client certificate (the spec authenticates it by the Bearer ApiKey only), so it cannot deliver. Do not require a client certificate on the notification URL (or make it optional there)`;
+}
+
+/** How a TLS exchange ended: `answered`, `closed`, or the error's code. */
+function tlsExchange(o: {
+  host: string;
+  port: number;
+  caPems: string[];
+  timeoutMs: number;
+  client?: { certPem: string; keyPem: string };
+}): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      ...asTheSender(o.host, o.port, o.caPems),
+      ...(o.client ? { cert: o.client.certPem, key: o.client.keyPem } : {}),
+    });
+    const done = (how: string) => {
+      socket.destroy();
+      resolve(how);
+    };
+    socket.setTimeout(Math.min(o.timeoutMs, 3_000), () => done('no answer'));
+    // After the handshake, a request: a TLS 1.3 server refuses a missing certificate only then.
+    socket.once('secureConnect', () =>
+      socket.write(`HEAD / HTTP/1.1\r\nHost: ${o.host}\r\nConnection: close\r\n\r\n`),
+    );
+    socket.once('data', () => done('answered'));
+    socket.once('end', () => done('closed'));
+    socket.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+  });
+}
+
+/**
+ * The mutual-TLS experiment: the handshake as the sender makes it (no client certificate), then a
+ * request; a "certificate required" alert names it, and a handshake failure that changes when a
+ * throwaway client certificate is offered confirms it (the server looked at the certificate).
+ */
+async function mutualTls(
+  host: string,
+  port: number,
+  caPems: string[],
+  timeoutMs: number,
+): Promise<{ finding: string; evidence: Array<{ sent: string; received: string }> } | undefined> {
+  const without = await tlsExchange({ host, port, caPems, timeoutMs });
+  const evidence = [
+    {
+      sent: `TLS handshake with ${host}:${port} without a client certificate, then a request`,
+      received: without,
+    },
+  ];
+  if (/CERTIFICATE_REQUIRED/.test(without))
+    return {
+      finding: `without a client certificate it ended the connection with the alert "certificate required" (${without})`,
+      evidence,
+    };
+  if (!/HANDSHAKE_FAILURE|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|ACCESS_DENIED/.test(without)) return undefined;
+  const throwaway = createServerCertificate({ hosts: ['verify-kit-client.invalid'] });
+  const withCert = await tlsExchange({ host, port, caPems, timeoutMs, client: throwaway });
+  evidence.push({
+    sent: `the same handshake offering a throwaway self-signed client certificate`,
+    received: withCert,
+  });
+  if (withCert === without) return undefined;
+  return {
+    finding: `without a client certificate the handshake failed (${without}); offering a throwaway one changed the answer (${withCert}): the server checks client certificates`,
+    evidence,
+  };
 }
 
 /** Codes of a certificate whose issuer is not trusted. */
@@ -237,16 +348,7 @@ function handshake(o: {
   maxVersion: 'TLSv1.2';
 }): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const socket = tlsConnect({
-      host: o.host,
-      port: o.port,
-      ...(isIP(o.host) ? {} : { servername: o.host }),
-      ca: [...rootCertificates, ...o.caPems],
-      minVersion: 'TLSv1.2',
-      maxVersion: o.maxVersion,
-      ALPNProtocols: SENDER_ALPN,
-      rejectUnauthorized: true,
-    });
+    const socket = tlsConnect({ ...asTheSender(o.host, o.port, o.caPems), maxVersion: o.maxVersion });
     socket.setTimeout(o.timeoutMs, () => {
       socket.destroy();
       resolve(`no TLS handshake within ${o.timeoutMs} ms`);

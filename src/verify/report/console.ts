@@ -47,8 +47,11 @@ export function formatSummary(report: VerifyReport): string {
         `\n  CAUSE ${c.cause} — ${c.summary}\n      fix first: ${c.fixFirst}\n      explains:  ${c.cases.join(', ')}\n`,
     )
     .join('');
+  const budget = report.skippedForBudget?.length
+    ? `\n  BUDGET spent: not run: ${report.skippedForBudget.join(', ')}\n`
+    : '';
   return (
-    `${causes}\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
+    `${causes}${budget}\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
     `${report.warned} warned, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)\n`
   );
 }
