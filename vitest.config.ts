@@ -46,6 +46,7 @@ const SHARED_GRAPH = [
   'test/cold-start.test.ts',
   'test/config-env.test.ts',
   'test/config-refusals.test.ts',
+  'test/contributor-setup.test.ts',
   'test/contract-documents.test.ts',
   'test/crash-cut-exhausted.test.ts',
   'test/dashboard-routes.test.ts',
