@@ -28,6 +28,8 @@ describe("the root's npm ci", () => {
       env: { ...process.env, INIT_CWD: ROOT, SCARF_VERBOSE: 'true', SCARF_ANALYTICS: '', DO_NOT_TRACK: '' },
       timeout: 120_000,
     });
-    expect(`${stdout}${stderr}`).toContain('Scarf has been disabled via a package.json in the dependency chain');
+    expect(`${stdout}${stderr}`).toContain(
+      'Scarf has been disabled via a package.json in the dependency chain',
+    );
   });
 });
