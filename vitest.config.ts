@@ -64,6 +64,7 @@ const SHARED_GRAPH = [
   'test/delivery-trust.test.ts',
   'test/docker-equivalent.test.ts',
   'test/docs-citations.test.ts',
+  'test/docs-code-blocks.test.ts',
   'test/error-messages.test.ts',
   'test/generate-cli.test.ts',
   'test/generate-fast-path.test.ts',

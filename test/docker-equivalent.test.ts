@@ -115,7 +115,7 @@ describe('the compose example, run outside docker', () => {
   });
 
   it('shows the compose command that runs the scenario and returns its exit code, everywhere it is shown', async () => {
-    const places = ['README.md', 'docs/ci.md', 'docker/compose.yaml'];
+    const places = ['docs/docker.md', 'docs/ci.md', 'docker/compose.yaml'];
     let shown = 0;
     for (const place of places) {
       const text = await readFile(join(ROOT, place), 'utf8');
