@@ -327,7 +327,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
           TransactionCode: null,
         });
       }
-    }, 90_000);
+    });
   }
 
   it('every service sets REPORTBO_PORT, which outranks a PORT that CI variables may carry', () => {
@@ -391,7 +391,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
         expect(failure).toMatch(
           /^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im,
         );
-      }, 90_000);
+      });
     }
   });
 
@@ -407,7 +407,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
       );
       expect(failure).toContain('failed: exit 1');
       expect(failure).toContain('secret REPORTBO_ADMIN_TOKEN is not set');
-    }, 90_000);
+    });
   });
 });
 

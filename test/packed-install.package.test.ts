@@ -107,7 +107,7 @@ describe('the packed package in a user project', () => {
       { cwd: project },
     );
     expect(resolved.stdout.trim()).toMatch(/\/dist\/index\.js$/);
-  }, 120_000);
+  });
 
   it('serves startEmulator from reportbo-emulator/start: the lean ES entry, and the CommonJS build from require()', async () => {
     // The lean entry exports startEmulator alone: the admin client comes from the started emulator.
@@ -143,7 +143,7 @@ describe('the packed package in a user project', () => {
     const [esm, cjs] = resolved.stdout.trim().split('\n');
     expect(esm).toMatch(/\/dist\/programmatic\/index\.js$/);
     expect(cjs).toMatch(/\/dist\/cjs\/index\.cjs$/);
-  }, 120_000);
+  });
 
   for (const major of [29, 30]) {
     it(`works from Jest ${major} in its default CommonJS mode`, async () => {
@@ -175,7 +175,7 @@ test('a token from the emulator', async () => {${BODY}});
       },
     ).catch((err: { stdout: string; stderr: string }) => err);
     expect(result.stdout + result.stderr).toMatch(/Tests\s+.*1 passed/);
-  }, 180_000);
+  });
 
   it("runs the documents' runnable blocks as written: the README's Vitest file, the plain script, the Jest file", async () => {
     const blocks = DOC_FILES.flatMap(docBlocks).flatMap((b) =>
@@ -218,7 +218,7 @@ test('a token from the emulator', async () => {${BODY}});
         "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ clock: 'sometimes' });\n",
       ),
     ).toContain('"sometimes"');
-  }, 120_000);
+  });
 
   it('type-checks a CommonJS project with node16 resolution and skipLibCheck off (no TS1479)', async () => {
     // A project without "type": "module": its .ts files are CommonJS, and every declaration file of
@@ -234,5 +234,5 @@ test('a token from the emulator', async () => {${BODY}});
     expect(
       await typed("import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ hourMS: 5 });\n"),
     ).toContain("'hourMS' does not exist");
-  }, 120_000);
+  });
 });

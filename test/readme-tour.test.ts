@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from './helpers/cli.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { freePort } from './helpers/ports.js';
 import { start } from './helpers/processes.js';
 
@@ -129,7 +130,10 @@ for (const [file, least] of [
           if (step.output) expectOutput(started.output(), step.output, step.command);
           return;
         }
-        const { stdout } = await promisify(execFile)('bash', ['-c', command], { cwd, timeout: 20_000 });
+        const { stdout } = await promisify(execFile)('bash', ['-c', command], {
+          cwd,
+          timeout: WAIT_DEADLINE_MS,
+        });
         if (step.output) expectOutput(stdout, step.output, step.command);
       });
     }

@@ -90,7 +90,7 @@ test('require gives the CommonJS build, whose container starts and answers a tok
     await container.stop();
     await network.stop();
   }
-}, 120000);
+});
 `;
 
 describe.skipIf(missing !== undefined)('the packed Testcontainers module in a user project', () => {
@@ -122,5 +122,5 @@ describe.skipIf(missing !== undefined)('the packed Testcontainers module in a us
       "import { ReportboEmulatorContainer } from 'reportbo-emulator-testcontainers';\nnew ReportboEmulatorContainer('img').withClock('sometimes');\n",
     );
     expect(refused).toContain('"sometimes"');
-  }, 120_000);
+  });
 });
