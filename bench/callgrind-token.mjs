@@ -5,9 +5,13 @@
  * two N and divide the difference of the instruction counts by the difference of N: instructions
  * per call, which a shared machine's load does not move (docs/benchmarks.md "Method"). Used to
  * measure the entries of docs/perf-budget.md that sit on the 1.7 JSON path, each with and without
- * its trick.
+ * its trick (BENCH_DIST names another build's dist/ folder, e.g. a copy with one trick undone).
  */
-import { createApp, createEmulator } from '../dist/index.js';
+const dist = new URL(
+  process.env.BENCH_DIST ? `file://${process.env.BENCH_DIST}/` : '../dist/',
+  import.meta.url,
+);
+const { createApp, createEmulator } = await import(new URL('index.js', dist).href);
 
 const n = Number(process.argv[2] ?? '1000');
 const emulator = createEmulator(
