@@ -1,8 +1,8 @@
-/** One benchmark suite: runs, then answers a markdown section for docs/benchmarks.md. */
+/** One benchmark suite: runs, then answers a markdown section of the report (bench/.work/benchmarks.md). */
 export interface BenchSuite {
   /** Short id, used to pick suites: `npm run bench -- generate delivery`. */
   name: string;
-  /** Section heading in docs/benchmarks.md. */
+  /** Section heading in the report. */
   title: string;
   run(log: (line: string) => void): Promise<string>;
 }

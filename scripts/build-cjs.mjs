@@ -37,6 +37,9 @@ const result = await esbuild.build({
   define: { 'import.meta.url': '__reportboModuleUrl' },
   banner: { js: "const __reportboModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: 'eof',
+  // Whitespace and syntax only, as the CLI bundle (scripts/build-cli.mjs): names stay as written.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 });
 // Written aside, then renamed: a test packing the package meanwhile never reads half a file.

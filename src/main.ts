@@ -1,13 +1,8 @@
-import { plainServeFlags } from './cli/plain-serve.js';
-import { runServe } from './cli/serve.js';
 import { EmulatorError } from './errors.js';
 
 /** Runs the CLI with the given arguments (without `node` and the script) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    // A plain `serve` (the common start, and the one that is timed) skips loading commander.
-    const flags = plainServeFlags(argv);
-    if (flags) return await runServe(flags);
     const { runProgram } = await import('./cli/program.js');
     return await runProgram(argv);
   } catch (err) {

@@ -10,6 +10,7 @@ import { ADMIN_ROUTES } from '../src/admin/contract/routes.js';
 import { AdminApiError, AdminClient } from '../src/client/index.js';
 import { refuse } from '../src/model/refusal.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 
 const routes = Object.entries(ADMIN_ROUTES) as Array<[string, RouteDeclaration]>;
 
@@ -65,7 +66,7 @@ describe('the client methods the table brought', () => {
     await client.addCredential({ id: 'c', apiKey: 'k', url: 'http://127.0.0.1:9/refused' });
     const event = await client.emitEvent({ type: 'Issue' });
     const id = event.notifications[0]!.id;
-    await client.waitSettled({}, 20_000);
+    await client.waitSettled({}, WAIT_DEADLINE_MS);
     const retried = await client.retryNotification(id);
     expect(retried.attempt).toMatchObject({ number: 2, trigger: 'manual', outcome: 'connect_refused' });
     expect(retried.notification).toMatchObject({ id, state: 'pending', attemptCount: 2 });

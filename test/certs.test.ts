@@ -99,7 +99,7 @@ describe('reportbo-emulator certs', () => {
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('--days 10 is longer than --ca-days 5');
     expect(refused.err).not.toMatch(/\n\s+at /);
-  }, 180_000);
+  });
 
   it('makes serve warn at start when a trusted CA expires within 7 days, and stay quiet for a long-lived one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));
@@ -122,7 +122,7 @@ describe('reportbo-emulator certs', () => {
         '--ca-file',
         join(dir, kind, 'ca.pem'),
       ]);
-      await serve.waitFor(/listening on/, 60_000);
+      await serve.waitFor(/listening on/);
       // The warning names the CA file's own end of validity; how many days are left depends on how
       // long the start took, so the figure is checked in src/delivery/trust.test.ts on a fixed instant.
       // JSON lines escape the quotes around the subject.
@@ -135,7 +135,7 @@ describe('reportbo-emulator certs', () => {
       serve.child.kill('SIGTERM');
       await serve.exited();
     }
-  }, 180_000);
+  });
 
   it('keeps all three files with --keep-existing, as a compose one-shot started again must, and replaces them without it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'certs-cli-'));

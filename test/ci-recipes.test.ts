@@ -331,7 +331,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
           TransactionCode: null,
         });
       }
-    }, 90_000);
+    });
   }
 
   it('every service sets REPORTBO_PORT, which outranks a PORT that CI variables may carry', () => {
@@ -395,7 +395,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
         expect(failure).toMatch(
           /^reportbo-emulator: Setting .*clock.*expected one of "real"\|"compressed"\|"manual"/im,
         );
-      }, 90_000);
+      });
     }
   });
 
@@ -411,7 +411,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
       );
       expect(failure).toContain('failed: exit 1');
       expect(failure).toContain('secret REPORTBO_ADMIN_TOKEN is not set');
-    }, 90_000);
+    });
   });
 });
 

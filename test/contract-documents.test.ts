@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMA_FORMATS, type SchemaFormat, schemaText } from '../src/cli/schema.js';
 import { startServer } from '../src/server.js';
 import { runCli } from './helpers/cli.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
@@ -164,7 +165,7 @@ describe('a real delivery', () => {
     const issued = await emu.event({ type: 'Issue' });
     await emu.event({ type: 'Exchange', bookingId: issued.reservations[0]!.bookingId });
     await emu.settle();
-    const requests = await r.waitForRequests(3, 10_000);
+    const requests = await r.waitForRequests(3, WAIT_DEADLINE_MS);
 
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats.default(ajv);

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { adminOk } from './helpers/admin-call.js';
 import { CLOCK_START } from './helpers/clock.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 const post = (url: string, path: string, body: unknown) => adminOk({ url }, 'POST', path, body);
@@ -37,7 +38,7 @@ describe('an exhausted notification whose attempts a crash cut off', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"to":"next-batch"}',
     }).catch(() => {});
-    await hang.waitForRequests(1, 20_000);
+    await hang.waitForRequests(1, WAIT_DEADLINE_MS);
     await emulator.kill();
 
     url = await emulator.start();

@@ -69,7 +69,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     await emu.settle();
     expect(b.requests).toHaveLength(3);
     expect(JSON.parse(gunzipSync(b.requests[2]!.rawBody).toString('utf8')).Pax[0].LastName).toBe('Edited');
-  }, 90_000);
+  });
 
   it('redelivers with the booking status at the click, even when the list the selector shows has not caught up with a Void', async () => {
     const a = await receiver();

@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, POLL_MS, useChromium, waitText } from './helpers/chromium.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -27,7 +28,7 @@ async function statusLeaves(page: Page, pattern: RegExp): Promise<string> {
         ).document.getElementById('status').textContent,
       ),
     [pattern.source, pattern.flags] as const,
-    { timeout: 10_000, polling: POLL_MS },
+    { timeout: WAIT_DEADLINE_MS, polling: POLL_MS },
   );
   return (await page.locator('#status').textContent()) ?? '';
 }
@@ -59,12 +60,12 @@ describe.skipIf(!haveChromium)('messages that no longer apply go, in chromium', 
     // The same emulator is back (another process, as after a restart, on the same port).
     const again = await deliveryEmulator({ allowHttp: true, port });
     expect(again.url).toBe(first.url);
-    await page.waitForSelector('#live.on', { timeout: 30_000 });
+    await page.waitForSelector('#live.on', { timeout: WAIT_DEADLINE_MS });
     expect(await statusLeaves(page, /fetch/i)).toBe('');
     // Chromium logged the calls and stream connections that failed while the emulator was away
     // (refused, reset or cut off: which depends on the moment).
     for (const line of pageErrors.splice(0)) expect(line).toMatch(/^Failed to load resource: net::ERR_/);
-  }, 60_000);
+  });
 
   it("a set-up form's refusal of a field goes when a choice hides that field; another field's does not", async () => {
     const emu = await deliveryEmulator({ allowHttp: true });

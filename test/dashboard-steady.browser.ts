@@ -83,5 +83,5 @@ describe.skipIf(!haveChromium)('the dashboard under a steady stream of events', 
     } finally {
       await stream.stop();
     }
-  }, 90_000);
+  });
 });

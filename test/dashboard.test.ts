@@ -2,7 +2,7 @@
  * The dashboard in a real browser: Debian's chromium driven by playwright-core (never a browser
  * download). Events come both from the page's buttons and from the admin API, and the test reads
  * what the page shows. Without /usr/bin/chromium the tests are skipped with how to install it.
- * `UPDATE_SCREENSHOT=1` rewrites docs/dashboard.png (the README's picture) from the last test.
+ * `UPDATE_SCREENSHOT=1` rewrites docs/dashboard.png (docs/dashboard.md's picture) from the last test.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchResult } from '../src/delivery/index.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { CLOCK_START, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -52,7 +53,7 @@ describe('deleting a credential', () => {
     const emu = await deliveryEmulator({ allowHttp: true, responseTimeoutMs: 3_000 });
     await emu.credential({ id: 'c', apiKey: 'k', url: hanging.url });
     const result = await emu.event({ type: 'Issue' });
-    await hanging.waitForRequests(1, 5_000);
+    await hanging.waitForRequests(1, WAIT_DEADLINE_MS);
     expect((await emu.admin('DELETE', '/credentials/c')).status).toBe(204);
     expect((await emu.notification(result.notifications[0]!.id)).state).toBe('pending');
     await emu.settle();
@@ -109,7 +110,7 @@ describe('POST /__admin/redelivery/run that attempts nothing', () => {
     const emu = await deliveryEmulator({ allowHttp: true, responseTimeoutMs: 3_000 });
     await emu.credential({ apiKey: 'k', url: hanging.url });
     const result = await emu.event({ type: 'Issue' });
-    await hanging.waitForRequests(1, 5_000);
+    await hanging.waitForRequests(1, WAIT_DEADLINE_MS);
     const run = await emu.admin<BatchResult>('POST', '/redelivery/run');
     expect(run.body).toMatchObject({
       attempted: 0,

@@ -79,7 +79,7 @@ describe.skipIf(engine.skip !== undefined)('the emulator image on a Docker engin
       Interval: number;
     };
     expect(check.Interval).toBe(1_000_000_000);
-  }, 120_000);
+  });
 
   it('carries the OCI labels source, revision, version and licenses', async () => {
     const labels = JSON.parse(
@@ -141,7 +141,7 @@ describe.skipIf(engine.skip !== undefined)('the emulator image on a Docker engin
       '/data',
     ]);
     expect(dirs.trim().split('\n')).toEqual(['2775 0 /certs', '2775 0 /data']);
-  }, 120_000);
+  });
 
   it('as a service container given only environment variables, answers a token for its user and delivers to its credential', async () => {
     const receiver = await tlsReceiver('trusted');
@@ -188,7 +188,7 @@ describe.skipIf(engine.skip !== undefined)('the emulator image on a Docker engin
       expect.objectContaining({ credentialId: 'ci', state: 'delivered' }),
     ]);
     expect(receiver.requests[0]!.headers.authorization).toBe('Bearer ci-key');
-  }, 120_000);
+  });
 
   it('keeps state in a /data volume across docker kill and start, as an arbitrary uid in group 0', async () => {
     const volume = `reportbo-test-data-${process.pid}`;
@@ -244,7 +244,7 @@ describe.skipIf(engine.skip !== undefined)('the emulator image on a Docker engin
     expect(credentials.credentials.map((c) => c.id)).toEqual(['kept']);
     const after = (await (await fetch(`${base}/__admin/clock`)).json()) as { now: string };
     expect(after.now).toBe(before.now);
-  }, 180_000);
+  });
 });
 
 /** `docker logs` replays the container's stderr on its own stderr: this reads both streams. */

@@ -4,6 +4,7 @@ import { adminApp } from '../src/admin/index.js';
 import { STREAM_CLIENT_BUFFER_BYTES } from '../src/admin/stream.js';
 import { createEmulator } from '../src/emulator.js';
 import { silentLogger } from '../src/log.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 import { openStream } from './helpers/stream.js';
@@ -109,7 +110,7 @@ describe('GET /__admin/stream (Server-Sent Events)', () => {
     expect(activity.listenerCount).toBe(1);
     stream.close();
     // The server notices the closed connection on its own schedule: wait for it, not for a time.
-    await expect.poll(() => activity.listenerCount, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => activity.listenerCount, { timeout: WAIT_DEADLINE_MS }).toBe(0);
   });
 });
 

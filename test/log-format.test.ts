@@ -1,5 +1,5 @@
 /**
- * `serve --log-format pretty` through the README tour's steps (plain http receivers with
+ * `serve --log-format pretty` through the tour's steps (docs/tour.md) (plain http receivers with
  * --allow-http instead of the tour's certificates): one line per event, attempt, batch,
  * GetAccessToken call and admin change, each with emulator time, in aligned columns.
  */

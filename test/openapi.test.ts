@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApp } from '../src/admin/index.js';
 import { createEmulator } from '../src/emulator.js';
 import { type RunningEmulator, startServer } from '../src/server.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 
 type Json = Record<string, unknown>;
 type Doc = {
@@ -174,7 +175,7 @@ describe('GET /__admin/openapi.json', () => {
     await call('POST', '/credentials', { id: 'c', apiKey: 'k', url: 'http://127.0.0.1:9/refused' });
     const event = await call('POST', '/events', { type: 'Issue' });
     const id = (event.body.notifications as Array<{ id: string }>)[0]!.id;
-    await emulator.delivery.outbox.waitSettled({}, 10_000);
+    await emulator.delivery.outbox.waitSettled({}, WAIT_DEADLINE_MS);
     const retried = await call('POST', `/notifications/${id}/retry`);
     expect(retried.status).toBe(200);
     expect(violations('RetryResult', retried.body)).toEqual([]);

@@ -8,6 +8,7 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOC_FILES, docBlocks } from './helpers/doc-blocks.js';
 import { pack, ROOT, run, runJest, typeCheck, USER_TSCONFIG, userProject } from './helpers/packed.js';
 
 let dir: string;
@@ -70,6 +71,19 @@ test('the CommonJS build is what require() loads', () => {
 });
 `;
 
+/**
+ * The user's project has Vitest installed: this checkout's copy, linked (its own dependencies
+ * resolve beside it). Answers its entry.
+ */
+async function linkVitest(): Promise<string> {
+  await symlink(join(ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir').catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    },
+  );
+  return join(project, 'node_modules/vitest/vitest.mjs');
+}
+
 describe('the packed package in a user project', () => {
   it('works from an ES module and from require(), each loading its own build', async () => {
     const script = (load: string) =>
@@ -93,7 +107,7 @@ describe('the packed package in a user project', () => {
       { cwd: project },
     );
     expect(resolved.stdout.trim()).toMatch(/\/dist\/index\.js$/);
-  }, 120_000);
+  });
 
   it('serves startEmulator from reportbo-emulator/start: the lean ES entry, and the CommonJS build from require()', async () => {
     // The lean entry exports startEmulator alone: the admin client comes from the started emulator.
@@ -129,7 +143,7 @@ describe('the packed package in a user project', () => {
     const [esm, cjs] = resolved.stdout.trim().split('\n');
     expect(esm).toMatch(/\/dist\/programmatic\/index\.js$/);
     expect(cjs).toMatch(/\/dist\/cjs\/index\.cjs$/);
-  }, 120_000);
+  });
 
   for (const major of [29, 30]) {
     it(`works from Jest ${major} in its default CommonJS mode`, async () => {
@@ -151,10 +165,7 @@ import { startEmulator, AdminClient, verifyReceiver } from 'reportbo-emulator';
 test('a token from the emulator', async () => {${BODY}});
 `,
     );
-    // The user's project has Vitest installed: this checkout's copy, linked (its own dependencies
-    // resolve beside it).
-    await symlink(join(ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
-    const vitest = join(project, 'node_modules/vitest/vitest.mjs');
+    const vitest = await linkVitest();
     const result = await run(
       process.execPath,
       [vitest, 'run', '--root', project, 'emulator.vitest.test.mjs'],
@@ -164,7 +175,36 @@ test('a token from the emulator', async () => {${BODY}});
       },
     ).catch((err: { stdout: string; stderr: string }) => err);
     expect(result.stdout + result.stderr).toMatch(/Tests\s+.*1 passed/);
-  }, 180_000);
+  });
+
+  it("runs the documents' runnable blocks as written: the README's Vitest file, the plain script, the Jest file", async () => {
+    const blocks = DOC_FILES.flatMap(docBlocks).flatMap((b) =>
+      b.mark.kind === 'run' ? [{ ...b.mark, text: b.text, where: b.where }] : [],
+    );
+    expect(blocks.map((b) => b.runner).sort()).toEqual(['jest', 'node', 'vitest']);
+    for (const block of blocks) {
+      await writeFile(join(project, block.file), `${block.text}\n`);
+      if (block.runner === 'node') {
+        const { stdout } = await run(process.execPath, [block.file], { cwd: project, timeout: 120_000 });
+        expect(stdout.trim(), block.where).toBe('delivered');
+      } else if (block.runner === 'vitest') {
+        const result = await run(
+          process.execPath,
+          [await linkVitest(), 'run', '--root', project, block.file],
+          {
+            cwd: project,
+            timeout: 120_000,
+          },
+        ).catch((err: { stdout: string; stderr: string }) => err);
+        expect(result.stdout + result.stderr, block.where).toMatch(/Tests\s+.*1 passed/);
+        expect(result.stdout + result.stderr, block.where).not.toMatch(/failed/);
+      } else {
+        const { passed, failed, stderr } = await runJest(30, project, block.file, { timeout: 180_000 });
+        expect({ passed, failed }, `${block.where}\n${stderr}`).toEqual({ passed: 1, failed: 0 });
+      }
+    }
+  }, 400_000);
+
   it('gives TypeScript code compiled as CommonJS the same types through the require condition', async () => {
     const typed = (source: string) => typeCheck(project, 'typed.cts', source, USER_TSCONFIG.nodeNext);
     expect(
@@ -178,7 +218,7 @@ test('a token from the emulator', async () => {${BODY}});
         "import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ clock: 'sometimes' });\n",
       ),
     ).toContain('"sometimes"');
-  }, 120_000);
+  });
 
   it('type-checks a CommonJS project with node16 resolution and skipLibCheck off (no TS1479)', async () => {
     // A project without "type": "module": its .ts files are CommonJS, and every declaration file of
@@ -194,5 +234,5 @@ test('a token from the emulator', async () => {${BODY}});
     expect(
       await typed("import { startEmulator } from 'reportbo-emulator';\nstartEmulator({ hourMS: 5 });\n"),
     ).toContain("'hourMS' does not exist");
-  }, 120_000);
+  });
 });

@@ -278,5 +278,5 @@ describe('--data-dir across kill -9', () => {
       ].join('\n'),
     );
     expect(emulator.restarts).toBeGreaterThanOrEqual(MIN_RESTARTS);
-  }, 240_000);
+  });
 });

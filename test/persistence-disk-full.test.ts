@@ -230,5 +230,5 @@ describe.skipIf(cannotMount !== undefined)('the log on a full disk', () => {
       rmSync(filler, { force: true });
       rmSync(elsewhere, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

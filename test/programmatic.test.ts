@@ -1,6 +1,7 @@
 // Uses the package entry exactly as a user's test suite would (self-reference resolves to dist/).
 import { type StartedEmulator, startEmulator } from 'reportbo-emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { behave } from './helpers/receiver.js';
 import { testCaFile, tlsReceiver } from './helpers/tls.js';
 
@@ -37,7 +38,7 @@ describe('startEmulator (package entry)', () => {
 
     const result = await emulator.issue({ Reservation: { PCCBook: 'PROG1' } });
     expect(result.routedTo).toBe(1);
-    const [summary] = await emulator.waitUntilSettled();
+    const [summary] = await emulator.waitUntilSettled({}, WAIT_DEADLINE_MS);
     expect(summary).toMatchObject({ credentialId: 'main', state: 'delivered', attemptCount: 1 });
 
     const notification = await emulator.notification(summary!.id);
@@ -53,13 +54,13 @@ describe('startEmulator (package entry)', () => {
     await emulator.addCredential({ id: 'flaky', apiKey: 'k-flaky', url: `${receiver.url}/hook` });
 
     await emulator.issue();
-    const [first] = await emulator.waitUntilSettled();
+    const [first] = await emulator.waitUntilSettled({}, WAIT_DEADLINE_MS);
     expect(first).toMatchObject({ state: 'pending', attemptCount: 1 });
 
     receiver.setDefault(behave.status(200));
     const advanced = await emulator.advanceClock('next-batch');
     expect(advanced.to).toBe('2026-04-27T10:55:00.000Z');
-    const [after] = await emulator.waitUntilSettled();
+    const [after] = await emulator.waitUntilSettled({}, WAIT_DEADLINE_MS);
     expect(after).toMatchObject({ state: 'delivered', attemptCount: 2 });
     expect(receiver.requests).toHaveLength(2);
   });

@@ -7,8 +7,17 @@ import { SERVE_OPTIONS } from '../src/config/index.js';
 import { BIN, ROOT } from './helpers/cli.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const CONFIGURATION = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
+/** README.md and the documents it sends a newcomer to first. */
+const NEWCOMER_DOCS = [
+  'README.md',
+  'docs/tour.md',
+  'docs/configuration.md',
+  'docs/docker.md',
+  'docs/programmatic.md',
+];
 
-/** The configuration table as README.md must show it, rendered from the one option table. */
+/** The configuration table as docs/configuration.md must show it, rendered from the one option table. */
 function configTable(): string {
   const cell = (s: string) => s.replaceAll('|', '\\|');
   return [
@@ -20,9 +29,9 @@ function configTable(): string {
   ].join('\n');
 }
 
-describe('README.md', () => {
+describe('README.md and the newcomer documents', () => {
   it('shows every serve flag and environment variable exactly as src/config/options.ts defines them', () => {
-    const match = /<!-- config:start -->\n([\s\S]*?)\n<!-- config:end -->/.exec(README);
+    const match = /<!-- config:start -->\n([\s\S]*?)\n<!-- config:end -->/.exec(CONFIGURATION);
     expect(match, 'config:start/config:end markers').not.toBeNull();
     // On failure, paste the expected table between the markers.
     expect(match![1]).toBe(configTable());
@@ -50,20 +59,17 @@ describe('README.md', () => {
       encoding: 'utf8',
     });
     const commands = new Set([...help.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!));
-    const named = [...README.matchAll(/(?:npx |`)reportbo-emulator ([a-z][a-z-]*)/g)].map((m) => m[1]!);
+    const docs = NEWCOMER_DOCS.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    const named = [...docs.matchAll(/(?:npx |`)reportbo-emulator ([a-z][a-z-]*)/g)].map((m) => m[1]!);
     expect(new Set(named)).toEqual(new Set(['serve', 'certs', 'run', 'verify']));
     for (const command of [...named, 'generate', 'schema']) expect(commands, command).toContain(command);
-    for (const path of [
-      'docker/Dockerfile',
-      'docker/compose.yaml',
-      'docker/scenario.yaml',
-      'docker/sample-receiver/server.js',
-      'scenarios/05-receiver-recovers.yaml',
-      'docs/scenario.schema.json',
-      'docs/notification.schema.json',
-    ]) {
-      expect(README).toContain(path);
-      expect(existsSync(join(ROOT, path)), path).toBe(true);
-    }
+    // Every repository path the documents name in backticks or links exists (placeholders aside).
+    const paths = [
+      ...docs.matchAll(/[`(](?:\.\.\/)?((?:docker|scenarios|docs|scripts|test|src|packages)\/[\w./-]*\w)/g),
+    ]
+      .map((m) => m[1]!)
+      .filter((p) => !p.includes('<'));
+    expect(paths).toContain('docker/Dockerfile');
+    for (const path of paths) expect(existsSync(join(ROOT, path)), path).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Runs the README's 60-second tour (between `<!-- tour:start -->` and `<!-- tour:end -->`) as
- * written, in a temp directory, and checks each shown output. Each ```sh block holds one command;
+ * Runs the README's quick start and the 60-second tour of docs/tour.md (each between `<!--
+ * tour:start -->` and `<!-- tour:end -->`) as written, in a temp directory, and checks each shown
+ * output. Each ```sh block holds one command;
  * a ```json or ```text block right after it is what the command prints. Differences from a
  * user's terminal, and only these: `npx reportbo-emulator` runs the checkout's bin directly, the
- * sample receiver's path is made absolute, and ports 8080/8443 become free ports.
+ * sample receiver's and the scenarios' paths are made absolute, and ports 8080/8443 become free ports.
  * Output rules: JSON is matched as a subset (objects may omit members; arrays keep their length);
  * in JSON strings and text lines `…` stands for anything. Text lines must appear in order.
  */
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from './helpers/cli.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { freePort } from './helpers/ports.js';
 import { start } from './helpers/processes.js';
 
@@ -24,10 +26,11 @@ interface TourStep {
 }
 
 /** The tour's commands, each with the output block that follows it (if any). */
-function tourSteps(markdown: string): TourStep[] {
+function tourSteps(file: string): TourStep[] {
+  const markdown = readFileSync(join(ROOT, file), 'utf8');
   const begin = markdown.indexOf('<!-- tour:start -->');
   const end = markdown.indexOf('<!-- tour:end -->');
-  if (begin < 0 || end < begin) throw new Error('README.md: tour markers not found');
+  if (begin < 0 || end < begin) throw new Error(`${file}: tour markers not found`);
   const blocks = [...markdown.slice(begin, end).matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
     lang: m[1]!,
     text: m[2]!.trim(),
@@ -37,13 +40,12 @@ function tourSteps(markdown: string): TourStep[] {
     if (block.lang === 'sh') steps.push({ command: block.text });
     else if ((block.lang === 'json' || block.lang === 'text') && steps.length > 0 && !steps.at(-1)!.output)
       steps.at(-1)!.output = { lang: block.lang, text: block.text };
-    else throw new Error(`README.md tour: a ${block.lang} block follows no command`);
+    else throw new Error(`${file} tour: a ${block.lang} block follows no command`);
   }
   return steps;
 }
 
-const steps = tourSteps(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-let cwd: string;
+/** The free ports of the tour running now. */
 let ports: { emulator: number; receiver: number };
 
 /** What the tour shows on 8080/8443 happens on the free ports of this run. */
@@ -57,7 +59,8 @@ function runnable(command: string): string {
     .replaceAll(
       'node docker/sample-receiver/server.js',
       `${JSON.stringify(process.execPath)} ${join(ROOT, 'docker/sample-receiver/server.js')}`,
-    );
+    )
+    .replaceAll(' scenarios/', ` ${join(ROOT, 'scenarios')}/`);
 }
 
 /** Expected JSON with `…` placeholders turned into matchers. */
@@ -94,35 +97,45 @@ function expectOutput(actual: string, shown: NonNullable<TourStep['output']>, co
   }
 }
 
-beforeAll(async () => {
-  cwd = await mkdtemp(join(tmpdir(), 'readme-tour-'));
-  ports = { emulator: await freePort(), receiver: await freePort() };
-});
-afterAll(async () => {
-  await rm(cwd, { recursive: true, force: true });
-});
-
-describe('the README tour', () => {
-  it('has commands to run, most with an output to check', () => {
-    expect(steps.length).toBeGreaterThan(20);
-    expect(steps.filter((s) => s.output).length).toBe(steps.length);
-  });
-
-  for (const [i, step] of steps.entries()) {
-    it(`step ${i + 1} prints what the README shows: ${step.command.split('\n')[0]!.slice(0, 90)}`, async () => {
-      const command = runnable(step.command);
-      const longRunning = /^npx reportbo-emulator serve|^node docker\/sample-receiver\/server\.js/.test(
-        step.command,
-      );
-      if (longRunning) {
-        const env = { REPORTBO_PORT: String(ports.emulator), RECEIVER_PORT: String(ports.receiver) };
-        const started = start('bash', ['-c', `exec ${command}`], env, cwd);
-        await started.waitFor(/listening on/);
-        if (step.output) expectOutput(started.output(), step.output, step.command);
-        return;
-      }
-      const { stdout } = await promisify(execFile)('bash', ['-c', command], { cwd, timeout: 20_000 });
-      if (step.output) expectOutput(stdout, step.output, step.command);
+for (const [file, least] of [
+  ['README.md', 4],
+  ['docs/tour.md', 20],
+] as const) {
+  const steps = tourSteps(file);
+  let cwd: string;
+  describe(`the tour of ${file}`, () => {
+    beforeAll(async () => {
+      cwd = await mkdtemp(join(tmpdir(), 'readme-tour-'));
+      ports = { emulator: await freePort(), receiver: await freePort() };
     });
-  }
-});
+    afterAll(async () => {
+      await rm(cwd, { recursive: true, force: true });
+    });
+
+    it('has commands to run, each with an output to check', () => {
+      expect(steps.length).toBeGreaterThanOrEqual(least);
+      expect(steps.filter((s) => s.output).length).toBe(steps.length);
+    });
+
+    for (const [i, step] of steps.entries()) {
+      it(`step ${i + 1} prints what ${file} shows: ${step.command.split('\n')[0]!.slice(0, 90)}`, async () => {
+        const command = runnable(step.command);
+        const longRunning = /^npx reportbo-emulator serve|^node docker\/sample-receiver\/server\.js/.test(
+          step.command,
+        );
+        if (longRunning) {
+          const env = { REPORTBO_PORT: String(ports.emulator), RECEIVER_PORT: String(ports.receiver) };
+          const started = start('bash', ['-c', `exec ${command}`], env, cwd);
+          await started.waitFor(/listening on/);
+          if (step.output) expectOutput(started.output(), step.output, step.command);
+          return;
+        }
+        const { stdout } = await promisify(execFile)('bash', ['-c', command], {
+          cwd,
+          timeout: WAIT_DEADLINE_MS,
+        });
+        if (step.output) expectOutput(stdout, step.output, step.command);
+      });
+    }
+  });
+}

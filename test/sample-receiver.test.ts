@@ -40,7 +40,7 @@ beforeAll(async () => {
     .split('\n')
     .map((l) => JSON.parse(l));
   ({ port } = await sampleReceiver(join(dir, 'certs'), 'key-a, key-b', join(dir, 'received')));
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

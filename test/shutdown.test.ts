@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { countedAttempts } from '../src/delivery/notification.js';
 import { startServer } from '../src/server.js';
 import { adminOk } from './helpers/admin-call.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { serveCli } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -42,7 +43,7 @@ async function stopMidAttempt(receiverUrl: string, waitForRequest: () => Promise
 describe('SIGTERM with a delivery attempt in flight', () => {
   it('lets an attempt that ends within the grace end, recorded as it ended (delivered)', async () => {
     const slow = await receiver({ defaultBehaviour: behave.slow(1500, 200) });
-    const run = await stopMidAttempt(slow.url, () => slow.waitForRequests(1, 20_000), []);
+    const run = await stopMidAttempt(slow.url, () => slow.waitForRequests(1, WAIT_DEADLINE_MS), []);
     const [attempt] = attemptLines(run.log);
     console.log(
       `shutdown, receiver answering in 1500 ms, grace 5000 ms (default): exit ${run.exitMs} ms after SIGTERM, attempt ${attempt?.outcome} ${attempt?.statusCode} in ${attempt?.durationMs} ms`,
@@ -59,7 +60,7 @@ describe('SIGTERM with a delivery attempt in flight', () => {
 
   it('records an attempt still running when the grace passed as interrupted, the notification pending', async () => {
     const hang = await receiver({ defaultBehaviour: behave.hang() });
-    const run = await stopMidAttempt(hang.url, () => hang.waitForRequests(1, 20_000), [
+    const run = await stopMidAttempt(hang.url, () => hang.waitForRequests(1, WAIT_DEADLINE_MS), [
       '--shutdown-grace-ms',
       '800',
     ]);
@@ -91,7 +92,7 @@ describe('stopping an emulator in process', () => {
     });
     await adminPost(running.url, '/credentials', { id: 'c', apiKey: 'k', url: `${hang.url}/hook` });
     await adminPost(running.url, '/events', { type: 'Issue' });
-    await hang.waitForRequests(1, 20_000);
+    await hang.waitForRequests(1, WAIT_DEADLINE_MS);
     await running.close();
     const [n] = running.emulator.delivery.outbox.list();
     expect(n).toMatchObject({ state: 'pending', inFlight: false, deliveredAt: null, exhaustedAt: null });

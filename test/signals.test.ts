@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminCall } from './helpers/admin-call.js';
 import { BIN } from './helpers/cli.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { serveCli, start } from './helpers/processes.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -29,7 +30,7 @@ describe('a second signal ends the process at once', () => {
       201,
     );
     expect((await post(url, '/events', { type: 'Issue' })).status).toBe(202);
-    await hang.waitForRequests(1, 20_000); // an attempt in flight: the stop waits for it
+    await hang.waitForRequests(1, WAIT_DEADLINE_MS); // an attempt in flight: the stop waits for it
     serve.child.kill('SIGTERM');
     await serve.waitFor(/shutting down/);
     serve.child.kill('SIGINT');

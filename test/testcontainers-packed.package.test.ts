@@ -7,18 +7,23 @@
  * (helpers/docker-engine.ts) the Jest test also starts the image and gets a token; without one it
  * checks what a require gives and says so.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImage, dockerEngine, emulatorImageInputs } from './helpers/docker-engine.js';
-import { pack, ROOT, run, runJest, typeCheck, USER_TSCONFIG, userProject } from './helpers/packed.js';
+import {
+  TESTCONTAINERS_DIR as MODULE_DIR,
+  pack,
+  run,
+  runJest,
+  testcontainersMissing,
+  typeCheck,
+  USER_TSCONFIG,
+  userProject,
+} from './helpers/packed.js';
 
-const MODULE_DIR = join(ROOT, 'packages/testcontainers');
-const missing = existsSync(join(MODULE_DIR, 'node_modules/testcontainers'))
-  ? undefined
-  : 'packages/testcontainers has no node_modules: run npm ci in packages/testcontainers (docs/testcontainers.md)';
+const missing = testcontainersMissing();
 if (missing) console.log(`packed Testcontainers module tests skipped: ${missing}`);
 if (process.env.CI === 'true' && missing) throw new Error(missing);
 
@@ -85,7 +90,7 @@ test('require gives the CommonJS build, whose container starts and answers a tok
     await container.stop();
     await network.stop();
   }
-}, 120000);
+});
 `;
 
 describe.skipIf(missing !== undefined)('the packed Testcontainers module in a user project', () => {
@@ -117,5 +122,5 @@ describe.skipIf(missing !== undefined)('the packed Testcontainers module in a us
       "import { ReportboEmulatorContainer } from 'reportbo-emulator-testcontainers';\nnew ReportboEmulatorContainer('img').withClock('sometimes');\n",
     );
     expect(refused).toContain('"sometimes"');
-  }, 120_000);
+  });
 });

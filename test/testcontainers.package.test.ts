@@ -3,24 +3,21 @@
  * it starts the emulator image, gets a 1.7 JSON token, and sees an Issue delivered to an HTTPS
  * receiver running in this test process, reached through the container's route to the host.
  * Skipped with the reason printed when no engine is reachable (helpers/docker-engine.ts); in CI with
- * the docker sandbox present it runs. Uses testcontainers 11.x (12.x needs Node >= 22.22), installed
- * in packages/testcontainers (`npm ci --prefix packages/testcontainers`).
+ * the docker sandbox present it runs. Uses testcontainers 11.x (12.x needs Node >= 22.22), the
+ * devDependency of packages/testcontainers, which the root's `npm ci` installs (an npm workspace).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildImage, dockerEngine, type Engine, emulatorImageInputs, ROOT } from './helpers/docker-engine.js';
+import { TESTCONTAINERS_DIR as MODULE_DIR, testcontainersMissing } from './helpers/packed.js';
 import { freePort } from './helpers/ports.js';
 
-const MODULE_DIR = join(ROOT, 'packages/testcontainers');
 const engine: Engine = await dockerEngine();
-const missing = existsSync(join(MODULE_DIR, 'node_modules/testcontainers'))
-  ? undefined
-  : 'packages/testcontainers has no node_modules: run npm ci --prefix packages/testcontainers';
+const missing = testcontainersMissing();
 const skip = engine.skip ?? missing;
 if (skip) console.log(`testcontainers tests skipped: ${skip}`);
 if (process.env.CI === 'true' && missing && !engine.skip) throw new Error(missing);
@@ -136,9 +133,7 @@ describe.skipIf(skip !== undefined)('ReportboEmulatorContainer on a Docker engin
 
   it('passes clock, seed, credentials and a scenario file to the container as the builders say', async () => {
     // The sandbox engine has no default bridge: a container that publishes ports needs a network.
-    const { Network } = (await import(
-      join(MODULE_DIR, 'node_modules/testcontainers/build/index.js')
-    )) as typeof import('../packages/testcontainers/node_modules/testcontainers/build/index.js');
+    const { Network } = await import('testcontainers');
     const network = await new Network().start();
     const container = await new mod.ReportboEmulatorContainer(image)
       .withNetwork(network)
@@ -159,9 +154,7 @@ describe.skipIf(skip !== undefined)('ReportboEmulatorContainer on a Docker engin
     }
   }, 300_000);
   it('sends the admin token it was given, which guards the admin API but not health', async (ctx) => {
-    const { Network } = (await import(
-      join(MODULE_DIR, 'node_modules/testcontainers/build/index.js')
-    )) as typeof import('../packages/testcontainers/node_modules/testcontainers/build/index.js');
+    const { Network } = await import('testcontainers');
     const network = await new Network().start();
     const container = await new mod.ReportboEmulatorContainer(image)
       .withNetwork(network)

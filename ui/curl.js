@@ -9,7 +9,7 @@ export const MAX_INLINE_GZ_BYTES = 64 * 1024;
 
 /**
  * What the command needs besides the notification: `caFile`, the CA file the emulator was given
- * (`serve --ca-file certs/ca.pem`, the file the README's `certs` command writes), passed to curl as
+ * (`serve --ca-file certs/ca.pem`, the file the tour's `certs` command writes, docs/tour.md), passed to curl as
  * `--cacert` for an https:// receiver; `gzBase64`, the gzip body as sent, for the one-paste variant.
  * @typedef {{ caFile?: string | null, gzBase64?: string }} CurlOptions
  */

@@ -288,7 +288,7 @@ function cancelText(reason) {
 }
 
 /**
- * The CA file `--cacert` names: the one the emulator was given (`--ca-file`, e.g. the README's
+ * The CA file `--cacert` names: the one the emulator was given (`--ca-file`, e.g. the tour's
  * certs/ca.pem), while a certificate from it is still trusted.
  */
 function curlCaFile() {

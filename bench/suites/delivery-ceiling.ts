@@ -346,7 +346,7 @@ const suite: BenchSuite = {
             '#### What bounds the end-to-end figure (issue 14 analysis)',
             '',
             `The emulator spent ${e2eCpu === undefined ? 'n/a' : `${fmt(e2eCpu)} µs`} of CPU per event in this run (median; user + system`,
-            'from `/proc`). Measured part by part (docs/benchmarks-method.md "Where an Issue event\'s CPU goes",',
+            'from `/proc`). Measured part by part (issue 14; the table is in the git history of docs/benchmarks-method.md,',
             'load ~5): generating the body ~125 µs, `packBody` (stringify + gzip) ~97 µs, the admin request',
             'and its answer ~20 µs, routing + outbox + the undici POST 30–50 µs; the rest is GC and cache',
             'effects. Nothing per event in the admin or reservation path could be done once instead: the',

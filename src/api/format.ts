@@ -70,14 +70,7 @@ export function apiHeaders(
   return headers;
 }
 
-/**
- * `headers` and a Content-Type, as a new object. Copied key by key: an object spread
- * (`{ ...headers, 'Content-Type': type }`) took ~0.5 µs per answer on this machine, the for-in
- * copy ~0.06 µs (node 20; ~2% of the CPU of a 1.7 JSON GetAccessToken; decision 0035).
- */
+/** `headers` and a Content-Type, as a new object. */
 export function withContentType(headers: Record<string, string>, type: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) out[name] = headers[name] as string;
-  out['Content-Type'] = type;
-  return out;
+  return { ...headers, 'Content-Type': type };
 }

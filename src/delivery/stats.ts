@@ -119,7 +119,7 @@ export function deliveryStats(
   let firstMs: number | null = null;
   for (const n of records) {
     const first = n.attempts[0];
-    const ms = first ? isoMs(first.startedAtWall) : Number.NaN;
+    const ms = first ? Date.parse(first.startedAtWall) : Number.NaN;
     if (!Number.isNaN(ms) && (firstMs === null || ms < firstMs)) firstMs = ms;
   }
   const window = timelineWindow(firstMs, nowMs);
@@ -146,37 +146,6 @@ export function deliveryStats(
       })),
     })),
   };
-}
-
-/** The value of digit `i` of `s`. */
-const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
-
-/**
- * `Date.parse` of an attempt's wall time, read by arithmetic when it has the one form the outbox
- * writes (`toISOString`: `YYYY-MM-DDTHH:mm:ss.sssZ`), else by `Date.parse`: ~4.5× faster, which
- * is most of what the timelines add to a read of the figures (docs/perf-budget.md).
- */
-export function isoMs(s: string): number {
-  if (s.length !== 24 || s.charCodeAt(23) !== 90 || s.charCodeAt(10) !== 84) return Date.parse(s);
-  const month = digit(s, 5) * 10 + digit(s, 6);
-  const day = digit(s, 8) * 10 + digit(s, 9);
-  // Days since 1970-01-01 of a proleptic Gregorian date (years counted from March, so the leap day
-  // ends the year): the civil-from-days algorithm run backwards.
-  const y = digit(s, 0) * 1000 + digit(s, 1) * 100 + digit(s, 2) * 10 + digit(s, 3) - (month <= 2 ? 1 : 0);
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  const days = era * 146_097 + dayOfEra - 719_468;
-  return (
-    days * DAY +
-    (digit(s, 11) * 10 + digit(s, 12)) * HOUR +
-    (digit(s, 14) * 10 + digit(s, 15)) * MINUTE +
-    (digit(s, 17) * 10 + digit(s, 18)) * SECOND +
-    digit(s, 20) * 100 +
-    digit(s, 21) * 10 +
-    digit(s, 22)
-  );
 }
 
 /** What the figures read of a notification. */
@@ -229,7 +198,7 @@ function count(
   for (const a of n.attempts) {
     s.attempts++;
     const ok = acknowledges(a);
-    const i = Math.floor((isoMs(a.startedAtWall) - window.start) / window.bucketMs);
+    const i = Math.floor((Date.parse(a.startedAtWall) - window.start) / window.bucketMs);
     const b = buckets[i];
     if (b) {
       b.attempts++;

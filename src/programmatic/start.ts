@@ -8,7 +8,7 @@ import { EmulatorError, InputError } from '../errors.js';
 import { launchEmulator } from '../server.js';
 
 /**
- * Options of `startEmulator`: every `serve` setting (camelCase, see README "Configuration") plus
+ * Options of `startEmulator`: every `serve` setting (camelCase, see docs/configuration.md) plus
  * users and credentials to load before the first request. Defaults differ from `serve` where a test
  * suite wants them to: port 0 (a free port), a manual clock, and a silent log.
  * `config` and `scenario` load their files exactly as `serve --config` / `--scenario` do (the
@@ -74,7 +74,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     if (!OPTION_KEYS.includes(key)) {
       throw new InputError(
         'unknown_option',
-        `startEmulator: ${unknownKeyMessage('option', key, OPTION_KEYS)}; the options are the serve settings in camelCase (README "Configuration").`,
+        `startEmulator: ${unknownKeyMessage('option', key, OPTION_KEYS)}; the options are the serve settings in camelCase (docs/configuration.md).`,
         { path: key },
       );
     }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { loadNote, WAIT_DEADLINE_MS } from './deadline.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);
@@ -56,6 +57,9 @@ async function launch(): Promise<{ context: BrowserContext; profile: string }> {
     locale: 'en-US',
     acceptDownloads: true,
   });
+  // Every wait of a page (waitForFunction, locators, navigation) ends on its event; playwright's own
+  // 30 s default only bounds one that never would, and a loaded machine passes it.
+  context.setDefaultTimeout(WAIT_DEADLINE_MS);
   await Promise.all(context.pages().map((p) => p.close()));
   return { context, profile };
 }
@@ -160,7 +164,7 @@ export const POLL_MS = 100;
 
 /**
  * Waits until the text of the element `selector` matches `pattern`, and answers it; `timeoutMs`
- * (playwright's default, 30 s, when absent) for what takes long on a busy machine. When it never
+ * (the context's default, WAIT_DEADLINE_MS, when absent) for what takes longer still. When it never
  * does, the error says what the element read at the end (or that there was none).
  */
 export async function waitText(
@@ -187,7 +191,7 @@ export async function waitText(
       .catch(() => null);
     const read = now === null ? 'no such element' : `it reads ${JSON.stringify(now.slice(0, 2_000))}`;
     throw new Error(
-      `${selector} never matched ${pattern}: ${read} (${(err as Error).message.split('\n')[0]})`,
+      `${selector} never matched ${pattern}: ${read} (${(err as Error).message.split('\n')[0]}; ${loadNote()})`,
     );
   }
   return (await page.locator(selector).textContent()) ?? '';

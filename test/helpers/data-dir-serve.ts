@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from './cli.js';
+import { WAIT_DEADLINE_MS, waitExpired } from './deadline.js';
 import { type Started, start } from './processes.js';
 
 /**
@@ -27,7 +28,7 @@ export class DataDirServe {
   }
 
   /** Starts it on the data dir and resolves with its URL once it is ready. */
-  async start(timeoutMs = 30_000): Promise<string> {
+  async start(timeoutMs = WAIT_DEADLINE_MS): Promise<string> {
     if (existsSync(this.#urlFile)) unlinkSync(this.#urlFile);
     const began = performance.now();
     const running = start(process.execPath, [
@@ -47,7 +48,7 @@ export class DataDirServe {
       if (running.child.exitCode !== null)
         throw new Error(`the emulator exited with ${running.child.exitCode}:\n${this.output()}`);
       if (Date.now() > deadline)
-        throw new Error(`the emulator did not start within ${timeoutMs} ms:\n${this.output()}`);
+        throw waitExpired(`the emulator on ${this.dataDir} to write its URL`, timeoutMs, this.output());
       await new Promise((r) => setTimeout(r, 20));
     }
     this.url = readFileSync(this.#urlFile, 'utf8').trim();

@@ -6,6 +6,7 @@ import type { EmulatorDeps, EmulatorPreload } from '../../src/emulator.js';
 import { type RunningEmulator, startServer } from '../../src/server.js';
 
 import { CLOCK_START } from './clock.js';
+import { WAIT_DEADLINE_MS } from './deadline.js';
 import { afterEachTest } from './file-hooks.js';
 import { receiver } from './receiver.js';
 
@@ -78,7 +79,7 @@ export async function deliveryEmulator(
     // Inputs stay loose here (tests build them freely); the client checks the answers' status.
     credential: (input) => client.addCredential(input as T.CredentialInput),
     event: (input) => client.emitEvent(input as T.EventInput),
-    settle: async (timeoutMs = 10_000) => {
+    settle: async (timeoutMs = WAIT_DEADLINE_MS) => {
       expect((await client.waitSettled({}, timeoutMs)).settled).toBe(true);
     },
     notification: (id) => client.getNotification(id),

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,6 +20,19 @@ export const ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '
  */
 export const TOOL_CACHE =
   process.env.REPORTBO_TEST_TOOL_CACHE ?? join(homedir(), '.cache/reportbo-emulator-tests');
+
+/** The Testcontainers module's folder: an npm workspace of the root, installed by the root's `npm ci`. */
+export const TESTCONTAINERS_DIR = join(ROOT, 'packages/testcontainers');
+
+/** Why the Testcontainers module's tests cannot run here (testcontainers not installed), or undefined. */
+export function testcontainersMissing(): string | undefined {
+  try {
+    createRequire(join(TESTCONTAINERS_DIR, 'package.json')).resolve('testcontainers');
+    return undefined;
+  } catch {
+    return 'testcontainers is not installed: run npm ci at the repository root (packages/testcontainers is its workspace)';
+  }
+}
 
 /**
  * Packs `dir` into `dest`; answers the tarball's path. This package is packed as README's tarball

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { BIN, ROOT } from './cli.js';
+import { WAIT_DEADLINE_MS, waitExpired } from './deadline.js';
 import { atFileEnd } from './file-hooks.js';
 
 /** A child process started by a test, with everything it printed so far. */
@@ -51,7 +52,7 @@ export function start(
     child,
     output: () => text,
     exited: () => exit,
-    waitFor(pattern, timeoutMs = 25_000) {
+    waitFor(pattern, timeoutMs = WAIT_DEADLINE_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const m = pattern.exec(text);
@@ -62,7 +63,7 @@ export function start(
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${text}`));
+          reject(waitExpired(`${pattern} in the output of ${command}`, timeoutMs, `output:\n${text}`));
         }, timeoutMs);
         const onExit = (code: number | null) => {
           cleanup();

@@ -1,3 +1,5 @@
+import { WAIT_DEADLINE_MS, waitExpired } from './deadline.js';
+
 /** One event of the live stream: its SSE name and its data, parsed. */
 export interface StreamEvent {
   event: string;
@@ -46,11 +48,11 @@ export async function openStream(url: string): Promise<LiveStream> {
       // aborted by the test
     }
   })();
-  const next = (pred: (e: StreamEvent) => boolean, ms = 20_000) =>
+  const next = (pred: (e: StreamEvent) => boolean, ms = WAIT_DEADLINE_MS) =>
     new Promise<StreamEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`no such event within ${ms} ms; heard: ${events.map((e) => e.event).join(', ')}`));
+        reject(waitExpired(`a stream event ${pred}`, ms, `heard: ${events.map((e) => e.event).join(', ')}`));
       }, ms);
       const check = () => {
         const found = events.find(pred);

@@ -4,8 +4,8 @@
  * the CommonJS build with esbuild (dist/cjs/index.cjs) and its CommonJS declarations
  * (dist/cjs/index.d.cts), for test runners that load test files as CommonJS (Jest's default mode),
  * as the main package does (scripts/build-cjs.mjs at the repository root, decision 0060).
- * Both tools come from the repository root's devDependencies; testcontainers' own types from this
- * folder's node_modules: run `npm ci` here first (docs/testcontainers.md "Building the module").
+ * Both tools and testcontainers' own types come from the repository root's `npm ci` (this folder is
+ * its npm workspace; docs/testcontainers.md "Building the module").
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,13 +15,11 @@ import { createRequire } from 'node:module';
 const here = new URL('..', import.meta.url);
 const root = new URL('../../', here);
 const path = (url) => new URL(url).pathname;
-for (const [dir, what, fix] of [
-  [new URL('node_modules/testcontainers/', here), 'testcontainers', 'npm ci (in packages/testcontainers)'],
-  [new URL('node_modules/typescript/', root), 'typescript', 'npm ci (at the repository root)'],
-  [new URL('node_modules/esbuild/', root), 'esbuild', 'npm ci (at the repository root)'],
-]) {
-  if (!existsSync(dir)) {
-    console.error(`build: ${what} is not installed (${path(dir)}); run ${fix} first.`);
+for (const what of ['testcontainers', 'typescript', 'esbuild']) {
+  if (!existsSync(new URL(`node_modules/${what}/`, root))) {
+    console.error(
+      `build: ${what} is not installed (${path(root)}node_modules); run npm ci at the repository root first.`,
+    );
     process.exit(1);
   }
 }
