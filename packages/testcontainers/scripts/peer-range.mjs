@@ -33,4 +33,14 @@ if (existsSync(lockFile)) {
     writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
   }
 }
+// In the repository the module is a workspace of the root, whose lockfile repeats it too.
+const rootLock = join(dir, '..', '..', 'package-lock.json');
+if (existsSync(rootLock)) {
+  const lock = JSON.parse(readFileSync(rootLock, 'utf8'));
+  const entry = lock.packages?.['packages/testcontainers'];
+  if (entry?.name === manifest.name && entry.peerDependencies) {
+    entry.peerDependencies['reportbo-emulator'] = range;
+    writeFileSync(rootLock, `${JSON.stringify(lock, null, 2)}\n`);
+  }
+}
 console.log(`peer-range: reportbo-emulator ${range} (version ${manifest.version})`);
