@@ -400,7 +400,7 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
   });
 
   describe('sdk-tests-with-token', () => {
-    it('fails the job, naming the secret, when REPORTBO_ADMIN_TOKEN is unset (an empty string)', async () => {
+    it('fails the job at its service, naming the variable, when REPORTBO_ADMIN_TOKEN is unset (an empty string)', async () => {
       // GitHub gives an unset secret as the empty string.
       const unset = CI_MD.replace(/\$\{\{ secrets\.REPORTBO_ADMIN_TOKEN \}\}/g, "''");
       const recipe = recipes(unset).find((r) => r.title === 'GitHub Actions job sdk-tests-with-token')!;
@@ -409,8 +409,9 @@ describe.concurrent('the CI recipes of docs/ci.md, run as written', () => {
         () => undefined,
         (err: Error) => err.message,
       );
-      expect(failure).toContain('failed: exit 1');
-      expect(failure).toContain('secret REPORTBO_ADMIN_TOKEN is not set');
+      // The service refuses the empty token itself (decision 0208): the job fails before its steps.
+      expect(failure).toContain('service reportbo did not start');
+      expect(failure).toMatch(/Setting environment variable REPORTBO_ADMIN_TOKEN: expected a token/);
     });
   });
 });

@@ -61,7 +61,7 @@ describe('README.md and the newcomer documents', () => {
     const commands = new Set([...help.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!));
     const docs = NEWCOMER_DOCS.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
     const named = [...docs.matchAll(/(?:npx |`)reportbo-emulator ([a-z][a-z-]*)/g)].map((m) => m[1]!);
-    expect(new Set(named)).toEqual(new Set(['serve', 'certs', 'run', 'verify']));
+    expect(new Set(named)).toEqual(new Set(['serve', 'certs', 'run', 'verify', 'verify-client']));
     for (const command of [...named, 'generate', 'schema']) expect(commands, command).toContain(command);
     // Every repository path the documents name in backticks or links exists (placeholders aside).
     const paths = [
