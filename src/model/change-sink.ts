@@ -16,6 +16,12 @@ export interface ChangeSink<C> {
    * so a failure to keep it is logged, never thrown, and observers hear it either way.
    */
   emitMade(change: C): void;
+  /**
+   * Throws (DataDirUnwritableError) when a change emitted now could not be kept: for a writer whose
+   * change is only known once its work is done (a clock move runs batches on the way), so it can
+   * refuse before it starts, like every other write (issue 43 §4).
+   */
+  ensureKeepable?(): void;
 }
 
 /** The sink of a store built on its own (unit tests): applies, keeps nothing, tells nobody. */

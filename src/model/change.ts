@@ -45,14 +45,23 @@ export interface ChangeStreamErrors {
  */
 export class ChangeStream implements ChangeSink<Change> {
   #keeper: ((change: Change) => void) | undefined;
+  #probe: (() => void) | undefined;
   readonly #observers = new Set<ChangeObserver>();
   #quiet = 0;
 
   constructor(private readonly errors: ChangeStreamErrors) {}
 
-  /** Sets the keeper (one at a time; undefined to stop keeping). */
-  keep(keeper: ((change: Change) => void) | undefined): void {
+  /**
+   * Sets the keeper (one at a time; undefined to stop keeping), with its probe: what
+   * `ensureKeepable` runs, throwing when the keeper cannot write now.
+   */
+  keep(keeper: ((change: Change) => void) | undefined, probe?: () => void): void {
     this.#keeper = keeper;
+    this.#probe = keeper && probe;
+  }
+
+  ensureKeepable(): void {
+    if (this.#quiet === 0) this.#probe?.();
   }
 
   /** Registers an observer; returns a function that removes it. */

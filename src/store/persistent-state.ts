@@ -1,4 +1,3 @@
-import { MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { BatchResult } from '../delivery/batches.js';
@@ -42,8 +41,12 @@ export class PersistentState {
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
-  static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
-    const replayed = new ReplayedState();
+  static open(
+    dir: string,
+    port: number,
+    options: { acceptDataLoss?: boolean; journalEntries?: number } = {},
+  ): PersistentState {
+    const replayed = new ReplayedState(options.journalEntries);
     return new PersistentState(
       DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
       replayed,
@@ -84,7 +87,8 @@ export class PersistentState {
     for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
     t.auth.faults.restore(r.faults);
     t.delivery.outages.restore(r.outages);
-    t.auth.journal.restore(r.requests.slice(-MAX_JOURNAL_ENTRIES));
+    const { capacity } = t.auth.journal;
+    t.auth.journal.restore(r.requests.slice(Math.max(0, r.requests.length - capacity)));
     for (const [, tok] of r.tokens) t.auth.tokens.restore(tok);
     const nowIso = clock.now().toISOString();
     const interrupted = r.interruptAttempts(nowIso);
@@ -100,7 +104,14 @@ export class PersistentState {
       (former) => t.delivery.credentials.warningsOf(former),
     );
     this.#target = t;
-    t.changes.keep((change) => this.#keep(t, change));
+    // The probe: while writes fail, a write is tried (the clock where it stands, a record that
+    // changes nothing) before a writer that cannot undo its work starts it.
+    t.changes.keep(
+      (change) => this.#keep(t, change),
+      () => {
+        if (this.#dir.failure) this.#append({ k: 'clock', d: this.#mark(t.clock) });
+      },
+    );
     for (const rec of preloaded) this.#append(rec);
     t.delivery.outbox.restore(r.notifications.values(), batches, r.droppedNotifications);
     for (const n of interrupted) this.#append(changeRecord(n, n.attempts.at(-1)));
