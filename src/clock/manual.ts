@@ -44,7 +44,7 @@ export class ManualClock implements Clock {
         return this.#advance(target);
       })
       .then((moved) => {
-        // Kept like every other write (issue 43 §4): a move the data dir cannot keep is refused
+        // Kept like every other write (decision 0163): a move the data dir cannot keep is refused
         // (503) before it starts; one whose disk filled on the way goes back to where it was (the
         // batches run on the way stay run: their attempts happened).
         try {

@@ -19,7 +19,7 @@ export interface ChangeSink<C> {
   /**
    * Throws (DataDirUnwritableError) when a change emitted now could not be kept: for a writer whose
    * change is only known once its work is done (a clock move runs batches on the way), so it can
-   * refuse before it starts, like every other write (issue 43 §4).
+   * refuse before it starts, like every other write (decision 0163).
    */
   ensureKeepable?(): void;
 }

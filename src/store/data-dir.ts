@@ -79,7 +79,7 @@ export class DataDir {
     acceptDataLoss: boolean,
   ) {
     const format = readFormat(dir);
-    const checkpoint = readCheckpoint(dir, this.notices);
+    const { checkpoint, problem: checkpointProblem } = readCheckpoint(dir);
     /** What is missing or damaged, one line per file (decision 0111). */
     const damage: string[] = [];
     const snapshotFile = join(dir, SNAPSHOT_FILE);
@@ -130,6 +130,8 @@ export class DataDir {
     /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
     let stopped = false;
     const sealed: JournalMark[] = [];
+    /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
+    const held: string[] = [];
     let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
     const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (let g = first; g <= lastExpected; g++) {
@@ -208,11 +210,20 @@ export class DataDir {
           stopped = true;
         }
       }
+      if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
       if (g > first) sealed.push(current);
       current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
       this.#generation = g;
       this.#journalBytes = read.goodBytes;
     }
+    // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
+    // without one, a journal cut at a record boundary looks whole, so records may be missing
+    // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
+    // cut before its checkpoint) is started as it is.
+    if (checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
+      damage.push(
+        `${CHECKPOINT_FILE} is ${checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
+      );
     if (damage.length > 0) {
       if (!acceptDataLoss)
         throw storeError(
@@ -606,10 +617,13 @@ interface Checkpoint {
   journals: JournalMark[];
 }
 
-/** The checkpoint, or undefined (none: a data dir of an older emulator, or one never opened). */
-function readCheckpoint(dir: string, notices: string[]): Checkpoint | undefined {
+/**
+ * The checkpoint, or what is wrong with it: `missing` (a data dir of an older emulator, one never
+ * opened, or one whose checkpoint was deleted) or `damaged (why)`.
+ */
+function readCheckpoint(dir: string): { checkpoint?: Checkpoint; problem?: string } {
   const file = join(dir, CHECKPOINT_FILE);
-  if (!existsSync(file)) return undefined;
+  if (!existsSync(file)) return { problem: 'missing' };
   try {
     const cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
     const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
@@ -622,13 +636,9 @@ function readCheckpoint(dir: string, notices: string[]): Checkpoint | undefined 
       (cp.snapshot !== undefined && !markOk(cp.snapshot))
     )
       throw new Error('not a checkpoint');
-    return cp;
+    return { checkpoint: cp };
   } catch (err) {
-    // Not refused: the checkpoint is written without a flush (a power cut may leave it empty).
-    notices.push(
-      `data dir ${dir}: ${CHECKPOINT_FILE} cannot be read (${(err as Error).message}): the journals were not checked for missing records`,
-    );
-    return undefined;
+    return { problem: `damaged (${(err as Error).message})` };
   }
 }
 
