@@ -342,9 +342,17 @@ export class DataDir {
     return new DataDirUnwritableError(this.dir, cause);
   }
 
-  /** Whether the journal has grown enough to be folded into a new snapshot. */
+  /**
+   * Whether the journals should be folded into a new snapshot: the current one has grown enough, or
+   * a sealed one is still there (a compaction that a crash or a failure cut off before its rename),
+   * so a start always catches up and journals never pile up (decision 0164). False while a
+   * background compaction runs.
+   */
   wantsCompaction(): boolean {
-    return this.#journalBytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes);
+    if (this.#compacting) return false;
+    return (
+      this.#sealed.length > 0 || this.#journalBytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes)
+    );
   }
 
   /**
