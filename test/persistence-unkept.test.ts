@@ -155,12 +155,7 @@ describe('--data-dir whose journal cannot be written', () => {
       (l) => l.level === 50 && String(l.msg).startsWith('data dir: could not keep'),
     );
     expect(unkept.map((l) => l.change)).toEqual(
-      expect.arrayContaining([
-        'attempt_started',
-        'attempt_ended',
-        'batch_started',
-        'batch_done',
-      ]),
+      expect.arrayContaining(['attempt_started', 'attempt_ended', 'batch_started', 'batch_done']),
     );
     expect(JSON.stringify(unkept[0]?.err)).toContain('EBADF');
   });
