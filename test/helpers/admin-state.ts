@@ -16,6 +16,16 @@ export const NOT_STATE: Partial<Record<Operation, string>> = {
   uiFile: 'a dashboard file',
 };
 
+/**
+ * Members of an answer that a restart does not keep, by design, and why: left out of every reading.
+ */
+export const NOT_KEPT: Partial<Record<Operation, { member: string; why: string }>> = {
+  getRequest: {
+    member: 'exchange',
+    why: 'the call as sent and answered is kept in memory for the newest 500 calls only, never in the data dir (decision 0141): after a restart it is null',
+  },
+};
+
 /** One GET of the state: which operation, on which path, and what it answered. */
 export interface StateRead {
   operation: Operation;
@@ -48,7 +58,11 @@ export async function readState(url: string): Promise<Map<string, StateRead>> {
     const list = out.get(listPath)?.body;
     for (const value of idsIn(list, param[1]!)) {
       const path = r.path.replace(`:${param[1]}`, encodeURIComponent(String(value)));
-      out.set(path, { operation, path, ...(await get(url, path)) });
+      const read = await get(url, path);
+      const notKept = NOT_KEPT[operation]?.member;
+      if (notKept && typeof read.body === 'object' && read.body !== null)
+        delete (read.body as Record<string, unknown>)[notKept];
+      out.set(path, { operation, path, ...read });
     }
   }
   return out;
