@@ -87,7 +87,7 @@ for (const mutant of mutants()) {
     const failed = report.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
     killedBy =
       failed[0] &&
-      `${TEST} > ${failed[0].fullName}: ${(failed[0].failureMessages[0] ?? '').split('\n').find((l) => l.startsWith('GET ')) ?? 'failed'}`;
+      `${TEST} > ${failed[0].fullName}: ${(failed[0].failureMessages[0] ?? '').split('\n').find((l) => l.includes('GET /')) ?? 'failed'}`;
   } catch {
     killedBy =
       run.status === 0 ? undefined : `${TEST} (exit ${run.status}, no report: ${run.stderr.slice(-300)})`;
