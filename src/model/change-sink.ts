@@ -1,6 +1,6 @@
 /**
  * Where a store tells what it changed (decision 0110). Every mutating method of a store ends by
- * handing its change here; the emulator's `ChangeStream` (src/model/change.ts) keeps it (the data
+ * handing its change here; the emulator's `ChangeStream` (src/change-stream.ts) keeps it (the data
  * dir) and tells the observers (the log, the live stream). This module imports nothing, so every
  * domain folder can depend on it without depending on the others.
  */

@@ -1,4 +1,4 @@
-import type { Change } from '../model/change.js';
+import type { Change } from '../change-stream.js';
 import type { ClockMark, OutgoingRecord } from './kinds.js';
 import {
   changeRecord,

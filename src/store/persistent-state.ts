@@ -1,10 +1,10 @@
+import type { Change, ChangeStream } from '../change-stream.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { BatchResult } from '../delivery/batches.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
-import type { Change, ChangeStream } from '../model/change.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
 import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
@@ -22,7 +22,7 @@ export interface AttachTarget extends KeptServices {
  * The emulator's state in a data dir (decision 0080). `open` reads it back (synchronously, before the
  * clock is built, which starts where the data dir left it); `attach` puts it into the services, ends
  * what a crash cut off, handles the batch instants that passed while the emulator was down, and from
- * then on keeps the emulator's change stream (src/model/change.ts): every change is written before
+ * then on keeps the emulator's change stream (src/change-stream.ts): every change is written before
  * it is made, so before the admin API answers it.
  */
 export class PersistentState {

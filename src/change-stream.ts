@@ -1,11 +1,11 @@
-import type { FaultChange } from '../auth/faults.js';
-import type { JournalChange } from '../auth/journal.js';
-import type { TokenChange } from '../auth/tokens.js';
-import type { UserChange } from '../auth/users.js';
-import type { ClockChange } from '../clock/types.js';
-import type { DeliveryChange } from '../delivery/service.js';
-import type { ReservationChange } from '../reservations/store.js';
-import type { ChangeSink } from './change-sink.js';
+import type { FaultChange } from './auth/faults.js';
+import type { JournalChange } from './auth/journal.js';
+import type { TokenChange } from './auth/tokens.js';
+import type { UserChange } from './auth/users.js';
+import type { ClockChange } from './clock/types.js';
+import type { DeliveryChange } from './delivery/service.js';
+import type { ChangeSink } from './model/change-sink.js';
+import type { ReservationChange } from './reservations/store.js';
 
 /** `POST /__admin/reset` (or `Emulator.reset()`): reservations, notifications, tokens, journal, faults and outages forgotten. */
 export interface ResetChange {
