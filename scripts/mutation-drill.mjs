@@ -57,6 +57,48 @@ function mutants() {
   return out.filter((x) => !only || x.name.includes(only));
 }
 
+/**
+ * The tests that may kill a mutant, in order: the property first; for what only a crash shows (an
+ * attempt or a batch a kill -9 cut off) and the retention's drops, the tests of those, which run
+ * the CLI as built (dist/: rebuilt with the mutant, and once more at the end without it).
+ */
+const KILLERS = [
+  { test: TEST, env: { RESTART_SEQUENCES: sequences } },
+  { test: 'test/crash-cut-exhausted.test.ts', build: true },
+  { test: 'test/notification-retention.test.ts' },
+];
+
+/** What a vitest JSON run says failed first (the test, and the GET that differs), or undefined. */
+function failureOf(run, test) {
+  try {
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
+    const failed = report.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
+    if (!failed[0]) return undefined;
+    const line = (failed[0].failureMessages[0] ?? '').split('\n').find((l) => l.includes('GET /'));
+    return `${test} > ${failed[0].fullName}${line ? `: ${line.trim()}` : ''}`;
+  } catch {
+    return run.status === 0
+      ? undefined
+      : `${test} (exit ${run.status}, no report: ${run.stderr.slice(-300)})`;
+  }
+}
+
+/** Runs one killer against the source as it is now; answers what failed, or undefined. */
+function runKiller(killer) {
+  if (killer.build) {
+    const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    if (built.status !== 0) return `npm run build failed with the mutant: ${built.stderr.slice(-300)}`;
+  }
+  const run = spawnSync('npx', ['vitest', 'run', killer.test, '--reporter=json'], {
+    cwd: ROOT,
+    env: { ...process.env, ...killer.env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return failureOf(run, killer.test);
+}
+
+let rebuild = false;
 const results = [];
 for (const mutant of mutants()) {
   const file = join(ROOT, mutant.file);
@@ -70,32 +112,21 @@ for (const mutant of mutants()) {
     continue;
   }
   writeFileSync(file, original.replace(mutant.from, mutant.to));
-  let run;
-  try {
-    run = spawnSync('npx', ['vitest', 'run', TEST, '--reporter=json'], {
-      cwd: ROOT,
-      env: { ...process.env, RESTART_SEQUENCES: sequences },
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } finally {
-    writeFileSync(file, original);
-  }
   let killedBy;
   try {
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-    const failed = report.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
-    killedBy =
-      failed[0] &&
-      `${TEST} > ${failed[0].fullName}: ${(failed[0].failureMessages[0] ?? '').split('\n').find((l) => l.includes('GET /')) ?? 'failed'}`;
-  } catch {
-    killedBy =
-      run.status === 0 ? undefined : `${TEST} (exit ${run.status}, no report: ${run.stderr.slice(-300)})`;
+    for (const killer of KILLERS) {
+      rebuild ||= killer.build === true;
+      killedBy = runKiller(killer);
+      if (killedBy) break;
+    }
+  } finally {
+    writeFileSync(file, original);
   }
   results.push({ ...mutant, killed: killedBy !== undefined, by: killedBy ?? 'survived: no test failed' });
   const last = results.at(-1);
   console.log(`${last.killed ? 'killed  ' : 'SURVIVED'} ${last.name}: ${last.by}`);
 }
+if (rebuild) spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
 const survived = results.filter((r) => !r.killed);
 console.log(`\nmutation drill: ${results.length - survived.length} of ${results.length} mutants killed`);
 for (const [kind, why] of Object.entries(NO_RECORD)) console.log(`  no mutant of ${kind}: ${why}`);
