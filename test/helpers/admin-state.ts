@@ -48,8 +48,7 @@ export async function readState(url: string): Promise<Map<string, StateRead>> {
   const gets = routes.filter(([op, r]) => r.method === 'get' && !(op in NOT_STATE));
   for (const [operation, r] of gets) {
     if (r.path.includes(':')) continue;
-    const read = await get(url, r.path);
-    out.set(r.path, { operation, path: r.path, ...read });
+    out.set(r.path, comparable({ operation, path: r.path, ...(await get(url, r.path)) }));
   }
   for (const [operation, r] of gets) {
     const param = /\/:(\w+)/.exec(r.path);
@@ -58,14 +57,22 @@ export async function readState(url: string): Promise<Map<string, StateRead>> {
     const list = out.get(listPath)?.body;
     for (const value of idsIn(list, param[1]!)) {
       const path = r.path.replace(`:${param[1]}`, encodeURIComponent(String(value)));
-      const read = await get(url, path);
-      const notKept = NOT_KEPT[operation]?.member;
-      if (notKept && typeof read.body === 'object' && read.body !== null)
-        delete (read.body as Record<string, unknown>)[notKept];
-      out.set(path, { operation, path, ...read });
+      out.set(path, comparable({ operation, path, ...(await get(url, path)) }));
     }
   }
   return out;
+}
+
+/**
+ * A reading as two of them are compared: without the member its operation does not keep across a
+ * restart (NOT_KEPT), delivery stats without their buckets of wall time.
+ */
+export function comparable(read: StateRead): StateRead {
+  const notKept = NOT_KEPT[read.operation]?.member;
+  if (notKept && typeof read.body === 'object' && read.body !== null)
+    delete (read.body as Record<string, unknown>)[notKept];
+  if (read.operation === 'deliveryStats') read.body = withoutTime(read.body);
+  return read;
 }
 
 /** What differs between two readings: one line per path, naming the operation. */
@@ -99,22 +106,17 @@ async function get(url: string, path: string): Promise<{ status: number; body: u
     const bytes = Buffer.from(await res.arrayBuffer());
     return { status: res.status, body: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
   }
-  const body = (await res.json()) as unknown;
-  return { status: res.status, body: path === '/delivery-stats' ? withoutTime(body) : body };
+  return { status: res.status, body: (await res.json()) as unknown };
 }
 
 /**
- * Delivery stats as a data dir keeps them: the timelines' buckets of wall time run on to now, so a
- * restart a second later adds empty ones (and counts them in the window); those are left out.
+ * Delivery stats as a data dir keeps them: the counts per credential. The window and the timelines
+ * are buckets of wall time up to now (decision 0105), so they change with the hour a reading is
+ * taken at; the attempts they count are compared through each notification's detail GET.
  */
 function withoutTime(body: unknown): unknown {
-  const b = body as {
-    window?: { count?: number };
-    credentials?: Array<{ timeline?: Array<{ attempts: number }> }>;
-  };
-  if (b.window) delete b.window.count;
-  for (const c of b.credentials ?? []) {
-    while (c.timeline?.length && c.timeline.at(-1)!.attempts === 0) c.timeline.pop();
-  }
+  const b = body as { window?: unknown; credentials?: Array<{ timeline?: unknown }> };
+  delete b.window;
+  for (const c of b.credentials ?? []) delete c.timeline;
   return b;
 }
