@@ -78,28 +78,22 @@ describe('instants at the route table', () => {
   });
   afterAll(() => emu.close());
 
-  it.each(FORMS.refused)(
-    'the list query and the bulk resend body both refuse since=%j with 400 naming it',
-    async (since) => {
-      const list = await adminCall(emu, 'GET', `/notifications?since=${encodeURIComponent(since)}`);
-      const bulk = await adminCall(emu, 'POST', '/notifications/resend-failed', {
-        credentialId: 'c1',
-        since,
-        dryRun: true,
-      });
-      expect([list.status, bulk.status]).toEqual([400, 400]);
-      expect(JSON.stringify(list.body)).toContain('since');
-      expect(JSON.stringify(bulk.body)).toContain('since');
-    },
-  );
-
-  it.each(FORMS.accepted)('the list query and the bulk resend body both take since=%j', async (since) => {
+  it.each([
+    ...FORMS.refused.map((since) => [since, 400] as const),
+    ...FORMS.accepted.map((since) => [since, 200] as const),
+  ])('the list query and the bulk resend body both answer since=%j with %i', async (since, status) => {
     const list = await adminCall(emu, 'GET', `/notifications?since=${encodeURIComponent(since)}`);
     const bulk = await adminCall(emu, 'POST', '/notifications/resend-failed', {
       credentialId: 'c1',
       since,
       dryRun: true,
     });
-    expect([list.status, bulk.status]).toEqual([200, 200]);
+    expect([list.status, bulk.status]).toEqual([status, status]);
+    // A refusal names the member it refused.
+    if (status === 400)
+      expect([JSON.stringify(list.body), JSON.stringify(bulk.body)]).toEqual([
+        expect.stringContaining('since'),
+        expect.stringContaining('since'),
+      ]);
   });
 });
