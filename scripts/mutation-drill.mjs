@@ -7,7 +7,7 @@
  * into the source, the property test runs against it, and the source is put back. Exits 0 only if
  * the test killed every mutant; prints every mutant and the test that killed it (or that none did).
  *
- *   node scripts/mutation-drill.mjs [--only <substring>] [--sequences <n>]
+ *   node scripts/mutation-drill.mjs [--only <substring>[,<substring>…]] [--sequences <n>]
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -54,18 +54,20 @@ function mutants() {
       to: `      case '${m[1]}': break;${m[2] ?? ''}`,
     });
   }
-  return out.filter((x) => !only || x.name.includes(only));
+  return out.filter((x) => !only || only.split(',').some((o) => x.name.includes(o)));
 }
 
 /**
  * The tests that may kill a mutant, in order: the property first; for what only a crash shows (an
- * attempt or a batch a kill -9 cut off) and the retention's drops, the tests of those, which run
- * the CLI as built (dist/: rebuilt with the mutant, and once more at the end without it).
+ * attempt or a batch a kill -9 cut off, a compressed clock's start, the retention's drops), the
+ * tests of those; the crash test runs the CLI as built (dist/: rebuilt with the mutant, and once
+ * more at the end without it).
  */
 const KILLERS = [
   { test: TEST, env: { RESTART_SEQUENCES: sequences } },
-  { test: 'test/crash-cut-exhausted.test.ts', build: true },
+  { test: 'test/persistence.test.ts' },
   { test: 'test/notification-retention.test.ts' },
+  { test: 'test/crash-cut-exhausted.test.ts', build: true },
 ];
 
 /** What a vitest JSON run says failed first (the test, and the GET that differs), or undefined. */
