@@ -68,6 +68,8 @@ const KILLERS = [
   { test: 'test/persistence.test.ts' },
   { test: 'test/notification-retention.test.ts' },
   { test: 'test/crash-cut-exhausted.test.ts', build: true },
+  // On the build the killer before made.
+  { test: 'test/crash-batch.test.ts' },
 ];
 
 /** What a vitest JSON run says failed first (the test, and the GET that differs), or undefined. */
