@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
   closeSync,
@@ -20,7 +20,7 @@ import { type RunningEmulator, startServer } from '../src/server.js';
 import { DataDir } from '../src/store/data-dir.js';
 import type { KeptRecord } from '../src/store/kinds.js';
 import { BIN } from './helpers/cli.js';
-import { fillFileSystem as fill } from './helpers/fill.js';
+import { fillFileSystem as fill, mountSmallDisk, unmountSmallDisk } from './helpers/fill.js';
 
 // A full disk (issue 31 §2), on a real file system: a tmpfs of 512 KiB mounted for this file.
 // Under --data-dir (decision 0125) a write the disk cannot take is answered 503 and leaves nothing
@@ -30,18 +30,11 @@ import { fillFileSystem as fill } from './helpers/fill.js';
 
 const root = mkdtempSync(join(tmpdir(), 'reportbo-full-'));
 /** Why the file system could not be mounted (not root, no mount permission in this container). */
-const cannotMount = (() => {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', root], { stdio: 'pipe' });
-    return undefined;
-  } catch (err) {
-    return `mounting a tmpfs needs root and mount permission: ${(err as Error).message.split('\n')[0]}`;
-  }
-})();
+const cannotMount = mountSmallDisk(root);
 if (cannotMount) console.warn(`persistence-disk-full: skipped: ${cannotMount}`);
 
 afterAll(() => {
-  if (!cannotMount) execFileSync('umount', ['--lazy', root]);
+  if (!cannotMount) unmountSmallDisk(root);
   rmSync(root, { recursive: true, force: true });
 });
 

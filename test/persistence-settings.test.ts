@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminCall } from './helpers/admin-call.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
-import { fillFileSystem } from './helpers/fill.js';
+import { fillFileSystem, mountSmallDisk, unmountSmallDisk } from './helpers/fill.js';
 
 // Issue 43 §4: every setting and state survives a restart exactly, through the real CLI (dist/).
 
@@ -90,17 +89,10 @@ describe('the journal of GetAccessToken calls across a restart', () => {
 
 /** Why a small file system could not be mounted (not root, no mount permission). */
 const root = mkdtempSync(join(tmpdir(), 'reportbo-settings-full-'));
-const cannotMount = (() => {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', root], { stdio: 'pipe' });
-    return undefined;
-  } catch (err) {
-    return `mounting a tmpfs needs root and mount permission: ${(err as Error).message.split('\n')[0]}`;
-  }
-})();
+const cannotMount = mountSmallDisk(root);
 if (cannotMount) console.warn(`persistence-settings: the full-disk test is skipped: ${cannotMount}`);
 afterAll(() => {
-  if (!cannotMount) execFileSync('umount', ['--lazy', root]);
+  if (!cannotMount) unmountSmallDisk(root);
   rmSync(root, { recursive: true, force: true });
 });
 

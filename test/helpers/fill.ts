@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 /** Fills the file system with `file` until it refuses another byte (a full disk, for real). */
@@ -17,4 +18,21 @@ export function fillFileSystem(file: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Mounts a tmpfs of 512 KiB on `root` (a small disk to fill); answers why it could not (not root, no
+ * mount permission in this container), or undefined once mounted. `unmountSmallDisk` undoes it.
+ */
+export function mountSmallDisk(root: string): string | undefined {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', root], { stdio: 'pipe' });
+    return undefined;
+  } catch (err) {
+    return `mounting a tmpfs needs root and mount permission: ${(err as Error).message.split('\n')[0]}`;
+  }
+}
+
+export function unmountSmallDisk(root: string): void {
+  execFileSync('umount', ['--lazy', root]);
 }
