@@ -3,6 +3,7 @@ import { ActivityBus } from './activity/bus.js';
 import { announceChanges } from './activity/changes.js';
 import { logActivity } from './activity/log-lines.js';
 import { type AuthService, createAuthService } from './auth/index.js';
+import { ChangeStream } from './change-stream.js';
 import { type Clock, createClock, timeoutSpanWarning } from './clock/index.js';
 import {
   OPTION_NAMES,
@@ -14,7 +15,6 @@ import {
 import { DeliveryService, type Sender } from './delivery/index.js';
 import { TRUST_EXPIRY_WARNING_DAYS, trustExpiryWarnings } from './delivery/trust.js';
 import { createLogger, flushLog, type Logger, silentLogger } from './log.js';
-import { ChangeStream } from './model/change.js';
 import { ReservationStore } from './reservations/index.js';
 import { PersistentState } from './store/index.js';
 
@@ -64,7 +64,7 @@ export interface Emulator {
    */
   readonly activity: ActivityBus;
   /**
-   * Every change of the emulator's state, in order (src/model/change.ts): every store tells it here;
+   * Every change of the emulator's state, in order (src/change-stream.ts): every store tells it here;
    * a data dir keeps it, and the activity bus is derived from it.
    */
   readonly changes: ChangeStream;
@@ -102,7 +102,10 @@ export function createEmulator(
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
   // Read back before the clock is built: a manual or compressed clock starts where it stood (decision 0080).
   const persisted = settings.dataDir
-    ? PersistentState.open(settings.dataDir, settings.port, { acceptDataLoss: settings.acceptDataLoss })
+    ? PersistentState.open(settings.dataDir, settings.port, {
+        acceptDataLoss: settings.acceptDataLoss,
+        journalEntries: settings.journalEntries,
+      })
     : undefined;
   const changes = new ChangeStream({
     unkept: (err, change) =>

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
   closeSync,
@@ -9,7 +9,6 @@ import {
   rmSync,
   statSync,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { type RunningEmulator, startServer } from '../src/server.js';
 import { DataDir } from '../src/store/data-dir.js';
 import type { KeptRecord } from '../src/store/kinds.js';
 import { BIN } from './helpers/cli.js';
+import { fillFileSystem as fill, mountSmallDisk, unmountSmallDisk } from './helpers/fill.js';
 
 // A full disk (issue 31 §2), on a real file system: a tmpfs of 512 KiB mounted for this file.
 // Under --data-dir (decision 0125) a write the disk cannot take is answered 503 and leaves nothing
@@ -30,39 +30,13 @@ import { BIN } from './helpers/cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'reportbo-full-'));
 /** Why the file system could not be mounted (not root, no mount permission in this container). */
-const cannotMount = (() => {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', root], { stdio: 'pipe' });
-    return undefined;
-  } catch (err) {
-    return `mounting a tmpfs needs root and mount permission: ${(err as Error).message.split('\n')[0]}`;
-  }
-})();
+const cannotMount = mountSmallDisk(root);
 if (cannotMount) console.warn(`persistence-disk-full: skipped: ${cannotMount}`);
 
 afterAll(() => {
-  if (!cannotMount) execFileSync('umount', ['--lazy', root]);
+  if (!cannotMount) unmountSmallDisk(root);
   rmSync(root, { recursive: true, force: true });
 });
-
-/** Fills the file system with `file` until it refuses another byte. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(4096, 0x61);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  }
-  // Byte by byte into the last page, so nothing is left for the journal but its own slack.
-  try {
-    for (;;) writeSync(fd, chunk, 0, 1);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 async function admin(r: RunningEmulator, method: string, path: string, body?: unknown) {
   const res = await fetch(`${r.url}/__admin${path}`, {

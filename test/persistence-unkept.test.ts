@@ -130,8 +130,10 @@ describe('--data-dir whose journal cannot be written', () => {
     await admin(emu, 'GET', '/notifications?wait=settled');
     breakTheJournal(s.dataDir!);
 
-    // A batch (attempt started, attempt ended, batch done) and a retry now, all unwritable.
-    expect((await admin(emu, 'POST', '/clock/advance', { by: 'PT1H' })).status).toBe(200);
+    // A batch (attempt started, attempt ended, batch done) and a retry now, all unwritable. The
+    // clock move that ran the batch is itself a write the journal cannot keep: refused with 503
+    // and the clock put back (issue 43 §4); the batch it ran stays run.
+    expect((await admin(emu, 'POST', '/clock/advance', { by: 'PT1H' })).status).toBe(503);
     expect((await admin(emu, 'GET', '/redelivery/batches')).body).toMatchObject({
       batches: [{ attempted: 1, failed: 1 }],
     });
@@ -153,13 +155,7 @@ describe('--data-dir whose journal cannot be written', () => {
       (l) => l.level === 50 && String(l.msg).startsWith('data dir: could not keep'),
     );
     expect(unkept.map((l) => l.change)).toEqual(
-      expect.arrayContaining([
-        'attempt_started',
-        'attempt_ended',
-        'batch_started',
-        'batch_done',
-        'clock_advanced',
-      ]),
+      expect.arrayContaining(['attempt_started', 'attempt_ended', 'batch_started', 'batch_done']),
     );
     expect(JSON.stringify(unkept[0]?.err)).toContain('EBADF');
   });

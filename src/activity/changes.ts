@@ -1,5 +1,5 @@
+import type { Change, ChangeStream } from '../change-stream.js';
 import { toSummary } from '../delivery/notification.js';
-import type { Change, ChangeStream } from '../model/change.js';
 import type { ActivityBus } from './bus.js';
 import type { Activity } from './types.js';
 

@@ -81,24 +81,13 @@ export function notificationQuery(q: NotificationFilters): NotificationQuery {
   };
 }
 
-/** An ISO 8601 instant of the query as epoch ms, inside the range a Date can hold. */
+/** An instant of the query as epoch ms (the route table's InstantInput checked its form and range). */
 function instantParam(
   q: NotificationFilters,
   name: 'since' | 'until' | 'sinceWall' | 'untilWall',
 ): number | undefined {
   const text = q[name];
-  if (text === undefined) return undefined;
-  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text)
-    ? Date.parse(text)
-    : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw new InputError(
-      'invalid_query',
-      `${name}: "${text}" is not an ISO 8601 instant such as 2026-04-27T10:00:00Z.`,
-      { path: name },
-    );
-  }
-  return ms;
+  return text === undefined ? undefined : Date.parse(text);
 }
 
 /** How long a scan runs before it lets the event loop serve others (deliveries, events, the stream). */

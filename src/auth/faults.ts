@@ -52,7 +52,7 @@ export interface Fault extends FaultInput {
   matched: number;
 }
 
-/** What a FaultStore changed, with the rules after the change (src/model/change.ts). */
+/** What a FaultStore changed, with the rules after the change (src/change-stream.ts). */
 export type FaultChange =
   | { kind: 'fault_added'; fault: Fault; faults: Fault[] }
   | { kind: 'fault_removed'; id: string; faults: Fault[] }

@@ -36,7 +36,7 @@ export interface AuthDeps {
   clock: Clock;
   /** Seed for tokens and fault fractions; without one, tokens come from crypto randomness. */
   seed?: number;
-  /** Told of every change of users, tokens, the journal and fault rules (src/model/change.ts). */
+  /** Told of every change of users, tokens, the journal and fault rules (src/change-stream.ts). */
   changes?: ChangeSink<UserChange | TokenChange | JournalChange | FaultChange>;
   /** Most journal entries kept (the `journalEntries` setting; 0: the journal is off). */
   journalEntries?: number;

@@ -20,7 +20,7 @@ export const JOURNAL_ATTACHMENT = Symbol('reportbo.journal.attachment');
 /** One GetAccessToken call as received (admin `GET /__admin/requests`). */
 export type JournalEntry = z.output<typeof JournalEntryShape>;
 
-/** What the journal changed (src/model/change.ts). */
+/** What the journal changed (src/change-stream.ts). */
 export type JournalChange = { kind: 'call_journaled'; entry: JournalEntry };
 
 export interface JournalFilter {

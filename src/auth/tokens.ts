@@ -27,7 +27,7 @@ export interface IssuedToken {
   revoked: boolean;
 }
 
-/** What a TokenStore changed (src/model/change.ts). */
+/** What a TokenStore changed (src/change-stream.ts). */
 export type TokenChange =
   | { kind: 'token_issued'; token: string; username: string; version: ApiVersion; issuedAtMs: number }
   | { kind: 'token_revoked'; token: string };

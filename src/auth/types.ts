@@ -1,10 +1,6 @@
-/** API versions that expose GetAccessToken (spec "Versioning"). */
-export const API_VERSIONS = ['1.6', '1.7'] as const;
-export type ApiVersion = (typeof API_VERSIONS)[number];
+import type { AuthOutcome } from '../model/constants.js';
 
-/** Transport variants as the journal and fault filters name them (spec "3. GetAccessToken"). */
-export const VARIANTS = ['json', 'xml', 'soap11', 'soap12'] as const;
-export type Variant = (typeof VARIANTS)[number];
+export { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from '../model/constants.js';
 
 /** What the user record tells a client about itself once authenticated. */
 export interface UserIdentity {
@@ -13,18 +9,7 @@ export interface UserIdentity {
   webDescription: string;
 }
 
-/** Why a call ended the way it did; journal `outcome` values. */
-export const AUTH_OUTCOMES = [
-  'ok',
-  'invalid_credentials',
-  'version_not_authorized',
-  'missing_fields',
-  'malformed_request',
-  'payload_too_large',
-  'unsupported_media_type',
-  'fault',
-] as const;
-export type AuthOutcome = (typeof AUTH_OUTCOMES)[number];
+export type { AuthOutcome } from '../model/constants.js';
 
 /**
  * The plain answer of the GetAccessToken core, before any transport renders it.

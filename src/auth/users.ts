@@ -58,7 +58,7 @@ export function parseUser(input: unknown, where = 'user'): User {
 /** A user as `PUT /users/:username` takes it: the username may be left out (it is the path's). */
 export const UserReplaceSchema = UserSchema.partial({ username: true });
 
-/** What a UserStore changed (src/model/change.ts). */
+/** What a UserStore changed (src/change-stream.ts). */
 export type UserChange =
   | { kind: 'user_added'; user: User }
   | { kind: 'user_replaced'; user: User }

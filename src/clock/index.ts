@@ -16,7 +16,7 @@ export interface ClockOptions {
   /** Real ms per emulator hour for the compressed clock. */
   hourMs: number;
   onListenerError?: (err: unknown) => void;
-  /** Told when a manual clock is advanced (src/model/change.ts). */
+  /** Told when a manual clock is advanced (src/change-stream.ts). */
   changes?: ChangeSink<ClockChange>;
 }
 

@@ -39,10 +39,20 @@ export class ManualClock implements Clock {
   /** Advances are serialized: a second call waits for the first, batches included. */
   advance(target: AdvanceTarget): Promise<AdvanceResult> {
     const run = this.#queue
-      .then(() => this.#advance(target))
+      .then(() => {
+        this.changes.ensureKeepable?.();
+        return this.#advance(target);
+      })
       .then((moved) => {
-        // The clock moved (batches ran on the way): nothing to undo, so kept after the fact.
-        this.changes.emitMade({ kind: 'clock_advanced', ...moved });
+        // Kept like every other write (decision 0163): a move the data dir cannot keep is refused
+        // (503) before it starts; one whose disk filled on the way goes back to where it was (the
+        // batches run on the way stay run: their attempts happened).
+        try {
+          this.changes.emit({ kind: 'clock_advanced', ...moved });
+        } catch (err) {
+          this.#nowMs = Date.parse(moved.from);
+          throw err;
+        }
         return moved;
       });
     this.#queue = run.catch(() => {});

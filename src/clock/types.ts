@@ -22,7 +22,7 @@ export type AdvanceTarget = { byMs: number } | { to: Date } | { to: 'next-batch'
 export type AdvanceResult = z.output<typeof AdvanceResultShape>;
 
 /**
- * What a clock changed (src/model/change.ts): it started (where it stands is then kept), or a manual
+ * What a clock changed (src/change-stream.ts): it started (where it stands is then kept), or a manual
  * clock was advanced (from, to and the batch instants it crossed).
  */
 export type ClockChange = { kind: 'clock_started' } | ({ kind: 'clock_advanced' } & AdvanceResult);

@@ -3,7 +3,7 @@ import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { type Credential, httpWarning, parseCredential } from './credential-schema.js';
 
-/** What a CredentialStore changed (src/model/change.ts). */
+/** What a CredentialStore changed (src/change-stream.ts). */
 export type CredentialChange =
   | { kind: 'credential_added'; credential: Credential }
   | { kind: 'credential_replaced'; credential: Credential }

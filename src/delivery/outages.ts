@@ -83,11 +83,11 @@ export interface OutageStoreDeps {
   hasCredential: (id: string) => boolean;
   /** The ids known, for the message naming them. */
   credentialIds: () => string[];
-  /** Told of every change (src/model/change.ts). */
+  /** Told of every change (src/change-stream.ts). */
   changes?: ChangeSink<OutageChange>;
 }
 
-/** What an OutageStore changed, with the outages after the change (src/model/change.ts). */
+/** What an OutageStore changed, with the outages after the change (src/change-stream.ts). */
 export type OutageChange =
   | { kind: 'outage_added'; outage: Outage; outages: Outage[] }
   | { kind: 'outage_removed'; id: string; outages: Outage[] }

@@ -54,7 +54,7 @@ export interface OutboxDeps {
   /** Whether retention may drop an exhausted notification no resend took yet (settings.retentionDropsExhausted; decision 0211). */
   retentionDropsExhausted?: boolean;
   /**
-   * Told of every change, synchronously and in order (src/model/change.ts): the data dir keeps each
+   * Told of every change, synchronously and in order (src/change-stream.ts): the data dir keeps each
    * (decision 0080), the live stream and the info log hear them. An attempt is told when it starts,
    * before its request is sent, so a crash leaves a trace of every attempt that may have reached the
    * receiver.
@@ -83,7 +83,7 @@ export interface RetentionView {
   exhaustedKept: number;
 }
 
-/** What the outbox changed (src/model/change.ts). */
+/** What the outbox changed (src/change-stream.ts). */
 export type OutboxChange =
   | { kind: 'notification_created'; notification: NotificationRecord }
   | { kind: 'attempt_started'; notification: NotificationRecord; attempt: StartedAttempt }

@@ -1,28 +1,6 @@
-/**
- * How one delivery attempt ended (docs/admin-api.md "Notifications"). Only `http_status` 200 is a
- * success. `interrupted`: the emulator stopped while the attempt ran (decision 0043); not the
- * receiver's failure, so it does not count toward the 5 attempts.
- */
-export const ATTEMPT_OUTCOMES = [
-  'http_status',
-  'timeout',
-  'connect_refused',
-  'dns_error',
-  'tls_error',
-  'reset',
-  'invalid_response',
-  'interrupted',
-  // Never the receiver's doing: an outage injected with POST /__admin/outages; nothing was sent.
-  'simulated_outage',
-  // The emulator died (kill -9, crash) while the attempt was in flight; found in a data dir at the
-  // restart (decision 0080). The receiver may have got it, so unlike `interrupted` it counts toward
-  // the 5 attempts; delivery is at-least-once.
-  'interrupted_by_crash',
-  // The emulator itself failed while making the attempt (a bug, a full disk): recorded as data so no
-  // error escapes a background attempt (decision 0120). Not the receiver's doing: not counted.
-  'emulator_error',
-] as const;
-export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+import type { AttemptOutcome } from '../model/constants.js';
+
+export { ATTEMPT_OUTCOMES, type AttemptOutcome } from '../model/constants.js';
 
 /** Outcomes that are the emulator's doing, not the receiver's: they do not count toward MAX_ATTEMPTS. */
 export const UNCOUNTED_OUTCOMES: ReadonlySet<AttemptOutcome> = new Set(['interrupted', 'emulator_error']);

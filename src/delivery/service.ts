@@ -32,7 +32,7 @@ export interface DeliveryDeps {
   sender?: Sender;
   /** How messages name the settings `caFile` and `allowHttp` (default: as options). */
   names?: SettingNames;
-  /** Told of every change of credentials, trust, outages and the outbox (src/model/change.ts). */
+  /** Told of every change of credentials, trust, outages and the outbox (src/change-stream.ts). */
   changes?: ChangeSink<DeliveryChange>;
 }
 
@@ -48,7 +48,7 @@ export interface EventRouted {
   credentials: readonly string[];
 }
 
-/** What the delivery engine changes (src/model/change.ts). */
+/** What the delivery engine changes (src/change-stream.ts). */
 export type DeliveryChange = CredentialChange | TrustChange | OutageChange | OutboxChange | EventRouted;
 
 /** A notification an event created, as EventResult lists it. */

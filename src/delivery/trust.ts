@@ -10,7 +10,7 @@ export type TrustSource = (typeof TRUST_SOURCES)[number];
 /** A certificate trusted for https:// destinations in addition to the system roots. */
 export type TrustedCertificate = z.output<typeof TrustedCertificateShape>;
 
-/** What a TrustStore changed (src/model/change.ts); `pem` is the certificate's PEM text. */
+/** What a TrustStore changed (src/change-stream.ts); `pem` is the certificate's PEM text. */
 export type TrustChange =
   | { kind: 'trust_added'; certificate: TrustedCertificate; pem: string }
   | { kind: 'trust_removed'; certificate: TrustedCertificate };

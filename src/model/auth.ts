@@ -1,6 +1,6 @@
 /** GetAccessToken's shapes (zod): a token and a journal entry, for src/auth and the admin contract alike. */
 import { z } from 'zod';
-import { API_VERSIONS, AUTH_OUTCOMES, VARIANTS } from '../auth/types.js';
+import { API_VERSIONS, AUTH_OUTCOMES, VARIANTS } from './constants.js';
 import { instant, int, str } from './fields.js';
 
 export const TokenShape = z.object({

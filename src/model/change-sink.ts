@@ -1,6 +1,6 @@
 /**
  * Where a store tells what it changed (decision 0110). Every mutating method of a store ends by
- * handing its change here; the emulator's `ChangeStream` (src/model/change.ts) keeps it (the data
+ * handing its change here; the emulator's `ChangeStream` (src/change-stream.ts) keeps it (the data
  * dir) and tells the observers (the log, the live stream). This module imports nothing, so every
  * domain folder can depend on it without depending on the others.
  */
@@ -16,6 +16,12 @@ export interface ChangeSink<C> {
    * so a failure to keep it is logged, never thrown, and observers hear it either way.
    */
   emitMade(change: C): void;
+  /**
+   * Throws (DataDirUnwritableError) when a change emitted now could not be kept: for a writer whose
+   * change is only known once its work is done (a clock move runs batches on the way), so it can
+   * refuse before it starts, like every other write (decision 0163).
+   */
+  ensureKeepable?(): void;
 }
 
 /** The sink of a store built on its own (unit tests): applies, keeps nothing, tells nobody. */

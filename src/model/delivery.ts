@@ -3,7 +3,7 @@
  * records with them and the admin contract names them as components of its answers.
  */
 import { z } from 'zod';
-import { ATTEMPT_OUTCOMES } from '../delivery/outcome.js';
+import { ATTEMPT_OUTCOMES } from './constants.js';
 import { instant, int, str } from './fields.js';
 
 /**

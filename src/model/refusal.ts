@@ -6,8 +6,8 @@
  * refused in the same words wherever it comes from.
  */
 import type { z } from 'zod';
-import { unknownKeyMessage } from '../config/closest-key.js';
-import { type ErrorDetails, InputError } from '../errors.js';
+import { unknownKeyMessage } from './closest-key.js';
+import { type ErrorDetails, InputError } from './errors.js';
 
 export interface Refusal {
   /** The error code of the 400, e.g. `invalid_user`. */

@@ -1,6 +1,6 @@
 /** A reservation's shapes (zod), for src/reservations and the admin contract alike. */
 import { z } from 'zod';
-import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../contract/index.js';
+import { BOOKING_STATUSES, EVENT_TYPES } from './constants.js';
 import { instant, int, str } from './fields.js';
 
 const bookingStatus = z.enum(BOOKING_STATUSES);
@@ -20,10 +20,4 @@ export const HistoryEntryShape = z.object({
   event: z.enum([...EVENT_TYPES, 'Redeliver']),
   status: bookingStatus,
   warning: str.optional(),
-});
-
-export const ReservationShape = z.object({
-  ...reservationSummaryFields,
-  body: NotificationBodySchema,
-  history: z.array(HistoryEntryShape),
 });

@@ -50,7 +50,7 @@ export interface ReservationStoreOptions {
   clock: Pick<Clock, 'now'>;
   seed: number;
   exchangeNotifies: ExchangeNotifies;
-  /** Told of every reservation saved (src/model/change.ts). */
+  /** Told of every reservation saved (src/change-stream.ts). */
   changes?: ChangeSink<ReservationChange>;
 }
 

@@ -1,7 +1,7 @@
 /** What the reservation store keeps and answers (shapes of docs/admin-api.md). */
 import type { z } from 'zod';
 import type { NotificationBody, StoredBody } from '../contract/index.js';
-import type { HistoryEntryShape, ReservationShape, ReservationSummaryShape } from '../model/reservation.js';
+import type { HistoryEntryShape, ReservationSummaryShape } from '../model/reservation.js';
 import type { EventType } from './events.js';
 
 /** A reservation as the admin API lists it. */
@@ -9,7 +9,7 @@ export type ReservationSummary = z.output<typeof ReservationSummaryShape>;
 /** One change of a reservation (its `history`). */
 export type HistoryEntry = z.output<typeof HistoryEntryShape>;
 /** One reservation with its last notification body and history. */
-export type Reservation = z.output<typeof ReservationShape>;
+export type Reservation = ReservationSummary & { body: NotificationBody; history: HistoryEntry[] };
 
 export interface LifecycleResult {
   event: EventType | 'Redeliver';

@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
+import { countRecords, cutFile, describeCount, type JournalMark, readJournal } from './journal-read.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { decodeRecords, encodeRecord, encodeRecordAt, type OutgoingStoreRecord } from './records.js';
@@ -51,7 +52,7 @@ export class DataDir {
   readonly notices: string[] = [];
   #generation: number;
   #fd: number;
-  #journalBytes: number;
+  #journalBytes = 0;
   #snapshotBytes: number;
   #dirty = false;
   /** A flush to the disk is under way on the thread pool (`#flush`). */
@@ -79,38 +80,13 @@ export class DataDir {
     acceptDataLoss: boolean,
   ) {
     const format = readFormat(dir);
-    const checkpoint = readCheckpoint(dir, this.notices);
+    const { checkpoint, problem: checkpointProblem } = readCheckpoint(dir);
     /** What is missing or damaged, one line per file (decision 0111). */
     const damage: string[] = [];
-    const snapshotFile = join(dir, SNAPSHOT_FILE);
-    this.#generation = 0;
-    this.#snapshotBytes = 0;
-    let snapshotGeneration: number | undefined;
-    if (existsSync(snapshotFile)) {
-      const buf = readFileSync(snapshotFile);
-      const read = decodeRecords(buf, onRecord, 'header');
-      const { header } = read;
-      // A snapshot is written to a temporary file, synced and renamed: a bad one is not a crash case.
-      if (!header)
-        throw storeError(
-          'data_dir_corrupt',
-          `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
-          { dataDir: dir },
-        );
-      snapshotGeneration = header.d.generation;
-      const mark = checkpoint?.snapshot?.generation === snapshotGeneration ? checkpoint.snapshot : undefined;
-      if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
-        const lost = mark
-          ? `${Math.max(1, mark.records - read.count)} of its ${mark.records} records`
-          : 'the records from there on';
-        damage.push(
-          `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
-        );
-      }
-      this.#snapshotMark = { generation: snapshotGeneration, bytes: read.goodBytes, records: read.count };
-      this.#generation = snapshotGeneration;
-      this.#snapshotBytes = buf.length;
-    }
+    const snapshot = this.#readSnapshot(checkpoint, onRecord, damage);
+    const snapshotGeneration = snapshot?.generation;
+    this.#generation = snapshotGeneration ?? 0;
+    this.#snapshotBytes = snapshot?.fileBytes ?? 0;
     const onDisk = journalsIn(dir);
     if (snapshotGeneration === undefined) {
       const named = checkpoint?.snapshot;
@@ -124,17 +100,66 @@ export class DataDir {
     // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
     // as long as it was then (decision 0111).
     const first = snapshotGeneration ?? onDisk[0] ?? 0;
+    const { sealed, current, held } = this.#readJournals({
+      format,
+      checkpoint,
+      onDisk,
+      first,
+      acceptDataLoss,
+      onRecord,
+      damage,
+    });
+    // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
+    // without one, a journal cut at a record boundary looks whole, so records may be missing
+    // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
+    // cut before its checkpoint) is started as it is.
+    if (checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
+      damage.push(
+        `${CHECKPOINT_FILE} is ${checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
+      );
+    this.#refuseOrAccept(damage, acceptDataLoss);
+    this.#sealed = sealed;
+    this.#records = current.records;
+    this.#kinds = new Map(Object.entries(current.kinds));
+    removeLeftovers(dir, snapshotGeneration);
+    const journalFile = join(dir, journalName(this.#generation));
+    // The journal before format.json: a format.json without a journal beside it is then always damage.
+    this.#fd = openSync(journalFile, 'a');
+    if (format === undefined || format < DATA_DIR_FORMAT) writeFormat(dir);
+    this.#writeCheckpoint('running');
+    this.#timer = setInterval(() => this.#flush(), SYNC_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /**
+   * Reads the journals back from generation `first` on, in order, handing their records on: each
+   * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
+   * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
+   * sealed journals, the current one, and which journals hold records.
+   */
+  #readJournals(o: {
+    format: number | undefined;
+    checkpoint: Checkpoint | undefined;
+    onDisk: number[];
+    first: number;
+    acceptDataLoss: boolean;
+    onRecord: (rec: KeptRecord) => void;
+    damage: string[];
+  }): { sealed: JournalMark[]; current: JournalMark; held: string[] } {
+    const { format, checkpoint, onDisk, first, acceptDataLoss, onRecord, damage } = o;
     const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
     const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
     this.#journalBytes = 0;
     /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
     let stopped = false;
     const sealed: JournalMark[] = [];
+    /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
+    const held: string[] = [];
     let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
     const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (let g = first; g <= lastExpected; g++) {
       const name = journalName(g);
-      const file = join(dir, name);
+      const file = join(this.dir, name);
       const mark = named.find((j) => j.generation === g);
       if (!existsSync(file)) {
         // A new data dir has no journal yet and no format.json; one with format.json always has one.
@@ -155,92 +180,83 @@ export class DataDir {
         renameSync(file, `${file}${aside}`);
         continue;
       }
-      const kinds: Record<string, number> = {};
-      const read = decodeRecords(buf, (rec) => {
-        kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
-        onRecord(rec);
+      const { read, kinds, lost, repaired } = readJournal(buf, {
+        mark,
+        newest: g === lastExpected,
+        checkpointAt: checkpoint?.at,
+        onRecord,
       });
-      const { problem } = read;
-      const markBytes = mark?.bytes ?? 0;
-      let lost: string | undefined;
-      if (problem) {
-        // The one thing a crash leaves: the last write cut short (or, after a power cut, blocks the disk
-        // never got: zeros), at the end of the newest journal, after the checkpoint. Anything else
-        // was acknowledged (decision 0111).
-        const interrupted =
-          g === lastExpected &&
-          problem.last &&
-          problem.offset >= markBytes &&
-          (isCutShort(buf, problem.offset) || buf.subarray(problem.offset).every((b) => b === 0));
-        if (interrupted) {
-          const fd = openSync(file, 'r+');
-          ftruncateSync(fd, read.goodBytes);
-          fsyncSync(fd);
-          closeSync(fd);
-          this.notices.push(
-            `data dir ${dir}: repaired ${name}: dropped a ${problem.reason} at byte ${problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
-          );
-        } else {
-          const after = problem.last ? undefined : countRecords(buf, problem.offset + 1);
-          const found = { count: 1 + (after?.count ?? 0), kinds: { ...(after?.kinds ?? {}) } };
-          const kind = kindAt(buf, problem.offset);
-          if (kind) found.kinds[kind] = (found.kinds[kind] ?? 0) + 1;
-          const counted = lostSince(mark, read.count, kinds, found);
-          const why = after
-            ? ` with ${after.count} good record${after.count === 1 ? '' : 's'} after it`
-            : !isCutShort(buf, problem.offset)
-              ? ' (the whole record is there: not a write a crash cut short)'
-              : ` (the checkpoint of ${checkpoint?.at} names ${markBytes} bytes: the file was cut)`;
-          lost = `a ${problem.reason} at byte ${problem.offset}${why}: lost ${counted}`;
-        }
-      } else if (mark && (read.goodBytes < mark.bytes || read.count < mark.records)) {
-        lost = `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark.bytes} bytes): lost ${lostSince(mark, read.count, kinds, { count: 0, kinds: {} })}`;
+      if (repaired !== undefined) {
+        cutFile(file, read.goodBytes);
+        this.notices.push(`data dir ${this.dir}: repaired ${name}: ${repaired}`);
       }
       if (lost !== undefined) {
         damage.push(`${name}: ${lost}`);
         if (acceptDataLoss) {
           // Kept as it was beside the data dir's files, then cut back to what was read.
           copyFileSync(file, `${file}${aside}`);
-          const fd = openSync(file, 'r+');
-          ftruncateSync(fd, read.goodBytes);
-          fsyncSync(fd);
-          closeSync(fd);
+          cutFile(file, read.goodBytes);
           stopped = true;
         }
       }
+      if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
       if (g > first) sealed.push(current);
       current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
       this.#generation = g;
       this.#journalBytes = read.goodBytes;
     }
-    if (damage.length > 0) {
-      if (!acceptDataLoss)
-        throw storeError(
-          'data_dir_corrupt',
-          `The data dir ${dir} has lost acknowledged records:\n${damage.map((d) => `  - ${d}`).join('\n')}\nStart with --accept-data-loss (REPORTBO_ACCEPT_DATA_LOSS=true) to keep what is readable and go on (damaged files are kept beside as *${'.damaged-<time>'}), or restore the data dir from a backup.`,
-          { dataDir: dir, damage },
-        );
-      for (const d of damage)
-        this.notices.push(`data dir ${dir}: accepted a loss (--accept-data-loss): ${d}`);
+    return { sealed, current, held };
+  }
+
+  /**
+   * What was lost refuses the start (decision 0111), unless `--accept-data-loss` said to go on:
+   * then each loss is a notice.
+   */
+  #refuseOrAccept(damage: string[], acceptDataLoss: boolean): void {
+    if (damage.length === 0) return;
+    if (!acceptDataLoss)
+      throw storeError(
+        'data_dir_corrupt',
+        `The data dir ${this.dir} has lost acknowledged records:\n${damage.map((d) => `  - ${d}`).join('\n')}\nStart with --accept-data-loss (REPORTBO_ACCEPT_DATA_LOSS=true) to keep what is readable and go on (damaged files are kept beside as *${'.damaged-<time>'}), or restore the data dir from a backup.`,
+        { dataDir: this.dir, damage },
+      );
+    for (const d of damage)
+      this.notices.push(`data dir ${this.dir}: accepted a loss (--accept-data-loss): ${d}`);
+  }
+
+  /**
+   * Reads the snapshot back (none: undefined), handing its records on; what it lost is added to
+   * `damage`. A snapshot is written to a temporary file, synced and renamed: one without its
+   * header is not a crash case and refuses the start.
+   */
+  #readSnapshot(
+    checkpoint: Checkpoint | undefined,
+    onRecord: (rec: KeptRecord) => void,
+    damage: string[],
+  ): { generation: number; fileBytes: number } | undefined {
+    const snapshotFile = join(this.dir, SNAPSHOT_FILE);
+    if (!existsSync(snapshotFile)) return undefined;
+    const buf = readFileSync(snapshotFile);
+    const read = decodeRecords(buf, onRecord, 'header');
+    const { header } = read;
+    if (!header)
+      throw storeError(
+        'data_dir_corrupt',
+        `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
+        { dataDir: this.dir },
+      );
+    const generation = header.d.generation;
+    const mark = checkpoint?.snapshot?.generation === generation ? checkpoint.snapshot : undefined;
+    if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
+      const lost = mark
+        ? `${Math.max(1, mark.records - read.count)} of its ${mark.records} records`
+        : 'the records from there on';
+      damage.push(
+        `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
+      );
     }
-    this.#sealed = sealed;
-    this.#records = current.records;
-    this.#kinds = new Map(Object.entries(current.kinds));
-    // Journals of older generations are leftovers of a compaction a crash interrupted after the rename.
-    for (const f of readdirSync(dir)) {
-      const journal = /^journal-(\d+)\.bin$/.exec(f);
-      if (journal && snapshotGeneration !== undefined && Number(journal[1]) < snapshotGeneration)
-        unlinkSync(join(dir, f));
-      // Another opener's lock being written is its own to remove.
-      if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
-    }
-    const journalFile = join(dir, journalName(this.#generation));
-    // The journal before format.json: a format.json without a journal beside it is then always damage.
-    this.#fd = openSync(journalFile, 'a');
-    if (format === undefined || format < DATA_DIR_FORMAT) writeFormat(dir);
-    this.#writeCheckpoint('running');
-    this.#timer = setInterval(() => this.#flush(), SYNC_INTERVAL_MS);
-    this.#timer.unref();
+    this.#snapshotMark = { generation, bytes: read.goodBytes, records: read.count };
+    return { generation, fileBytes: buf.length };
   }
 
   /**
@@ -331,9 +347,17 @@ export class DataDir {
     return new DataDirUnwritableError(this.dir, cause);
   }
 
-  /** Whether the journal has grown enough to be folded into a new snapshot. */
+  /**
+   * Whether the journals should be folded into a new snapshot: the current one has grown enough, or
+   * a sealed one is still there (a compaction that a crash or a failure cut off before its rename),
+   * so a start always catches up and journals never pile up (decision 0164). False while a
+   * background compaction runs.
+   */
   wantsCompaction(): boolean {
-    return this.#journalBytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes);
+    if (this.#compacting) return false;
+    return (
+      this.#sealed.length > 0 || this.#journalBytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes)
+    );
   }
 
   /**
@@ -581,15 +605,20 @@ export class DataDir {
   }
 }
 
-const CHECKPOINT_FILE = 'checkpoint.json';
-
-/** What one journal held at a checkpoint. */
-interface JournalMark {
-  generation: number;
-  bytes: number;
-  records: number;
-  kinds: Record<string, number>;
+/**
+ * Journals of generations older than the snapshot (leftovers of a compaction a crash interrupted
+ * after its rename) and temporary files; another opener's lock being written is its own to remove.
+ */
+function removeLeftovers(dir: string, snapshotGeneration: number | undefined): void {
+  for (const f of readdirSync(dir)) {
+    const journal = /^journal-(\d+)\.bin$/.exec(f);
+    if (journal && snapshotGeneration !== undefined && Number(journal[1]) < snapshotGeneration)
+      unlinkSync(join(dir, f));
+    if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
+  }
 }
+
+const CHECKPOINT_FILE = 'checkpoint.json';
 
 interface SnapshotMark {
   generation: number;
@@ -606,10 +635,13 @@ interface Checkpoint {
   journals: JournalMark[];
 }
 
-/** The checkpoint, or undefined (none: a data dir of an older emulator, or one never opened). */
-function readCheckpoint(dir: string, notices: string[]): Checkpoint | undefined {
+/**
+ * The checkpoint, or what is wrong with it: `missing` (a data dir of an older emulator, one never
+ * opened, or one whose checkpoint was deleted) or `damaged (why)`.
+ */
+function readCheckpoint(dir: string): { checkpoint?: Checkpoint; problem?: string } {
   const file = join(dir, CHECKPOINT_FILE);
-  if (!existsSync(file)) return undefined;
+  if (!existsSync(file)) return { problem: 'missing' };
   try {
     const cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
     const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
@@ -622,13 +654,9 @@ function readCheckpoint(dir: string, notices: string[]): Checkpoint | undefined 
       (cp.snapshot !== undefined && !markOk(cp.snapshot))
     )
       throw new Error('not a checkpoint');
-    return cp;
+    return { checkpoint: cp };
   } catch (err) {
-    // Not refused: the checkpoint is written without a flush (a power cut may leave it empty).
-    notices.push(
-      `data dir ${dir}: ${CHECKPOINT_FILE} cannot be read (${(err as Error).message}): the journals were not checked for missing records`,
-    );
-    return undefined;
+    return { problem: `damaged (${(err as Error).message})` };
   }
 }
 
@@ -639,58 +667,6 @@ function journalsIn(dir: string): number[] {
     .filter((g): g is string => g !== undefined)
     .map(Number)
     .sort((a, b) => a - b);
-}
-
-/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
-function isCutShort(buf: Buffer, at: number): boolean {
-  return buf.length - at < 12 || at + 8 + buf.readUInt32LE(at) > buf.length;
-}
-
-/** The kind a damaged record names, when its JSON still reads. */
-function kindAt(buf: Buffer, at: number): string | undefined {
-  try {
-    const jsonLength = buf.readUInt32LE(at + 8);
-    const k = (JSON.parse(buf.toString('utf8', at + 12, at + 12 + jsonLength)) as { k?: unknown }).k;
-    return typeof k === 'string' && k.length <= 40 ? k : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The good records of `buf` from the first one found at or after `from`, counted by kind. */
-function countRecords(buf: Buffer, from: number): { count: number; kinds: Record<string, number> } {
-  const kinds: Record<string, number> = {};
-  for (let at = from; at + 12 <= buf.length; at++) {
-    const read = decodeRecords(buf.subarray(at), (rec) => {
-      kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
-    });
-    if (read.count > 0 || read.problem === undefined) return { count: read.count, kinds };
-  }
-  return { count: 0, kinds };
-}
-
-/**
- * What was lost from a journal that held `mark` at the checkpoint and now reads `count` records
- * (`kinds`), or, beyond what the checkpoint names, the records `found` past the damage.
- */
-function lostSince(
-  mark: JournalMark | undefined,
-  count: number,
-  kinds: Record<string, number>,
-  found: { count: number; kinds: Record<string, number> },
-): string {
-  if (!mark || mark.records - count < found.count) return describeCount(found.count, found.kinds);
-  const missing: Record<string, number> = {};
-  for (const [k, n] of Object.entries(mark.kinds)) if (n > (kinds[k] ?? 0)) missing[k] = n - (kinds[k] ?? 0);
-  return describeCount(mark.records - count, missing);
-}
-
-/** `3 records (n: 2, a+: 1)`. */
-function describeCount(count: number, kinds: Record<string, number>): string {
-  const parts = Object.entries(kinds)
-    .filter(([, n]) => n > 0)
-    .map(([k, n]) => `${k}: ${n}`);
-  return `${count} record${count === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /** Why the data dir cannot keep changes, since when (the first failure of a run of them). */

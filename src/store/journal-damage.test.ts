@@ -170,10 +170,35 @@ describe('journal damage is told from an interrupted write', () => {
     expect(refusal(dir).message).toMatch(/journal-1\.bin is missing: lost its 1 record \(n: 1\)/);
   });
 
-  it('reads a data dir of an older emulator (no checkpoint) as before, and checks it from then on', () => {
+  it('refuses a journal whose checkpoint is missing or damaged (it cannot prove nothing was cut from its end)', () => {
+    const dir = fresh();
+    written(dir);
+    writeFileSync(join(dir, 'checkpoint.json'), '{');
+    expect(refusal(dir).message).toMatch(
+      /checkpoint\.json is damaged \([^)]*\): whether acknowledged records were cut from the end of journal-0\.bin \(6 records, \d+ bytes\) cannot be checked/,
+    );
+    unlinkSync(join(dir, 'checkpoint.json'));
+    expect(refusal(dir).message).toMatch(/checkpoint\.json is missing: whether acknowledged records/);
+    const accepted = openAll(dir, true);
+    expect(accepted.records).toHaveLength(6);
+    accepted.close();
+    openAll(dir).close();
+  });
+
+  it('starts a data dir whose first start was cut before its checkpoint (nothing in its journal)', () => {
+    const dir = fresh();
+    openAll(dir).close();
+    unlinkSync(join(dir, 'checkpoint.json'));
+    const d = openAll(dir);
+    expect(d.records).toEqual([]);
+    d.close();
+  });
+
+  it('reads a data dir of an older emulator (format 1, no checkpoint) as before, and checks it from then on', () => {
     const dir = fresh();
     const ends = written(dir);
     unlinkSync(join(dir, 'checkpoint.json'));
+    writeFileSync(join(dir, 'format.json'), '{"format":1}\n');
     const d = openAll(dir);
     expect(d.records).toHaveLength(6);
     d.close();

@@ -1,4 +1,4 @@
-import type { Change } from '../model/change.js';
+import type { Change } from '../change-stream.js';
 import type { ClockMark, OutgoingRecord } from './kinds.js';
 import {
   changeRecord,
@@ -61,7 +61,8 @@ export function recordOf(c: Change, ctx: KeepContext): OutgoingRecord | undefine
     case 'token_revoked':
       return { k: 'tok-', d: { token: c.token } };
     case 'call_journaled':
-      return { k: 'req', d: c.entry };
+      // With the journal off (`journalEntries` 0) nothing of a call is kept, on disk either.
+      return ctx.services.auth.journal.enabled ? { k: 'req', d: c.entry } : undefined;
     case 'reservation_saved':
       return reservationRecord(c.record, c.sequence, 'appended');
     case 'notification_created': {

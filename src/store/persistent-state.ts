@@ -1,11 +1,10 @@
-import { MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
+import type { Change, ChangeStream } from '../change-stream.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { BatchResult } from '../delivery/batches.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
-import type { Change, ChangeStream } from '../model/change.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
 import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
@@ -23,7 +22,7 @@ export interface AttachTarget extends KeptServices {
  * The emulator's state in a data dir (decision 0080). `open` reads it back (synchronously, before the
  * clock is built, which starts where the data dir left it); `attach` puts it into the services, ends
  * what a crash cut off, handles the batch instants that passed while the emulator was down, and from
- * then on keeps the emulator's change stream (src/model/change.ts): every change is written before
+ * then on keeps the emulator's change stream (src/change-stream.ts): every change is written before
  * it is made, so before the admin API answers it.
  */
 export class PersistentState {
@@ -42,8 +41,12 @@ export class PersistentState {
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
-  static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
-    const replayed = new ReplayedState();
+  static open(
+    dir: string,
+    port: number,
+    options: { acceptDataLoss?: boolean; journalEntries?: number } = {},
+  ): PersistentState {
+    const replayed = new ReplayedState(options.journalEntries);
     return new PersistentState(
       DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
       replayed,
@@ -84,7 +87,8 @@ export class PersistentState {
     for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
     t.auth.faults.restore(r.faults);
     t.delivery.outages.restore(r.outages);
-    t.auth.journal.restore(r.requests.slice(-MAX_JOURNAL_ENTRIES));
+    const { capacity } = t.auth.journal;
+    t.auth.journal.restore(r.requests.slice(Math.max(0, r.requests.length - capacity)));
     for (const [, tok] of r.tokens) t.auth.tokens.restore(tok);
     const nowIso = clock.now().toISOString();
     const interrupted = r.interruptAttempts(nowIso);
@@ -100,7 +104,14 @@ export class PersistentState {
       (former) => t.delivery.credentials.warningsOf(former),
     );
     this.#target = t;
-    t.changes.keep((change) => this.#keep(t, change));
+    // The probe: while writes fail, a write is tried (the clock where it stands, a record that
+    // changes nothing) before a writer that cannot undo its work starts it.
+    t.changes.keep(
+      (change) => this.#keep(t, change),
+      () => {
+        if (this.#dir.failure) this.#append({ k: 'clock', d: this.#mark(t.clock) });
+      },
+    );
     for (const rec of preloaded) this.#append(rec);
     t.delivery.outbox.restore(r.notifications.values(), batches, r.droppedNotifications);
     for (const n of interrupted) this.#append(changeRecord(n, n.attempts.at(-1)));

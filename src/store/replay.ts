@@ -62,6 +62,9 @@ export class ReplayedState {
    */
   #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
 
+  /** `journalEntries`: how many journal entries the emulator keeps (the setting), so replay keeps as many. */
+  constructor(private readonly journalEntries = MAX_JOURNAL_ENTRIES) {}
+
   /** Applies one record; exhaustive: a kind without a case here does not compile. */
   apply(rec: KeptRecord): void {
     switch (rec.k) {
@@ -136,8 +139,8 @@ export class ReplayedState {
         break;
       case 'req':
         this.requests.push(rec.d);
-        if (this.requests.length > 2 * MAX_JOURNAL_ENTRIES)
-          this.requests = this.requests.slice(-MAX_JOURNAL_ENTRIES);
+        if (this.requests.length > 2 * this.journalEntries)
+          this.requests = this.requests.slice(this.requests.length - this.journalEntries);
         break;
       case 'tok':
         this.tokens.set(rec.d.token, rec.d);

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ADMIN_CHANGES } from '../../activity/types.js';
+import { InstantInput } from '../../clock/bounds.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../../contract/index.js';
 import { CredentialInputSchema } from '../../delivery/credential-schema.js';
 import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
@@ -118,7 +119,7 @@ export const ResendResultSchema = z
 export const ResendFailedInputSchema = z
   .strictObject({
     credentialId: str,
-    since: instant.describe('created at or after this emulator time'),
+    since: InstantInput.describe('created at or after this emulator time'),
     dryRun: z.boolean().optional().describe('only count: nothing is sent'),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedInput', side: 'input' });
@@ -215,10 +216,10 @@ const notificationFilters = {
     .describe('the last attempt: its status class, network (no status line) or none (no attempt yet)'),
   attempts: int.min(0).max(5).optional().describe('exactly this many attempts'),
   booking: str.optional().describe('part of a BookingNumber or BookingID'),
-  since: instant.optional().describe('created at or after this emulator time'),
-  until: instant.optional().describe('created before this emulator time'),
-  sinceWall: instant.optional().describe('first attempt at or after this wall-clock time'),
-  untilWall: instant.optional().describe('first attempt before this wall-clock time'),
+  since: InstantInput.optional().describe('created at or after this emulator time'),
+  until: InstantInput.optional().describe('created before this emulator time'),
+  sinceWall: InstantInput.optional().describe('first attempt at or after this wall-clock time'),
+  untilWall: InstantInput.optional().describe('first attempt before this wall-clock time'),
   q: str
     .max(500)
     .optional()

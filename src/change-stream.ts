@@ -1,11 +1,11 @@
-import type { FaultChange } from '../auth/faults.js';
-import type { JournalChange } from '../auth/journal.js';
-import type { TokenChange } from '../auth/tokens.js';
-import type { UserChange } from '../auth/users.js';
-import type { ClockChange } from '../clock/types.js';
-import type { DeliveryChange } from '../delivery/service.js';
-import type { ReservationChange } from '../reservations/store.js';
-import type { ChangeSink } from './change-sink.js';
+import type { FaultChange } from './auth/faults.js';
+import type { JournalChange } from './auth/journal.js';
+import type { TokenChange } from './auth/tokens.js';
+import type { UserChange } from './auth/users.js';
+import type { ClockChange } from './clock/types.js';
+import type { DeliveryChange } from './delivery/service.js';
+import type { ChangeSink } from './model/change-sink.js';
+import type { ReservationChange } from './reservations/store.js';
 
 /** `POST /__admin/reset` (or `Emulator.reset()`): reservations, notifications, tokens, journal, faults and outages forgotten. */
 export interface ResetChange {
@@ -45,14 +45,23 @@ export interface ChangeStreamErrors {
  */
 export class ChangeStream implements ChangeSink<Change> {
   #keeper: ((change: Change) => void) | undefined;
+  #probe: (() => void) | undefined;
   readonly #observers = new Set<ChangeObserver>();
   #quiet = 0;
 
   constructor(private readonly errors: ChangeStreamErrors) {}
 
-  /** Sets the keeper (one at a time; undefined to stop keeping). */
-  keep(keeper: ((change: Change) => void) | undefined): void {
+  /**
+   * Sets the keeper (one at a time; undefined to stop keeping), with its probe: what
+   * `ensureKeepable` runs, throwing when the keeper cannot write now.
+   */
+  keep(keeper: ((change: Change) => void) | undefined, probe?: () => void): void {
     this.#keeper = keeper;
+    this.#probe = keeper && probe;
+  }
+
+  ensureKeepable(): void {
+    if (this.#quiet === 0) this.#probe?.();
   }
 
   /** Registers an observer; returns a function that removes it. */

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { ADMIN_ROUTES } from '../../src/admin/contract/routes.js';
+
+type Operation = keyof typeof ADMIN_ROUTES;
+
+/** GETs whose answer is not the emulator's state, and why. */
+export const NOT_STATE: Partial<Record<Operation, string>> = {
+  health: 'readiness and uptime, not state',
+  openApi: 'the API document',
+  notificationOpenApi: 'the notification contract document',
+  notificationAsyncApi: 'the notification contract document',
+  config: 'the settings (the port changes from one start to the next), not state',
+  exportNotifications: 'the notifications of listNotifications in another format',
+  stream: 'an endless stream',
+  ui: 'the dashboard page',
+  uiFile: 'a dashboard file',
+};
+
+/**
+ * Members of an answer that a restart does not keep, by design, and why: left out of every reading.
+ */
+export const NOT_KEPT: Partial<Record<Operation, { member: string; why: string }>> = {
+  getRequest: {
+    member: 'exchange',
+    why: 'the call as sent and answered is kept in memory for the newest 500 calls only, never in the data dir (decision 0141): after a restart it is null',
+  },
+};
+
+/** One GET of the state: which operation, on which path, and what it answered. */
+export interface StateRead {
+  operation: Operation;
+  path: string;
+  status: number;
+  /** The parsed JSON answer, or the SHA-256 of a binary one (a body.gz). */
+  body: unknown;
+}
+
+/**
+ * Every GET of the route table that answers state, answered now: the list GETs, and each GET with
+ * path parameters once per item of the list GET its path extends (`/reservations/:bookingId` for
+ * every `bookingId` of `GET /reservations`), so a replay that loses what only a detail shows (a
+ * reservation's history, an attempt's answer) is seen. Keyed by path.
+ */
+export async function readState(url: string): Promise<Map<string, StateRead>> {
+  await get(url, '/notifications?wait=settled');
+  const out = new Map<string, StateRead>();
+  const routes = Object.entries(ADMIN_ROUTES) as Array<[Operation, (typeof ADMIN_ROUTES)[Operation]]>;
+  const gets = routes.filter(([op, r]) => r.method === 'get' && !(op in NOT_STATE));
+  for (const [operation, r] of gets) {
+    if (r.path.includes(':')) continue;
+    out.set(r.path, comparable({ operation, path: r.path, ...(await get(url, r.path)) }));
+  }
+  for (const [operation, r] of gets) {
+    const param = /\/:(\w+)/.exec(r.path);
+    if (!param) continue;
+    const listPath = r.path.slice(0, param.index);
+    const list = out.get(listPath)?.body;
+    for (const value of idsIn(list, param[1]!)) {
+      const path = r.path.replace(`:${param[1]}`, encodeURIComponent(String(value)));
+      out.set(path, comparable({ operation, path, ...(await get(url, path)) }));
+    }
+  }
+  return out;
+}
+
+/**
+ * A reading as two of them are compared: without the member its operation does not keep across a
+ * restart (NOT_KEPT), delivery stats without their buckets of wall time.
+ */
+export function comparable(read: StateRead): StateRead {
+  const notKept = NOT_KEPT[read.operation]?.member;
+  if (notKept && typeof read.body === 'object' && read.body !== null)
+    delete (read.body as Record<string, unknown>)[notKept];
+  if (read.operation === 'deliveryStats') read.body = withoutTime(read.body);
+  return read;
+}
+
+/** What differs between two readings: one line per path, naming the operation. */
+export function stateDifferences(before: Map<string, StateRead>, after: Map<string, StateRead>): string[] {
+  const problems: string[] = [];
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const b = before.get(path);
+    const a = after.get(path);
+    const was = JSON.stringify(b && { status: b.status, body: b.body });
+    const is = JSON.stringify(a && { status: a.status, body: a.body });
+    if (was !== is) problems.push(`GET ${path} (${(b ?? a)!.operation}):\n  before ${was}\n  after  ${is}`);
+  }
+  return problems;
+}
+
+/** The values of `name` in the items of a list answer (`{ reservations: [{ bookingId }, …] }`). */
+function idsIn(list: unknown, name: string): unknown[] {
+  if (typeof list !== 'object' || list === null) return [];
+  const items = Object.values(list).find(Array.isArray) as unknown[] | undefined;
+  return (items ?? [])
+    .map((item) =>
+      typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[name] : undefined,
+    )
+    .filter((v) => v !== undefined);
+}
+
+async function get(url: string, path: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}/__admin${path}`);
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.includes('json')) {
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, body: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  }
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+/**
+ * Delivery stats as a data dir keeps them: the counts per credential. The window and the timelines
+ * are buckets of wall time up to now (decision 0105), so they change with the hour a reading is
+ * taken at; the attempts they count are compared through each notification's detail GET.
+ */
+function withoutTime(body: unknown): unknown {
+  const b = body as { window?: unknown; credentials?: Array<{ timeline?: unknown }> };
+  delete b.window;
+  for (const c of b.credentials ?? []) delete c.timeline;
+  return b;
+}
