@@ -15,6 +15,23 @@ import { DataDirServe } from './helpers/data-dir-serve.js';
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'data-dir-format-2');
 const ANSWERS = join(FIXTURE, 'answers.json');
 
+/**
+ * Fields an answer gained after the fixture was recorded, by design and not from the data dir, per
+ * operation: they are left out of today's answer before the comparison (everything else must match).
+ */
+const ADDED_SINCE: Readonly<Record<string, readonly string[]>> = {
+  // Decision 0209: the list is a page, with the count of every match and the cursor of the next page.
+  listNotifications: ['total', 'nextCursor'],
+};
+
+/** `read` without the top-level fields its operation gained after the fixture was recorded. */
+function withoutAdded(read: StateRead): StateRead {
+  const added = ADDED_SINCE[read.operation];
+  if (!added || typeof read.body !== 'object' || read.body === null) return read;
+  const body = Object.fromEntries(Object.entries(read.body).filter(([k]) => !added.includes(k)));
+  return { ...read, body };
+}
+
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -38,6 +55,7 @@ describe('a data dir written by an earlier build', () => {
       (JSON.parse(readFileSync(ANSWERS, 'utf8')) as StateRead[]).map((r) => [r.path, comparable(r)] as const),
     );
     expect(recorded.size).toBeGreaterThan(20);
-    expect(stateDifferences(recorded, now)).toEqual([]);
+    const today = new Map([...now].map(([path, read]) => [path, withoutAdded(read)] as const));
+    expect(stateDifferences(recorded, today)).toEqual([]);
   });
 });

@@ -88,6 +88,7 @@ describe('reportbo-emulator serve', () => {
         logLinesPerSecond: 10,
         journalEntries: 10_000,
         notificationRetention: 100_000,
+        retentionDropsExhausted: false,
         shutdownGraceMs: 5000,
         allowedHosts: [],
         adminToken: false,
