@@ -9,6 +9,7 @@ import { CredentialInputSchema } from '../../delivery/credential-schema.js';
 import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
 import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
+import { BULK_SKIP_REASONS, ORIGINAL_FATES } from '../../delivery/resend.js';
 import { TIMELINE_BUCKETS } from '../../delivery/stats.js';
 import { formatPath } from '../../errors.js';
 import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
@@ -105,13 +106,40 @@ export const ResendInputSchema = z
       .max(100)
       .optional()
       .describe("where to send it (default: the notification's own credential)"),
+    keepOriginal: z
+      .boolean()
+      .optional()
+      .describe(
+        'keep a pending original redelivered by the batches; default false: the resend takes its place and it is cancelled (reason "resent")',
+      ),
+    dryRun: z.boolean().optional().describe('only say what would happen: nothing is sent or cancelled'),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendInput', side: 'input' });
 export const ResendResultSchema = z
   .object({
     from: str.describe('the notification resent'),
     edited: z.boolean(),
-    notifications: z.array(NotificationRefSchema).describe('the new notifications, one per credential'),
+    dryRun: z.boolean(),
+    notifications: z
+      .array(NotificationRefSchema)
+      .describe('the new notifications, one per credential (none in a dry run)'),
+    original: z
+      .object({
+        id: str,
+        state: z.enum(NOTIFICATION_STATES).describe('its state before the resend'),
+        becomes: z
+          .enum(ORIGINAL_FATES)
+          .describe(
+            'cancelled: a pending original is no longer redelivered; cancelled_when_attempt_ends: its running attempt ends first; kept: keepOriginal; unchanged: it was settled already',
+          ),
+      })
+      .describe('what happens to the original'),
+    targets: z
+      .array(z.object({ credentialId: str, body: z.enum(['as sent', 'edited']) }))
+      .describe('which credentials get what'),
+    warnings: strings.describe(
+      "e.g. the booking's status changed since the original was made; kept on each new notification",
+    ),
     message: str,
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendResult' });
@@ -124,11 +152,23 @@ export const ResendFailedInputSchema = z
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedInput', side: 'input' });
 export const ResendFailedResultSchema = z
   .object({
-    count: int.describe('failed notifications found: exhausted, or pending after a failed attempt'),
-    ids: z.array(str).describe('the ones found, oldest first (what a dry run would take)'),
+    count: int.describe('failed notifications taken: exhausted, or pending after a failed attempt'),
+    ids: z.array(str).describe('the ones taken, oldest first (what a dry run would take)'),
     dryRun: z.boolean(),
     resent: z.array(NotificationRefSchema).describe('new notifications, one per exhausted one'),
     retried: z.array(str).describe('pending ones given one attempt now (retry now)'),
+    skipped: z
+      .array(
+        z.object({
+          id: str,
+          reason: z.enum(BULK_SKIP_REASONS),
+          by: str.nullable().describe('the resend that stands for it, else null'),
+          message: str,
+        }),
+      )
+      .describe(
+        'failed ones not taken, oldest first: a resend of it is pending, in flight, acknowledged or failed too (that one is taken instead), or an attempt of it is running',
+      ),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedResult' });
 
@@ -146,7 +186,9 @@ const summaryShape = {
   cancelReason: z
     .enum(CANCEL_REASONS)
     .nullable()
-    .describe('why a cancelled notification is no longer redelivered: credential_deleted'),
+    .describe(
+      'why a cancelled notification is no longer redelivered: credential_deleted, or resent (a resend took its place)',
+    ),
   resentFrom: str.nullable().describe('the notification this one resends (resend, bulk retry), else null'),
   filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
   warnings: strings,
