@@ -132,6 +132,43 @@ describe('a resend settles its original', () => {
   });
 });
 
+describe("a manual redelivery settles the booking's pending notifications", () => {
+  it('cancels them for the credentials it goes to: one new copy, nothing more after two batches; keepPending keeps them', async () => {
+    const { emu, a } = await failingReceiver();
+    const issued = await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const original = issued.notifications[0]!.id;
+    const { bookingId } = issued.reservations[0]!;
+    const bookingNumber = (await emu.notification(original)).bookingNumber;
+    a.setDefault(behave.status(200));
+    const redelivered = await emu.admin<T.EventResult>('POST', `/reservations/${bookingId}/redeliver`, {
+      status: 'Issued',
+    });
+    expect(redelivered.status).toBe(202);
+    expect(redelivered.body.message).toContain(`${original} stops being redelivered`);
+    await emu.settle();
+    await twoBatches(emu);
+    expect(copiesOf(a, bookingNumber)).toHaveLength(2); // the failed first attempt and the redelivery
+    expect(await emu.notification(original)).toMatchObject({ state: 'cancelled', cancelReason: 'resent' });
+
+    a.setDefault(behave.status(503));
+    const again = (
+      await emu.admin<T.EventResult>('POST', `/reservations/${bookingId}/redeliver`, { status: 'Issued' })
+    ).body.notifications[0]!.id;
+    await emu.settle();
+    a.setDefault(behave.status(200));
+    const kept = await emu.admin<T.EventResult>('POST', `/reservations/${bookingId}/redeliver`, {
+      status: 'Issued',
+      keepPending: true,
+    });
+    expect(kept.body.message).not.toContain('stops being redelivered');
+    await emu.settle();
+    await twoBatches(emu);
+    expect(await emu.notification(again)).toMatchObject({ state: 'delivered' });
+    expect(copiesOf(a, bookingNumber)).toHaveLength(5);
+  });
+});
+
 describe('bulk retry takes each failed delivery once', () => {
   it('a second call resends nothing and says what it skipped and why', async () => {
     const { emu, a } = await failingReceiver();

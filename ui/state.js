@@ -477,6 +477,19 @@ export function setDraw(fn) {
   draw = fn;
 }
 
+/** The element to focus once a draw shows it (what was opened or created), else ''. */
+let focusNext = '';
+
+/**
+ * Moves the keyboard to the element `id` once a draw shows it: what was opened or created (a view
+ * loads after the click, so the element may come a few draws later).
+ * @param {string} id
+ */
+export function focusWhenDrawn(id) {
+  focusNext = id;
+  render();
+}
+
 /** Asks for a redraw (at most one per frame). */
 export function render() {
   if (drawPending) return;
@@ -485,6 +498,11 @@ export function render() {
     if (!drawPending) return;
     drawPending = false;
     draw();
+    const el = focusNext ? document.getElementById(focusNext) : null;
+    if (el) {
+      focusNext = '';
+      el.focus();
+    }
   };
   requestAnimationFrame(run);
   // A page the browser counts as hidden (a background tab) gets no animation frames: the timer

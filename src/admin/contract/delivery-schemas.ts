@@ -73,7 +73,15 @@ export const ReservationSchema = z
   })
   .register(ADMIN_COMPONENTS, { id: 'Reservation' });
 export const RedeliverInputSchema = z
-  .strictObject({ status: bookingStatus })
+  .strictObject({
+    status: bookingStatus,
+    keepPending: z
+      .boolean()
+      .optional()
+      .describe(
+        'keep the booking\'s pending notifications redelivered by the batches; default false: each one of a credential the redelivery goes to is cancelled (reason "resent")',
+      ),
+  })
   .register(ADMIN_COMPONENTS, { id: 'RedeliverInput', side: 'input' });
 
 /** A redelivery without one of the statuses. */
@@ -187,7 +195,7 @@ const summaryShape = {
     .enum(CANCEL_REASONS)
     .nullable()
     .describe(
-      'why a cancelled notification is no longer redelivered: credential_deleted, or resent (a resend took its place)',
+      'why a cancelled notification is no longer redelivered: credential_deleted, or resent (a resend or redelivery took its place)',
     ),
   resentFrom: str.nullable().describe('the notification this one resends (resend, bulk retry), else null'),
   filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
