@@ -20,6 +20,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/verify.js'),
   () => import('./suites/persistence.js'),
   () => import('./suites/search.js'),
+  () => import('./suites/bulk-retry.js'),
 ];
 
 const OUT = new URL('../docs/benchmarks.md', import.meta.url);

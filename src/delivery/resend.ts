@@ -230,7 +230,7 @@ function standIn(outbox: Outbox, n: NotificationRecord): [NotificationRecord, Bu
 }
 
 /** The event loop is given back after this much work (decision 0200: never held more than ~50 ms). */
-const SLICE_MS = 20;
+const SLICE_MS = 10;
 
 /**
  * Bulk retry: each failed notification of the credential since T is resent (exhausted) or retried now
