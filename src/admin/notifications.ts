@@ -130,7 +130,8 @@ export function notificationRoutes(emulator: Emulator): Hono {
   });
 }
 
-const ref = (n: NotificationRecord) => ({
+/** A notification as a bulk answer names it. */
+export const ref = (n: NotificationRecord) => ({
   id: n.id,
   credentialId: n.credentialId,
   bookingId: n.bookingId,

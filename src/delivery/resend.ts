@@ -234,27 +234,33 @@ const SLICE_MS = 10;
 
 /**
  * Bulk retry: each failed notification of the credential since T is resent (exhausted) or retried now
- * (pending), unless `skipOf` says why not. It runs in slices that yield; each notification is decided
- * and acted on in one synchronous step, so concurrent calls, and a call replayed after a crash (the
- * resends made before it are read back from the data dir), never take one twice.
+ * (pending), unless `skipOf` says why not (`bulkRetry`).
  */
-export async function resendFailed(
+export function resendFailed(
   outbox: Outbox,
   credentials: CredentialStore,
   statusNow: StatusNow,
   input: BulkResendInput,
 ): Promise<BulkResendResult> {
-  const failed = failedSince(outbox, input);
-  const result: BulkResendResult = {
-    count: 0,
-    ids: [],
-    dryRun: input.dryRun,
-    resent: [],
-    retried: [],
-    skipped: [],
-  };
+  return bulkRetry(outbox, credentials, statusNow, failedSince(outbox, input), input.dryRun);
+}
+
+/**
+ * Each of `candidates` still failed is resent (exhausted) or retried now (pending), unless `skipOf`
+ * says why not. It runs in slices that yield; each notification is decided and acted on in one
+ * synchronous step, so concurrent calls, and a call replayed after a crash (the resends made before
+ * it are read back from the data dir), never take one twice.
+ */
+export async function bulkRetry(
+  outbox: Outbox,
+  credentials: CredentialStore,
+  statusNow: StatusNow,
+  candidates: readonly NotificationRecord[],
+  dryRun: boolean,
+): Promise<BulkResendResult> {
+  const result: BulkResendResult = { count: 0, ids: [], dryRun, resent: [], retried: [], skipped: [] };
   let sliceStart = performance.now();
-  for (const n of failed) {
+  for (const n of candidates) {
     if (performance.now() - sliceStart > SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
@@ -267,7 +273,7 @@ export async function resendFailed(
       continue;
     }
     result.ids.push(n.id);
-    if (input.dryRun) continue;
+    if (dryRun) continue;
     if (n.state === 'exhausted') {
       result.resent.push(...resend(outbox, credentials, statusNow, n.id, {}).notifications);
     } else {
@@ -278,4 +284,13 @@ export async function resendFailed(
   }
   result.count = result.ids.length;
   return result;
+}
+
+/**
+ * Whether `n` is failing: exhausted or pending after a failed attempt, and no resend of it to its own
+ * credential is pending, in flight or acknowledged (one that failed too stands for it instead).
+ */
+export function failing(outbox: Outbox, n: NotificationRecord): boolean {
+  if (n.state !== 'exhausted' && !(n.state === 'pending' && n.attempts.length > 0)) return false;
+  return standIn(outbox, n) === undefined;
 }

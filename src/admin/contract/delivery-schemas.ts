@@ -11,6 +11,7 @@ import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
 import { BULK_SKIP_REASONS, ORIGINAL_FATES } from '../../delivery/resend.js';
 import { TIMELINE_BUCKETS } from '../../delivery/stats.js';
+import { TRIAGE_IDS_PER_GROUP } from '../../delivery/triage.js';
 import { formatPath } from '../../errors.js';
 import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
 import type { Refusal } from '../../model/refusal.js';
@@ -179,6 +180,40 @@ export const ResendFailedResultSchema = z
       ),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedResult' });
+
+const TriageGroupSchema = z
+  .object({
+    key: str.describe('<credentialId>|<cause key>: what POST /__admin/triage/retry takes'),
+    credentialId: str,
+    cause: z.object({
+      key: str.describe('HTTP 503 {"error":"busy"}, timeout, tls_error, connect_refused, …'),
+      outcome: z.enum(ATTEMPT_OUTCOMES),
+      statusCode: int.nullable(),
+      answer: str
+        .nullable()
+        .describe("the receiver's answer, whitespace collapsed, numbers and ids masked, cut to 80"),
+    }),
+    count: int,
+    exhausted: int,
+    pending: int,
+    firstSeen: instant.describe('emulator time the oldest of its last attempts ended'),
+    lastSeen: instant.describe('emulator time the newest of its last attempts ended'),
+    sample: str.describe('the newest notification of the group'),
+    ids: z.array(str).describe(`its notifications, oldest first, at most ${TRIAGE_IDS_PER_GROUP}`),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'TriageGroup' });
+export const TriageSchema = z
+  .object({
+    failing: int.describe('failing notifications in all'),
+    groups: z.array(TriageGroupSchema).describe('the groups with the most first'),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Triage' });
+export const TriageRetryInputSchema = z
+  .strictObject({
+    key: str.max(1000).describe("a group's key from GET /__admin/triage"),
+    dryRun: z.boolean().optional().describe('only count: nothing is sent'),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'TriageRetryInput', side: 'input' });
 
 export const AttemptSchema = AttemptShape.register(ADMIN_COMPONENTS, { id: 'Attempt' });
 
