@@ -459,6 +459,18 @@ export function loadSoon(name, ms = 200) {
 }
 
 /**
+ * `loadSoon` for a view that reads its own data (`read`): once within `ms` of a change.
+ * @param {string} name @param {() => Promise<void>} read @param {number} ms
+ */
+export function loadSoonWith(name, read, ms) {
+  if (timers[name] !== undefined) return;
+  timers[name] = setTimeout(() => {
+    timers[name] = undefined;
+    read().catch((err) => say(err instanceof Error ? err.message : String(err), true, 'load'));
+  }, ms);
+}
+
+/**
  * How often a stream of events may make the page read the reservations or the delivery figures
  * again: both lists grow with every event (20,000 reservations are megabytes of JSON), and read five
  * times a second they held up the emulator's other answers, a search's among them.
