@@ -2,7 +2,7 @@
  * The dashboard in the reader's dark scheme and on a phone, in real chromium (issue 41 §4, §5;
  * decision 0204): `prefers-color-scheme: dark` gives a dark page on which axe-core finds nothing
  * serious or critical, with a delivery open, a resend's plan shown and the Failures and Bulk retry
- * tabs; at 390 px no view scrolls sideways.
+ * tabs; at 390 px no view scrolls sideways. Opening a row moves the keyboard to the delivery opened.
  */
 import { describe, expect, it } from 'vitest';
 import { axeFindings } from './helpers/axe.js';
@@ -22,11 +22,24 @@ describe.skipIf(!haveChromium)('the dashboard in a dark scheme and at 390 px', (
     await emu.settle();
     const page = await open(emu.url, `#notifications/${id}`);
     try {
+      // Opening another row moves the keyboard to what was opened, not to <body>.
+      await page.click('#notification-table tr[data-id="n-000002"] a.row-link');
+      await expect
+        .poll(() =>
+          page.evaluate(
+            '`${document.activeElement?.closest("#detail")?.dataset.id}:${document.activeElement?.id}`',
+          ),
+        )
+        .toBe('n-000002:detail-title');
+      await page.click(`#notification-table tr[data-id="${id}"] a.row-link`);
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.waitForSelector(`#detail[data-id="${id}"] #attempts`);
       const background = await page.evaluate('getComputedStyle(document.body).backgroundColor');
       expect(background).toBe('rgb(16, 20, 29)');
       expect(await axeFindings(page), 'dark: a delivery open').toEqual([]);
+      // Every section expanded: the scrolling <pre> blocks take focus and have names.
+      await page.evaluate('document.querySelectorAll("#detail details").forEach((d) => { d.open = true; })');
+      expect(await axeFindings(page), 'dark: every section of the delivery expanded').toEqual([]);
       await page.click('#resend');
       await page.waitForSelector('#resend-plan');
       expect(await axeFindings(page), 'dark: a resend announced').toEqual([]);

@@ -244,13 +244,27 @@ export function renderDetail() {
         ),
       ),
       h('div', { class: 'muted hint', id: 'curl-hint' }, curlHint(d, caFile)),
-      h('pre', { class: 'curl', id: 'curl' }, curl),
+      h(
+        'pre',
+        { class: 'curl', id: 'curl', tabindex: '0', role: 'group', 'aria-label': 'curl command' },
+        curl,
+      ),
       inline
         ? h(
             'details',
             { class: 'raw' },
             h('summary', null, 'One-paste variant (body inlined)'),
-            h('pre', { class: 'curl', id: 'curl-inline' }, inline),
+            h(
+              'pre',
+              {
+                class: 'curl',
+                id: 'curl-inline',
+                tabindex: '0',
+                role: 'group',
+                'aria-label': 'curl command, one paste',
+              },
+              inline,
+            ),
           )
         : null,
       renderEditAndSend(d),
@@ -282,7 +296,11 @@ export function renderDetail() {
             'Copy',
           ),
         ),
-        h('pre', { id: 'raw-body' }, raw),
+        h(
+          'pre',
+          { id: 'raw-body', tabindex: '0', role: 'group', 'aria-label': 'Body as the receiver reads it' },
+          raw,
+        ),
       ),
     ),
   );
@@ -406,7 +424,7 @@ async function askPlan(d, input, keep = false) {
     Object.assign(plan, { id: d.id, input, keep, answer });
     // The plan opens with its Send button focused; toggling "keep" leaves the keyboard on the box.
     if (document.activeElement?.id === 'resend-keep') render();
-    else focusWhenDrawn('resend-confirm');
+    else focusWhenDrawn('#resend-confirm');
     return null;
   } catch (err) {
     if (err instanceof ApiError) return err;
@@ -434,11 +452,8 @@ async function sendPlan(d) {
     ?.notifications[0];
   if (!ok) return;
   Object.assign(plan, { id: '', input: {}, keep: false, answer: null });
-  if (first) {
-    openNotification(first.id);
-    // Focus goes to what was created: its title, once it is drawn.
-    focusWhenDrawn('detail-title');
-  }
+  // Focus goes to what was created (openNotification moves it to its title).
+  if (first) openNotification(first.id);
 }
 
 /** What a resend of `d` would do, before it is sent. @param {Detail} d */
@@ -492,7 +507,7 @@ function renderPlan(d) {
           id: 'resend-cancel',
           onclick: () => {
             Object.assign(plan, { id: '', input: {}, keep: false, answer: null });
-            focusWhenDrawn('resend');
+            focusWhenDrawn('#resend');
           },
         },
         'Cancel',

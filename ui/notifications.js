@@ -8,6 +8,7 @@ import {
   act,
   download,
   filterQuery,
+  focusWhenDrawn,
   isoOrEmpty,
   load,
   loadSoon,
@@ -74,7 +75,11 @@ export function filtersFromQuery(q) {
 export const notificationsHash = (id) => routeHash('notifications', id, filterQuery());
 
 /** Opens a notification (a new history entry, so Back closes it). @param {string} id */
-export const openNotification = (id) => go(notificationsHash(id));
+export const openNotification = (id) => {
+  go(notificationsHash(id));
+  // The keyboard moves to what was opened: its title, once the delivery is drawn.
+  focusWhenDrawn(`#detail[data-id="${id}"] #detail-title`);
+};
 
 // ---- rows ---------------------------------------------------------------------------------------
 // The list's <tbody> is kept across redraws (data-keep) and its rows are updated here: a row is

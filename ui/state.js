@@ -489,16 +489,17 @@ export function setDraw(fn) {
   draw = fn;
 }
 
-/** The element to focus once a draw shows it (what was opened or created), else ''. */
+/** The element to focus once a draw shows it (what was opened or created: a CSS selector), else ''. */
 let focusNext = '';
 
 /**
- * Moves the keyboard to the element `id` once a draw shows it: what was opened or created (a view
- * loads after the click, so the element may come a few draws later).
- * @param {string} id
+ * Moves the keyboard to the element `selector` names once a draw shows it: what was opened or
+ * created (a view loads after the click, so the element may come a few draws later; the selector
+ * names the new one, e.g. by its data-id, not the one it replaces).
+ * @param {string} selector
  */
-export function focusWhenDrawn(id) {
-  focusNext = id;
+export function focusWhenDrawn(selector) {
+  focusNext = selector;
   render();
 }
 
@@ -510,7 +511,7 @@ export function render() {
     if (!drawPending) return;
     drawPending = false;
     draw();
-    const el = focusNext ? document.getElementById(focusNext) : null;
+    const el = focusNext ? /** @type {HTMLElement | null} */ (document.querySelector(focusNext)) : null;
     if (el) {
       focusNext = '';
       el.focus();

@@ -43,7 +43,7 @@ async function retryGroup(key) {
     if (r.skipped.length)
       parts.push(`${r.skipped.length} skipped (${r.skipped.map((s) => s.message).join(' ')})`);
     say(`Group ${key}: ${parts.join('; ') || 'nothing to retry'}.`, false, 'triage');
-    focusWhenDrawn('triage-title');
+    focusWhenDrawn('#triage-title');
   } catch (err) {
     say(err instanceof Error ? err.message : String(err), true, err instanceof ApiError ? 'triage' : '');
   } finally {
