@@ -4,13 +4,9 @@
  * notification once, and the receiver gets each body once (plus only what a crash cut off: an attempt
  * the emulator cannot know was acknowledged). Real CLI, real data dir, a real receiver over HTTP.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as T from '../src/client/types.js';
 import { adminOk } from './helpers/admin-call.js';
-import { CLOCK_START } from './helpers/clock.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -31,14 +27,7 @@ const bulkRetry = (url: string) =>
 describe('a bulk retry killed mid-call and replayed', () => {
   it('resends each exhausted notification once, however often it is replayed', async () => {
     const hook = await receiver({ defaultBehaviour: behave.status(200) });
-    const data = join(mkdtempSync(join(tmpdir(), 'reportbo-bulk-crash-')), 'data');
-    const emulator = new DataDirServe(data, [
-      '--clock',
-      'manual',
-      '--clock-start',
-      CLOCK_START,
-      '--allow-http',
-    ]);
+    const emulator = DataDirServe.manual('reportbo-bulk-crash-');
     let url = await emulator.start();
     await post(url, '/credentials', { id: 'c', apiKey: 'k', url: `${hook.url}/hook` });
     // Every attempt fails inside the emulator (nothing reaches the receiver) until all are exhausted.
