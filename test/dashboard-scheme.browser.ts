@@ -71,4 +71,17 @@ describe.skipIf(!haveChromium)('the dashboard in a dark scheme and at 390 px', (
       await page.setViewportSize({ width: 1280, height: 720 });
     }
   }, 90_000);
+
+  it('shows the attempt in flight under the timeline, then the attempt it became', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k', url: r.url });
+    r.enqueue(behave.slow(4_000, 200)); // the first attempt waits 4 s for its answer
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    const page = await open(emu.url, `#notifications/${id}`);
+    await waitText(page, '#attempt-in-flight', /^Attempt 1\/5: sending… /);
+    await emu.settle();
+    await page.waitForSelector('#attempts li[data-number="1"]');
+    await expect.poll(() => page.locator('#attempt-in-flight').count()).toBe(0);
+  }, 90_000);
 });

@@ -41,8 +41,8 @@ export function renderDetail() {
         ? `${state.selected} is not in the emulator: never made, or dropped since (a reset, or past --notification-retention).`
         : `Loading ${state.selected}…`,
     );
-  // The detail has no inFlight: the summary the stream keeps up to date says it.
-  const inFlight = state.notifications.get(d.id)?.inFlight ?? false;
+  // Queued or running, as the detail was read or as the live stream's summary says since.
+  const inFlight = d.inFlight || (state.notifications.get(d.id)?.inFlight ?? false);
   const canRetry = d.state === 'pending' && !inFlight && !state.busy;
   const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
   // The exact text the receiver reads after gunzip: the body was packed as JSON.stringify of this object.
@@ -164,20 +164,23 @@ export function renderDetail() {
             { class: 'timeline', id: 'attempts' },
             d.attempts.map((a, i) => renderAttempt(a, d.attempts[i - 1], gzipBytes)),
           )
-        : h(
-            'div',
-            { class: 'muted' },
-            d.state === 'cancelled'
-              ? 'No attempt: cancelled before its first attempt was sent.'
-              : 'The first attempt is under way.',
-          ),
-      d.state === 'pending' && state.clock
+        : d.state === 'cancelled'
+          ? h('div', { class: 'muted' }, 'No attempt: cancelled before its first attempt was sent.')
+          : null,
+      // The attempt queued or running now (the live stream's summary says so), then the next one due.
+      inFlight
         ? h(
             'div',
-            { class: 'muted', id: 'next-attempt' },
-            `Next attempt at ${fullTime(state.clock.nextBatchAt)} (emulator time: the next redelivery batch)`,
+            { class: 'in-flight', id: 'attempt-in-flight', role: 'status' },
+            `Attempt ${d.attempts.length + 1}/${MAX_ATTEMPTS}: sending… (queued or waiting for the receiver's answer)`,
           )
-        : null,
+        : d.state === 'pending' && state.clock
+          ? h(
+              'div',
+              { class: 'muted', id: 'next-attempt' },
+              `Next attempt at ${fullTime(state.clock.nextBatchAt)} (emulator time: the next redelivery batch)`,
+            )
+          : null,
       h('h3', null, 'Request as sent'),
       h(
         'table',

@@ -255,6 +255,7 @@ export const NotificationSchema = z
     headers: z.record(str, str).describe('exactly as sent on every attempt'),
     body: NotificationBodyComponent,
     attempts: z.array(AttemptSchema),
+    inFlight: z.boolean().describe('an attempt is queued or running'),
     resentAs: z
       .array(str)
       .optional()
