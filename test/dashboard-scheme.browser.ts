@@ -84,4 +84,20 @@ describe.skipIf(!haveChromium)('the dashboard in a dark scheme and at 390 px', (
     await page.waitForSelector('#attempts li[data-number="1"]');
     await expect.poll(() => page.locator('#attempt-in-flight').count()).toBe(0);
   }, 90_000);
+
+  it('says a mistyped time is not one and not applied, on its field, until it is fixed', async () => {
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    const page = await open(emu.url);
+    await page.fill('#filter-since', '2026-13-45 10:00');
+    await waitText(
+      page,
+      '#filter-time-error',
+      /^"2026-13-45 10:00" is not a time like 2026-04-27 10:00 .*not applied\.$/,
+    );
+    expect(await page.locator('#filter-since').getAttribute('aria-invalid')).toBe('true');
+    expect(await axeFindings(page), 'a mistyped time').toEqual([]);
+    await page.fill('#filter-since', '2026-04-27 10:00');
+    await expect.poll(() => page.locator('#filter-time-error').count()).toBe(0);
+    expect(await page.locator('#filter-since').getAttribute('aria-invalid')).toBeNull();
+  });
 });

@@ -108,6 +108,22 @@ function rowSignature(n) {
   ].join('\u0001');
 }
 
+/** A typed time that is not one: the field is marked and named by the message under the filters. @param {string} text */
+const timeInvalid = (text) =>
+  text.trim() && !isoOrEmpty(text) ? { 'aria-invalid': 'true', 'aria-describedby': 'filter-time-error' } : {};
+
+/** Says which typed time is not one, and that it is not applied (a filter never ignores it silently). */
+function timeError() {
+  const bad = [state.filters.since, state.filters.until].filter((t) => t.trim() && !isoOrEmpty(t));
+  return bad.length
+    ? h(
+        'div',
+        { class: 'form-error', id: 'filter-time-error', role: 'alert' },
+        `${bad.map((t) => `"${t}"`).join(' and ')} ${bad.length === 1 ? 'is' : 'are'} not a time like 2026-04-27 10:00 (UTC, emulator time): not applied.`,
+      )
+    : null;
+}
+
 /** @param {Summary} n */
 function buildRow(n) {
   const last = n.lastAttempt;
@@ -387,20 +403,23 @@ function renderFilters() {
     h('input', {
       id: 'filter-since',
       class: 'time',
-      placeholder: '2026-04-27 10:00',
+      placeholder: 'yyyy-mm-dd hh:mm',
       title: 'emulator time (UTC): created at or after',
       value: state.filters.since,
       oninput: setFilter('since'),
+      ...timeInvalid(state.filters.since),
     }),
     h('label', { for: 'filter-until' }, 'to'),
     h('input', {
       id: 'filter-until',
       class: 'time',
-      placeholder: '2026-04-27 12:00',
+      placeholder: 'yyyy-mm-dd hh:mm',
       title: 'emulator time (UTC): created before',
       value: state.filters.until,
       oninput: setFilter('until'),
+      ...timeInvalid(state.filters.until),
     }),
+    timeError(),
     h('label', { for: 'filter-booking' }, 'Booking'),
     h('input', {
       id: 'filter-booking',
