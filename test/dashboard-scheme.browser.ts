@@ -27,7 +27,7 @@ describe.skipIf(!haveChromium)('the dashboard in a dark scheme and at 390 px', (
       await expect
         .poll(() =>
           page.evaluate(
-            '`${document.activeElement?.closest("#detail")?.dataset.id}:${document.activeElement?.id}`',
+            'document.activeElement?.closest("#detail")?.dataset.id + ":" + document.activeElement?.id',
           ),
         )
         .toBe('n-000002:detail-title');
