@@ -23,6 +23,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/persistence.js'),
   () => import('./suites/search.js'),
   () => import('./suites/admin-scale.js'),
+  () => import('./suites/bulk-retry.js'),
 ];
 
 const OUT = new URL('.work/benchmarks.md', import.meta.url);

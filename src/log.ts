@@ -146,11 +146,11 @@ const cut = (text: string, width: number) =>
   text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 
 /**
- * `12:00:03 04-27 10:00:00 INFO  attempt 200     1/5 12 ms main http://…/__admin/ui#notifications/n-000001`:
+ * `12:00:03 04-27 10:00:00 INFO  attempt 200     1/5 12 ms main 4EDZPM http://…/__admin/ui#n-000001`:
  * wall time (UTC), emulator time when `options.emulatorTime`, level, kind (event, attempt, batch,
  * token, admin, clock, refused; blank for others), status (an attempt's HTTP status or failure word,
  * a call's HTTP status), message; an error's message follows. Columns are aligned and an activity line
- * fits PRETTY_WIDTH columns: an attempt line shortens its credential to keep its inspector link whole,
+ * fits PRETTY_WIDTH columns: an attempt line shortens its credential to keep its BookingNumber and inspector link whole,
  * other messages are cut with …; at debug the whole text follows on a line of its own. Lines of no
  * kind (start-up, errors) are written whole. Colour only
  * when `color` (green success, red failure).
@@ -181,10 +181,15 @@ export function prettyRecord(
     // A batch's attempts follow its clock move and precede its line: only "retry now" is named.
     const trigger = rec.trigger === 'manual' ? ' now' : '';
     const head = `${rec.attempt}/5${trigger} ${rec.durationMs} ms `;
-    // An attempt that exhausts its notification is a WARN line: the level says it.
-    const credRoom = room - head.length - rec.link.length - 1;
+    // An attempt that exhausts its notification is a WARN line: the level says it. The line stands
+    // alone among interleaved ones: the link is whole, then the BookingNumber, then the credential,
+    // shortened first (decision 0201).
+    const free = room - head.length - rec.link.length;
+    const booking = String(rec.bookingNumber ?? '');
+    const bookingPart = free - 1 >= 2 ? `${cut(booking, free - 1)} ` : '';
+    const credRoom = free - bookingPart.length - 1;
     const credential = credRoom >= 2 ? `${cut(String(rec.credentialId ?? ''), credRoom)} ` : '';
-    msg = `${head}${credential}${rec.link}`;
+    msg = `${head}${credential}${bookingPart}${rec.link}`;
     detail = `${rec.url} ${rec.reason ?? ''}`.trim();
   } else if (condensed) {
     // The summary of a condensed second, in the words of its kind, short enough for the width.

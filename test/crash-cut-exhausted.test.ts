@@ -3,12 +3,8 @@
  * notification the receiver may have acknowledged can end exhausted: the API and the inspector say
  * so (issue 31 §5). Real CLI, real data dir, a real SIGKILL.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminOk } from './helpers/admin-call.js';
-import { CLOCK_START } from './helpers/clock.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
 import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { behave, receiver } from './helpers/receiver.js';
@@ -18,14 +14,7 @@ const post = (url: string, path: string, body: unknown) => adminOk({ url }, 'POS
 describe('an exhausted notification whose attempts a crash cut off', () => {
   it('is marked "exhausted; 1 attempt cut off by a crash: the receiver may have acknowledged"', async () => {
     const hang = await receiver({ defaultBehaviour: behave.hang() });
-    const data = join(mkdtempSync(join(tmpdir(), 'reportbo-crash-cut-')), 'data');
-    const emulator = new DataDirServe(data, [
-      '--clock',
-      'manual',
-      '--clock-start',
-      CLOCK_START,
-      '--allow-http',
-    ]);
+    const emulator = DataDirServe.manual('reportbo-crash-cut-');
     let url = await emulator.start();
     await post(url, '/credentials', { id: 'c', apiKey: 'k', url: `${hang.url}/hook` });
     await post(url, '/outages', { attempts: 4 });

@@ -52,8 +52,10 @@ describe.skipIf(!haveChromium)('finding and exporting notifications in chromium'
     await waitCount(page, '#notification-table tbody tr', 2);
     expect(await ids(page)).toEqual(['n-000004', 'n-000003']);
     // Still found when a new notification with that text arrives: a redelivery of that booking.
+    // keepPending: the failing original stays pending beside it, for the attempts filter below.
     await emu.admin('POST', `/reservations/${(await emu.notification('n-000003')).bookingId}/redeliver`, {
       status: 'Issued',
+      keepPending: true,
     });
     await waitCount(page, '#notification-table tbody tr', 4);
     expect(await page.locator('#filter-text').inputValue()).toBe(lastName.toLowerCase());

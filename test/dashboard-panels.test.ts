@@ -11,3 +11,4 @@ import './dashboard-find.browser.js';
 import './dashboard-outages.browser.js';
 import './dashboard-resend.browser.js';
 import './dashboard-setup-panels.browser.js';
+import './dashboard-triage.browser.js';

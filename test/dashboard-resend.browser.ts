@@ -7,10 +7,27 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
-import { deliveryEmulator, issuedToTwoReceivers } from './helpers/delivery.js';
-import { receiver } from './helpers/receiver.js';
+import { type DeliveryHarness, deliveryEmulator, issuedToTwoReceivers } from './helpers/delivery.js';
+import { behave, type Receiver, receiver } from './helpers/receiver.js';
 
 const { open, pageErrors } = useChromium();
+
+/** The requests `r` got for BookingNumber `bookingNumber` that it answered 200. */
+const acknowledgedCopies = (r: Receiver, bookingNumber: string) =>
+  r.requests.filter(
+    (q) =>
+      q.behaviour.kind === 'status' &&
+      q.behaviour.status === 200 &&
+      JSON.parse(q.body).Reservation.BookingNumber === bookingNumber,
+  ).length;
+
+/** The next two redelivery batches, each awaited with its attempts. */
+async function twoBatches(emu: DeliveryHarness): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    await emu.advance({ to: 'next-batch' });
+    await emu.settle();
+  }
+}
 
 describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () => {
   it('resends to one credential, says where a redelivery goes, and edits and sends', async () => {
@@ -28,9 +45,29 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
       /of booking \w+ \(now Voided\) to every credential it routes to \(a, b\)/,
     );
 
+    // Before sending, the page says what happens to the original and warns of the Void.
     await page.click('#resend');
-    await waitText(page, '#status', new RegExp(`^${original} sent again as n-000005 → a$`));
+    await waitText(
+      page,
+      '#resend-plan-text',
+      new RegExp(
+        `^Before sending: ${original} would be sent to a; the original ${original} stays delivered\\.$`,
+      ),
+    );
+    await waitText(page, '#resend-warnings', /is Voided now; this resend sends it as Issued/);
+    expect(await page.evaluate('document.activeElement?.id')).toBe('resend-confirm');
+    expect(await page.locator('#resend-confirm').innerText()).toBe('Send anyway');
+    expect(a.requests).toHaveLength(2); // nothing sent by the plan
+    await page.click('#resend-confirm');
+    await waitText(
+      page,
+      '#status',
+      new RegExp(`^${original} sent again as n-000005 → a; the original ${original} stays delivered\\.$`),
+    );
     await page.waitForSelector('#detail[data-id="n-000005"]');
+    // Focus goes to what was created.
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('detail-title');
+    await waitText(page, '#detail .warnings', /is Voided now/); // the warning stays on the resend
     expect(await page.evaluate('location.hash')).toBe('#notifications/n-000005');
     // The resend links to the one it came from, and that one back to it.
     await waitText(page, '#resent-from', new RegExp(`^Resends ${original}$`));
@@ -65,6 +102,12 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     await page.fill('#edit-body', JSON.stringify(body));
     expect(await page.locator('#edit-error').count()).toBe(0); // cleared once it no longer applies
     await page.click('#edit-send-button');
+    await waitText(
+      page,
+      '#resend-plan-text',
+      /^Before sending: the edited body of n-000005 would be sent to b; /,
+    );
+    await page.click('#resend-confirm');
     await page.waitForSelector('#detail[data-id="n-000006"]');
     await emu.settle();
     expect(b.requests).toHaveLength(3);
@@ -105,4 +148,79 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     expect((await emu.notification('n-000003')).bookingStatus).toBe('Voided');
     release();
   });
+
+  it('resend, retry now and redeliver on pending, delivered and exhausted notifications send exactly the copies the page announced, nothing more after two batches', async () => {
+    const a = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
+    const issue = async () => {
+      const r = await emu.event({ type: 'Issue' });
+      return {
+        id: r.notifications[0]!.id,
+        bookingId: r.reservations[0]!.bookingId,
+        bn: r.reservations[0]!.bookingNumber,
+      };
+    };
+    const exhausted = await issue();
+    await emu.settle();
+    for (let i = 0; i < 4; i++) {
+      await emu.advance({ to: 'next-batch' });
+      await emu.settle();
+    }
+    const pending = await issue();
+    const forRedeliver = await issue();
+    const forRetry = await issue();
+    await emu.settle();
+    a.setDefault(behave.status(200));
+    const delivered = await issue();
+    await emu.settle();
+
+    /** Resends `n` from its page, checking the plan's words first; answers the new notification's id. */
+    const resendFromPage = async (id: string, fate: RegExp) => {
+      const page = await open(emu.url, `#notifications/${id}`);
+      await page.waitForSelector(`#detail[data-id="${id}"]`);
+      await page.click('#resend');
+      await waitText(page, '#resend-plan-text', fate);
+      await page.click('#resend-confirm');
+      await waitText(page, '#status', new RegExp(`^${id} sent again as (n-\\d+) → a; `));
+      return /sent again as (n-\d+)/.exec(await page.locator('#status').innerText())![1]!;
+    };
+    await resendFromPage(
+      pending.id,
+      new RegExp(`the original ${pending.id} \\(pending\\) stops being redelivered`),
+    );
+    await resendFromPage(exhausted.id, new RegExp(`the original ${exhausted.id} stays exhausted`));
+    await resendFromPage(delivered.id, new RegExp(`the original ${delivered.id} stays delivered`));
+
+    // Redeliver: the hint names the pending notification it takes the place of.
+    const page = await open(emu.url, `#notifications/${forRedeliver.id}`);
+    await waitText(
+      page,
+      '#redeliver-hint',
+      new RegExp(`; ${forRedeliver.id} \\(pending\\) then stops being redelivered`),
+    );
+    await page.click('#redeliver');
+    await waitText(page, '#status', new RegExp(`${forRedeliver.id} stops being redelivered`));
+
+    // Retry now: one attempt of the notification itself, no new notification.
+    const retryPage = await open(emu.url, `#notifications/${forRetry.id}`);
+    await retryPage.click('#retry-now');
+    await waitText(retryPage, '#status', new RegExp(`^${forRetry.id}: attempt 2/5 → 200`));
+
+    await emu.settle();
+    const counts = () =>
+      [pending, exhausted, delivered, forRedeliver, forRetry].map((x) => acknowledgedCopies(a, x.bn));
+    expect(counts()).toEqual([1, 1, 2, 1, 1]);
+    await twoBatches(emu);
+    expect(counts()).toEqual([1, 1, 2, 1, 1]);
+    expect(await emu.notification(pending.id)).toMatchObject({ state: 'cancelled', cancelReason: 'resent' });
+    expect(await emu.notification(forRedeliver.id)).toMatchObject({
+      state: 'cancelled',
+      cancelReason: 'resent',
+    });
+    // The pretty log's short permalink (#<id>) opens the same view, which names the cancel's reason.
+    const short = await open(emu.url, `#${pending.id}`);
+    await short.waitForSelector(`#detail[data-id="${pending.id}"]`);
+    await waitText(short, '#cancelled', /a resend took its place \(resent\)/);
+  }, 120_000);
 });

@@ -125,7 +125,8 @@ describe.skipIf(!haveChromium)('messages that no longer apply go, in chromium', 
 
     // A resend opens the new notification: what it says is about the one now shown, and stays.
     await page.click('#resend');
-    const said = await waitText(page, '#status', new RegExp(`^${two} sent again as n-\\d+ → main$`));
+    await page.click('#resend-confirm'); // after the plan says what happens to the original
+    const said = await waitText(page, '#status', new RegExp(`^${two} sent again as n-\\d+ → main; `));
     await page.waitForFunction(
       (id) =>
         (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(
@@ -161,14 +162,16 @@ describe.skipIf(!haveChromium)('edit and send, when a target goes', () => {
     await page.waitForSelector(`#detail[data-id="${id}"] #edit-send`);
     await page.click('#edit-send summary');
     await page.check('#edit-to-b');
-    await waitText(page, '#edit-send-button', /to 2 credentials$/);
+    await waitText(page, '#edit-send-button', /to 2 credentials…$/);
     await emu.admin('DELETE', '/credentials/b');
     await expect.poll(() => page.locator('#edit-to-b').count()).toBe(0);
     // What the button counts and what it sends are the credentials still there.
-    await waitText(page, '#edit-send-button', /to 1 credential$/);
+    await waitText(page, '#edit-send-button', /to 1 credential…$/);
     const sentBefore = r.requests.length;
     await page.click('#edit-send-button');
-    await waitText(page, '#status', /sent again as n-\d+ → a$/);
+    await waitText(page, '#resend-plan-text', / would be sent to a; /);
+    await page.click('#resend-confirm');
+    await waitText(page, '#status', /sent again as n-\d+ → a; /);
     expect(await page.locator('#edit-error').count()).toBe(0);
     await emu.settle();
     expect(r.requests.length).toBe(sentBefore + 1);

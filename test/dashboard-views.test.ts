@@ -7,5 +7,6 @@
 import './dashboard-a11y.browser.js';
 import './dashboard-charts.browser.js';
 import './dashboard-layout.browser.js';
+import './dashboard-scheme.browser.js';
 import './dashboard-states.browser.js';
 import './dashboard-steady.browser.js';

@@ -90,7 +90,7 @@ describe('serve --log-format pretty', () => {
     const wall = listening.slice(0, 8);
     if (wallBefore <= wallAfter) expect(wall >= wallBefore && wall <= wallAfter, wall).toBe(true);
     const origin = /listening on (http:\/\/[\d.:]+)/.exec(listening)![1]!;
-    const link = (id: string) => `${origin}/__admin/ui#notifications/${id}`;
+    const link = (id: string) => `${origin}/__admin/ui#${id}`;
     find(row('admin', '', `credential added tour → ${good.url}/?`));
     const bookingNumber = (
       issued.body.reservations as Array<{ bookingNumber: string; bookingId: number }>
@@ -103,11 +103,13 @@ describe('serve --log-format pretty', () => {
       ),
     );
     expect(firstEvent.slice(9, 23)).toBe('04-27 10:00:00');
-    const firstAttempt = find(row('attempt', '200', String.raw`1/5 \d+ ms tour ${link('n-000001')}`));
+    const firstAttempt = find(
+      row('attempt', '200', String.raw`1/5 \d+ ms tour ${bookingNumber.bookingNumber} ${link('n-000001')}`),
+    );
     const secondEvent = find(
       row('event', '', String.raw`Issue \w{6} BookingID \d+ → 2 credentials \(tour, wrong-key\).*`),
     );
-    const failed = find(row('attempt', '401', String.raw`1/5 \d+ ms \S+ ${link('n-000003')}`));
+    const failed = find(row('attempt', '401', String.raw`1/5 \d+ ms \S+ \w{6} ${link('n-000003')}`));
     // An event is printed before its attempts.
     expect(lines.indexOf(firstEvent)).toBeLessThan(lines.indexOf(firstAttempt));
     expect(lines.indexOf(secondEvent)).toBeLessThan(lines.indexOf(failed));
@@ -116,7 +118,7 @@ describe('serve --log-format pretty', () => {
     );
     expect(batch.slice(9, 23)).toBe('04-27 10:55:00');
     // The attempt that exhausts its notification is a warning.
-    find(row('attempt', '401', String.raw`5/5 \d+ ms w\S* ${link('n-000003')}`), 'WARN');
+    find(row('attempt', '401', String.raw`5/5 \d+ ms w\S* \w{6} ${link('n-000003')}`), 'WARN');
     const exhaustingBatch = find(
       row('batch', '', String.raw`redelivery batch: 1 attempted, 0 delivered, 1 failed, 1 exhausted, at .*`),
     );

@@ -126,6 +126,10 @@ const REQUESTS: Record<
     path: '/notifications/resend-failed',
     body: { credentialId: CREDENTIALS[s.pick % 2], since: '2026-04-27T00:00:00Z' },
   }),
+  retryTriageGroup: (s, l) => {
+    const g = nth(l.triage, s.pick);
+    return g && { path: '/triage/retry', body: { key: g.key } };
+  },
   runRedelivery: () => ({ path: '/redelivery/run' }),
   advanceClock: (s) => ({ path: '/clock/advance', body: { by: ['PT5M', 'PT1H', 'PT3H'][s.variant % 3] } }),
   revokeToken: (s, l) => {
@@ -177,6 +181,7 @@ const PICKS_FROM: Partial<Record<Step['op'], string>> = {
   retryNotification: 'notifications',
   resendNotification: 'notifications',
   revokeToken: 'tokens',
+  retryTriageGroup: 'triage',
 };
 
 /** The list `op` picks from, read now (none for the operations that pick nothing). */

@@ -85,7 +85,16 @@ export function renderAttempt(a, before, gzipBytes) {
               )
             : null,
           a.responseBody
-            ? h('pre', { class: 'response-body' }, prettyJson(a.responseBody))
+            ? h(
+                'pre',
+                {
+                  class: 'response-body',
+                  tabindex: '0',
+                  role: 'group',
+                  'aria-label': `Answer body of attempt ${a.number}`,
+                },
+                prettyJson(a.responseBody),
+              )
             : h('div', { class: 'muted' }, 'empty body'),
         )
       : null,

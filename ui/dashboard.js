@@ -37,6 +37,7 @@ import {
   unsay,
   upsert,
 } from './state.js';
+import { loadTriage, renderTriage, triageCount, triageSoon } from './triage.js';
 import { renderVerify, verifyCount } from './verify.js';
 import { renderVerifyClient, verifyClientCount } from './verify-client.js';
 
@@ -66,6 +67,7 @@ const SECTIONS = [
     count: () => state.journal.length,
     render: renderJournal,
   },
+  { id: 'triage', label: 'Failures', count: triageCount, render: renderTriage },
   { id: 'retry', label: 'Bulk retry', count: () => '', render: renderRetry },
   {
     id: 'verify',
@@ -92,6 +94,7 @@ function listen() {
     unsay(CONNECTION); // the emulator answers again: what could not reach it no longer applies
     state.notifications.clear(); // a reset may have happened while disconnected
     loadAll();
+    if (currentSection().id === 'triage') triageSoon();
   });
   source.onerror = () => {
     state.connected = false;
@@ -105,9 +108,12 @@ function listen() {
   on('notification_created', ({ notification }) => {
     upsert(notification);
     searchAgainSoon();
+    if (currentSection().id === 'triage') triageSoon();
   });
   on('attempt', ({ notification }) => {
     upsert(notification);
+    // The failure groups follow the attempts while their tab is open (within 300 ms).
+    if (currentSection().id === 'triage') triageSoon();
     if (notification.id === state.selected) load('detail');
     loadSoon('stats', STREAM_RELOAD_MS);
     if (state.outages.length) loadSoon('outages', 300); // an outage may have failed it
@@ -121,6 +127,7 @@ function listen() {
     if (state.faults.length) loadSoon('faults', 300); // a call may have used a fault up
   });
   on('admin', ({ change }) => {
+    if (currentSection().id === 'triage') triageSoon();
     if (change === 'reset') {
       state.selected = null;
       state.journalSelected = null;
@@ -167,6 +174,8 @@ function applyRoute() {
       state.choice.redeliverStatus = '';
       if (id) load('detail');
     }
+  } else if (section === 'triage') {
+    loadTriage().catch(() => {});
   } else if (section === 'journal' && id !== state.journalSelected) {
     state.journalSelected = id;
     state.journalDetail = null;

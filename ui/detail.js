@@ -6,7 +6,18 @@ import { renderAttempt } from './attempts.js';
 import { base64Of, copyText, curlCommand, MAX_INLINE_GZ_BYTES } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
 import { notificationsHash, openNotification } from './notifications.js';
-import { ApiError, act, api, download, MAX_ATTEMPTS, post, render, say, state } from './state.js';
+import {
+  ApiError,
+  act,
+  api,
+  download,
+  focusWhenDrawn,
+  MAX_ATTEMPTS,
+  post,
+  render,
+  say,
+  state,
+} from './state.js';
 
 /**
  * @typedef {import('./state.js').Detail} Detail
@@ -30,8 +41,8 @@ export function renderDetail() {
         ? `${state.selected} is not in the emulator: never made, or dropped since (a reset, or past --notification-retention).`
         : `Loading ${state.selected}…`,
     );
-  // The detail has no inFlight: the summary the stream keeps up to date says it.
-  const inFlight = state.notifications.get(d.id)?.inFlight ?? false;
+  // Queued or running, as the detail was read or as the live stream's summary says since.
+  const inFlight = d.inFlight || (state.notifications.get(d.id)?.inFlight ?? false);
   const canRetry = d.state === 'pending' && !inFlight && !state.busy;
   const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
   // The exact text the receiver reads after gunzip: the body was packed as JSON.stringify of this object.
@@ -50,7 +61,7 @@ export function renderDetail() {
       { class: 'body' },
       h(
         'div',
-        { class: 'title' },
+        { class: 'title', id: 'detail-title', tabindex: '-1' },
         h('strong', { class: 'mono' }, d.id),
         h('span', { class: 'mono' }, d.bookingNumber),
         h('span', null, `BookingID ${d.bookingId}`),
@@ -87,10 +98,10 @@ export function renderDetail() {
             type: 'button',
             id: 'resend',
             disabled: state.busy,
-            title: `POST /__admin/notifications/${d.id}/resend: a new notification with the same bytes, to ${d.credentialId} only; the reservation is not touched`,
-            onclick: () => resendThen(d, {}),
+            title: `POST /__admin/notifications/${d.id}/resend: a new notification with the same bytes, to ${d.credentialId} only; the reservation is not touched. The page says first what happens to this one`,
+            onclick: () => askPlan(d, {}),
           },
-          `Resend to ${d.credentialId} only`,
+          `Resend to ${d.credentialId} only…`,
         ),
         h('span', { class: 'sep' }),
         h('label', { for: 'redeliver-status' }, 'Manual redelivery as'),
@@ -99,6 +110,7 @@ export function renderDetail() {
             id: 'redeliver-status',
             onchange: (/** @type {Event} */ e) => {
               state.choice.redeliverStatus = /** @type {HTMLSelectElement} */ (e.target).value;
+              render(); // the hint says what the status chosen changes
             },
           },
           statuses.map((s) => [s, s]),
@@ -128,11 +140,8 @@ export function renderDetail() {
           'Redeliver',
         ),
       ),
-      h(
-        'div',
-        { class: 'muted hint', id: 'redeliver-hint' },
-        `Redeliver sends a new notification of booking ${d.bookingNumber} (now ${currentStatus(d)}) to every credential it routes to (${routedTo(d)}); "Resend" sends this one again to ${d.credentialId} only.`,
-      ),
+      renderPlan(d),
+      h('div', { class: 'muted hint', id: 'redeliver-hint' }, redeliverHint(d)),
       d.state === 'cancelled'
         ? h(
             'div',
@@ -155,20 +164,23 @@ export function renderDetail() {
             { class: 'timeline', id: 'attempts' },
             d.attempts.map((a, i) => renderAttempt(a, d.attempts[i - 1], gzipBytes)),
           )
-        : h(
-            'div',
-            { class: 'muted' },
-            d.state === 'cancelled'
-              ? 'No attempt: cancelled before its first attempt was sent.'
-              : 'The first attempt is under way.',
-          ),
-      d.state === 'pending' && state.clock
+        : d.state === 'cancelled'
+          ? h('div', { class: 'muted' }, 'No attempt: cancelled before its first attempt was sent.')
+          : null,
+      // The attempt queued or running now (the live stream's summary says so), then the next one due.
+      inFlight
         ? h(
             'div',
-            { class: 'muted', id: 'next-attempt' },
-            `Next attempt at ${fullTime(state.clock.nextBatchAt)} (emulator time: the next redelivery batch)`,
+            { class: 'in-flight', id: 'attempt-in-flight', role: 'status' },
+            `Attempt ${d.attempts.length + 1}/${MAX_ATTEMPTS}: sending… (queued or waiting for the receiver's answer)`,
           )
-        : null,
+        : d.state === 'pending' && state.clock
+          ? h(
+              'div',
+              { class: 'muted', id: 'next-attempt' },
+              `Next attempt at ${fullTime(state.clock.nextBatchAt)} (emulator time: the next redelivery batch)`,
+            )
+          : null,
       h('h3', null, 'Request as sent'),
       h(
         'table',
@@ -235,13 +247,27 @@ export function renderDetail() {
         ),
       ),
       h('div', { class: 'muted hint', id: 'curl-hint' }, curlHint(d, caFile)),
-      h('pre', { class: 'curl', id: 'curl' }, curl),
+      h(
+        'pre',
+        { class: 'curl', id: 'curl', tabindex: '0', role: 'group', 'aria-label': 'curl command' },
+        curl,
+      ),
       inline
         ? h(
             'details',
             { class: 'raw' },
             h('summary', null, 'One-paste variant (body inlined)'),
-            h('pre', { class: 'curl', id: 'curl-inline' }, inline),
+            h(
+              'pre',
+              {
+                class: 'curl',
+                id: 'curl-inline',
+                tabindex: '0',
+                role: 'group',
+                'aria-label': 'curl command, one paste',
+              },
+              inline,
+            ),
           )
         : null,
       renderEditAndSend(d),
@@ -273,7 +299,11 @@ export function renderDetail() {
             'Copy',
           ),
         ),
-        h('pre', { id: 'raw-body' }, raw),
+        h(
+          'pre',
+          { id: 'raw-body', tabindex: '0', role: 'group', 'aria-label': 'Body as the receiver reads it' },
+          raw,
+        ),
       ),
     ),
   );
@@ -284,7 +314,9 @@ const about = (id) => `notification:${id}`;
 
 /** @param {string | null} reason */
 function cancelText(reason) {
-  return reason === 'credential_deleted' ? 'its credential was deleted (credential_deleted)' : String(reason);
+  if (reason === 'credential_deleted') return 'its credential was deleted (credential_deleted)';
+  if (reason === 'resent') return 'a resend took its place (resent)';
+  return String(reason);
 }
 
 /**
@@ -343,6 +375,25 @@ function resentLinks(d) {
   );
 }
 
+/**
+ * What Redeliver and Resend will do, said before either is clicked: where a redelivery goes, which of
+ * the booking's pending notifications it takes the place of (decision 0200), and a status change.
+ * @param {Detail} d
+ */
+function redeliverHint(d) {
+  const now = currentStatus(d);
+  const chosen = state.choice.redeliverStatus || now;
+  const pending = [];
+  for (const n of state.notifications.values())
+    if (n.bookingId === d.bookingId && n.state === 'pending') pending.push(n.id);
+  const settles = pending.length
+    ? `; ${pending.join(', ')} (pending) then ${pending.length === 1 ? 'stops' : 'stop'} being redelivered`
+    : '';
+  const change =
+    chosen === now ? '' : ` Redelivering as ${chosen} changes the booking from ${now} to ${chosen}.`;
+  return `Redeliver sends a new notification of booking ${d.bookingNumber} (now ${now}) to every credential it routes to (${routedTo(d)})${settles}; "Resend" sends this one again to ${d.credentialId} only.${change}`;
+}
+
 /** The booking's status now (what a redelivery should default to), else the one this notification carried. @param {Detail} d */
 function currentStatus(d) {
   return state.reservations.find((r) => r.bookingId === d.bookingId)?.status ?? d.bookingStatus;
@@ -356,17 +407,44 @@ function routedTo(d) {
 }
 
 /**
- * Resends (POST /notifications/:id/resend) and opens the new notification, named with the one it
- * came from. @param {Detail} d @param {import('../src/client/types.js').ResendInput} input
+ * A resend asked for and not yet sent: the API's dry run says what would happen to the original and
+ * which credentials get what (decision 0200); the reader sends it, keeps the original, or cancels.
+ * @type {{ id: string, input: import('../src/client/types.js').ResendInput, keep: boolean, answer: import('../src/client/types.js').ResendResult | null }}
  */
-async function resendThen(d, input) {
+const plan = { id: '', input: {}, keep: false, answer: null };
+
+/**
+ * Asks the API what resending `d` with `input` would do (a dry run: nothing is sent) and shows it,
+ * focus on its Send button. Resolves with the refusal when the API refused the input.
+ * @param {Detail} d @param {import('../src/client/types.js').ResendInput} input @param {boolean} [keep]
+ * @returns {Promise<ApiError | null>}
+ */
+async function askPlan(d, input, keep = false) {
+  try {
+    const answer = /** @type {import('../src/client/types.js').ResendResult} */ (
+      await post(`/notifications/${d.id}/resend`, { ...input, keepOriginal: keep, dryRun: true })
+    );
+    Object.assign(plan, { id: d.id, input, keep, answer });
+    // The plan opens with its Send button focused; toggling "keep" leaves the keyboard on the box.
+    if (document.activeElement?.id === 'resend-keep') render();
+    else focusWhenDrawn('#resend-confirm');
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    say(err instanceof Error ? err.message : String(err), true);
+    return null;
+  }
+}
+
+/** Sends the resend the plan announced and opens the new notification. @param {Detail} d */
+async function sendPlan(d) {
   /** @type {import('../src/client/types.js').ResendResult | null} */
   let answer = null;
   const ok = await act(
     (r) => r.message,
     async () => {
       answer = /** @type {import('../src/client/types.js').ResendResult} */ (
-        await post(`/notifications/${d.id}/resend`, input)
+        await post(`/notifications/${d.id}/resend`, { ...plan.input, keepOriginal: plan.keep })
       );
       return answer;
     },
@@ -375,8 +453,70 @@ async function resendThen(d, input) {
   );
   const first = /** @type {import('../src/client/types.js').ResendResult | null} */ (answer)
     ?.notifications[0];
-  if (ok && first) openNotification(first.id);
-  return ok;
+  if (!ok) return;
+  Object.assign(plan, { id: '', input: {}, keep: false, answer: null });
+  // Focus goes to what was created (openNotification moves it to its title).
+  if (first) openNotification(first.id);
+}
+
+/** What a resend of `d` would do, before it is sent. @param {Detail} d */
+function renderPlan(d) {
+  const answer = plan.id === d.id ? plan.answer : null;
+  if (!answer) return null;
+  const pending = answer.original.state === 'pending';
+  return h(
+    'div',
+    { class: 'resend-plan', id: 'resend-plan', role: 'group', 'aria-labelledby': 'resend-plan-text' },
+    h('p', { id: 'resend-plan-text' }, `Before sending: ${answer.message}`),
+    answer.warnings.length
+      ? h(
+          'ul',
+          { class: 'warnings', id: 'resend-warnings' },
+          answer.warnings.map((w) => h('li', null, w)),
+        )
+      : null,
+    pending
+      ? h(
+          'label',
+          { class: 'check' },
+          h('input', {
+            type: 'checkbox',
+            id: 'resend-keep',
+            checked: plan.keep,
+            onchange: (/** @type {Event} */ e) =>
+              askPlan(d, plan.input, /** @type {HTMLInputElement} */ (e.target).checked),
+          }),
+          'Keep the original pending (the batches still redeliver it)',
+        )
+      : null,
+    h(
+      'div',
+      { class: 'actions' },
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'resend-confirm',
+          class: 'primary',
+          disabled: state.busy,
+          onclick: () => sendPlan(d),
+        },
+        answer.warnings.length ? 'Send anyway' : 'Send',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'resend-cancel',
+          onclick: () => {
+            Object.assign(plan, { id: '', input: {}, keep: false, answer: null });
+            focusWhenDrawn('#resend');
+          },
+        },
+        'Cancel',
+      ),
+    ),
+  );
 }
 
 /** What the reader typed in "Edit and send", per notification, and the API's refusal. */
@@ -414,18 +554,13 @@ function renderEditAndSend(d) {
       return;
     }
     editing.error = null;
-    try {
-      const r = /** @type {import('../src/client/types.js').ResendResult} */ (
-        await post(`/notifications/${d.id}/resend`, { body, credentialIds: editing.credentialIds })
-      );
-      const first = r.notifications[0];
-      say(r.message, false, about(first?.id ?? d.id));
-      if (first) openNotification(first.id);
-    } catch (err) {
-      editing.error =
-        err instanceof ApiError
-          ? { message: err.message, path: err.details.path ?? '' }
-          : { message: String(err), path: '' };
+    // The API checks the body in the dry run: a refusal shows on the field, nothing is sent.
+    const refused = await askPlan(d, {
+      body: /** @type {Record<string, unknown>} */ (body),
+      credentialIds: editing.credentialIds,
+    });
+    if (refused) {
+      editing.error = { message: refused.message, path: refused.details.path ?? '' };
       render();
     }
   };
@@ -493,7 +628,7 @@ function renderEditAndSend(d) {
           disabled: state.busy || editing.credentialIds.length === 0,
           onclick: send,
         },
-        `Send as a new notification to ${editing.credentialIds.length} credential${editing.credentialIds.length === 1 ? '' : 's'}`,
+        `Send as a new notification to ${editing.credentialIds.length} credential${editing.credentialIds.length === 1 ? '' : 's'}…`,
       ),
     ),
   );

@@ -14,15 +14,27 @@ function message(id, title, first, headers, body, truncated) {
     'div',
     { class: 'message', id },
     h('h3', null, title),
-    h('pre', { class: 'http' }, [first, ...headers.map(([k, v]) => `${k}: ${v}`)].join('\n')),
-    h('pre', { class: 'http-body' }, (body && prettyJson(body)) || '(empty body)'),
+    h(
+      'pre',
+      { class: 'http', tabindex: '0', role: 'group', 'aria-label': `${title}: start line and headers` },
+      [first, ...headers.map(([k, v]) => `${k}: ${v}`)].join('\n'),
+    ),
+    h(
+      'pre',
+      { class: 'http-body', tabindex: '0', role: 'group', 'aria-label': `${title}: body` },
+      (body && prettyJson(body)) || '(empty body)',
+    ),
     // Indented for reading; the bytes as they went over the wire stay one click away.
     body && prettyJson(body) !== body
       ? h(
           'details',
           { class: 'as-sent' },
           h('summary', null, 'As sent'),
-          h('pre', { class: 'http-body-raw' }, body),
+          h(
+            'pre',
+            { class: 'http-body-raw', tabindex: '0', role: 'group', 'aria-label': `${title}: body as sent` },
+            body,
+          ),
         )
       : null,
     truncated ? h('div', { class: 'muted' }, 'Only the first 4 KiB are kept.') : null,

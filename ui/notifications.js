@@ -8,6 +8,7 @@ import {
   act,
   download,
   filterQuery,
+  focusWhenDrawn,
   isoOrEmpty,
   load,
   loadSoon,
@@ -74,7 +75,11 @@ export function filtersFromQuery(q) {
 export const notificationsHash = (id) => routeHash('notifications', id, filterQuery());
 
 /** Opens a notification (a new history entry, so Back closes it). @param {string} id */
-export const openNotification = (id) => go(notificationsHash(id));
+export const openNotification = (id) => {
+  go(notificationsHash(id));
+  // The keyboard moves to what was opened: its title, once the delivery is drawn.
+  focusWhenDrawn(`#detail[data-id="${id}"] #detail-title`);
+};
 
 // ---- rows ---------------------------------------------------------------------------------------
 // The list's <tbody> is kept across redraws (data-keep) and its rows are updated here: a row is
@@ -101,6 +106,22 @@ function rowSignature(n) {
     nextAttemptAt(n),
     n.id === state.selected,
   ].join('\u0001');
+}
+
+/** A typed time that is not one: the field is marked and named by the message under the filters. @param {string} text */
+const timeInvalid = (text) =>
+  text.trim() && !isoOrEmpty(text) ? { 'aria-invalid': 'true', 'aria-describedby': 'filter-time-error' } : {};
+
+/** Says which typed time is not one, and that it is not applied (a filter never ignores it silently). */
+function timeError() {
+  const bad = [state.filters.since, state.filters.until].filter((t) => t.trim() && !isoOrEmpty(t));
+  return bad.length
+    ? h(
+        'div',
+        { class: 'form-error', id: 'filter-time-error', role: 'alert' },
+        `${bad.map((t) => `"${t}"`).join(' and ')} ${bad.length === 1 ? 'is' : 'are'} not a time like 2026-04-27 10:00 (UTC, emulator time): not applied.`,
+      )
+    : null;
 }
 
 /** @param {Summary} n */
@@ -382,20 +403,23 @@ function renderFilters() {
     h('input', {
       id: 'filter-since',
       class: 'time',
-      placeholder: '2026-04-27 10:00',
+      placeholder: 'yyyy-mm-dd hh:mm',
       title: 'emulator time (UTC): created at or after',
       value: state.filters.since,
       oninput: setFilter('since'),
+      ...timeInvalid(state.filters.since),
     }),
     h('label', { for: 'filter-until' }, 'to'),
     h('input', {
       id: 'filter-until',
       class: 'time',
-      placeholder: '2026-04-27 12:00',
+      placeholder: 'yyyy-mm-dd hh:mm',
       title: 'emulator time (UTC): created before',
       value: state.filters.until,
       oninput: setFilter('until'),
+      ...timeInvalid(state.filters.until),
     }),
+    timeError(),
     h('label', { for: 'filter-booking' }, 'Booking'),
     h('input', {
       id: 'filter-booking',

@@ -78,12 +78,32 @@ async function call(dryRun) {
 
 /** @param {ResendFailedResult} r */
 function doneText(r) {
-  if (r.count === 0) return 'Nothing to retry: no failed delivery any more.';
+  if (r.count === 0)
+    return r.skipped.length
+      ? `Nothing to retry: ${skippedText(r)}.`
+      : 'Nothing to retry: no failed delivery any more.';
   const parts = [];
   if (r.resent.length)
     parts.push(`${r.resent.length} exhausted resent as ${r.resent.map((n) => n.id).join(', ')}`);
   if (r.retried.length) parts.push(`${r.retried.length} pending retried now (${r.retried.join(', ')})`);
+  if (r.skipped.length) parts.push(skippedText(r));
   return `Bulk retry of ${r.count}: ${parts.join('; ')}.`;
+}
+
+/** How many a bulk retry left out and why (each one's reason is in the list below it). @param {ResendFailedResult} r */
+function skippedText(r) {
+  return `${r.skipped.length} skipped, each with why below`;
+}
+
+/** The ones a bulk retry left out, each with why. @param {ResendFailedResult} r @param {string} id */
+function skippedList(r, id) {
+  return r.skipped.length
+    ? h(
+        'ul',
+        { class: 'skipped-list', id },
+        r.skipped.map((x) => h('li', null, link(x.id), ` ${x.message.slice(x.id.length + 2)}`)),
+      )
+    : null;
 }
 
 /** A notification id as a link to its view. @param {string} id */
@@ -197,6 +217,10 @@ export function renderRetry() {
                 counted.ids.map((id) => h('li', null, link(id))),
               )
             : null,
+          counted.skipped.length
+            ? h('p', { id: 'retry-skipped-text' }, `Not taken: ${skippedText(counted)}.`)
+            : null,
+          skippedList(counted, 'retry-skipped'),
           h(
             'button',
             {
@@ -222,6 +246,7 @@ export function renderRetry() {
                 form.done.resent.map((n) => h('li', null, link(n.id), ` → ${n.credentialId}`)),
               )
             : null,
+          skippedList(form.done, 'retry-done-skipped'),
         )
       : null,
   );

@@ -1,7 +1,7 @@
 // @ts-check
 // The view in the URL: `#<tab>[/<id>][?<filters>]`, e.g. `#notifications/n-000006?booking=2FD834`, so
-// a reload or a shared link opens the same delivery (the pretty log prints
-// `<origin>/__admin/ui#notifications/<id>` on attempt lines).
+// a reload or a shared link opens the same delivery. `#<id>` alone (`#n-000006`, the short form the
+// pretty log prints on attempt lines, decision 0201) opens `#notifications/<id>`.
 
 /** @typedef {{ section: string, id: string | null, params: URLSearchParams }} Route */
 
@@ -10,6 +10,7 @@ export function parseRoute(hash) {
   const text = hash.replace(/^#/, '');
   const q = text.indexOf('?');
   const path = q < 0 ? text : text.slice(0, q);
+  if (/^n-\d+$/.test(path)) return { section: 'notifications', id: path, params: new URLSearchParams() };
   const [section = '', ...rest] = path.split('/');
   const id = rest.join('/');
   return {

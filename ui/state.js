@@ -459,6 +459,18 @@ export function loadSoon(name, ms = 200) {
 }
 
 /**
+ * `loadSoon` for a view that reads its own data (`read`): once within `ms` of a change.
+ * @param {string} name @param {() => Promise<void>} read @param {number} ms
+ */
+export function loadSoonWith(name, read, ms) {
+  if (timers[name] !== undefined) return;
+  timers[name] = setTimeout(() => {
+    timers[name] = undefined;
+    read().catch((err) => say(err instanceof Error ? err.message : String(err), true, 'load'));
+  }, ms);
+}
+
+/**
  * How often a stream of events may make the page read the reservations or the delivery figures
  * again: both lists grow with every event (20,000 reservations are megabytes of JSON), and read five
  * times a second they held up the emulator's other answers, a search's among them.
@@ -477,6 +489,20 @@ export function setDraw(fn) {
   draw = fn;
 }
 
+/** The element to focus once a draw shows it (what was opened or created: a CSS selector), else ''. */
+let focusNext = '';
+
+/**
+ * Moves the keyboard to the element `selector` names once a draw shows it: what was opened or
+ * created (a view loads after the click, so the element may come a few draws later; the selector
+ * names the new one, e.g. by its data-id, not the one it replaces).
+ * @param {string} selector
+ */
+export function focusWhenDrawn(selector) {
+  focusNext = selector;
+  render();
+}
+
 /** Asks for a redraw (at most one per frame). */
 export function render() {
   if (drawPending) return;
@@ -485,6 +511,11 @@ export function render() {
     if (!drawPending) return;
     drawPending = false;
     draw();
+    const el = focusNext ? /** @type {HTMLElement | null} */ (document.querySelector(focusNext)) : null;
+    if (el) {
+      focusNext = '';
+      el.focus();
+    }
   };
   requestAnimationFrame(run);
   // A page the browser counts as hidden (a background tab) gets no animation frames: the timer

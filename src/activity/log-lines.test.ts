@@ -172,10 +172,10 @@ describe('activity log lines', () => {
       'http://127.0.0.1:8080',
     );
     expect(line?.msg).toBe(
-      'n-000001 attempt 1/5 → 200 in 12 ms (credential main, BookingNumber 4EDZPM) http://127.0.0.1:8080/__admin/ui#notifications/n-000001',
+      'n-000001 attempt 1/5 → 200 in 12 ms (credential main, BookingNumber 4EDZPM) http://127.0.0.1:8080/__admin/ui#n-000001',
     );
     expect(line?.fields).toMatchObject({
-      link: 'http://127.0.0.1:8080/__admin/ui#notifications/n-000001',
+      link: 'http://127.0.0.1:8080/__admin/ui#n-000001',
       url: 'https://localhost:8443/reportbo',
       reason: 'receiver answered 200 (acknowledged)',
     });
@@ -255,17 +255,17 @@ describe('the pretty format', () => {
 
   it('an attempt line puts its status in the status column and ends with the inspector permalink', () => {
     expect(prettyLine(attemptRecord(), false, { emulatorTime: true })).toBe(
-      '12:00:03 04-27 10:00:00 INFO  attempt 200     1/5 12 ms main http://127.0.0.1:8080/__admin/ui#notifications/n-000001\n',
+      '12:00:03 04-27 10:00:00 INFO  attempt 200     1/5 12 ms main 4EDZPM http://127.0.0.1:8080/__admin/ui#n-000001\n',
     );
     const timeout = prettyLine(attemptRecord({ outcome: 'timeout', statusCode: undefined }), false);
-    expect(timeout).toMatch(/^12:00:03 INFO {2}attempt timeout 1\/5 12 ms main http/);
+    expect(timeout).toMatch(/^12:00:03 INFO {2}attempt timeout 1\/5 12 ms main 4EDZPM http/);
   });
 
   it('fits 120 columns: a long credential is shortened before the permalink, a long message cut; debug shows them whole', () => {
     const long = attemptRecord({ credentialId: 'a-very-long-credential-name-for-the-staging-receiver' });
     const line = prettyLine(long, false, { emulatorTime: true });
     expect(line.trimEnd().length).toBeLessThanOrEqual(120);
-    expect(line).toMatch(/ a-very-\S*… http:\/\/127\.0\.0\.1:8080\/__admin\/ui#notifications\/n-000001\n$/);
+    expect(line).toMatch(/ a-very-\S*… 4EDZPM http:\/\/127\.0\.0\.1:8080\/__admin\/ui#n-000001\n$/);
     const debug = prettyLine(long, false, { emulatorTime: true, detail: true }).split('\n');
     expect(debug[1]).toMatch(
       /^ +↳ https:\/\/localhost:8443\/reportbo receiver answered 200 \(acknowledged\)$/,
@@ -285,6 +285,45 @@ describe('the pretty format', () => {
     // A line of no kind (the readiness line, an error) is never cut.
     const start = JSON.stringify({ level: 30, time: '2026-11-22T12:00:03.000Z', msg: 'y'.repeat(200) });
     expect(prettyLine(start, false)).toContain('y'.repeat(200));
+  });
+
+  it('an attempt line stands alone in 120 columns: credential, BookingNumber and the whole permalink, whatever their lengths', () => {
+    const origins = ['http://127.0.0.1:8080', 'http://localhost:65535', 'http://[::1]:8080'];
+    const credentials = ['a', 'main', 'a-very-long-credential-name-for-the-staging-receiver'];
+    const bookingNumbers = ['4EDZPM', 'AB12CD'];
+    for (const origin of origins)
+      for (const credentialId of credentials)
+        for (const bookingNumber of bookingNumbers)
+          for (const [number, trigger, durationMs] of [
+            [1, 'first', 3],
+            [5, 'manual', 299_999],
+          ] as const)
+            for (const emulatorTime of [false, true]) {
+              const fields = activityLine(
+                {
+                  kind: 'attempt',
+                  notification: summary({ credentialId, bookingNumber, id: 'n-123456' }),
+                  attempt: attempt({ number, trigger, durationMs }),
+                },
+                'manual',
+                origin,
+              )!.fields;
+              const rec = { level: 30, time: '2026-11-22T12:00:03.000Z', msg: 'm', ...fields };
+              const line = prettyLine(JSON.stringify(rec), false, { emulatorTime }).trimEnd();
+              const about = `${origin} ${credentialId} ${bookingNumber} ${durationMs} ${emulatorTime}: ${line}`;
+              expect(line.length, about).toBeLessThanOrEqual(120);
+              expect(line, about).toContain(` ${bookingNumber} `);
+              expect(line.endsWith(` ${String(fields.link)}`), about).toBe(true);
+              const named = line
+                .slice(0, line.indexOf(` ${bookingNumber} `))
+                .split(' ')
+                .at(-1)!;
+              expect(
+                credentialId.startsWith(named.replace(/…$/, '')) &&
+                  named.length >= Math.min(2, credentialId.length),
+                about,
+              ).toBe(true);
+            }
   });
 
   it('colours with ANSI codes only when asked (a terminal), green for success and red for failure', () => {

@@ -131,8 +131,11 @@ export function logActivity(bus: ActivityBus, log: Logger, options: ActivityLogO
 /** A GetAccessToken call that got its token: no fault applied and outcome `ok`. */
 const tokenOk = (e: JournalEntry) => e.outcome === 'ok' && !e.fault;
 
-/** The inspector's permalink of a notification (the dashboard opens it; decision 0140). */
-export const notificationLink = (origin: string, id: string) => `${origin}/__admin/ui#notifications/${id}`;
+/**
+ * The inspector's permalink of a notification, in the dashboard's short form `#<id>` (it opens
+ * `#notifications/<id>`), so an attempt line keeps its BookingNumber in 120 columns (decisions 0140, 0201).
+ */
+export const notificationLink = (origin: string, id: string) => `${origin}/__admin/ui#${id}`;
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -145,7 +148,7 @@ const emulatorMark = (clockMode: string) =>
 
 /**
  * The line of one activity, e.g. `n-000001 attempt 1/5 → 200 in 12 ms (credential main, BookingNumber
- * 4EDZPM) <origin>/__admin/ui#notifications/n-000001` (the receiver's URL without an `origin`); none
+ * 4EDZPM) <origin>/__admin/ui#n-000001` (the receiver's URL without an `origin`); none
  * for a created notification (the event's line names it, its attempt's line follows) or an empty
  * batch. `clockMode` other than `real` marks times as emulator time. What a reader needs first comes
  * first and times come last, so the pretty format's cut at its width drops only what its time columns

@@ -68,3 +68,34 @@ describe('decoding bodies for a search in batches', () => {
     expect(second.records.map((n) => n.id)).toEqual(expected.slice(-80, -40));
   });
 });
+
+describe('the trigram filter a first search leaves (decision 0203)', () => {
+  it('never hides a match: 60 substrings of the bodies find the same notifications with and without it', async () => {
+    const all = records(300);
+    const everyone = (_n: NotificationRecord) => true;
+    // The first search decodes every body and keeps each one's filter.
+    await scanNotifications(all, { passes: everyone, search: parseSearch('ñúñez')! }, {});
+    const fresh = () => all.map((n) => ({ ...n }) as NotificationRecord); // the same records, no filter
+    const texts = all.map((n) => gunzipSync(n.gz.bytes()).toString('utf8').toLowerCase());
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    for (let k = 0; k < 60; k++) {
+      const values = [...texts[next() % texts.length]!.matchAll(/":"([^"]{4,})"/g)].map((m) => m[1]!);
+      const value = values[next() % values.length]!;
+      const from = next() % (value.length - 3);
+      const term = value.slice(from, from + 3 + (next() % 5));
+      if (term.length < 3 || /[\s:\\"]/.test(term)) continue;
+      const search = parseSearch(term)!;
+      const withFilter = await scanNotifications(all, { passes: everyone, search }, {});
+      const without = await scanNotifications(fresh(), { passes: everyone, search }, {});
+      expect(
+        withFilter.records.map((n) => n.id),
+        term,
+      ).toEqual(without.records.map((n) => n.id));
+      expect(withFilter.total, term).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { type NotificationRecord, toDetail, toSummary } from '../delivery/index.js';
-import { failedSince, resend } from '../delivery/resend.js';
+import { fateSentence, resend, resendFailed, type StatusNow } from '../delivery/resend.js';
 import type { Emulator } from '../emulator.js';
 import { NotFoundError } from '../errors.js';
 import { harPieces, ndjsonPieces, slicedBody } from './export.js';
@@ -25,13 +25,9 @@ const SETTLE_WAIT_DEFAULT_MS = 10_000;
  */
 export function notificationRoutes(emulator: Emulator): Hono {
   const { outbox } = emulator.delivery;
-  // The notifications that resend `n`, oldest first (a resend keeps its original's booking, so only
-  // that booking's notifications are looked at).
-  const resentAs = (n: NotificationRecord): string[] =>
-    outbox
-      .list({ bookingId: n.bookingId })
-      .filter((r) => r.resentFrom === n.id)
-      .map((r) => r.id);
+  // The notifications that resend `n`, oldest first (the outbox keeps them by original).
+  const resentAs = (n: NotificationRecord): string[] => outbox.resendsOf(n.id).map((r) => r.id);
+  const statusNow: StatusNow = (bookingId) => emulator.reservations.stored(bookingId)?.record.status;
   return mount(new Hono(), {
     // Before getNotification: /notifications/export is not a notification id.
     exportNotifications: (c, { query }) => {
@@ -102,36 +98,29 @@ export function notificationRoutes(emulator: Emulator): Hono {
       const n = await outbox.retryNow(params.id);
       return { attempt: n.attempts.at(-1)!, notification: toSummary(n) };
     },
-    // Resend one notification (as sent or edited) to its credential or the ones named.
+    // Resend one notification (as sent or edited) to its credential or the ones named; a dry run
+    // says what would happen to the original and which credentials get what.
     resendNotification: (_c, { params, body: input }) => {
-      const done = resend(outbox, emulator.delivery.credentials, params.id, input);
-      const to = done.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ');
+      const done = resend(outbox, emulator.delivery.credentials, statusNow, params.id, input);
+      const what = `${done.edited ? 'the edited body of ' : ''}${done.from}`;
+      const to = done.dryRun
+        ? `${what} would be sent to ${done.targets.map((t) => t.credentialId).join(', ')}`
+        : `${what} sent again as ${done.notifications.map((n) => `${n.id} → ${n.credentialId}`).join(', ')}`;
       return {
-        from: done.from,
-        edited: done.edited,
+        ...done,
         notifications: done.notifications.map(ref),
-        message: `${done.edited ? 'edited body of ' : ''}${done.from} sent again as ${to}`,
+        message: `${to}; ${fateSentence(done.original)}.`,
       };
     },
-    // Bulk retry: a credential's failed notifications since T; dryRun counts them first.
-    resendFailed: (_c, { body: input }) => {
+    // Bulk retry: a credential's failed notifications since T, each taken once; dryRun counts them first.
+    resendFailed: async (_c, { body: input }) => {
       const sinceMs = Date.parse(input.since); // its form and range checked by the route table
-      const failed = failedSince(outbox, { credentialId: input.credentialId, sinceMs });
-      const dryRun = input.dryRun === true;
-      const resent: NotificationRecord[] = [];
-      const retried: string[] = [];
-      if (!dryRun) {
-        for (const n of failed) {
-          if (n.state === 'exhausted')
-            resent.push(...resend(outbox, emulator.delivery.credentials, n.id, {}).notifications);
-          else {
-            retried.push(n.id);
-            // Answered at once; each attempt ends as data on the notification (never thrown past here).
-            outbox.retryNow(n.id).catch(() => {});
-          }
-        }
-      }
-      return { count: failed.length, ids: failed.map((n) => n.id), dryRun, resent: resent.map(ref), retried };
+      const done = await resendFailed(outbox, emulator.delivery.credentials, statusNow, {
+        credentialId: input.credentialId,
+        sinceMs,
+        dryRun: input.dryRun === true,
+      });
+      return { ...done, resent: done.resent.map(ref) };
     },
     getNotification: (_c, { params }) => {
       const n = outbox.get(params.id);
@@ -141,7 +130,8 @@ export function notificationRoutes(emulator: Emulator): Hono {
   });
 }
 
-const ref = (n: NotificationRecord) => ({
+/** A notification as a bulk answer names it. */
+export const ref = (n: NotificationRecord) => ({
   id: n.id,
   credentialId: n.credentialId,
   bookingId: n.bookingId,

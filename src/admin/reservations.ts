@@ -15,10 +15,21 @@ export function reservationRoutes(emulator: Emulator): Hono {
       return reservation;
     },
     // Manual redelivery, spec "2. Manual redelivery (servicing tool, not an HTTP operation of this interface)":
-    // a NEW notification per matching credential, never a re-send.
+    // a NEW notification per matching credential, never a re-send. It takes the place of the
+    // booking's pending notifications to those credentials unless `keepPending` (decision 0200).
     redeliver: (_c, { params: { bookingId }, body }) => {
+      const { outbox } = emulator.delivery;
+      const pending = body.keepPending ? [] : outbox.list({ bookingId, state: 'pending' });
       const lifecycle = emulator.reservations.redeliver(bookingId, body.status);
-      return eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
+      const result = eventResult(lifecycle, emulator.delivery.routeEvent(lifecycle));
+      const to = new Set(result.notifications.map((n) => n.credentialId));
+      const settled = pending.filter((n) => to.has(n.credentialId) && outbox.supersede(n) !== 'unchanged');
+      if (settled.length === 0) return result;
+      const ids = settled.map((n) => n.id).join(', ');
+      return {
+        ...result,
+        message: `${result.message}; ${ids} ${settled.length === 1 ? 'stops' : 'stop'} being redelivered (cancelled, reason "resent")`,
+      };
     },
   });
 }

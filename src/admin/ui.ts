@@ -24,6 +24,7 @@ const ASSETS: Record<string, string> = {
   'verify-client.js': JS,
   'route.js': JS,
   'retry.js': JS,
+  'triage.js': JS,
   'charts.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
   'inspector.css': 'text/css; charset=utf-8',

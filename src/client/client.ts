@@ -205,6 +205,14 @@ export class AdminClient implements ClientMethods {
   resendFailed(input: T.ResendFailedInput) {
     return this.call('resendFailed', { body: input });
   }
+  /** Failures grouped by credential and cause. */
+  getTriage() {
+    return this.call('getTriage');
+  }
+  /** Retries one failure group (its key from `getTriage`), each member once. */
+  retryTriageGroup(input: T.TriageRetryInput) {
+    return this.call('retryTriageGroup', { body: input });
+  }
   /** Runs a redelivery batch now. */
   runRedelivery() {
     return this.call('runRedelivery');

@@ -10,6 +10,8 @@ export class NotificationStore {
   readonly byId = new Map<string, NotificationRecord>();
   readonly pending = new Set<NotificationRecord>();
   readonly inFlight = new Set<NotificationRecord>();
+  /** The resends of each notification resent at least once, oldest first (decision 0200). */
+  readonly resends = new Map<string, NotificationRecord[]>();
   readonly waiters = new SettleWaiters(() => this.inFlight);
   // Emulator time and wall time change at different paces: one last-string cache each.
   readonly clockIso = new IsoStrings();
@@ -31,6 +33,11 @@ export class NotificationStore {
   add(n: NotificationRecord): void {
     this.byId.set(n.id, n);
     if (n.state === 'pending') this.pending.add(n);
+    if (n.resentFrom !== null) {
+      const resends = this.resends.get(n.resentFrom);
+      if (resends) resends.push(n);
+      else this.resends.set(n.resentFrom, [n]);
+    }
   }
 
   list(filter: NotificationFilter = {}): NotificationRecord[] {
@@ -44,6 +51,12 @@ export class NotificationStore {
       if (!n) continue;
       this.byId.delete(id);
       this.pending.delete(n);
+      this.resends.delete(id);
+      if (n.resentFrom !== null) {
+        const siblings = this.resends.get(n.resentFrom)?.filter((r) => r !== n);
+        if (siblings?.length) this.resends.set(n.resentFrom, siblings);
+        else this.resends.delete(n.resentFrom);
+      }
       this.dropped++;
     }
   }
@@ -76,6 +89,7 @@ export class NotificationStore {
     this.byId.clear();
     this.pending.clear();
     this.inFlight.clear();
+    this.resends.clear();
     this.texts.clear();
     this.headers.clear();
     this.#seq = 0;

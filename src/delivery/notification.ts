@@ -16,8 +16,11 @@ export const MAX_ATTEMPTS = 1 + MAX_REDELIVERIES;
 export { NOTIFICATION_STATES };
 export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 
-/** Why a notification was cancelled: `credential_deleted`, its credential was deleted while it was pending. */
-export const CANCEL_REASONS = ['credential_deleted'] as const;
+/**
+ * Why a notification was cancelled: `credential_deleted`, its credential was deleted while it was
+ * pending; `resent`, a resend took its place (decision 0200).
+ */
+export const CANCEL_REASONS = ['credential_deleted', 'resent'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export { ATTEMPT_TRIGGERS };

@@ -132,6 +132,8 @@ export class Outbox {
     body: NotificationBody,
     gz?: StoredBody,
     resentFrom?: string,
+    /** Warnings of this notification beyond its credential's (a resend's, decision 0200). */
+    warnings?: readonly string[],
   ): NotificationRecord {
     const record: NotificationRecord = {
       id: this.#store.nextId(),
@@ -151,7 +153,7 @@ export class Outbox {
       authorization: authorizationOf(credential),
       gz: gz ?? packBody(body),
       attempts: [],
-      warnings: credential.warnings,
+      warnings: warnings?.length ? credential.warnings.concat(warnings) : credential.warnings,
       inFlight: false,
       lastFinishedMs: undefined,
       resentFrom: resentFrom ?? null,
@@ -196,6 +198,26 @@ export class Outbox {
     if (!done)
       throw new NotFoundError('notification_not_found', `Notification ${id} was reset while it was retried.`);
     return done;
+  }
+
+  /** The resends of notification `id`, oldest first (decision 0200). */
+  resendsOf(id: string): readonly NotificationRecord[] {
+    return this.#store.resends.get(id) ?? [];
+  }
+
+  /**
+   * A resend took the place of `n` (decision 0200): a pending `n` is cancelled with reason `resent`,
+   * so no batch sends it again; one with an attempt queued or running is cancelled when that attempt
+   * ends undelivered. A settled `n` is left as it is.
+   */
+  supersede(n: NotificationRecord): 'cancelled' | 'cancelled_when_attempt_ends' | 'unchanged' {
+    if (n.state !== 'pending') return 'unchanged';
+    if (n.inFlight) {
+      n.cancelWhenSettled = 'resent';
+      return 'cancelled_when_attempt_ends';
+    }
+    this.#cancel(n, 'resent', this.#store.clockIso.of(this.deps.clock.now()));
+    return 'cancelled';
   }
 
   /** Attempts handed to the sender and not yet ended (queued ones not counted). */

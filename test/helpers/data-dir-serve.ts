@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './cli.js';
+import { CLOCK_START } from './clock.js';
 import { WAIT_DEADLINE_MS, waitExpired } from './deadline.js';
 import { type Started, start } from './processes.js';
 
@@ -25,6 +27,12 @@ export class DataDirServe {
     private readonly args: string[] = [],
   ) {
     this.#urlFile = join(dataDir, '..', 'url');
+  }
+
+  /** One on a fresh data dir under a temporary folder named `prefix`: manual clock at CLOCK_START, plain HTTP receivers allowed. */
+  static manual(prefix: string): DataDirServe {
+    const data = join(mkdtempSync(join(tmpdir(), prefix)), 'data');
+    return new DataDirServe(data, ['--clock', 'manual', '--clock-start', CLOCK_START, '--allow-http']);
   }
 
   /** Starts it on the data dir and resolves with its URL once it is ready. */

@@ -10,7 +10,9 @@ import { CredentialInputSchema } from '../../delivery/credential-schema.js';
 import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
 import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
+import { BULK_SKIP_REASONS, ORIGINAL_FATES } from '../../delivery/resend.js';
 import { TIMELINE_BUCKETS } from '../../delivery/stats.js';
+import { TRIAGE_IDS_PER_GROUP } from '../../delivery/triage.js';
 import { formatPath } from '../../errors.js';
 import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
 import type { Refusal } from '../../model/refusal.js';
@@ -73,7 +75,15 @@ export const ReservationSchema = z
   })
   .register(ADMIN_COMPONENTS, { id: 'Reservation' });
 export const RedeliverInputSchema = z
-  .strictObject({ status: bookingStatus })
+  .strictObject({
+    status: bookingStatus,
+    keepPending: z
+      .boolean()
+      .optional()
+      .describe(
+        'keep the booking\'s pending notifications redelivered by the batches; default false: each one of a credential the redelivery goes to is cancelled (reason "resent")',
+      ),
+  })
   .register(ADMIN_COMPONENTS, { id: 'RedeliverInput', side: 'input' });
 
 /** A redelivery without one of the statuses. */
@@ -106,13 +116,40 @@ export const ResendInputSchema = z
       .max(100)
       .optional()
       .describe("where to send it (default: the notification's own credential)"),
+    keepOriginal: z
+      .boolean()
+      .optional()
+      .describe(
+        'keep a pending original redelivered by the batches; default false: the resend takes its place and it is cancelled (reason "resent")',
+      ),
+    dryRun: z.boolean().optional().describe('only say what would happen: nothing is sent or cancelled'),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendInput', side: 'input' });
 export const ResendResultSchema = z
   .object({
     from: str.describe('the notification resent'),
     edited: z.boolean(),
-    notifications: z.array(NotificationRefSchema).describe('the new notifications, one per credential'),
+    dryRun: z.boolean(),
+    notifications: z
+      .array(NotificationRefSchema)
+      .describe('the new notifications, one per credential (none in a dry run)'),
+    original: z
+      .object({
+        id: str,
+        state: z.enum(NOTIFICATION_STATES).describe('its state before the resend'),
+        becomes: z
+          .enum(ORIGINAL_FATES)
+          .describe(
+            'cancelled: a pending original is no longer redelivered; cancelled_when_attempt_ends: its running attempt ends first; kept: keepOriginal; unchanged: it was settled already',
+          ),
+      })
+      .describe('what happens to the original'),
+    targets: z
+      .array(z.object({ credentialId: str, body: z.enum(['as sent', 'edited']) }))
+      .describe('which credentials get what'),
+    warnings: strings.describe(
+      "e.g. the booking's status changed since the original was made; kept on each new notification",
+    ),
     message: str,
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendResult' });
@@ -125,13 +162,59 @@ export const ResendFailedInputSchema = z
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedInput', side: 'input' });
 export const ResendFailedResultSchema = z
   .object({
-    count: int.describe('failed notifications found: exhausted, or pending after a failed attempt'),
-    ids: z.array(str).describe('the ones found, oldest first (what a dry run would take)'),
+    count: int.describe('failed notifications taken: exhausted, or pending after a failed attempt'),
+    ids: z.array(str).describe('the ones taken, oldest first (what a dry run would take)'),
     dryRun: z.boolean(),
     resent: z.array(NotificationRefSchema).describe('new notifications, one per exhausted one'),
     retried: z.array(str).describe('pending ones given one attempt now (retry now)'),
+    skipped: z
+      .array(
+        z.object({
+          id: str,
+          reason: z.enum(BULK_SKIP_REASONS),
+          by: str.nullable().describe('the resend that stands for it, else null'),
+          message: str,
+        }),
+      )
+      .describe(
+        'failed ones not taken, oldest first: a resend of it is pending, in flight, acknowledged or failed too (that one is taken instead), or an attempt of it is running',
+      ),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedResult' });
+
+const TriageGroupSchema = z
+  .object({
+    key: str.describe('<credentialId>|<cause key>: what POST /__admin/triage/retry takes'),
+    credentialId: str,
+    cause: z.object({
+      key: str.describe('HTTP 503 {"error":"busy"}, timeout, tls_error, connect_refused, …'),
+      outcome: z.enum(ATTEMPT_OUTCOMES),
+      statusCode: int.nullable(),
+      answer: str
+        .nullable()
+        .describe("the receiver's answer, whitespace collapsed, numbers and ids masked, cut to 80"),
+    }),
+    count: int,
+    exhausted: int,
+    pending: int,
+    firstSeen: instant.describe('emulator time the oldest of its last attempts ended'),
+    lastSeen: instant.describe('emulator time the newest of its last attempts ended'),
+    sample: str.describe('the newest notification of the group'),
+    ids: z.array(str).describe(`its notifications, oldest first, at most ${TRIAGE_IDS_PER_GROUP}`),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'TriageGroup' });
+export const TriageSchema = z
+  .object({
+    failing: int.describe('failing notifications in all'),
+    groups: z.array(TriageGroupSchema).describe('the groups with the most first'),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'Triage' });
+export const TriageRetryInputSchema = z
+  .strictObject({
+    key: str.max(1000).describe("a group's key from GET /__admin/triage"),
+    dryRun: z.boolean().optional().describe('only count: nothing is sent'),
+  })
+  .register(ADMIN_COMPONENTS, { id: 'TriageRetryInput', side: 'input' });
 
 export const AttemptSchema = AttemptShape.register(ADMIN_COMPONENTS, { id: 'Attempt' });
 
@@ -147,7 +230,9 @@ const summaryShape = {
   cancelReason: z
     .enum(CANCEL_REASONS)
     .nullable()
-    .describe('why a cancelled notification is no longer redelivered: credential_deleted'),
+    .describe(
+      'why a cancelled notification is no longer redelivered: credential_deleted, or resent (a resend or redelivery took its place)',
+    ),
   resentFrom: str.nullable().describe('the notification this one resends (resend, bulk retry), else null'),
   filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
   warnings: strings,
@@ -171,6 +256,7 @@ export const NotificationSchema = z
     headers: z.record(str, str).describe('exactly as sent on every attempt'),
     body: NotificationBodyComponent,
     attempts: z.array(AttemptSchema),
+    inFlight: z.boolean().describe('an attempt is queued or running'),
     resentAs: z
       .array(str)
       .optional()

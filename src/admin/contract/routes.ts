@@ -43,6 +43,8 @@ import {
   ReservationSchema,
   ReservationSummarySchema,
   RetryResultSchema,
+  TriageRetryInputSchema,
+  TriageSchema,
 } from './delivery-schemas.js';
 import { route } from './route.js';
 import {
@@ -308,6 +310,25 @@ export const ADMIN_ROUTES = {
     bodyError: RESEND_REFUSAL,
     responses: { 200: ResendFailedResultSchema },
     errors: [400],
+  }),
+  getTriage: route({
+    method: 'get',
+    path: '/triage',
+    tag: 'delivery',
+    summary:
+      'failures grouped by cause: failing notifications (exhausted, or pending after a failed attempt, not covered by a resend) by credential and the cause of their last attempt, with counts, first and last seen and a sample',
+    responses: { 200: TriageSchema },
+  }),
+  retryTriageGroup: route({
+    method: 'post',
+    path: '/triage/retry',
+    tag: 'delivery',
+    summary:
+      "retry a group: its exhausted notifications resent, its pending ones retried now, each once (a bulk retry of the group's members); dryRun only counts",
+    body: TriageRetryInputSchema,
+    bodyError: RESEND_REFUSAL,
+    responses: { 200: ResendFailedResultSchema },
+    errors: [400, 404],
   }),
   runRedelivery: route({
     method: 'post',
