@@ -106,6 +106,18 @@ describe('--notification-retention', () => {
       ['n-000006', 'delivered'],
     ]);
     expect(kept.retention).toMatchObject({ keep: 3, dropped: 3, exhaustedKept: 2 });
+    // The dry run says what retention dropped and keeps for it.
+    const counted = await adminCall<{ count: number; retention: unknown }>(
+      emu,
+      'POST',
+      '/notifications/resend-failed',
+      {
+        credentialId: 'c1',
+        since: '2000-01-01T00:00:00Z',
+        dryRun: true,
+      },
+    );
+    expect(counted.body).toMatchObject({ count: 2, retention: { keep: 3, dropped: 3, exhaustedKept: 2 } });
     // The bulk retry resends both; once taken, the exhausted originals may go.
     const retried = await adminCall<{ resent: unknown[] }>(emu, 'POST', '/notifications/resend-failed', {
       credentialId: 'c1',
@@ -124,5 +136,17 @@ describe('--notification-retention', () => {
     expect(listed.notifications.map((n) => n.id)).toEqual(['n-000004', 'n-000005', 'n-000006']);
     expect(listed.retention).toMatchObject({ keep: 3, dropped: 3, exhaustedKept: 0 });
     expect((await adminCall(emu, 'GET', '/config')).body).toMatchObject({ retentionDropsExhausted: true });
+    // The bulk retry's dry run finds none of the exhausted ones and says retention dropped 3.
+    const counted = await adminCall<{ count: number; retention: unknown }>(
+      emu,
+      'POST',
+      '/notifications/resend-failed',
+      {
+        credentialId: 'c1',
+        since: '2000-01-01T00:00:00Z',
+        dryRun: true,
+      },
+    );
+    expect(counted.body).toMatchObject({ count: 0, retention: { keep: 3, dropped: 3, exhaustedKept: 0 } });
   });
 });

@@ -24,6 +24,11 @@ const ADDED_SINCE: Readonly<Record<string, readonly string[]>> = {
   listNotifications: ['total', 'nextCursor'],
 };
 
+/** State GETs added after the fixture was recorded: that build had no answer to compare with. */
+const ROUTES_SINCE: ReadonlySet<string> = new Set([
+  'getTriage', // decision 0202
+]);
+
 /** `read` without the top-level fields its operation gained after the fixture was recorded. */
 function withoutAdded(read: StateRead): StateRead {
   const added = ADDED_SINCE[read.operation];
@@ -55,7 +60,11 @@ describe('a data dir written by an earlier build', () => {
       (JSON.parse(readFileSync(ANSWERS, 'utf8')) as StateRead[]).map((r) => [r.path, comparable(r)] as const),
     );
     expect(recorded.size).toBeGreaterThan(20);
-    const today = new Map([...now].map(([path, read]) => [path, withoutAdded(read)] as const));
+    const today = new Map(
+      [...now]
+        .filter(([, read]) => !ROUTES_SINCE.has(read.operation))
+        .map(([path, read]) => [path, withoutAdded(read)] as const),
+    );
     expect(stateDifferences(recorded, today)).toEqual([]);
   });
 });

@@ -89,9 +89,22 @@ const WRITES: Array<[Operation, (ctx: Context, emu: RunningEmulator) => Promise<
   ['emitEvent', () => ({ body: { type: 'Issue' }, frame: 'event' })],
   [
     'redeliver',
-    (ctx) => ({ params: { bookingId: ctx.bookingId! }, body: { status: 'Issued' }, frame: 'event' }),
+    // keepPending: the notification the next steps retry and resend stays pending (decision 0200).
+    (ctx) => ({
+      params: { bookingId: ctx.bookingId! },
+      body: { status: 'Issued', keepPending: true },
+      frame: 'event',
+    }),
   ],
   ['retryNotification', (ctx) => ({ params: { id: ctx.notificationId! }, frame: 'attempt' })],
+  [
+    'retryTriageGroup',
+    async (_ctx, emu) => {
+      // The 503 fault and the outage left failing notifications: retry the largest group.
+      const triage = (await call(emu, 'GET', '/triage')).body as { groups: Array<{ key: string }> };
+      return { body: { key: triage.groups[0]!.key }, frame: 'attempt' };
+    },
+  ],
   [
     'resendNotification',
     (ctx) => ({ params: { id: ctx.notificationId! }, body: {}, frame: 'notification_created' }),

@@ -24,7 +24,7 @@ export class TokenClient {
    */
   constructor(options) {
     this.options = options;
-    this.timeoutMs = options.timeoutMs ?? 3000;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
     this.attempts = options.attempts ?? 5;
     this.firstPauseMs = options.firstPauseMs ?? 250;
     /** @type {string | undefined} */

@@ -29,7 +29,7 @@ class TokenError(Exception):
 
 
 class TokenClient:
-    def __init__(self, endpoint, version, variant, username, password, timeout_s=3.0, attempts=5, first_pause_s=0.25):
+    def __init__(self, endpoint, version, variant, username, password, timeout_s=10.0, attempts=5, first_pause_s=0.25):
         self.endpoint, self.version, self.variant = endpoint, version, variant
         self.username, self.password = username, password
         self.timeout_s, self.attempts, self.first_pause_s = timeout_s, attempts, first_pause_s

@@ -39,7 +39,7 @@ class StatusTransport(Transport):
 
 
 class SoapTokenClient:
-    def __init__(self, wsdl, version, variant, username, password, timeout_s=3.0, attempts=5, first_pause_s=0.25):
+    def __init__(self, wsdl, version, variant, username, password, timeout_s=10.0, attempts=5, first_pause_s=0.25):
         self.version, self.username, self.password = version, username, password
         self.attempts, self.first_pause_s, self.timeout_s = attempts, first_pause_s, timeout_s
         # The WSDL names both bindings; the port of the chosen SOAP version is `<Service>Soap` or `<Service>Soap12`.

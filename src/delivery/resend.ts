@@ -19,7 +19,7 @@ import {
 import { InputError, NotFoundError } from '../errors.js';
 import type { CredentialStore } from './credentials.js';
 import type { NotificationRecord, NotificationState } from './notification.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox, RetentionView } from './outbox.js';
 
 /** What becomes of a resend's original. */
 export const ORIGINAL_FATES = ['cancelled', 'cancelled_when_attempt_ends', 'kept', 'unchanged'] as const;
@@ -170,6 +170,8 @@ export interface BulkResendResult {
   resent: NotificationRecord[];
   retried: string[];
   skipped: BulkSkip[];
+  /** What the retention setting dropped or keeps for a retry, once it did either (decision 0211). */
+  retention?: RetentionView;
 }
 
 /**
@@ -283,6 +285,9 @@ export async function bulkRetry(
     }
   }
   result.count = result.ids.length;
+  // A failed notification that retention already dropped can no longer be taken: say so.
+  const retention = outbox.retention();
+  if (retention.dropped > 0 || retention.exhaustedKept > 0) result.retention = retention;
   return result;
 }
 

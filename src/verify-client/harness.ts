@@ -14,6 +14,8 @@ const MAX_LINE_CHARS = 1000;
 const STDERR_TAIL_BYTES = 2048;
 /** After the harness exits, how long its stdout may stay open (a child it left behind) before the group is ended. */
 const CLOSE_GRACE_MS = 500;
+/** After that group is ended, how long to wait for the pipe to close before the run ends without it. */
+const CLOSE_FALLBACK_MS = 30_000;
 
 /** A harness run as the cases judge it: the outcome plus each line's arrival time. */
 export interface HarnessRun extends HarnessOutcome {
@@ -114,7 +116,13 @@ export function runHarness(exec: string, env: Record<string, string>, boundMs: n
       run.exitCode = code;
       run.signal = signal;
       if (run.killedAfterMs !== undefined) run.exitCode = null;
-      grace = setTimeout(finish, CLOSE_GRACE_MS);
+      // A child the harness left behind may hold stdout open: after the grace its group is ended,
+      // which closes the pipe, and 'close' still comes after every byte already written was read (on
+      // a busy machine that can be well after the exit). Only a pipe that stays open past that ends it.
+      grace = setTimeout(() => {
+        endGroup();
+        grace = setTimeout(finish, CLOSE_FALLBACK_MS);
+      }, CLOSE_GRACE_MS);
     });
     child.on('close', finish);
   });

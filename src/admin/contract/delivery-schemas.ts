@@ -153,6 +153,15 @@ export const ResendResultSchema = z
     message: str,
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendResult' });
+/** What the retention setting dropped and kept (decisions 0127, 0211): the list's and the bulk retry's. */
+const RetentionViewSchema = z.object({
+  keep: int.describe('the setting --notification-retention: notifications kept (0: no limit)'),
+  dropped: int.describe('older settled notifications dropped since the start or the last reset'),
+  oldestKept: str.nullable().describe('createdAt of the oldest notification kept'),
+  exhaustedKept: int.describe(
+    'exhausted notifications kept past the setting until a resend or bulk retry takes them (decision 0211)',
+  ),
+});
 export const ResendFailedInputSchema = z
   .strictObject({
     credentialId: str,
@@ -179,6 +188,9 @@ export const ResendFailedResultSchema = z
       .describe(
         'failed ones not taken, oldest first: a resend of it is pending, in flight, acknowledged or failed too (that one is taken instead), or an attempt of it is running',
       ),
+    retention: RetentionViewSchema.optional().describe(
+      'present once the retention setting dropped notifications (a failed one it dropped can no longer be retried) or keeps exhausted ones for a retry (decision 0211)',
+    ),
   })
   .register(ADMIN_COMPONENTS, { id: 'ResendFailedResult' });
 
@@ -267,19 +279,9 @@ export const NotificationListSchema = z
   .object({
     notifications: z.array(NotificationSummarySchema),
     settled: z.boolean().optional().describe('with wait=settled: false when timeoutMs passed first'),
-    retention: z
-      .object({
-        keep: int.describe('the setting --notification-retention: notifications kept (0: no limit)'),
-        dropped: int.describe('older settled notifications dropped since the start or the last reset'),
-        oldestKept: str.nullable().describe('createdAt of the oldest notification kept'),
-        exhaustedKept: int.describe(
-          'exhausted notifications kept past the setting until a resend or bulk retry takes them (decision 0211)',
-        ),
-      })
-      .optional()
-      .describe(
-        'present once older notifications were dropped by the retention setting (decision 0127), or exhausted ones are kept past it (decision 0211)',
-      ),
+    retention: RetentionViewSchema.optional().describe(
+      'present once older notifications were dropped by the retention setting (decision 0127), or exhausted ones are kept past it (decision 0211)',
+    ),
     total: int.optional().describe('how many notifications match in all (the answer is one page of them)'),
     nextCursor: str
       .nullable()
