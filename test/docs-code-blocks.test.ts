@@ -57,6 +57,20 @@ describe('the code blocks of README.md and docs/', () => {
   });
 });
 
+describe('the documentation', () => {
+  it('stays within its word budget (README.md and docs/*.md, decision records aside: scripts/words.mjs)', async () => {
+    const { code, stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(DOC_ROOT, 'scripts/words.mjs'), '--check'],
+      { timeout: 60_000 },
+    ).then(
+      (r) => ({ code: 0, stdout: r.stdout }),
+      (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+    );
+    expect(code, stdout.split('\n').at(-2)).toBe(0);
+  });
+});
+
 describe('the decision index', () => {
   it('is what scripts/decision-index.mjs generates from the records', async () => {
     const { stdout } = await promisify(execFile)(
