@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { AdminOptions } from './admin/index.js';
@@ -6,6 +7,9 @@ import { createApp } from './app.js';
 import type { SettingsInput } from './config/index.js';
 import { createEmulator, type Emulator, type EmulatorDeps, type EmulatorPreload } from './emulator.js';
 import { ConflictError, EmulatorError } from './errors.js';
+
+/** How long an idle kept-alive connection stays open: IIS's default connectionTimeout. */
+export const IDLE_CONNECTION_MS = 120_000;
 
 /** A listening emulator: its base URL, the instance behind it and a way to stop both. */
 export interface RunningEmulator {
@@ -30,6 +34,10 @@ export async function startServer(
   await emulator.ready;
   const http = createApp(emulator, app);
   const server = createAdaptorServer({ fetch: http.fetch, hostname: emulator.settings.host });
+  // An idle kept-alive connection stays open as long as IIS keeps one (its connectionTimeout, 120 s),
+  // not Node's 5 s: a client that pauses a few seconds between calls, as an SDK or a test on a busy
+  // machine does, would otherwise meet a connection the server closed as it reused it (ECONNRESET).
+  (server as Server).keepAliveTimeout = IDLE_CONNECTION_MS;
   try {
     await new Promise<void>((resolve, reject) => {
       const failed = (err: NodeJS.ErrnoException) => reject(listenError(err, emulator));
