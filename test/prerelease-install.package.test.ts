@@ -5,18 +5,15 @@
  * reportbo-emulator was `>=0.1.0`, which npm never lets a prerelease satisfy; its `version` script
  * (packages/testcontainers/scripts/peer-range.mjs) now keeps it on the module's own line.
  */
-import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pack, ROOT, run, userProject } from './helpers/packed.js';
+import { pack, ROOT, run, testcontainersMissing, userProject } from './helpers/packed.js';
 
 const MODULE_DIR = join(ROOT, 'packages/testcontainers');
 const CANDIDATE = '0.99.0-rc.7';
-const missing = existsSync(join(MODULE_DIR, 'node_modules/testcontainers'))
-  ? undefined
-  : 'packages/testcontainers has no node_modules: run npm ci in packages/testcontainers (docs/testcontainers.md)';
+const missing = testcontainersMissing();
 if (missing) console.log(`prerelease install test skipped: ${missing}`);
 if (process.env.CI === 'true' && missing) throw new Error(missing);
 
@@ -48,19 +45,21 @@ async function retag(tarball: string, name: string, version: string): Promise<st
 
 describe.skipIf(missing)('a prerelease of both packages', () => {
   it('`npm version` on the module sets its peer range to its own line', async () => {
-    // The module's manifest and scripts, as the release step finds them.
-    const copy = join(work, 'module-manifest');
-    await mkdir(copy);
+    // The module's manifest and scripts where the release step finds them: a workspace of the
+    // repository, whose root lockfile repeats the module's peer ranges.
+    const repo = join(work, 'repo');
+    const copy = join(repo, 'packages/testcontainers');
+    await mkdir(copy, { recursive: true });
+    await cp(join(ROOT, 'package-lock.json'), join(repo, 'package-lock.json'));
     await cp(join(MODULE_DIR, 'package.json'), join(copy, 'package.json'));
-    await cp(join(MODULE_DIR, 'package-lock.json'), join(copy, 'package-lock.json'));
     await cp(join(MODULE_DIR, 'scripts'), join(copy, 'scripts'), { recursive: true });
     await run('npm', ['version', CANDIDATE, '--no-git-tag-version'], { cwd: copy });
     const manifest = JSON.parse(await readFile(join(copy, 'package.json'), 'utf8'));
     expect(manifest.version).toBe(CANDIDATE);
     expect(manifest.peerDependencies['reportbo-emulator']).toBe('>=0.99.0-0');
-    // The lockfile repeats the root's peer ranges, and `npm ci` wants them to agree.
-    const lock = JSON.parse(await readFile(join(copy, 'package-lock.json'), 'utf8'));
-    expect(lock.packages[''].peerDependencies['reportbo-emulator']).toBe('>=0.99.0-0');
+    // `npm ci` wants the root lockfile's entry of the workspace to agree with its manifest.
+    const lock = JSON.parse(await readFile(join(repo, 'package-lock.json'), 'utf8'));
+    expect(lock.packages['packages/testcontainers'].peerDependencies['reportbo-emulator']).toBe('>=0.99.0-0');
   });
 
   it('installs from the two packed tarballs with npm install, each at the candidate version', async () => {

@@ -12,7 +12,9 @@ function get(url: string): Promise<{ status: number; keepAlive: string | undefin
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { connection: 'keep-alive' } }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive'] }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, keepAlive: res.headers['keep-alive']?.toString() }),
+      );
     });
     req.on('error', reject);
     req.end();
