@@ -4,7 +4,8 @@
  * after `<!-- run: RUNNER FILE -->` (test/packed-install.package.test.ts writes it to FILE in a fresh
  * project and runs it with RUNNER: node, vitest or jest), or after `<!-- needs: … -->`, which says in
  * one line what the block needs first and which test, if any, runs its content. A block after
- * `<!-- ci-recipe -->` or `<!-- ci-file: PATH -->` (docs/ci.md) is run by test/ci-recipes.test.ts.
+ * `<!-- ci-recipe -->` or `<!-- ci-file: PATH -->` (docs/ci.md) is run by test/ci-recipes.test.ts, one
+ * after `<!-- typegen: FILE -->` (docs/contract.md) by test/contract-typegen.package.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,9 +54,14 @@ export function docBlocks(file: string): DocBlock[] {
     let before = i - 1;
     while (before >= 0 && lines[before]!.trim() === '') before--;
     const comment = before >= 0 ? /^\s*<!-- (run|needs): (.+?) -->$/.exec(lines[before]!) : null;
-    const recipe = before >= 0 ? /^<!-- (ci-recipe|ci-file: .+) -->$/.exec(lines[before]!) : null;
+    const recipe = before >= 0 ? /^<!-- (ci-recipe|ci-file: .+|typegen: .+) -->$/.exec(lines[before]!) : null;
     let mark: BlockMark = { kind: 'none' };
     if (inTour) mark = { kind: 'tour' };
+    else if (recipe?.[1]!.startsWith('typegen'))
+      mark = {
+        kind: 'needs',
+        what: 'the generated types: test/contract-typegen.package.test.ts type-checks it',
+      };
     else if (recipe)
       mark = { kind: 'needs', what: 'a CI runner: test/ci-recipes.test.ts runs it as written' };
     else if (comment?.[1] === 'needs') mark = { kind: 'needs', what: comment[2]! };
