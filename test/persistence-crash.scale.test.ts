@@ -197,9 +197,18 @@ describe('--data-dir across kill -9', () => {
     await emulator.kill();
     await emulator.start();
 
-    const all = (await until('GET', '/__admin/notifications')) as {
-      notifications: Array<{ id: string; state: string; filename: string; attemptCount: number }>;
-    };
+    // Every page of the list (a page holds the newest 1,000 at most, decision 0209), oldest first.
+    type Listed = { id: string; state: string; filename: string; attemptCount: number };
+    const all = { notifications: [] as Listed[] };
+    for (let before: string | null = null; ; ) {
+      const page = (await until(
+        'GET',
+        `/__admin/notifications?limit=1000${before === null ? '' : `&before=${before}`}`,
+      )) as { notifications: Listed[]; nextCursor: string | null };
+      all.notifications.unshift(...page.notifications);
+      before = page.nextCursor;
+      if (before === null) break;
+    }
     const byId = new Map(all.notifications.map((n) => [n.id, n]));
     const users = new Set(
       ((await until('GET', '/__admin/users')) as { users: Array<{ username: string }> }).users.map(

@@ -51,8 +51,8 @@ async function eventRun(emu: Server, receiver: Receiver, seconds: number) {
       `${emu.key}: ${load.errors} socket errors, ${load.non2xx} non-2xx answers from /__admin/events`,
     );
   await waitSettled(emu.url);
-  const made = (await json<{ notifications: unknown[] }>(`${emu.url}/__admin/notifications`)).notifications
-    .length;
+  // The list is a page; its total counts them all (decision 0209).
+  const made = (await json<{ total: number }>(`${emu.url}/__admin/notifications?limit=1`)).total;
   const done = await receiver.wait(made, 60_000);
   if (!done.reached) throw new Error(`${emu.key}: only ${done.count} of ${made} notifications arrived`);
   const cpuMs = (cpuTimeMs(emu.proc.pid) ?? 0) - cpu0;
