@@ -1,10 +1,9 @@
 /** The console report: one line per case as it ends, details under failures, a summary line. */
+import { formatReportedCase } from '../../report/index.js';
 import type { ResolvedOptions } from '../options.js';
-import type { CaseResult, CaseStatus, VerifyListener, VerifyReport } from '../types.js';
+import type { CaseResult, VerifyListener, VerifyReport } from '../types.js';
 
 type Write = (text: string) => void;
-
-export const MARK: Record<CaseStatus, string> = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
 
 /** The first line: what is checked and how. */
 export function formatHeader(options: ResolvedOptions): string {
@@ -16,26 +15,8 @@ export function formatHeader(options: ResolvedOptions): string {
   );
 }
 
-/** One case: its line, and for a failure what was sent, what came back, the rule and the fix. */
-export function formatCase(r: CaseResult): string {
-  const lines = [`  ${MARK[r.status]} ${r.id} — ${r.reason}`];
-  if (r.status === 'failed') {
-    for (const e of r.evidence) {
-      lines.push(`      sent:     ${e.sent}`);
-      lines.push(`      received: ${e.received}`);
-    }
-    lines.push(`      rule:     ${r.rule}`);
-    lines.push(`      fix:      ${r.fix}`);
-  } else if (r.status === 'warned') {
-    // The requests a warning mentions (e.g. the slowest answers) are listed, as under a failure.
-    for (const e of r.evidence) {
-      lines.push(`      sent:     ${e.sent}`);
-      lines.push(`      received: ${e.received}`);
-    }
-    lines.push(`      fix:      ${r.fix}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+/** One case: its line, and under a failure or a warning what was sent, what came back and the fix. */
+export const formatCase: (r: CaseResult) => string = formatReportedCase;
 
 /** The summary line, after the causes shared by several failed cases (fix those first). */
 export function formatSummary(report: VerifyReport): string {

@@ -1,5 +1,5 @@
 /** The report files: `--json` (the report object itself) and `--junit` (one testcase per case). */
-import { type JunitCase, junitXml } from '../../report/index.js';
+import { junitCaseOf, junitXml } from '../../report/index.js';
 import { traceLines } from '../trace.js';
 import type { CaseResult, VerifyReport } from '../types.js';
 
@@ -16,25 +16,7 @@ export function verifyJson(report: VerifyReport): string {
  * the JSON report, which `verify --replay` reads.
  */
 export function verifyJunit(report: VerifyReport, timestamp = new Date()): string {
-  const cases = report.cases.map((r): JunitCase => {
-    const c = { classname: 'reportbo-emulator verify', name: `${r.id}: ${r.title}`, timeMs: r.durationMs };
-    if (r.status === 'skipped') return { ...c, skipped: { message: r.reason } };
-    const trace = traceText(r);
-    if (r.status === 'passed') return trace ? { ...c, systemOut: trace } : c;
-    if (r.status === 'warned')
-      return { ...c, systemOut: [`warning: ${r.reason}`, `fix: ${r.fix}`, trace].filter(Boolean).join('\n') };
-    const text = [
-      r.reason,
-      ...r.evidence.flatMap((e) => [`sent: ${e.sent}`, `received: ${e.received}`]),
-      `rule: ${r.rule}`,
-      `fix: ${r.fix}`,
-    ].join('\n');
-    return {
-      ...c,
-      failure: { message: r.reason, type: r.id, text },
-      ...(trace ? { systemOut: trace } : {}),
-    };
-  });
+  const cases = report.cases.map((r) => junitCaseOf('reportbo-emulator verify', r, traceText(r)));
   return junitXml(
     {
       name: 'reportbo-emulator verify',
