@@ -123,7 +123,7 @@ function splitByState(ids) {
 
 export function renderRetry() {
   if (!form.credentialId && state.credentials[0]) form.credentialId = state.credentials[0].id;
-  if (!form.since && state.clock) form.since = fullTime(state.clock.now).slice(0, 10) + ' 00:00';
+  if (!form.since && state.clock) form.since = `${fullTime(state.clock.now).slice(0, 10)} 00:00`;
   const counted = form.counted?.answer;
   const invalid = (/** @type {string} */ path) => (form.error?.path === path ? 'true' : undefined);
   return h(

@@ -57,7 +57,7 @@ export function docBlocks(file: string): DocBlock[] {
     const recipe = before >= 0 ? /^<!-- (ci-recipe|ci-file: .+|typegen: .+) -->$/.exec(lines[before]!) : null;
     let mark: BlockMark = { kind: 'none' };
     if (inTour) mark = { kind: 'tour' };
-    else if (recipe?.[1]!.startsWith('typegen'))
+    else if (recipe?.[1]?.startsWith('typegen'))
       mark = {
         kind: 'needs',
         what: 'the generated types: test/contract-typegen.package.test.ts type-checks it',
