@@ -44,8 +44,16 @@ export function settingsFromFlags(flags: Raw): Raw {
 }
 
 const ENV_PREFIX = 'REPORTBO_';
-/** Variables with the prefix that the test suite reads, not the emulator: never refused. */
-const NOT_SETTINGS = new Set(['REPORTBO_TEST_TOOL_CACHE', 'REPORTBO_BROWSER_TESTS', 'REPORTBO_TEST_IMAGE']);
+/**
+ * Variables with the prefix that this repository's test suite and CI read, not the emulator: never
+ * refused (test/config-ci-env.test.ts checks that every one .ci/run sets is a setting or listed here).
+ */
+export const NOT_SETTINGS: ReadonlySet<string> = new Set([
+  'REPORTBO_TEST_TOOL_CACHE',
+  'REPORTBO_BROWSER_TESTS',
+  'REPORTBO_TEST_IMAGE',
+  'REPORTBO_FOREIGN_SOAP_CLIENTS',
+]);
 
 /** Refuses the first `REPORTBO_…` variable that matches no setting, naming the closest that does. */
 function checkEnvNames(env: NodeJS.ProcessEnv): void {
