@@ -1,7 +1,12 @@
 import { isatty } from 'node:tty';
 import { pino } from 'pino';
-import type { CondensedSecond } from './activity/condense.js';
 import { LogDestination } from './log-destination.js';
+
+/** What one second held beyond its log budget (src/activity/condense.ts), written as one summary line: successes only. */
+export interface CondensedSecond {
+  /** Calls (or attempts) not written as lines of their own, all of them successes. */
+  count: number;
+}
 
 /** The logger every component receives; a pino instance writing to stderr. */
 export type Logger = pino.Logger;

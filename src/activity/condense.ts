@@ -5,11 +5,7 @@
  * failed attempt, a refused admin call) is never condensed: each has its line, whatever the budget.
  */
 
-/** What one second held beyond its budget, written as one summary line: successes only. */
-export interface CondensedSecond {
-  /** Calls (or attempts) not written as lines of their own, all of them successes. */
-  count: number;
-}
+import type { CondensedSecond } from '../log.js';
 
 /** One kind's budget (token or attempt). `emit` writes the summary of a second that went over it. */
 export class LineBudget {
