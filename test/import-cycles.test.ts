@@ -53,6 +53,28 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** Modules not matched by `above` whose imports lead, arrow by arrow, into src/admin/: `m → first → … → admin/`. */
+function reachingAdmin(graph: Map<string, string[]>, above: RegExp): string[] {
+  const reaches = (from: string): boolean => {
+    const seen = new Set<string>();
+    const todo = [from];
+    while (todo.length > 0) {
+      for (const d of graph.get(todo.pop()!) ?? []) {
+        if (d.startsWith('admin/')) return true;
+        if (seen.has(d)) continue;
+        seen.add(d);
+        todo.push(d);
+      }
+    }
+    return false;
+  };
+  return [...graph]
+    .filter(([m]) => !above.test(m))
+    .flatMap(([m, deps]) =>
+      deps.filter((d) => d.startsWith('admin/') || reaches(d)).map((d) => `${m} → ${d} → … → admin/`),
+    );
+}
+
 describe('the import graph of src/', () => {
   const graph = new Map(modules().map((m) => [m, importsOf(m, readFileSync(join(SRC, m), 'utf8'))]));
 
@@ -76,6 +98,15 @@ describe('the import graph of src/', () => {
       .filter(([m]) => !above.test(m))
       .flatMap(([m, deps]) => deps.filter((d) => d.startsWith('admin/')).map((d) => `${m} → ${d}`));
     expect(up).toEqual([]);
+  });
+
+  it('nothing below src/admin/ reaches it, directly or through src/client/ (transitive imports)', () => {
+    // What builds or drives an emulator through its admin API stands above it; everything else is below.
+    const above = /^(admin|client|cli|programmatic|scenarios|verify-client)\/|^(app|server|main|index)\.ts$/;
+    expect(reachingAdmin(graph, above)).toEqual([]);
+    // The check itself can fail: a domain module importing the client is caught two arrows away.
+    const planted = new Map([...graph, ['delivery/planted.ts', ['client/index.ts']]]);
+    expect(reachingAdmin(planted, above)).toEqual(['delivery/planted.ts → client/index.ts → … → admin/']);
   });
 
   it('src/model/ imports nothing else from src/: it is the floor the domain folders stand on', () => {
