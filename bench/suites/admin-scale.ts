@@ -47,7 +47,7 @@ export interface ProbedRun {
 
 /** The figures of a run, for a verdict's cell. */
 export function probedFigures(r: ProbedRun): string {
-  return `health p99 ${fmt(percentile(r.health, 99))} ms, max ${fmt(Math.max(0, ...r.health))} ms (${fmt(r.health.length)} probes${r.healthFailed ? `, ${r.healthFailed} failed` : ''}); event loop: delay p99 ${fmt(r.loop.loopP99Ms)} ms, max ${fmt(r.loop.loopMaxMs)} ms, longest gap ${fmt(r.loop.longestGapMs)} ms with ${fmt(r.loop.cpuInLongestGapMs)} ms CPU in it, most CPU between two ticks ${fmt(r.loop.mostCpuBetweenTicksMs)} ms; emulator CPU ${fmt(r.loop.cpuMs / 1000, 1)} s in ${fmt(r.seconds, 1)} s`;
+  return `health p99 ${fmt(percentile(r.health, 99))} ms, max ${fmt(Math.max(0, ...r.health))} ms (${fmt(r.health.length)} probes${r.healthFailed ? `, ${r.healthFailed} failed` : ''}); event loop: delay p99 ${fmt(r.loop.loopP99Ms)} ms, max ${fmt(r.loop.loopMaxMs)} ms, longest gap ${fmt(r.loop.longestGapMs)} ms with ${fmt(r.loop.cpuInLongestGapMs)} ms CPU in it, longest hold ${fmt(r.loop.longestHoldMs)} ms; emulator CPU ${fmt(r.loop.cpuMs / 1000, 1)} s in ${fmt(r.seconds, 1)} s`;
 }
 
 const suite: BenchSuite = {
@@ -96,9 +96,9 @@ const suite: BenchSuite = {
           ...(full ? {} : { note: `quick run with ${fmt(count)} only` }),
         },
         {
-          target: `${r.what}: no more than ${HOLD_TARGET_MS} ms of CPU between two turns of the emulator's loop`,
-          figure: `${fmt(r.loop.mostCpuBetweenTicksMs)} ms`,
-          met: r.loop.mostCpuBetweenTicksMs <= HOLD_TARGET_MS,
+          target: `${r.what}: the emulator's event loop held ≤ ${HOLD_TARGET_MS} ms at a time`,
+          figure: `longest ${fmt(r.loop.longestHoldMs)} ms (the lesser of wall and CPU between two ticks of a 5 ms timer)`,
+          met: r.loop.longestHoldMs <= HOLD_TARGET_MS,
         },
       ]);
       return [

@@ -72,9 +72,9 @@ const suite: BenchSuite = {
             met: percentile(r.health, 99) <= HEALTH_P99_TARGET_MS,
           },
           {
-            target: `${r.what}: no more than ${HOLD_TARGET_MS} ms of CPU between two turns of the emulator's loop`,
-            figure: `${fmt(r.loop.mostCpuBetweenTicksMs)} ms`,
-            met: r.loop.mostCpuBetweenTicksMs <= HOLD_TARGET_MS,
+            target: `${r.what}: the emulator's event loop held ≤ ${HOLD_TARGET_MS} ms at a time`,
+            figure: `longest ${fmt(r.loop.longestHoldMs)} ms (the lesser of wall and CPU between two ticks of a 5 ms timer)`,
+            met: r.loop.longestHoldMs <= HOLD_TARGET_MS,
           },
         ]),
         {
