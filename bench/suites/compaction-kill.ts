@@ -3,7 +3,7 @@
  * past 64 MiB of journal by wrk posting Issue events (its own process; the receiver's port is
  * closed, so every first attempt fails and is journaled too), the emulator killed with SIGKILL as
  * soon as a background compaction has begun (its `snapshot.bin.N.tmp` appears), then started again
- * and killed again in the middle of the compaction that start begins, round after round. After each
+ * and killed again during the compaction that start begins, each round further into it. After each
  * kill: the data dir's bytes and files; for each start: spawn → ready (its URL file written, the
  * data dir read). Last, a start left to finish its compaction, and a start on what that left.
  */
@@ -124,23 +124,33 @@ const suite: BenchSuite = {
         const s = await start();
         starts.push(s.startMs);
         totals.add(await total(s.url));
-        // The start queues a compaction of what it found sealed (decision 0164): kill it there.
+        // The start queues a compaction of what it found sealed (decision 0164): killed there, each
+        // round further into it (by the bytes of the snapshot being written, as a share of the journal).
+        const cutAt = (round / (rounds + 1)) * 0.9 * journalAtKill;
         let caught = true;
-        await waitFor('the compaction this start begins', () => (compacting(dataDir) ? true : undefined), {
-          timeoutMs: 120_000,
-          intervalMs: 1,
-          proc: s.proc,
-        }).catch(() => {
+        await waitFor(
+          'the compaction this start begins, written far enough',
+          () => {
+            const tmp = readdirSync(dataDir).find((f) => /^snapshot\.bin\.\d+\.tmp$/.test(f));
+            if (tmp === undefined) return undefined;
+            try {
+              return statSync(join(dataDir, tmp)).size >= cutAt ? true : undefined;
+            } catch {
+              return undefined; // renamed meanwhile: the compaction ended
+            }
+          },
+          { timeoutMs: 120_000, intervalMs: 1, proc: s.proc },
+        ).catch(() => {
           caught = false;
         });
         await kill(s.proc);
         const size = bytesIn(dataDir);
         sizes.push(size);
         log(
-          `round ${round}: ready in ${fmt(s.startMs)} ms; killed ${caught ? 'during' : 'with no'} compaction; data dir ${fmt(size / MIB, 1)} MiB: ${files(dataDir)}`,
+          `round ${round}: ready in ${fmt(s.startMs)} ms; killed ${caught ? `during compaction, its snapshot at ${fmt(cutAt / MIB, 1)} MiB` : 'with no compaction seen'}; data dir ${fmt(size / MIB, 1)} MiB: ${files(dataDir)}`,
         );
         rows.push([
-          `start ${round}, killed ${caught ? 'in its compaction' : '(no compaction seen)'}`,
+          `start ${round}, killed ${caught ? `in its compaction at ${fmt(cutAt / MIB, 1)} MiB of snapshot` : '(no compaction seen)'}`,
           fmt(s.startMs),
           fmt(size / MIB, 1),
           files(dataDir),
@@ -202,7 +212,8 @@ const suite: BenchSuite = {
       return [
         'The real CLI with `--data-dir`, manual clock; wrk (1 thread, 16 connections) posts Issue events to a',
         'credential whose receiver port is closed until the journal passes 64 MiB and a background',
-        'compaction begins; each kill is SIGKILL the moment `snapshot.bin.N.tmp` appears. Start time is',
+        'compaction begins (killed then); each later start is killed during the compaction it begins, once',
+        "its `snapshot.bin.N.tmp` holds a share of the journal's bytes that grows with the round. Start time is",
         'spawn → URL file written (the data dir read). MiB = 2²⁰ bytes.',
         '',
         table(['Step', 'Start (ms)', 'Data dir (MiB)', 'Files after', 'Notifications'], rows),
