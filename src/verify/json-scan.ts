@@ -1,5 +1,5 @@
 /**
- * A JSON document read piece by piece (`verify --replay` reads its report so, issue 43 §7): the
+ * A JSON document read piece by piece (`verify --replay` reads its report so, decision 0228): the
  * whole text is checked as JSON, but only the values a caller selects by their path are kept; the
  * others are passed over as their bytes go by. A selected string may instead be kept as a span (its
  * byte offsets in the file, read again when needed), so a report's bodies never sit in memory.
