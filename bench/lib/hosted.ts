@@ -51,11 +51,14 @@ export async function startHosted(
   input: Record<string, unknown>,
   fill?: { count: number; startMs: number; resendEvery?: number; credentialId?: string },
 ): Promise<Hosted> {
+  // BENCH_HOST_NODE_ARGS: node flags for the emulator's process, e.g. `--trace-gc` (its output goes
+  // to bench/.work/logs/emulator-host-<pid>.log).
+  const extra = process.env.BENCH_HOST_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = forkLogged(
     'emulator-host',
     'emulator-host.ts',
     [JSON.stringify({ input, fill })],
-    ['--import', 'tsx'],
+    ['--import', 'tsx', ...extra],
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await next<string>(child, 'url');

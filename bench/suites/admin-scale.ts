@@ -76,6 +76,7 @@ const suite: BenchSuite = {
         ['NDJSON export', '/__admin/notifications/export?format=ndjson'],
         ['HAR export', '/__admin/notifications/export'],
         ['List without limit (one page)', '/__admin/notifications'],
+        ['Delivery figures', '/__admin/delivery-stats'],
       ] as const) {
         const probe = healthProbe(emu.url, PROBE_EVERY_MS);
         const t0 = performance.now();
