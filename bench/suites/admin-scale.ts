@@ -7,7 +7,7 @@
  * and how long the emulator's event loop was held (monitorEventLoopDelay, and the CPU between two
  * ticks of its timer: what tells the code's hold from a busy machine's scheduling).
  */
-import { spawn } from 'node:child_process';
+import { curl } from '../lib/curl.js';
 import { type HostWindow, healthProbe, startHosted } from '../lib/hosted.js';
 import { envNumber, fmt, percentile, type Verdict, verdictTable } from '../lib/stats.js';
 import type { BenchSuite } from '../types.js';
@@ -19,22 +19,6 @@ const HEALTH_P99_TARGET_MS = 100;
 const HOLD_TARGET_MS = 50;
 const IDLE_PROBE_MS = 3_000;
 const CLOCK_START = '2026-04-27T10:00:00Z';
-
-/** curl reads `url` to its end into /dev/null; answers its HTTP status and the bytes it read. */
-function curl(url: string): Promise<{ status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', url]);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      const [status, bytes] = out.trim().split(' ').map(Number);
-      resolve({ status: status ?? 0, bytes: bytes ?? 0 });
-    });
-  });
-}
 
 /** One admin answer read while health is probed. */
 export interface ProbedRun {

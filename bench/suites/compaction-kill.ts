@@ -109,17 +109,19 @@ const suite: BenchSuite = {
       log(
         `journal grown to ${fmt(journalAtKill / MIB, 1)} MiB in ${fmt((performance.now() - grown) / 1000)} s; killed during its compaction`,
       );
-      rows.push([
-        'grown by wrk, killed in its compaction',
-        '',
-        fmt(bytesIn(dataDir) / MIB, 1),
-        files(dataDir),
-        '',
-      ]);
-
       const starts: number[] = [];
       const sizes: number[] = [];
       const totals = new Set<number>();
+      /** A row of the table: the step, its start, and the data dir and notifications as they are now. */
+      const row = (step: string, startMs: number | undefined) =>
+        rows.push([
+          step,
+          startMs === undefined ? '' : fmt(startMs),
+          fmt(bytesIn(dataDir) / MIB, 1),
+          files(dataDir),
+          totals.size ? fmt([...totals].at(-1)!) : '',
+        ]);
+      row('grown by wrk, killed in its compaction', undefined);
       for (let round = 1; round <= rounds; round++) {
         const s = await start();
         starts.push(s.startMs);
@@ -149,13 +151,10 @@ const suite: BenchSuite = {
         log(
           `round ${round}: ready in ${fmt(s.startMs)} ms; killed ${caught ? `during compaction, its snapshot at ${fmt(cutAt / MIB, 1)} MiB` : 'with no compaction seen'}; data dir ${fmt(size / MIB, 1)} MiB: ${files(dataDir)}`,
         );
-        rows.push([
+        row(
           `start ${round}, killed ${caught ? `in its compaction at ${fmt(cutAt / MIB, 1)} MiB of snapshot` : '(no compaction seen)'}`,
-          fmt(s.startMs),
-          fmt(size / MIB, 1),
-          files(dataDir),
-          fmt([...totals].at(-1)!),
-        ]);
+          s.startMs,
+        );
       }
       // Left to finish: the compaction catches up; then a start on the snapshot it wrote.
       const last = await start();
@@ -174,23 +173,11 @@ const suite: BenchSuite = {
         { timeoutMs: 300_000, intervalMs: 50, proc: last.proc },
       );
       await last.proc.stop();
-      rows.push([
-        'a start left to compact, then stopped',
-        fmt(last.startMs),
-        fmt(bytesIn(dataDir) / MIB, 1),
-        files(dataDir),
-        fmt([...totals].at(-1)!),
-      ]);
+      row('a start left to compact, then stopped', last.startMs);
       const after = await start();
       totals.add(await total(after.url));
       await after.proc.stop();
-      rows.push([
-        'a start on that snapshot',
-        fmt(after.startMs),
-        fmt(bytesIn(dataDir) / MIB, 1),
-        files(dataDir),
-        fmt([...totals].at(-1)!),
-      ]);
+      row('a start on that snapshot', after.startMs);
       const written = journalAtKill;
       const verdicts: Verdict[] = [
         {
