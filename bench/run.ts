@@ -24,6 +24,7 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/search.js'),
   () => import('./suites/admin-scale.js'),
   () => import('./suites/bulk-retry.js'),
+  () => import('./suites/compaction-kill.js'),
 ];
 
 const OUT = new URL('.work/benchmarks.md', import.meta.url);

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { curl } from '../bench/lib/curl.js';
 import { CLOCK_START } from './helpers/clock.js';
 import { serve } from './helpers/data-dir.js';
 import { watchLoop } from './helpers/loop-watch.js';
@@ -14,22 +14,6 @@ const COUNT = 100_000;
 const LOOP_P99_LIMIT_MS = 100;
 /** Far above the minutes a slow machine takes to write ~1 GB; the wait ends with curl. */
 const EXPORT_DEADLINE_MS = 900_000;
-
-/** curl reads `url` to its end into /dev/null; answers its HTTP status and the bytes it read. */
-function curl(url: string): Promise<{ status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', url]);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      const [status, bytes] = out.trim().split(' ').map(Number);
-      resolve({ status: status!, bytes: bytes! });
-    });
-  });
-}
 
 describe('an export of 100,000 notifications leaves health answered (issue 43 §1)', () => {
   it.each(['ndjson', 'har'])(

@@ -15,6 +15,7 @@ export function credentialRoutes(emulator: Emulator): Hono {
     addCredential: (_c, { body }) => credentials.add(body),
     // Replaced in place, validated as POST; notifications already made keep their URL and ApiKey.
     updateCredential: (_c, { params, body }) => credentials.replace(params.id, body),
+    // In slices that give the event loop back (decision 0209).
     deliveryStats: () =>
       deliveryStats(
         credentials.list().map((c) => c.id),

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { exchangeOf } from '../api/index.js';
 import type { Emulator } from '../emulator.js';
 import { NotFoundError } from '../errors.js';
+import { jsonListPieces, slicedBody } from './export.js';
 import { mount } from './mount.js';
 
 /**
@@ -11,7 +12,13 @@ import { mount } from './mount.js';
 export function requestRoutes(emulator: Emulator): Hono {
   const { journal } = emulator.auth;
   return mount(new Hono(), {
-    listRequests: (_c, { query }) => ({ requests: journal.list(query) }),
+    // Everything the journal keeps (up to journalEntries), written in slices (decision 0229).
+    listRequests: (c, { query }) =>
+      c.body(
+        slicedBody(async () => jsonListPieces('requests', journal.list(query).values()), c.req.raw.signal),
+        200,
+        { 'Content-Type': 'application/json; charset=utf-8' },
+      ),
     getRequest: (_c, { params: { id } }) => {
       const entry = journal.list().find((e) => e.id === id);
       if (!entry) {

@@ -2,12 +2,22 @@ import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { NotFoundError } from '../errors.js';
 import { eventResult } from './event-result.js';
+import { jsonListPieces, slicedBody } from './export.js';
 import { mount } from './mount.js';
 
 /** `GET /__admin/reservations[/:bookingId]`, `POST /__admin/reservations/:bookingId/redeliver`. */
 export function reservationRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
-    listReservations: () => ({ reservations: emulator.reservations.list() }),
+    // Every reservation (one per booking, never dropped), written in slices (decision 0229).
+    listReservations: (c) =>
+      c.body(
+        slicedBody(
+          async () => jsonListPieces('reservations', emulator.reservations.summaries()),
+          c.req.raw.signal,
+        ),
+        200,
+        { 'Content-Type': 'application/json; charset=utf-8' },
+      ),
     getReservation: (_c, { params: { bookingId } }) => {
       const reservation = emulator.reservations.get(bookingId);
       if (!reservation)

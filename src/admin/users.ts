@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
-import { userView } from '../auth/users.js';
+import { type User, userView } from '../auth/users.js';
 import type { Emulator } from '../emulator.js';
+import { jsonListPieces, slicedBody } from './export.js';
 import { mount } from './mount.js';
 
 /**
@@ -10,7 +11,13 @@ import { mount } from './mount.js';
 export function userRoutes(emulator: Emulator): Hono {
   const { users } = emulator.auth;
   return mount(new Hono(), {
-    listUsers: () => ({ users: users.list().map(userView) }),
+    // Every user (as many as were added), written in slices (decision 0229).
+    listUsers: (c) =>
+      c.body(
+        slicedBody(async () => jsonListPieces('users', views(users.list())), c.req.raw.signal),
+        200,
+        { 'Content-Type': 'application/json; charset=utf-8' },
+      ),
     addUser: (_c, { body }) => userView(users.add(body)),
     // Replaced in place, validated as POST; tokens already issued stay valid.
     updateUser: (_c, { params, body }) => userView(users.replace(params.username, body)),
@@ -18,4 +25,9 @@ export function userRoutes(emulator: Emulator): Hono {
       users.remove(params.username);
     },
   });
+}
+
+/** The users as the admin API shows them, one at a time. */
+function* views(list: readonly User[]): Generator<unknown> {
+  for (const u of list) yield userView(u);
 }

@@ -20,6 +20,7 @@ import { InputError, NotFoundError } from '../errors.js';
 import type { CredentialStore } from './credentials.js';
 import type { NotificationRecord, NotificationState } from './notification.js';
 import type { Outbox, RetentionView } from './outbox.js';
+import { Slices } from './slices.js';
 
 /** What becomes of a resend's original. */
 export const ORIGINAL_FATES = ['cancelled', 'cancelled_when_attempt_ends', 'kept', 'unchanged'] as const;
@@ -261,12 +262,9 @@ export async function bulkRetry(
   dryRun: boolean,
 ): Promise<BulkResendResult> {
   const result: BulkResendResult = { count: 0, ids: [], dryRun, resent: [], retried: [], skipped: [] };
-  let sliceStart = performance.now();
+  const slices = new Slices(SLICE_MS);
   for (const n of candidates) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    if (slices.over()) await slices.turn();
     // Settled since the list was made (by a concurrent call or a batch): not failed any more.
     if (n.state !== 'exhausted' && n.state !== 'pending') continue;
     const skip = skipOf(outbox, n);

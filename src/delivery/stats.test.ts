@@ -71,13 +71,13 @@ describe('timelineWindow', () => {
 });
 
 describe('deliveryStats timelines', () => {
-  it('counts each attempt in the bucket of its wall-clock start, per credential, on one shared window', () => {
+  it('counts each attempt in the bucket of its wall-clock start, per credential, on one shared window', async () => {
     const records = [
       notification('n-000001', 'a', [attempt(1, T0 + 100, 500, 40), attempt(2, T0 + 2_100, 200, 20)]),
       notification('n-000002', 'a', [attempt(1, T0 + 2_900, 200, 60)]),
       notification('n-000003', 'b', [attempt(1, T0 + 4_000, null, 5000)]),
     ];
-    const { window, credentials } = deliveryStats(['a', 'b', 'c'], records, null, T0 + 4_500);
+    const { window, credentials } = await deliveryStats(['a', 'b', 'c'], records, null, T0 + 4_500);
     expect(window).toEqual({ from: new Date(T0).toISOString(), bucketMs: 1000, count: 5 });
     const [a, b, c] = credentials;
     expect(a?.timeline.map((x) => [x.attempts, x.successful, x.answered, x.meanMs, x.maxMs])).toEqual([
@@ -95,9 +95,9 @@ describe('deliveryStats timelines', () => {
     expect(a?.timeline.map((x) => x.from)).toEqual(c?.timeline.map((x) => x.from));
   });
 
-  it('sums to the totals, with the emulator clock standing still (a manual clock)', () => {
-    fc.assert(
-      fc.property(
+  it('sums to the totals, with the emulator clock standing still (a manual clock)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(
           fc.record({
             credential: fc.constantFrom('a', 'b'),
@@ -113,7 +113,7 @@ describe('deliveryStats timelines', () => {
           { maxLength: 40 },
         ),
         fc.integer({ min: 0, max: 86_400_000 }),
-        (made, after) => {
+        async (made, after) => {
           const records = made.map((m, i) => {
             const offsets = m.attempts.map((a) => a.offset).sort((x, y) => x - y);
             return notification(
@@ -126,7 +126,7 @@ describe('deliveryStats timelines', () => {
             T0,
             ...records.flatMap((r) => r.attempts.map((a) => Date.parse(a.startedAtWall))),
           );
-          const { window, credentials } = deliveryStats(['a', 'b'], records, null, latest + after);
+          const { window, credentials } = await deliveryStats(['a', 'b'], records, null, latest + after);
           expect(window.count).toBeLessThanOrEqual(TIMELINE_BUCKETS);
           for (const s of credentials) {
             const sum = (k: 'attempts' | 'successful' | 'answered') =>
@@ -145,5 +145,23 @@ describe('deliveryStats timelines', () => {
         },
       ),
     );
+  });
+});
+
+describe('deliveryStats over many notifications', () => {
+  it('gives the event loop back between slices of its counting (decision 0209)', async () => {
+    const records = Array.from({ length: 50 }, (_, i) =>
+      notification(`n-${i}`, 'a', [attempt(1, T0 + i, 200, 10)]),
+    );
+    let served = false;
+    setImmediate(() => {
+      served = true;
+    });
+    // Slices of 0 ms: every notification is a slice of its own.
+    const answer = deliveryStats(['a'], records, null, T0 + 100, 0);
+    expect(served).toBe(false);
+    const { credentials } = await answer;
+    expect(served).toBe(true);
+    expect(credentials[0]).toMatchObject({ notifications: 50, attempts: 50, successfulAttempts: 50 });
   });
 });

@@ -9,6 +9,7 @@ import type { Attempt, NotificationRecord } from './notification.js';
 import type { Outbox } from './outbox.js';
 import type { AttemptOutcome } from './outcome.js';
 import { failing } from './resend.js';
+import { Slices } from './slices.js';
 
 /** Ids listed per group; `count` says how many it has. */
 export const TRIAGE_IDS_PER_GROUP = 100;
@@ -78,12 +79,9 @@ export async function triage(
   const groups = new Map<string, TriageGroup>();
   const members: NotificationRecord[] = [];
   let total = 0;
-  let sliceStart = performance.now();
+  const slices = new Slices(SLICE_MS);
   for (const n of outbox.list()) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    if (slices.over()) await slices.turn();
     const last = n.attempts.at(-1);
     if (!last || !failing(outbox, n)) continue;
     const cause = causeOf(last);

@@ -175,7 +175,12 @@ export class ReservationStore {
 
   /** Every reservation, in the order they were created. */
   list(): ReservationSummary[] {
-    return [...this.records.values()].map(summary);
+    return [...this.summaries()];
+  }
+
+  /** The summaries one at a time, in the order the reservations were created (an answer in slices). */
+  *summaries(): Generator<ReservationSummary> {
+    for (const r of this.records.values()) yield summary(r);
   }
 
   /** The stored form of one reservation, and the event sequence number (a data dir writes both: decision 0080). */

@@ -9,7 +9,8 @@
  * in the report, and only after everything that had ended before it started in the original run, so
  * requests that overlapped overlap again and a reading follows the answers it followed.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { deliveryHeaders } from '../delivery/prepare.js';
@@ -25,6 +26,7 @@ import {
   OVER_CAP_WARNING,
   overCap,
 } from './evidence.js';
+import { type JsonPath, JsonScanError, JsonScanner, type ScanHandler } from './json-scan.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe, probeEvidence, recordedText } from './probe.js';
 import { meets, tracedAttempt } from './trace.js';
@@ -67,12 +69,15 @@ const ReportFileSchema = z.looseObject({
         id: z.string().max(100),
         status: z.string().max(20),
         reason: z.string().max(100_000),
-        // Checked for the chosen case only (CaseTraceSchema), after its size is.
+        // Checked for the chosen case only (CaseTraceSchema), after its size is; the first reading of
+        // the file keeps only whether it is there.
         trace: z.unknown().optional(),
       }),
     )
     .max(CASE_IDS.length * 4),
 });
+/** Cases a report can hold (ReportFileSchema): one more is kept, so that it is refused. */
+const MAX_CASES = CASE_IDS.length * 4;
 type ReportFile = z.infer<typeof ReportFileSchema>;
 
 /** The case of a report `--replay` sends again, with the run settings it was sent with. */
@@ -88,7 +93,181 @@ export interface ReplaySource {
   responseTimeoutMs: number;
 }
 
-/** Reads and checks a `--json` report and picks the case `only` names; every problem is an InputError. */
+/** Settings a report's top level carries that a replay reads; other members are passed over. */
+const SETTINGS = new Set(['receiver', 'probe', 'probeDeadlineMs', 'responseTimeoutMs']);
+/** The members of a traced notification other than its body and attempts (others are refused). */
+const NOTIFICATION_MEMBERS = new Set([
+  'n',
+  'bookingId',
+  'bookingNumber',
+  'bookingStatus',
+  'updateDate',
+  'filename',
+  'credential',
+  'authorization',
+]);
+/** Base64 characters of the largest body a trace carries (trace-shape.ts: 4 MiB of gzip). */
+const MAX_BODY_CHARS = Math.ceil((4 * 1024 * 1024) / 3) * 4;
+/** The pieces a report is read in. */
+const PIECE_BYTES = 256 * 1024;
+
+/** Where a notification's body is in the report file: the bytes of its base64 string. */
+interface BodySpan {
+  start: number;
+  end: number;
+  base64: boolean;
+}
+
+/** What the first reading of a report keeps of each case: the members that name it, and counts. */
+interface CaseIndex {
+  members: Record<string, unknown>;
+  notifications: number;
+  requests: number;
+  readings: number;
+}
+
+type Holder = Record<string | number, unknown>;
+
+/** `value` put at `path` under `holder`, the containers on the way made before (`open`). */
+function setAt(holder: Holder, path: JsonPath, value: unknown): void {
+  let at = holder;
+  for (const key of path.slice(0, -1)) at = at[key] as Holder;
+  at[path.at(-1)!] = value;
+}
+
+/** Reads the report in pieces (src/verify/json-scan.ts): memory holds what is kept, never the file. */
+async function scanReport(
+  file: string,
+  handler: ScanHandler,
+  refuse: (m: string) => InputError,
+): Promise<void> {
+  const scanner = new JsonScanner(handler);
+  try {
+    for await (const piece of createReadStream(file, { highWaterMark: PIECE_BYTES }))
+      scanner.write(piece as Buffer);
+    scanner.end();
+  } catch (err) {
+    if (err instanceof JsonScanError)
+      throw refuse(`is not JSON (${err.message}); give the file verify --json wrote.`);
+    if (err instanceof InputError) throw err;
+    throw refuse(
+      `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the file verify --json wrote.`,
+    );
+  }
+}
+
+/**
+ * First reading of a report: its settings, and of each case the members that name it (id, status,
+ * reason, whether it has a trace) and the size of its trace, counted without keeping any of it.
+ */
+async function indexReport(
+  file: string,
+  refuse: (m: string) => InputError,
+): Promise<{ top: Holder; cases: CaseIndex[] }> {
+  const top: Holder = {};
+  const cases: CaseIndex[] = [];
+  const notReport = () =>
+    refuse('is not a verify report written by verify --json: the top level: expected object.');
+  await scanReport(
+    file,
+    {
+      select(path) {
+        const [member, i, key, part, , inner] = path;
+        if (path.length === 0) return 'descend';
+        if (member !== 'cases') return path.length === 1 && SETTINGS.has(member as string) ? 'keep' : 'skip';
+        if (path.length === 1) return 'descend';
+        if (!Array.isArray(top.cases)) return 'skip';
+        if (path.length === 2) return (i as number) <= MAX_CASES ? 'descend' : 'skip';
+        const c = cases[i as number];
+        if (!c) return 'skip';
+        if (path.length === 3)
+          return key === 'trace'
+            ? 'descend'
+            : key === 'id' || key === 'status' || key === 'reason'
+              ? 'keep'
+              : 'skip';
+        if (path.length === 4) return part === 'notifications' || part === 'probe' ? 'descend' : 'skip';
+        if (part === 'probe') {
+          if (path.length === 5) c.readings++;
+        } else if (path.length === 5) {
+          c.notifications++;
+          return 'descend';
+        } else if (path.length === 6) return inner === 'attempts' ? 'descend' : 'skip';
+        else if (path.length === 7) c.requests++;
+        return 'skip';
+      },
+      open(path, kind) {
+        const made = kind === 'array' ? [] : {};
+        if (path.length === 0) {
+          if (kind !== 'object') throw notReport();
+        } else if (path.length === 1) top.cases = made;
+        else if (path.length === 2) {
+          (top.cases as unknown[])[path[1] as number] = made;
+          cases[path[1] as number] = { members: made as Holder, notifications: 0, requests: 0, readings: 0 };
+        } else if (path.length === 3) cases[path[1] as number]!.members.trace = made;
+      },
+      value(path, value) {
+        if (path.length === 0) throw notReport();
+        if (path.length === 1) top[path[0]!] = value;
+        else if (path.length === 2) (top.cases as unknown[])[path[1] as number] = value;
+        else cases[path[1] as number]!.members[path[2] as string] = value;
+      },
+    },
+    refuse,
+  );
+  return { top, cases };
+}
+
+/** Second reading: the trace of case `at`, each body kept as where it is in the file. */
+async function traceOf(
+  file: string,
+  at: number,
+  refuse: (m: string) => InputError,
+): Promise<{ trace: unknown; spans: Map<number, BodySpan> }> {
+  const holder: Holder = {};
+  const spans = new Map<number, BodySpan>();
+  await scanReport(
+    file,
+    {
+      select(path) {
+        if (path.length === 0 || (path.length === 1 && path[0] === 'cases')) return 'descend';
+        if (path[0] !== 'cases' || path[1] !== at) return 'skip';
+        const rel = path.slice(2);
+        if (rel.length === 0) return 'descend';
+        const [, part, , member] = rel;
+        if (rel.length === 1) return rel[0] === 'trace' ? 'descend' : 'skip';
+        if (rel.length === 2) return part === 'notifications' || part === 'probe' ? 'descend' : 'keep';
+        if (part !== 'notifications') return 'keep';
+        if (rel.length === 3) return 'descend';
+        if (rel.length > 4) return 'keep';
+        if (member === 'gzipBase64') return 'span';
+        if (member === 'attempts') return 'descend';
+        if (NOTIFICATION_MEMBERS.has(member as string)) return 'keep';
+        setAt(holder, rel, null); // unknown: named by the schema's refusal, its value not kept
+        return 'skip';
+      },
+      open(path, kind) {
+        if (path.length > 2) setAt(holder, path.slice(2), kind === 'array' ? [] : {});
+      },
+      value(path, value) {
+        if (path.length > 2) setAt(holder, path.slice(2), value);
+      },
+      span(path, span) {
+        setAt(holder, path.slice(2), '');
+        spans.set(path[4] as number, span);
+      },
+    },
+    refuse,
+  );
+  return { trace: holder.trace, spans };
+}
+
+/**
+ * Reads and checks a `--json` report and picks the case `only` names; every problem is an InputError.
+ * The file is read twice, in pieces, and never held whole: first its settings and the size of each
+ * case's trace (a trace over MAX_REPLAY_STEPS is refused there, before any of it is kept), then the
+ * chosen case's trace, whose bodies stay in the file until each is sent.
+ */
 export async function loadReplay(file: string, only: string | undefined): Promise<ReplaySource> {
   const refuse = (message: string) => new InputError('verify_replay_invalid', `--replay ${file}: ${message}`);
   const ids = (only ?? '')
@@ -110,13 +289,8 @@ export async function loadReplay(file: string, only: string | undefined): Promis
     throw refuse(
       `is ${info.size} bytes, over the ${MAX_REPORT_BYTES / 1024 / 1024} MiB a verify report can be.`,
     );
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw refuse(`is not JSON (${(err as Error).message}); give the file verify --json wrote.`);
-  }
-  const parsed = ReportFileSchema.safeParse(json);
+  const { top, cases } = await indexReport(file, refuse);
+  const parsed = ReportFileSchema.safeParse(top);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw refuse(
@@ -130,8 +304,9 @@ export async function loadReplay(file: string, only: string | undefined): Promis
       `--only: unknown case id "${id}"; accepted: ${CASE_IDS.join(', ')}.`,
       { path: 'only', accepted: CASE_IDS },
     );
-  const found = report.cases.find((c) => c.id === id);
-  const replayable = report.cases.filter((c) => stepsOf(c.trace).requests > 0).map((c) => c.id);
+  const at = report.cases.findIndex((c) => c.id === id);
+  const found = report.cases[at];
+  const replayable = report.cases.filter((_, i) => (cases[i]?.requests ?? 0) > 0).map((c) => c.id);
   const others = replayable.length ? `; cases it can replay: ${replayable.join(', ')}` : '';
   if (!found) throw refuse(`holds no case "${id}"${others}.`);
   if (found.trace === undefined)
@@ -140,21 +315,34 @@ export async function loadReplay(file: string, only: string | undefined): Promis
         ? `case "${id}" did not run in that report (skipped: ${found.reason})${others}.`
         : `case "${id}" carries no trace (a report from a version before --replay); run verify --json again${others}.`,
     );
-  // Counted before the trace is checked member by member: a file of 600,000 attempts is refused in
-  // the time it takes to parse it, and nothing is sent.
-  const { requests, readings } = stepsOf(found.trace);
-  if (requests + readings > MAX_REPLAY_STEPS)
+  // Counted before any of the trace is kept: a file of 600,000 attempts is refused in the time it
+  // takes to read it, and nothing is sent.
+  const { requests, readings, notifications } = cases[at]!;
+  if (requests + readings > MAX_REPLAY_STEPS || notifications > MAX_REPLAY_STEPS)
     throw refuse(
-      `case "${id}" holds ${requests} requests and ${readings} probe readings, over the ${MAX_REPLAY_STEPS} a replay sends (a verify case sends at most about 5,000); it was not written by verify --json.`,
+      `case "${id}" holds ${requests} requests${notifications > MAX_REPLAY_STEPS ? ` of ${notifications} notifications` : ''} and ${readings} probe readings, over the ${MAX_REPLAY_STEPS} a replay sends (a verify case sends at most about 5,000); it was not written by verify --json.`,
     );
-  const traced = CaseTraceSchema.safeParse(found.trace);
+  const { trace: read, spans } = await traceOf(file, at, refuse);
+  const traced = CaseTraceSchema.safeParse(read);
   if (!traced.success) {
     const issue = traced.error.issues[0]!;
     throw refuse(
-      `is not a verify report written by verify --json: ${formatPath(['cases', report.cases.indexOf(found), 'trace', ...issue.path])}: ${issue.message}.`,
+      `is not a verify report written by verify --json: ${formatPath(['cases', at, 'trace', ...issue.path])}: ${issue.message}.`,
     );
   }
   const trace = traced.data;
+  for (const [j, n] of trace.notifications.entries()) {
+    const span = spans.get(j)!;
+    const where = formatPath(['cases', at, 'trace', 'notifications', j, 'gzipBase64']);
+    if (!span.base64)
+      throw refuse(`is not a verify report written by verify --json: ${where}: is not base64.`);
+    if (span.end - span.start > MAX_BODY_CHARS)
+      throw refuse(
+        `is not a verify report written by verify --json: ${where}: over ${MAX_BODY_CHARS} characters.`,
+      );
+    // Read when it is sent (runReplay), not kept: the bodies are most of a report.
+    Object.defineProperty(n, 'gzipBase64', { enumerable: true, get: () => bodyAt(file, span, refuse) });
+  }
   if (trace.notifications.length === 0)
     throw refuse(
       `case "${id}" sent no notifications, so there is nothing to send again; run verify --only ${id} instead${others}.`,
@@ -171,16 +359,21 @@ export async function loadReplay(file: string, only: string | undefined): Promis
   };
 }
 
-/** The requests and probe readings a trace holds, counted without trusting its shape. */
-function stepsOf(trace: unknown): { requests: number; readings: number } {
-  const t = (trace ?? {}) as { notifications?: unknown; probe?: unknown };
-  let requests = 0;
-  if (Array.isArray(t.notifications))
-    for (const n of t.notifications) {
-      const attempts = (n as { attempts?: unknown } | null)?.attempts;
-      if (Array.isArray(attempts)) requests += attempts.length;
-    }
-  return { requests, readings: Array.isArray(t.probe) ? t.probe.length : 0 };
+/** A body's base64, read from the report where the first reading found it, and checked again. */
+function bodyAt(file: string, span: BodySpan, refuse: (m: string) => InputError): string {
+  const bytes = Buffer.alloc(span.end - span.start);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    readSync(fd, bytes, 0, bytes.length, span.start);
+  } catch (err) {
+    throw refuse(`cannot read it again (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  const text = bytes.toString('latin1');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw refuse('changed while it was replayed; replay it again.');
+  return text;
 }
 
 /** Where a replay sends: flags given now, else the report's receiver and probe. */
@@ -372,7 +565,13 @@ export async function runReplay(options: ResolvedOptions, source: ReplaySource):
     await probe?.close();
   }
   const replayed: CaseTrace = {
-    notifications: trace.notifications.map((n) => ({ ...n, attempts: answers.get(n)! })),
+    // Each body stays a getter reading the file (loadReplay): a copy made with `...` would read them all.
+    notifications: trace.notifications.map((n) =>
+      Object.defineProperties({} as SentNotification, {
+        ...Object.getOwnPropertyDescriptors(n),
+        attempts: { value: answers.get(n)!, enumerable: true, writable: true, configurable: true },
+      }),
+    ),
     probe: probe?.readings() ?? [],
   };
   const note =
