@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServerCertificate } from '../src/certs/index.js';
 import { type CaseId, type VerifyOptions, type VerifyReport, verifyReceiver } from '../src/index.js';
-import { ROOT, runCli } from './helpers/cli.js';
+import { ROOT, runCli, runMain } from './helpers/cli.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { start } from './helpers/processes.js';
 import { testCa, testCaFile } from './helpers/tls.js';
 import { type Bug, bugReceiver } from './helpers/verify-bug-receivers.js';
@@ -275,56 +276,96 @@ describe.concurrent('verify names a connection it cannot make from its experimen
 });
 
 describe('verify --budget', () => {
-  it('through the CLI: no case starts once the budget is spent; the skipped ones are named, in the console and the JSON', {
-    timeout: 120_000,
+  it('through the CLI: a receiver that never answers is cut at the budget: its attempt cancelled, the case not judged, the rest named, exit 1', {
+    timeout: 180_000,
   }, async () => {
-    // Answers every notification after 700 ms: the first cases alone spend a budget of 1 s.
-    const r = await bugReceiver(KEY, { slowMs: 700 });
+    // Answers every notification after a minute: without a cancel, the case would wait the response
+    // timeout (30 s) and fail; with the budget spent, its attempt in flight is cancelled instead.
+    const r = await bugReceiver(KEY, { slowMs: 60_000 });
     const dir = await mkdtemp(join(tmpdir(), 'verify-budget-'));
     try {
       const json = join(dir, 'report.json');
-      const run = await runCli([
-        'verify',
-        '--receiver',
-        r.url,
-        '--api-key',
-        KEY,
-        '--allow-http',
-        '--budget',
-        '1000',
-        '--json',
-        json,
-      ]);
-      console.log(
-        `--budget 1000 against a receiver answering in 700 ms: ${run.wallMs.toFixed(0)} ms through the CLI`,
+      const run = await runCli(
+        ['verify', '--receiver', r.url, '--api-key', KEY, '--allow-http', '--budget', '2s', '--json', json],
+        {},
+        undefined,
+        WAIT_DEADLINE_MS,
       );
-      expect(run.code, run.stdout + run.stderr).toBe(0);
+      console.log(
+        `--budget 2s against a receiver answering after 60 s: ${run.wallMs.toFixed(0)} ms through the CLI`,
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
       const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
-      expect(report.skippedForBudget?.length).toBeGreaterThan(0);
-      for (const id of report.skippedForBudget!)
-        expect(caseOf(report, id)).toMatchObject({
+      const cut = caseOf(report, 'acknowledges-issue');
+      expect(cut).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(
+          /^not judged: the run's --budget of 2000 ms was spent while this case ran \(its attempts in flight were cancelled, its waits cut short\); what it had seen: /,
+        ),
+      });
+      // The attempt in flight ended as data: interrupted, naming the budget.
+      expect(cut.trace?.notifications[0]?.attempts.at(-1)).toMatchObject({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /^cancelled by the emulator \(.*\): the run's --budget of 2000 ms was spent$/,
+        ),
+      });
+      // The cases that need --probe are skipped for that, before the budget.
+      const later = report.cases
+        .slice(report.cases.indexOf(cut) + 1)
+        .filter((c) => !/^needs --probe/.test(c.reason ?? ''));
+      expect(later.length).toBeGreaterThan(0);
+      for (const c of later)
+        expect(c).toMatchObject({
           status: 'skipped',
           reason: expect.stringMatching(
-            /^not run: the run's --budget of 1000 ms was spent \(\d+ ms had passed/,
+            /^not run: the run's --budget of 2000 ms was spent \(\d+ ms had passed/,
           ),
         });
-      expect(run.stdout).toMatch(new RegExp(`BUDGET spent: not run: ${report.skippedForBudget!.join(', ')}`));
-      // A budget below a second is refused as bad usage.
-      const bad = await runCli([
-        'verify',
-        '--receiver',
-        r.url,
-        '--api-key',
-        KEY,
-        '--allow-http',
-        '--budget',
-        '10',
-      ]);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/--budget/);
+      expect(report.skippedForBudget).toEqual(['acknowledges-issue', ...later.map((c) => c.id)]);
+      expect(report.failed).toBe(0);
+      expect(run.stdout).toContain(`BUDGET spent: not judged: ${report.skippedForBudget!.join(', ')}`);
+      expect(run.stdout).toMatch(/^NOT JUDGED: 17 cases: /m);
     } finally {
       await rm(dir, { recursive: true, force: true });
       await r.close();
     }
+  });
+
+  it.each([
+    [
+      '10',
+      /^reportbo-emulator: --budget: a budget under 1 s \(1000 ms\) leaves no case the time to run; give at least 1s\.$/m,
+    ],
+    [
+      '2d',
+      /^reportbo-emulator: --budget: a budget over 24 h \(86400000 ms\) bounds nothing; give at most 24h\.$/m,
+    ],
+    ['soon', /^reportbo-emulator: --budget: "soon" is not a duration\. Use ISO 8601 .* or a short form/m],
+    ['1.5', /^reportbo-emulator: --budget: "1\.5" is not a whole number of milliseconds\.$/m],
+  ])('refuses --budget %s as bad usage, saying what it takes', async (value, message) => {
+    const bad = await runMain([
+      'verify',
+      '--receiver',
+      'http://127.0.0.1:9/r',
+      '--api-key',
+      KEY,
+      '--allow-http',
+      '--budget',
+      value,
+    ]);
+    expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+    expect(bad.stderr).toMatch(message);
+  });
+
+  it('a misspelt budgetMs in the JSON options is named with the closest key', async () => {
+    await expect(
+      verifyReceiver({
+        receiver: 'http://127.0.0.1:9/r',
+        apiKey: KEY,
+        allowHttp: true,
+        budgetMS: 5000,
+      } as VerifyOptions),
+    ).rejects.toThrow(/^unknown key "budgetMS" \(did you mean "budgetMs"\?\) \(accepted: receiver, /);
   });
 });

@@ -12,12 +12,12 @@
  * Every variation the body reduction sends is a body the contract accepts (checked first), so a flip
  * is never the receiver refusing a body the provider could not send.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { NotificationBodyStrictSchema } from '../contract/index.js';
 import { deliveryHeaders } from '../delivery/prepare.js';
 import { HttpSender } from '../delivery/sender.js';
 import { type Answer, acknowledged, shortAnswer } from './evidence.js';
+import { pause } from './stop.js';
 
 /** One variation sent and what came back. */
 export interface Trial {
@@ -56,6 +56,8 @@ export interface LabOptions {
   caPems: string[];
   /** Wall-clock time (ms since the epoch) after which no variation is sent. */
   deadline: number;
+  /** Cancels the variation in flight and sends no other (the run's budget). */
+  signal?: AbortSignal;
 }
 
 /** Variations one diagnosis sends at most. */
@@ -113,7 +115,11 @@ class Lab {
   }
 
   #spent(): boolean {
-    return this.trials.length >= MAX_TRIALS || Date.now() >= this.#options.deadline;
+    return (
+      this.trials.length >= MAX_TRIALS ||
+      Date.now() >= this.#options.deadline ||
+      this.#options.signal?.aborted === true
+    );
   }
 
   /** Sends one variation (headers as given, body as given) and notes it. */
@@ -123,7 +129,7 @@ class Lab {
     body: Buffer,
     sender = this.#sender(),
   ): Promise<Answer> {
-    const answer = await sender.send({ url: this.#subject.url, headers, body });
+    const answer = await sender.send({ url: this.#subject.url, headers, body }, this.#options.signal);
     this.trials.push({
       tried,
       answer: shortAnswer(answer),
@@ -140,7 +146,7 @@ class Lab {
     const base = this.#subject.baseline;
     // A refusal that says "later" (429, 503) is asked again later, not at once.
     const later = base.statusCode === 429 || base.statusCode === 503;
-    if (later) await sleep(PAUSE_MS);
+    if (later) await pause(PAUSE_MS, this.#options.signal);
     const again = await this.#try(
       `the same bytes again, alone, on a new connection${later ? `, after a pause of ${PAUSE_MS} ms` : ''}`,
       this.#headers(),
@@ -192,7 +198,7 @@ class Lab {
         );
       const refusedAt = row.findIndex((a) => !acknowledged(a));
       if (refusedAt >= 0) {
-        await sleep(PAUSE_MS);
+        await pause(PAUSE_MS, this.#options.signal);
         const after = await this.#try(`again after a pause of ${PAUSE_MS} ms`, headers, this.#subject.gz);
         if (acknowledged(after))
           return {

@@ -16,6 +16,9 @@ export const DEFAULT_PROBE_DEADLINE_MS = 10_000;
  * provider's batches ("Limits": batches at minute 55); 50 is the kit's assumption, an option.
  */
 export const DEFAULT_BURST_CONCURRENCY = 50;
+/** The range of `--budget` (`budgetMs`): a second at least, a day at most. */
+const MIN_BUDGET_MS = 1_000;
+const MAX_BUDGET_MS = 86_400_000;
 /** Placeholders a `--probe` URL template may hold. */
 export const PROBE_PLACEHOLDERS = ['{BookingID}', '{BookingNumber}'] as const;
 
@@ -34,7 +37,12 @@ export const VerifyOptionsSchema = z.strictObject({
   probeDeadlineMs: z.number().int().min(0).max(600_000).optional(),
   burstConcurrency: z.number().int().min(1).max(1000).optional(),
   failFast: z.boolean().optional(),
-  budgetMs: z.number().int().min(1_000).max(86_400_000).optional(),
+  budgetMs: z
+    .number()
+    .int()
+    .min(MIN_BUDGET_MS, 'a budget under 1 s (1000 ms) leaves no case the time to run; give at least 1s')
+    .max(MAX_BUDGET_MS, 'a budget over 24 h (86400000 ms) bounds nothing; give at most 24h')
+    .optional(),
 });
 
 /**
@@ -75,7 +83,7 @@ export interface ResolvedOptions {
   burstConcurrency: number;
   /** Stop at the first failed case (the rest are skipped). */
   failFast: boolean;
-  /** The run's time budget: no case starts after it, and experiments stop at it (undefined: none). */
+  /** The run's time budget: when spent, attempts in flight are cancelled and every wait ends (undefined: none). */
   budgetMs: number | undefined;
   /** PEM certificates trusted besides the system roots. */
   caPems: string[];
@@ -113,7 +121,9 @@ export function verifyRefusal(naming: OptionNaming = 'json'): Refusal {
       return {
         message: missing
           ? `${what} is required: ${requiredHint(key)}.`
-          : `${what}: ${message}${issue.code === 'unrecognized_keys' ? ` (accepted: ${Object.keys(FLAGS).join(', ')})` : ''}.`,
+          : issue.code === 'unrecognized_keys'
+            ? `${message} (accepted: ${Object.keys(FLAGS).join(', ')}).`
+            : `${what}: ${message}.`,
         details: { path: formatPath(issue.path) },
       };
     },

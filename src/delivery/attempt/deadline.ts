@@ -94,9 +94,7 @@ export class Deadline extends Forward {
 
   #cancel(): void {
     const why = reasonText(this.#signal?.reason);
-    this.#expire(
-      new AttemptStopped('interrupted', (seen) => `cancelled by the emulator (${where(seen)}): ${why}`),
-    );
+    this.#expire(new AttemptStopped('interrupted', (seen) => `${CANCELLED} (${where(seen)}): ${why}`));
   }
 
   #timeout(): AttemptStopped {
@@ -106,6 +104,9 @@ export class Deadline extends Forward {
     );
   }
 }
+
+/** How the message of a cancelled attempt starts; `(while connecting)` follows when nothing was sent. */
+export const CANCELLED = 'cancelled by the emulator';
 
 /** The text of an abort reason: an Error's message, a string as it is. */
 function reasonText(reason: unknown): string {

@@ -1,4 +1,5 @@
 /** What a case is: its public id and wording, and how it runs. */
+import { CANCELLED } from '../../delivery/attempt/deadline.js';
 import { MAX_REDELIVERIES, type NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
 import {
@@ -82,7 +83,19 @@ const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response'])
 /** Whether the last attempt of a notification reached the receiver at all. */
 export function reached(record: NotificationRecord): boolean {
   const a = record.attempts.at(-1);
-  return a !== undefined && REACHED.has(a.outcome);
+  return a !== undefined && (REACHED.has(a.outcome) || cancelledUnanswered(a));
+}
+
+/**
+ * An attempt the kit cancelled after its request was out, unanswered (the stall watch, context.ts):
+ * it reached the receiver, which had not answered it, as a timeout would have shown.
+ */
+function cancelledUnanswered(a: { outcome: string; message: string }): boolean {
+  return (
+    a.outcome === 'interrupted' &&
+    a.message.startsWith(CANCELLED) &&
+    !a.message.startsWith(`${CANCELLED} (while connecting)`)
+  );
 }
 
 /**
