@@ -145,37 +145,58 @@ describe.concurrent('verify names a new bug from its experiments (names and head
 });
 
 describe.concurrent('verify names a new bug from its experiments (connections and rates)', () => {
-  it('a receiver that never answers a second request on a kept-open connection: not "answer faster"', {
-    timeout: 120_000,
-  }, async () => {
-    // Which request of a case goes on a kept-open connection depends on the pool: a few cases in a row
-    // make sure some do; the first case that failed is judged.
-    const report = await run(
-      'one-request-per-connection',
-      [
-        'acknowledges-issue',
-        'acknowledges-every-status',
-        'acknowledges-redelivery',
-        'accepts-old-update-date',
-      ],
-      { responseTimeoutMs: 3_000 },
-    );
-    const c = report.cases.find((r) => r.status === 'failed')!;
-    expect(c, JSON.stringify(report.cases.map((r) => [r.id, r.status]))).toBeDefined();
-    expect(c.reason).toMatch(
-      /Found by experiment: the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered HTTP 200, the next one on the same connection no answer within the response timeout/,
-    );
-    expect(c.fix).toMatch(/^Answer every request of a kept-open connection/);
-    expect(c.experiments?.some((t) => t.flipped && /alone, on a new connection/.test(t.tried))).toBe(true);
-    // Every later delivery would wait the response timeout: the run ends with what it found.
-    for (const later of report.cases.slice(report.cases.indexOf(c) + 1))
-      expect(later).toMatchObject({
-        status: 'skipped',
-        reason: expect.stringMatching(
-          /^not run: the receiver does not answer a second request on a kept-open connection/,
-        ),
-      });
-  });
+  it.each([
+    ['the default response timeout: found while a delivery waits, its attempt cancelled', undefined],
+    ['a response timeout of 3 s: found by the experiments after the timeout', 3_000],
+  ])(
+    'a receiver that never answers a second request on a kept-open connection, %s: not "answer faster"',
+    {
+      timeout: 120_000,
+    },
+    async (_what, responseTimeoutMs) => {
+      // Which request of a case goes on a kept-open connection depends on the pool: a few cases in a row
+      // make sure some do; the first case that failed is judged.
+      const report = await run(
+        'one-request-per-connection',
+        [
+          'acknowledges-issue',
+          'acknowledges-every-status',
+          'acknowledges-redelivery',
+          'accepts-old-update-date',
+        ],
+        responseTimeoutMs ? { responseTimeoutMs } : {},
+      );
+      const c = report.cases.find((r) => r.status === 'failed')!;
+      expect(c, JSON.stringify(report.cases.map((r) => [r.id, r.status]))).toBeDefined();
+      expect(c.reason).toMatch(
+        /Found by experiment(?: while it waited)?: the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered HTTP 200, the next one on the same connection no answer within the response timeout/,
+      );
+      expect(c.fix).toMatch(/^Answer every request of a kept-open connection/);
+      expect(c.experiments?.some((t) => t.flipped && /alone, on a new connection/.test(t.tried))).toBe(true);
+      if (!responseTimeoutMs) {
+        // The delivery that waited was cancelled, as data: it never waited the 30 s response timeout out.
+        const waited = c
+          .trace!.notifications.flatMap((n) => n.attempts)
+          .filter((a) => a.outcome !== 'http_status');
+        expect(waited.length).toBeGreaterThan(0);
+        for (const a of waited)
+          expect(a).toMatchObject({
+            outcome: 'interrupted',
+            message: expect.stringMatching(
+              /^cancelled by the emulator \(waiting for the response headers\): the receiver does not answer a second request on a kept-open connection \(found by experiment while this attempt waited\)/,
+            ),
+          });
+      }
+      // Every later delivery would wait the response timeout: the run ends with what it found.
+      for (const later of report.cases.slice(report.cases.indexOf(c) + 1))
+        expect(later).toMatchObject({
+          status: 'skipped',
+          reason: expect.stringMatching(
+            /^not run: the receiver does not answer a second request on a kept-open connection/,
+          ),
+        });
+    },
+  );
 
   it('a rate limit of 3 a second: named from "in a row" against "after a pause"', {
     timeout: 120_000,
