@@ -37,7 +37,20 @@ export interface Diagnosis {
   fix?: string;
   /** Every variation sent, in order (the report shows them). */
   trials: Trial[];
+  /** For a body finding: the class of the variation that flipped (a case's guess of the same class stands). */
+  variation?: Variation;
 }
+
+/** Classes of body variations: what a flip says about the receiver. */
+export type Variation =
+  | 'non-bmp'
+  | 'marks'
+  | 'rtl'
+  | 'non-ascii'
+  | 'length'
+  | 'empty-array'
+  | 'member'
+  | 'elements';
 
 /** A notification the receiver did not acknowledge, as the experiments vary it. */
 export interface Subject {
@@ -332,8 +345,9 @@ class Lab {
     const first = named[0]!.candidate;
     return {
       kind: 'body',
+      variation: first.variation,
       finding: `the receiver answers ${shortAnswer(base)} ${parts.join(', and ')}`,
-      fix: `Accept a notification in which \`${first.label}\` ${describeValue(valueAt(current, first.path))}: the contract allows it (the kit checked this body against it before sending), and real bookings carry such values; treat every array as possibly empty and every string as full UTF-8 (characters outside the Basic Multilingual Plane take 4 bytes: a 3-byte "utf8" database column refuses them), of any length.`,
+      fix: `Accept a notification in which \`${first.label}\` ${describeValue(valueAt(current, first.path))}: the contract allows it (the kit checked this body against it before sending), and real bookings carry such values. ${first.fix}`,
       trials: this.trials,
     };
   }
@@ -352,6 +366,9 @@ interface Candidate {
   flipText: string;
   /** A member or string (not an array halved): the finer finding. */
   leaf: boolean;
+  /** What to change in the receiver when this variation is the one that flipped. */
+  fix: string;
+  variation: Variation;
   apply(body: unknown): unknown;
   /** Whether this candidate still means the same on `body` (its path there, the same value). */
   holds(body: unknown): boolean;
@@ -437,6 +454,8 @@ function candidates(body: unknown): Candidate[] {
             what: `\`${label(path)}\` with only its elements ${from + 1}–${to} of ${n}`,
             flipText: `with only its elements ${from + 1}–${to}`,
             leaf: false,
+            variation: 'elements',
+            fix: `Accept \`${label(path)}\` with all its ${n} elements: the contract bounds it, not the receiver's storage or code.`,
             apply: (b) =>
               withValue(b, path, (parent, key) => {
                 parent[key] = (parent[key] as unknown[]).slice(from, to);
@@ -459,6 +478,11 @@ function candidates(body: unknown): Candidate[] {
           what: `\`${label(p)}\` left out`,
           flipText: 'left out',
           leaf: true,
+          variation: Array.isArray(v) && v.length === 0 ? 'empty-array' : 'member',
+          fix:
+            Array.isArray(v) && v.length === 0
+              ? `Treat \`${label(p)}\` as possibly empty: the contract allows an empty array, so code that takes its first element, or sums it without an initial value (reduce), must handle none.`
+              : `Accept \`${label(p)}\` with this value: it is an optional member the contract allows, so store or skip it rather than refuse the notification.`,
           apply: (b) =>
             withValue(b, p, (parent, key) => {
               delete parent[key as string];
@@ -482,17 +506,39 @@ function candidates(body: unknown): Candidate[] {
       return;
     }
     if (typeof value === 'string') {
-      const simpler: Array<[string, string]> = [
-        ['without its characters outside the Basic Multilingual Plane', value.replace(NON_BMP, 'x')],
-        ['without its combining marks', value.replace(MARKS, '')],
-        ['without its right-to-left letters', value.replace(RTL, 'x')],
-        ['in ASCII letters', value.normalize('NFD').replace(MARKS, '').replace(NON_ASCII, 'x')],
+      const simpler: Array<[string, string, string, Variation]> = [
+        [
+          'without its characters outside the Basic Multilingual Plane',
+          value.replace(NON_BMP, 'x'),
+          'Store text as full UTF-8: a character outside the Basic Multilingual Plane (emoji, some CJK) takes 4 bytes, which a 3-byte "utf8" database column (MySQL utf8mb3) refuses; use utf8mb4.',
+          'non-bmp',
+        ],
+        [
+          'without its combining marks',
+          value.replace(MARKS, ''),
+          'Accept combining marks (Unicode category M) in text: Vietnamese and many other names write a letter as a base letter and a mark, which a letters-only pattern (\\p{L}) refuses; allow \\p{M} too, or compare after NFC normalisation.',
+          'marks',
+        ],
+        [
+          'without its right-to-left letters',
+          value.replace(RTL, 'x'),
+          'Accept right-to-left letters (Hebrew, Arabic) in text: store and compare them as UTF-8 like any other letter.',
+          'rtl',
+        ],
+        [
+          'in ASCII letters',
+          value.normalize('NFD').replace(MARKS, '').replace(NON_ASCII, 'x'),
+          'Decode the body as UTF-8 and accept letters outside ASCII (accented Latin, Cyrillic, CJK) in text; do not validate or store text as ASCII or Latin-1.',
+          'non-ascii',
+        ],
         [
           `shortened to its first ${SHORT} characters`,
           [...value].length > LONG ? [...value].slice(0, SHORT).join('') : value,
+          'Store the value at its full length: the contract allows it, so a column or a validation shorter than that refuses real values (long family names, RawData).',
+          'length',
         ],
       ];
-      for (const [how, text] of simpler) {
+      for (const [how, text, fix, variation] of simpler) {
         if (text === value || text === '') continue;
         strings.push({
           key: `${label(path)}:${how}:${value}`,
@@ -502,6 +548,8 @@ function candidates(body: unknown): Candidate[] {
           what: `\`${label(path)}\` ${how}: ${JSON.stringify(text.slice(0, 40))}`,
           flipText: `${how}, ${JSON.stringify(text.slice(0, 40))}`,
           leaf: true,
+          fix,
+          variation,
           apply: (b) =>
             withValue(b, path, (parent, key) => {
               parent[key] = text;

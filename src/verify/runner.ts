@@ -131,6 +131,11 @@ export async function runVerify(
         const found = [...diagnoses.values()].find((d) => d.diagnosis.kind === 'kept-open-connection');
         if (found) stuck ??= found.caseId;
       }
+      if (outcome.guess) {
+        // No experiment named the cause (or none ran): the case's own guess ends the reason.
+        const { guess, ...rest } = outcome;
+        outcome = { ...rest, reason: `${rest.reason}. ${guess.text}` };
+      }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
       const trace: CaseTrace | undefined = ran
         ? { notifications: tracedNotifications(ctx.caseRecords(), startedMs), probe: probe?.readings() ?? [] }
@@ -277,9 +282,13 @@ async function withExperiments(
       ? outcome.reason
       : outcome.reason.replace(/\. The answer points at .*$/, '');
   const tried = known.caseId === caseId ? ` Tried: ${trialsText(diagnosis.trials)}.` : '';
+  // The case's guess stands only where the experiment confirms it.
+  const { guess, ...found } = outcome;
+  const confirmed =
+    guess && diagnosis.variation && guess.confirmedBy.includes(diagnosis.variation) ? `. ${guess.text}` : '';
   return {
-    ...outcome,
-    reason: `${reason}. Found by experiment${by}: ${diagnosis.finding}.${tried}`,
+    ...found,
+    reason: `${reason}${confirmed}. Found by experiment${by}: ${diagnosis.finding}.${tried}`,
     ...(diagnosis.fix && diagnosis.kind !== 'content-type' ? { fix: diagnosis.fix } : {}),
     ...(known.caseId === caseId ? experiments : {}),
   };

@@ -12,6 +12,7 @@ import {
   pointedCause,
   shortAnswer,
 } from '../evidence.js';
+import type { Variation } from '../experiments.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Probe } from '../probe.js';
 import type { CaseId, CaseResult, CaseStatus, Evidence } from '../types.js';
@@ -26,6 +27,18 @@ export interface Outcome {
   fix?: string;
   /** The variations the experiments sent after the case failed (runner.ts). */
   experiments?: CaseResult['experiments'];
+  /**
+   * What the case guessed from its own sends (e.g. which trait of a body was refused alone): it ends
+   * the reason unless the experiments found another cause (runner.ts), which it would blur.
+   */
+  guess?: Guess;
+}
+
+/** A case's own guess at a cause, and the classes of experiment finding that confirm it. */
+export interface Guess {
+  text: string;
+  /** A body finding of one of these classes confirms the guess: it stays, before the finding. */
+  confirmedBy: readonly Variation[];
 }
 
 /** What a case runs with. */
