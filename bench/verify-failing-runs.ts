@@ -2,11 +2,14 @@
  * Wall time of `verify` through the CLI against every receiver of the test set that has a bug (the
  * test helpers' receivers, one bug each), with default options and `--probe`: the figures of
  * docs/benchmarks.md "Failing verify runs" (issue 44: every failing run under 30 s). Not a bar the
- * suite asserts: a measurement, one receiver at a time.
+ * suite asserts: a measurement, one receiver at a time. Each run's JSON report (its reasons) is kept
+ * in the folder the last line names.
  *
  *   npm run build && npx tsx bench/verify-failing-runs.ts [name,…] [-- extra verify flags]
  */
-import { loadavg } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../test/helpers/cli.js';
 import { type Bug, bugReceiver } from '../test/helpers/verify-bug-receivers.js';
 import { type Mistake, verifyTestReceiver } from '../test/helpers/verify-receivers.js';
@@ -85,6 +88,8 @@ const extra = dash === -1 ? [] : process.argv.slice(dash + 1);
 const only = args[0]?.split(',');
 const chosen = only ? targets.filter((t) => only.includes(t.name)) : targets;
 
+const reports = join(tmpdir(), 'verify-failing-runs');
+await mkdir(reports, { recursive: true });
 console.log(`| Receiver | Exit | Wall (CLI) | Passed / failed / warned / skipped | Load at start |`);
 console.log('|---|---|---|---|---|');
 for (const t of chosen) {
@@ -92,7 +97,19 @@ for (const t of chosen) {
   const load = loadavg()[0]!.toFixed(1);
   try {
     const run = await runCli(
-      ['verify', '--receiver', r.url, '--api-key', KEY, '--allow-http', '--probe', r.probe, ...extra],
+      [
+        'verify',
+        '--receiver',
+        r.url,
+        '--api-key',
+        KEY,
+        '--allow-http',
+        '--probe',
+        r.probe,
+        '--json',
+        join(reports, `${t.name}.json`),
+        ...extra,
+      ],
       {},
       undefined,
       300_000,
@@ -105,3 +122,4 @@ for (const t of chosen) {
     await r.close();
   }
 }
+console.log(`\nJSON reports: ${reports}`);

@@ -117,9 +117,9 @@ class Lab {
     for (const s of this.#senders) s.close();
   }
 
-  #sender(maxSockets = 8): HttpSender {
+  #sender(maxSockets = 8, timeoutMs = TRIAL_TIMEOUT_MS): HttpSender {
     const sender = new HttpSender({
-      timeoutMs: Math.min(this.#options.responseTimeoutMs, TRIAL_TIMEOUT_MS),
+      timeoutMs: Math.min(this.#options.responseTimeoutMs, timeoutMs),
       maxSockets,
       extraCaPem: this.#options.caPems,
     });
@@ -141,8 +141,17 @@ class Lab {
     headers: Record<string, string>,
     body: Buffer,
     sender = this.#sender(),
+    limitMs?: number,
   ): Promise<Answer> {
-    const answer = await sender.send({ url: this.#subject.url, headers, body }, this.#options.signal);
+    const limit = limitMs === undefined ? undefined : AbortSignal.timeout(limitMs);
+    const signals = [this.#options.signal, limit].filter((x) => x !== undefined);
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    const sent = await sender.send({ url: this.#subject.url, headers, body }, signal);
+    // Past its own limit, a variation is unanswered: said so, not as a cancel.
+    const answer: Answer =
+      limit?.aborted && sent.outcome === 'interrupted'
+        ? { ...sent, outcome: 'timeout', message: `gave up after ${limitMs} ms` }
+        : sent;
     this.trials.push({
       tried,
       answer: shortAnswer(answer),
@@ -177,24 +186,27 @@ class Lab {
     const base = this.#subject.baseline;
     const headers = this.#headers();
     if (base.outcome !== 'http_status') {
-      // Two requests on one kept-open connection (a pool of one socket).
-      const one = this.#sender(1);
+      // Two requests on one kept-open connection (a pool of one socket). The second has five times the
+      // first's time (TRIAL_TIMEOUT_MS at least): a receiver that is only slow answers it about as fast.
+      const one = this.#sender(1, this.#options.responseTimeoutMs);
       const first = await this.#try(
         'the same bytes on a new connection kept open',
         headers,
         this.#subject.gz,
         one,
+        TRIAL_TIMEOUT_MS,
       );
       const second = await this.#try(
         'then again on that same kept-open connection',
         headers,
         this.#subject.gz,
         one,
+        Math.max(TRIAL_TIMEOUT_MS, 5 * first.durationMs),
       );
       if (acknowledged(first) && !acknowledged(second))
         return {
           kind: 'kept-open-connection',
-          finding: `the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered ${shortAnswer(first)}, the next one on the same connection ${shortAnswer(second)}; alone on a new connection the same bytes were answered ${shortAnswer(first)}`,
+          finding: `the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered ${shortAnswer(first)} (in ${first.durationMs} ms), the next one on the same connection ${second.outcome === 'timeout' ? `got no answer within ${second.durationMs} ms` : shortAnswer(second)}; alone on a new connection the same bytes were answered ${shortAnswer(first)}`,
           fix: 'Answer every request of a kept-open connection: HTTP/1.1 keeps connections open by default and the sender reuses them (keep-alive), so read the next request after each answer, or close the connection after each answer (Connection: close).',
           trials: this.trials,
         };
