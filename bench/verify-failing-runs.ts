@@ -10,7 +10,8 @@
 import { mkdir } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../test/helpers/cli.js';
+import { ROOT, runCli } from '../test/helpers/cli.js';
+import { start } from '../test/helpers/processes.js';
 import { type Bug, bugReceiver } from '../test/helpers/verify-bug-receivers.js';
 import { type Mistake, verifyTestReceiver } from '../test/helpers/verify-receivers.js';
 
@@ -80,7 +81,30 @@ const targets: Target[] = [
   ...BUGS.map((bug) => ({ name: bug, start: () => bugReceiver(KEY, { bug }) })),
   { name: 'stalls-after-5', start: () => bugReceiver(KEY, { stallAfter: 5 }) },
   ...MISTAKES.map((m) => ({ name: m, start: () => verifyTestReceiver(KEY, m) })),
+  // Load: Python's standard library, 150 ms per notification: single-threaded with a listen backlog
+  // of 1 (connections past it wait for SYN retries), and threaded behind one global lock.
+  {
+    name: 'python-single-threaded-backlog-1',
+    start: () => python(['--backlog', '1', '--handle-ms', '150']),
+  },
+  {
+    name: 'python-threaded-global-lock',
+    start: () => python(['--threaded', '--global-lock', '--handle-ms', '150']),
+  },
 ];
+
+async function python(args: string[]) {
+  const py = start('python3', [join(ROOT, 'test/helpers/verify_receiver.py'), '--api-key', KEY, ...args]);
+  const port = (await py.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1];
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    url: `${base}/reportbo`,
+    probe: `${base}/bookings/{BookingID}`,
+    close: async () => {
+      py.child.kill();
+    },
+  };
+}
 
 const dash = process.argv.indexOf('--');
 const args = dash === -1 ? process.argv.slice(2) : process.argv.slice(2, dash);
