@@ -178,7 +178,37 @@ class Lab {
     if (base.outcome !== 'http_status') return { kind: 'none', trials: this.trials };
     const framing = await this.#framing();
     if (framing) return framing;
+    const bytes = await this.#exactBytes();
+    if (bytes) return bytes;
     return this.#body();
+  }
+
+  /**
+   * The same JSON with other whitespace: the same content in other bytes. Acknowledged, the receiver
+   * judges the bytes, not the content (it remembers the bytes it took: a redelivery is "a conflict"),
+   * and any change to the body would flip it, so the body is not reduced (its flips would mislead).
+   */
+  async #exactBytes(): Promise<Diagnosis | undefined> {
+    let respaced: string;
+    try {
+      respaced = JSON.stringify(JSON.parse(this.#json), null, 1);
+    } catch {
+      return undefined;
+    }
+    if (respaced === this.#json) return undefined;
+    const gz = gzipSync(respaced);
+    const answer = await this.#try(
+      'the same JSON with other whitespace (the same content, other bytes)',
+      this.#headers(gz),
+      gz,
+    );
+    if (!acknowledged(answer)) return undefined;
+    return {
+      kind: 'exact-bytes',
+      finding: `the receiver judges the bytes, not the content: these exact bytes were answered ${shortAnswer(this.#subject.baseline)}, the same JSON with other whitespace ${shortAnswer(answer)}; it remembers the bytes of a notification it took, so a byte-identical redelivery is refused`,
+      fix: 'Answer 200 to a notification it already took, byte for byte (the provider redelivers one whose answer was lost): change nothing and acknowledge it; tell notifications apart by their content (BookingID, UpdateDate, BookingStatus), not their bytes.',
+      trials: this.trials,
+    };
   }
 
   /** Refused once, acknowledged alone: a connection, a rate or what came before. */
