@@ -385,6 +385,13 @@ class Lab {
       );
     }
     const first = named[0]!.candidate;
+    if (base.statusCode === 413 && (first.variation === 'length' || first.variation === 'elements'))
+      // A 413 that a smaller body takes is a request-size limit (the case's fix), not the field's value.
+      return {
+        kind: 'request-size',
+        finding: `the receiver refuses the request by its size: ${this.#subject.gz.length} bytes of gzip were answered ${shortAnswer(base)}; the same body made smaller (\`${first.label}\` ${first.flipText}) ${shortAnswer(named[0]!.answer)}: a request-size limit, not the value of \`${first.label}\``,
+        trials: this.trials,
+      };
     return {
       kind: 'body',
       variation: first.variation,
