@@ -19,6 +19,7 @@ import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { start } from './helpers/processes.js';
 import { testCa, testCaFile } from './helpers/tls.js';
 import { type Bug, type BugReceiverOptions, bugReceiver } from './helpers/verify-bug-receivers.js';
+import { verifyTestReceiver } from './helpers/verify-receivers.js';
 
 const KEY = 'round4-key';
 
@@ -218,6 +219,43 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     // Nothing was cancelled: every delivery ended with the receiver's own answer.
     const attempts = report.cases.flatMap((c) => c.trace!.notifications.flatMap((n) => n.attempts));
     expect(attempts.map((a) => a.outcome)).toEqual(Array(attempts.length).fill('http_status'));
+  });
+
+  it('a receiver that never answers a wrong key is waited out once: later refused credentials are cut at 3 s, still refused, the timeout still judged', {
+    timeout: 180_000,
+  }, async () => {
+    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      seed: 44,
+      responseTimeoutMs: 4_000,
+      only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
+    });
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+      ['rejects-wrong-api-key', 'passed'],
+      ['rejects-missing-authorization', 'passed'],
+      ['answers-within-timeout', 'failed'],
+    ]);
+    // Your key's control notification is answered; of the refused credentials, the first went
+    // unanswered for the whole timeout and every later one was cut, as data, naming why.
+    const attempts = report.cases
+      .slice(0, 2)
+      .flatMap((c) => c.trace!.notifications.flatMap((n) => n.attempts))
+      .filter((a) => a.outcome !== 'http_status');
+    expect(attempts[0]).toMatchObject({ outcome: 'timeout' });
+    expect(attempts.length).toBeGreaterThan(2);
+    for (const a of attempts.slice(1))
+      expect(a).toMatchObject({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /^cancelled by the emulator \(waiting for the response headers\): the receiver already let a delivery with a credential it must refuse go unanswered for the whole response timeout \(in rejects-wrong-api-key\): not waited out again$/,
+        ),
+      });
+    expect(caseOf(report, 'answers-within-timeout').reason).toMatch(
+      /^1 of \d+ deliveries got no answer within the 4000 ms response timeout \(in rejects-wrong-api-key\)/,
+    );
   });
 
   it('a rate limit of 3 a second: named from "in a row" against "after a pause"', {
