@@ -119,7 +119,8 @@ const BUGS: Array<[Bug, CaseId[], CaseId[], RegExp, BugReceiverOptions?, Partial
     'proxy-limit-9kb',
     ['accepts-large-body'],
     [],
-    /^the large body \(\d+ bytes gzip, \d+ bytes of JSON\) was refused with HTTP 413 Payload Too Large: a request-size limit/,
+    // The experiment confirms the size, not a field's value: a smaller body was taken.
+    /^the large body \(\d+ bytes gzip, \d+ bytes of JSON\) was refused with HTTP 413 Payload Too Large: a request-size limit.*Found by experiment: the receiver refuses the request by its size: \d+ bytes of gzip were answered HTTP 413; the same body made smaller \(.*\) HTTP 200: a request-size limit/,
   ],
   [
     'refuses-old-update-date',

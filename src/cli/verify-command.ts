@@ -1,4 +1,5 @@
 /** The `verify` command: flags to options, the console report, the report files, the exit code. */
+import { parseDurationMs } from '../clock/duration.js';
 import { InputError } from '../errors.js';
 import { writeReport } from '../report/index.js';
 import { type ResolvedOptions, resolveOptions } from '../verify/options.js';
@@ -33,8 +34,8 @@ export interface VerifyFlags {
 type Write = (text: string) => void;
 
 /**
- * Runs `verify` and answers the exit code: 0 no case failed, 1 a case failed. Bad usage throws an
- * InputError, which the CLI prints and ends with 2.
+ * Runs `verify` and answers the exit code: 0 no case failed, 1 a case failed or `--budget` left cases
+ * unjudged. Bad usage throws an InputError, which the CLI prints and ends with 2.
  */
 export async function runVerifyCommand(
   flags: VerifyFlags,
@@ -69,7 +70,7 @@ export async function runVerifyCommand(
       ...integer('--probe-deadline-ms', 'probeDeadlineMs', flags.probeDeadlineMs),
       ...integer('--burst-concurrency', 'burstConcurrency', flags.burstConcurrency),
       ...(flags.failFast ? { failFast: true } : {}),
-      ...integer('--budget', 'budgetMs', flags.budget),
+      ...(flags.budget === undefined ? {} : { budgetMs: budgetMs(flags.budget) }),
     },
     'cli',
   );
@@ -84,7 +85,7 @@ export async function runVerifyCommand(
   write(formatSummary(report));
   if (flags.json) await writeReport('--json', flags.json, verifyJson(report));
   if (flags.junit) await writeReport('--junit', flags.junit, verifyJunit(report));
-  return report.failed > 0 ? 1 : 0;
+  return report.failed > 0 || report.skippedForBudget?.length ? 1 : 0;
 }
 
 async function replayWithProgress(
@@ -96,6 +97,20 @@ async function replayWithProgress(
   const report = await runReplay(options, source);
   listener.caseEnd?.(report.cases[0]!, 1, 1);
   return report;
+}
+
+/** `--budget`: a duration (`90s`, `2m`, `PT1M`) or whole milliseconds; its range is the schema's. */
+function budgetMs(value: string): number {
+  const ms = parseDurationMs(value, '--budget');
+  if (!Number.isInteger(ms))
+    throw new InputError(
+      'verify_options_invalid',
+      `--budget: "${value}" is not a whole number of milliseconds.`,
+      {
+        path: 'budgetMs',
+      },
+    );
+  return ms;
 }
 
 function integer(flag: string, key: string, value: string | undefined): Record<string, number> {

@@ -7,14 +7,14 @@ function caseList(): string {
   return CASE_IDS.map((id) => `  ${id.padEnd(width)}  ${CASE_TITLES[id]}`).join('\n');
 }
 
-/** `verify`: the receiver conformance kit; exit 0 (no case failed), 1 (a case failed), 2 (bad usage). */
+/** `verify`: the receiver conformance kit; exit 0 (no case failed), 1 (a case failed or not judged for --budget), 2 (bad usage). */
 export function registerVerifyCommand(program: Command, setExit: (code: number) => void): void {
   program
     .command('verify')
     .description(
       'check that your receiver handles notifications the way the provider sends them: sends real ' +
         'notifications from an in-process emulator on a manual clock and judges each case from what ' +
-        'the receiver did; exit 0 when no case failed (warnings allowed), 1 when one failed, 2 for bad usage',
+        'the receiver did; exit 0 when no case failed (warnings allowed), 1 when one failed or --budget left cases unjudged, 2 for bad usage',
     )
     .option('--receiver <url>', 'the URL your receiver takes notifications at (https://…; required)')
     .option('--api-key <key>', 'the ApiKey your receiver expects as "Authorization: Bearer <key>" (required)')
@@ -47,8 +47,8 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
     )
     .option('--fail-fast', 'stop at the first failed case; the cases after it are skipped')
     .option(
-      '--budget <ms>',
-      "the run's time budget: no case starts once it is spent (each is skipped, and the report names them), and the experiments on a refused notification stop at it (default: none)",
+      '--budget <duration>',
+      "the run's time budget, 1s to 24h (90s, 2m, PT1M, or milliseconds): once it is spent the attempts in flight are cancelled, every wait ends, the case running and the ones after it are skipped as not judged (the report names them) and the exit code is 1 (default: none)",
     )
     .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
     .option(

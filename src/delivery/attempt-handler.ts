@@ -15,6 +15,8 @@ export interface AttemptHandlerOptions {
   /** `host[:port]`, as messages name the receiver. */
   target: string;
   timeoutMs: number;
+  /** Cancels the attempt: it ends at once as `interrupted` (Deadline). */
+  signal?: AbortSignal | undefined;
   watch: ConnectionWatch;
   resolve: (result: SendResult) => void;
   /** Dispatches a handler again on a new connection (at most once per attempt). */
@@ -29,7 +31,7 @@ export interface AttemptHandlerOptions {
  * - `ConnectionClaim` (one per try): which request on which connection the try is;
  * - `FreshConnectionRetry`: a try lost on a reused connection before any answer byte goes again,
  *   once, on a new connection;
- * - `Deadline`: one deadline over everything after it, retry included;
+ * - `Deadline`: one deadline over everything after it, retry included, and the caller's cancel;
  * - `ReadLimit`: a body past RESPONSE_READ_LIMIT_BYTES stops the attempt;
  * - `AttemptRecord`: the SendResult, resolved once. Redirects are never followed.
  *
@@ -39,7 +41,7 @@ export interface AttemptHandlerOptions {
 export function attemptHandler(o: AttemptHandlerOptions): Dispatcher.DispatchHandler {
   const record = new AttemptRecord(o.target, o.resolve);
   const retrying = new FreshConnectionRetry(
-    new Deadline(new ReadLimit(record), o.timeoutMs),
+    new Deadline(new ReadLimit(record), o.timeoutMs, o.signal),
     o.target,
     (again) => o.retryOnFreshConnection(onConnection(again, o.watch)),
   );

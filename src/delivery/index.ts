@@ -9,7 +9,7 @@ export {
 } from './notification.js';
 export type { BatchResult } from './outbox.js';
 export { deliveryHeaders } from './prepare.js';
-export { HttpSender, type Sender } from './sender.js';
+export { type DeliveryRequest, HttpSender, type Sender } from './sender.js';
 export { DeliveryService, type DispatchResult } from './service.js';
 export type { NotificationFilter } from './settle.js';
 export { deliveryStats } from './stats.js';

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
 import { behave, receiver } from '../../test/helpers/receiver.js';
 import { testCa, tlsReceiver } from '../../test/helpers/tls.js';
 import { HttpSender, RESPONSE_BODY_CAP_BYTES } from './sender.js';
@@ -70,6 +71,41 @@ describe('HTTP sender', () => {
     expect(result.outcome).toBe('timeout');
     expect(result.message).toBe('no complete response within 300 ms (waiting for the response headers)');
     expect(result.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('a cancelled attempt ends at once as interrupted, naming why, and the connection serves no late answer', async () => {
+    const r = await receiver({ defaultBehaviour: behave.hang() });
+    const s = sender(600_000);
+    const cancel = new AbortController();
+    const pending = s.send({ url: r.url, headers, body }, cancel.signal);
+    await r.waitForRequests(1, WAIT_DEADLINE_MS);
+    cancel.abort(new Error('the verify run no longer needs it'));
+    const result = await pending;
+    expect(result).toMatchObject({
+      outcome: 'interrupted',
+      message:
+        'cancelled by the emulator (waiting for the response headers): the verify run no longer needs it',
+    });
+    // The sender goes on: the next attempt gets a new connection and its own answer.
+    r.setDefault(behave.status(200));
+    const next = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(next).toMatchObject({ outcome: 'http_status', statusCode: 200 });
+    expect(r.requests[1]!.remotePort).not.toBe(r.requests[0]!.remotePort);
+  });
+
+  it('an attempt whose signal was cancelled before it started is never sent', async () => {
+    const r = await receiver();
+    const s = sender(600_000);
+    const result = await s.send({ url: r.url, headers, body }, AbortSignal.abort('the budget was spent'));
+    const after = await s.send({ url: r.url, headers, body });
+    s.close();
+    expect(result).toMatchObject({
+      outcome: 'interrupted',
+      message: 'cancelled by the emulator (while connecting): the budget was spent',
+    });
+    expect(after.statusCode).toBe(200);
+    expect(r.requests).toHaveLength(1);
   });
 
   it('stops reading an endless body past the read limit, with the status it had received', async () => {

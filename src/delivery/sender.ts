@@ -19,7 +19,11 @@ export interface DeliveryRequest {
 
 /** Sends one attempt and reports how it ended; never rejects. */
 export interface Sender {
-  send(request: DeliveryRequest): Promise<SendResult>;
+  /**
+   * `signal` cancels the attempt: it ends at once as `interrupted`, its message naming the signal's
+   * reason (an attempt its caller no longer needs; the result is still data, never a rejection).
+   */
+  send(request: DeliveryRequest, signal?: AbortSignal): Promise<SendResult>;
   /** Destroys pooled connections. */
   close(): void;
 }
@@ -78,7 +82,7 @@ export class HttpSender implements Sender {
     );
   }
 
-  send(request: DeliveryRequest): Promise<SendResult> {
+  send(request: DeliveryRequest, signal?: AbortSignal): Promise<SendResult> {
     return new Promise((resolve) => {
       const target = this.#target(request.url);
       const options = { method: 'POST', path: target.path, headers: request.headers, body: request.body };
@@ -86,6 +90,7 @@ export class HttpSender implements Sender {
       const handler = attemptHandler({
         target: target.host,
         timeoutMs: this.#options.timeoutMs,
+        signal,
         watch: this.#watch,
         resolve,
         // `reset: true` sends `Connection: close`: the retry's connection serves it alone.

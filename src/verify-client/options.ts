@@ -1,8 +1,14 @@
 /** What `verify-client` accepts (CLI flags, `verifyClient` options), checked once here. */
 import { z } from 'zod';
 import { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from '../auth/types.js';
-import { formatPath, InputError } from '../errors.js';
-import { parseOr, type Refusal } from '../model/refusal.js';
+import { parseOr } from '../model/refusal.js';
+import {
+  type KitOptions,
+  kitRefusal,
+  type OptionNaming,
+  optionName,
+  selectCases,
+} from '../report/kit-options.js';
 import { CLIENT_CASE_IDS, type ClientCaseId, type ClientListener } from './types.js';
 
 /**
@@ -47,59 +53,34 @@ export interface ResolvedClientOptions {
   hangBoundMs: number;
 }
 
-/** How errors name an option: a flag on the command line, a member in JSON. */
-export type OptionNaming = 'cli' | 'json';
-
-const FLAGS: Record<string, string> = {
-  exec: '--exec',
-  version: '--version',
-  variant: '--variant',
-  only: '--only',
-  harnessTimeoutMs: '--harness-timeout-ms',
-  hangBoundMs: '--hang-bound-ms',
+const CLIENT_OPTIONS: KitOptions = {
+  code: 'verify_client_options_invalid',
+  flags: {
+    exec: '--exec',
+    version: '--version',
+    variant: '--variant',
+    only: '--only',
+    harnessTimeoutMs: '--harness-timeout-ms',
+    hangBoundMs: '--hang-bound-ms',
+  },
+  required: () =>
+    'the command that runs your harness, e.g. --exec "node harness.mjs" (docs/verify-client.md)',
 };
-
-function refusal(naming: OptionNaming): Refusal {
-  const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
-  return {
-    code: 'verify_client_options_invalid',
-    words: (issue, message) => {
-      const key = String(issue.path[0] ?? '');
-      const missing = issue.code === 'invalid_type' && issue.input === undefined;
-      const what = key ? name(key) : formatPath(issue.path);
-      return {
-        message: missing
-          ? `${what} is required: the command that runs your harness, e.g. --exec "node harness.mjs" (docs/verify-client.md).`
-          : `${what}: ${message}.`,
-        details: { path: formatPath(issue.path) },
-      };
-    },
-  };
-}
 
 /** Checks the options; every problem is an InputError saying what to fix. */
 export function resolveClientOptions(input: unknown, naming: OptionNaming = 'json'): ResolvedClientOptions {
-  const o = parseOr(ClientOptionsSchema, refusal(naming), input);
+  const o = parseOr(ClientOptionsSchema, kitRefusal(CLIENT_OPTIONS, naming), input);
   return {
     exec: o.exec,
     version: o.version ?? '1.7',
     variant: o.variant ?? 'json',
-    cases: selectCases(o.only, naming === 'cli' ? '--only' : 'only'),
+    cases: selectCases(
+      o.only,
+      CLIENT_CASE_IDS,
+      'verify_client_unknown_case',
+      optionName(CLIENT_OPTIONS, naming)('only'),
+    ),
     harnessTimeoutMs: o.harnessTimeoutMs ?? DEFAULT_HARNESS_TIMEOUT_MS,
     hangBoundMs: o.hangBoundMs ?? DEFAULT_HANG_BOUND_MS,
   };
-}
-
-function selectCases(only: string | string[] | undefined, flag: string): ReadonlySet<ClientCaseId> {
-  if (only === undefined) return new Set(CLIENT_CASE_IDS);
-  const ids = (Array.isArray(only) ? only : only.split(',')).map((s) => s.trim()).filter((s) => s !== '');
-  const unknown = ids.filter((id) => !(CLIENT_CASE_IDS as readonly string[]).includes(id));
-  if (ids.length === 0 || unknown.length > 0) {
-    throw new InputError(
-      'verify_client_unknown_case',
-      `${flag}: ${ids.length === 0 ? 'no case id given' : `unknown case id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `"${u}"`).join(', ')}`}; accepted: ${CLIENT_CASE_IDS.join(', ')}.`,
-      { path: 'only', accepted: CLIENT_CASE_IDS },
-    );
-  }
-  return new Set(ids as ClientCaseId[]);
 }

@@ -12,7 +12,9 @@ import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import { acknowledged } from './evidence.js';
+import { type Diagnosis, diagnose } from './experiments.js';
 import type { ResolvedOptions } from './options.js';
+import { CancellableSender, RunBudget } from './stop.js';
 
 import type { CredentialKind } from './trace-shape.js';
 
@@ -34,6 +36,14 @@ const START_LAG_MS = 5 * MINUTE_MS;
 const CASE_LAG_MS = 2 * MINUTE_MS;
 /** Extra wait beyond the response timeout before a settle is given up (the sender's deadline fires first). */
 const SETTLE_MARGIN_MS = 10_000;
+/**
+ * A delivery still unanswered after this long sets off the kept-open experiment on it (experiments.ts):
+ * a receiver that never answers a second request on a kept-open connection is found in seconds, and
+ * its attempts are cancelled, instead of each waiting the whole response timeout.
+ */
+const STALL_CHECK_MS = 3_000;
+/** How long the stall's experiments may take. */
+const STALL_EXPERIMENT_MS = 10_000;
 
 /** An attempt that reached (or tried to reach) the receiver, kept for answers-within-timeout. */
 export interface MeasuredAttempt {
@@ -77,10 +87,26 @@ export class VerifyContext {
   #kind: CredentialKind | undefined;
   /** Fuller bodies of the same shape, by BookingID, for the experiments (an emptied body's original). */
   readonly #references = new Map<number, unknown>();
+  /**
+   * What the stall watch found while a delivery waited: the receiver does not answer a second request
+   * on a kept-open connection (the attempts then in flight were cancelled), with the case it ran in.
+   */
+  stuck: { diagnosis: Diagnosis; caseId: string } | undefined;
+  /**
+   * A delivery with your key the stall watch cancelled because one already went unanswered for the
+   * whole response timeout earlier in the run: the case it ran in is not judged.
+   */
+  cutShort: { caseId: string; why: string } | undefined;
+  /** The stall watch's experiments, while they run. */
+  #stallCheck: Promise<void> | undefined;
 
   private constructor(
     readonly options: ResolvedOptions,
     emulator: Emulator,
+    /** The delivery engine's sender: attempts the kit no longer needs are cancelled through it. */
+    readonly sender: CancellableSender,
+    /** The run's budget: its signal ends every wait of the kit and every attempt. */
+    readonly budget: RunBudget,
   ) {
     this.#emulator = emulator;
     const rng = new Rng(options.seed ^ 0x5eed);
@@ -98,11 +124,15 @@ export class VerifyContext {
   /** Builds the in-process emulator: a manual clock minutes behind real time, the response timeout, the CA. */
   static async create(options: ResolvedOptions): Promise<VerifyContext> {
     const concurrency = options.burstConcurrency + DELIVERY_SLACK;
-    const http = new HttpSender({
-      timeoutMs: options.responseTimeoutMs,
-      maxSockets: concurrency,
-      extraCaPem: options.caPems,
-    });
+    const budget = new RunBudget(options.budgetMs);
+    const http = new CancellableSender(
+      new HttpSender({
+        timeoutMs: options.responseTimeoutMs,
+        maxSockets: concurrency,
+        extraCaPem: options.caPems,
+      }),
+      budget.signal,
+    );
     // Minutes back, off minute 55: the kit runs its redelivery batches itself (`nextBatch`), so the
     // clock never has to cross a minute 55 (a crossing would run an extra batch mid-case).
     let start = Date.now() - START_LAG_MS;
@@ -120,7 +150,7 @@ export class VerifyContext {
       },
       { sender: http },
     );
-    return new VerifyContext(options, emulator);
+    return new VerifyContext(options, emulator, http, budget);
   }
 
   /** The key of the `wrong-key` credential (never the real one). */
@@ -140,6 +170,7 @@ export class VerifyContext {
   async beginCase(caseId: string): Promise<void> {
     this.#harvest();
     this.#caseId = caseId;
+    await this.#stallCheck;
     this.#emulator.delivery.reset();
     const target = Date.now() - CASE_LAG_MS;
     if (target > this.now().getTime()) await this.#emulator.clock.advance({ to: new Date(target) });
@@ -259,9 +290,77 @@ export class VerifyContext {
 
   /** Waits until none of these notifications has an attempt queued or running. */
   async settle(ids: readonly string[]): Promise<void> {
-    await this.#emulator.delivery.outbox.waitSettled(
-      { ids: new Set(ids) },
-      this.options.responseTimeoutMs + SETTLE_MARGIN_MS,
+    await this.#watched(
+      this.#emulator.delivery.outbox.waitSettled(
+        { ids: new Set(ids) },
+        this.options.responseTimeoutMs + SETTLE_MARGIN_MS,
+      ),
+    );
+  }
+
+  /** `work`, watched: a delivery of the case still unanswered after STALL_CHECK_MS is experimented on. */
+  async #watched<T>(work: Promise<T>): Promise<T> {
+    if (this.options.responseTimeoutMs <= STALL_CHECK_MS) return work;
+    const timer = setTimeout(() => {
+      this.#stallCheck ??= this.#checkStall().finally(() => {
+        this.#stallCheck = undefined;
+      });
+    }, STALL_CHECK_MS);
+    try {
+      return await work;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Varies the oldest unanswered delivery (alone on a new connection, then twice on one kept-open
+   * connection); when the receiver answers the first request of a connection and never the second,
+   * every attempt in flight is cancelled (it would wait the whole response timeout) and `stuck` says
+   * why. Never throws.
+   */
+  async #checkStall(): Promise<void> {
+    if (this.stuck || this.budget.spent) return;
+    const waiting = this.caseRecords().find((r) => r.inFlight);
+    if (!waiting) return;
+    const caseId = this.#caseId;
+    const yours = `Bearer ${this.options.apiKey}`;
+    const mine = waiting.authorization === yours;
+    const late = [...this.measured, ...this.currentAttempts()].find(
+      (m) => m.attempt.outcome === 'timeout' && (m.record.authorization === yours) === mine,
+    );
+    if (late) {
+      // Waiting the timeout out again would only repeat what the run already showed.
+      const why = `the receiver already let a delivery ${mine ? 'with your key' : 'with a credential it must refuse'} go unanswered for the whole response timeout (in ${late.caseId}): not waited out again`;
+      if (mine) this.cutShort = { caseId, why };
+      this.sender.cancelRunning(why);
+      return;
+    }
+    const diagnosis = await diagnose(
+      {
+        url: waiting.url,
+        gz: waiting.gz.bytes(),
+        filename: waiting.filename,
+        authorization: waiting.authorization,
+        baseline: {
+          outcome: 'timeout',
+          statusCode: undefined,
+          message: `no answer yet after ${STALL_CHECK_MS} ms`,
+          responseBody: undefined,
+          durationMs: STALL_CHECK_MS,
+        },
+      },
+      {
+        responseTimeoutMs: this.options.responseTimeoutMs,
+        caPems: this.options.caPems,
+        deadline: Date.now() + STALL_EXPERIMENT_MS,
+        signal: this.budget.signal,
+      },
+    );
+    if (diagnosis.kind !== 'kept-open-connection' || this.budget.spent || caseId !== this.#caseId) return;
+    this.stuck = { diagnosis, caseId };
+    this.sender.cancelRunning(
+      `the receiver does not answer a second request on a kept-open connection (found by experiment while this attempt waited): it would have waited the whole response timeout`,
     );
   }
 
@@ -282,7 +381,7 @@ export class VerifyContext {
   async nextBatch(): Promise<string> {
     this.sends++;
     await this.tick(1_000);
-    const result = await this.#emulator.delivery.outbox.runBatch(this.now());
+    const result = await this.#watched(this.#emulator.delivery.outbox.runBatch(this.now()));
     return result.at;
   }
 
@@ -322,6 +421,8 @@ export class VerifyContext {
   }
 
   async close(): Promise<void> {
+    await this.#stallCheck;
+    this.budget.close();
     this.#lag.disable();
     await this.#emulator.stop();
   }

@@ -1,5 +1,6 @@
 /** How the kit words what it sent and what came back (evidence lines and reasons). */
 
+import { CANCELLED } from '../delivery/attempt/deadline.js';
 import { RESPONSE_READ_LIMIT_BYTES } from '../delivery/attempt-handler.js';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
 import { acknowledges } from '../model/acknowledgement.js';
@@ -79,6 +80,9 @@ export function shortAnswer(attempt: Answer | undefined): string {
   if (overCap(attempt)) return `HTTP 200 with a body over ${RESPONSE_READ_LIMIT_BYTES / 1024} KiB`;
   if (unendedAnswer(attempt)) return `HTTP ${attempt.statusCode} whose body never ended (${attempt.message})`;
   if (attempt.outcome === 'timeout') return `no answer within the response timeout (${attempt.message})`;
+  // An attempt the kit cut (context.ts): how long it had waited, then why.
+  if (attempt.outcome === 'interrupted' && attempt.message.startsWith(CANCELLED))
+    return `no answer after ${attempt.durationMs} ms, then ${attempt.message}`;
   return attempt.message;
 }
 

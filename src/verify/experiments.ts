@@ -12,12 +12,12 @@
  * Every variation the body reduction sends is a body the contract accepts (checked first), so a flip
  * is never the receiver refusing a body the provider could not send.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { NotificationBodyStrictSchema } from '../contract/index.js';
 import { deliveryHeaders } from '../delivery/prepare.js';
 import { HttpSender } from '../delivery/sender.js';
 import { type Answer, acknowledged, shortAnswer } from './evidence.js';
+import { pause } from './stop.js';
 
 /** One variation sent and what came back. */
 export interface Trial {
@@ -37,7 +37,20 @@ export interface Diagnosis {
   fix?: string;
   /** Every variation sent, in order (the report shows them). */
   trials: Trial[];
+  /** For a body finding: the class of the variation that flipped (a case's guess of the same class stands). */
+  variation?: Variation;
 }
+
+/** Classes of body variations: what a flip says about the receiver. */
+export type Variation =
+  | 'non-bmp'
+  | 'marks'
+  | 'rtl'
+  | 'non-ascii'
+  | 'length'
+  | 'empty-array'
+  | 'member'
+  | 'elements';
 
 /** A notification the receiver did not acknowledge, as the experiments vary it. */
 export interface Subject {
@@ -56,6 +69,8 @@ export interface LabOptions {
   caPems: string[];
   /** Wall-clock time (ms since the epoch) after which no variation is sent. */
   deadline: number;
+  /** Cancels the variation in flight and sends no other (the run's budget). */
+  signal?: AbortSignal;
 }
 
 /** Variations one diagnosis sends at most. */
@@ -102,9 +117,9 @@ class Lab {
     for (const s of this.#senders) s.close();
   }
 
-  #sender(maxSockets = 8): HttpSender {
+  #sender(maxSockets = 8, timeoutMs = TRIAL_TIMEOUT_MS): HttpSender {
     const sender = new HttpSender({
-      timeoutMs: Math.min(this.#options.responseTimeoutMs, TRIAL_TIMEOUT_MS),
+      timeoutMs: Math.min(this.#options.responseTimeoutMs, timeoutMs),
       maxSockets,
       extraCaPem: this.#options.caPems,
     });
@@ -113,7 +128,11 @@ class Lab {
   }
 
   #spent(): boolean {
-    return this.trials.length >= MAX_TRIALS || Date.now() >= this.#options.deadline;
+    return (
+      this.trials.length >= MAX_TRIALS ||
+      Date.now() >= this.#options.deadline ||
+      this.#options.signal?.aborted === true
+    );
   }
 
   /** Sends one variation (headers as given, body as given) and notes it. */
@@ -122,8 +141,17 @@ class Lab {
     headers: Record<string, string>,
     body: Buffer,
     sender = this.#sender(),
+    limitMs?: number,
   ): Promise<Answer> {
-    const answer = await sender.send({ url: this.#subject.url, headers, body });
+    const limit = limitMs === undefined ? undefined : AbortSignal.timeout(limitMs);
+    const signals = [this.#options.signal, limit].filter((x) => x !== undefined);
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    const sent = await sender.send({ url: this.#subject.url, headers, body }, signal);
+    // Past its own limit, a variation is unanswered: said so, not as a cancel.
+    const answer: Answer =
+      limit?.aborted && sent.outcome === 'interrupted'
+        ? { ...sent, outcome: 'timeout', message: `gave up after ${limitMs} ms` }
+        : sent;
     this.trials.push({
       tried,
       answer: shortAnswer(answer),
@@ -140,7 +168,7 @@ class Lab {
     const base = this.#subject.baseline;
     // A refusal that says "later" (429, 503) is asked again later, not at once.
     const later = base.statusCode === 429 || base.statusCode === 503;
-    if (later) await sleep(PAUSE_MS);
+    if (later) await pause(PAUSE_MS, this.#options.signal);
     const again = await this.#try(
       `the same bytes again, alone, on a new connection${later ? `, after a pause of ${PAUSE_MS} ms` : ''}`,
       this.#headers(),
@@ -150,7 +178,37 @@ class Lab {
     if (base.outcome !== 'http_status') return { kind: 'none', trials: this.trials };
     const framing = await this.#framing();
     if (framing) return framing;
+    const bytes = await this.#exactBytes();
+    if (bytes) return bytes;
     return this.#body();
+  }
+
+  /**
+   * The same JSON with other whitespace: the same content in other bytes. Acknowledged, the receiver
+   * judges the bytes, not the content (it remembers the bytes it took: a redelivery is "a conflict"),
+   * and any change to the body would flip it, so the body is not reduced (its flips would mislead).
+   */
+  async #exactBytes(): Promise<Diagnosis | undefined> {
+    let respaced: string;
+    try {
+      respaced = JSON.stringify(JSON.parse(this.#json), null, 1);
+    } catch {
+      return undefined;
+    }
+    if (respaced === this.#json) return undefined;
+    const gz = gzipSync(respaced);
+    const answer = await this.#try(
+      'the same JSON with other whitespace (the same content, other bytes)',
+      this.#headers(gz),
+      gz,
+    );
+    if (!acknowledged(answer)) return undefined;
+    return {
+      kind: 'exact-bytes',
+      finding: `the receiver judges the bytes, not the content: these exact bytes were answered ${shortAnswer(this.#subject.baseline)}, the same JSON with other whitespace ${shortAnswer(answer)}; it remembers the bytes of a notification it took, so a byte-identical redelivery is refused`,
+      fix: 'Answer 200 to a notification it already took, byte for byte (the provider redelivers one whose answer was lost): change nothing and acknowledge it; tell notifications apart by their content (BookingID, UpdateDate, BookingStatus), not their bytes.',
+      trials: this.trials,
+    };
   }
 
   /** Refused once, acknowledged alone: a connection, a rate or what came before. */
@@ -158,24 +216,27 @@ class Lab {
     const base = this.#subject.baseline;
     const headers = this.#headers();
     if (base.outcome !== 'http_status') {
-      // Two requests on one kept-open connection (a pool of one socket).
-      const one = this.#sender(1);
+      // Two requests on one kept-open connection (a pool of one socket). The second has five times the
+      // first's time (TRIAL_TIMEOUT_MS at least): a receiver that is only slow answers it about as fast.
+      const one = this.#sender(1, this.#options.responseTimeoutMs);
       const first = await this.#try(
         'the same bytes on a new connection kept open',
         headers,
         this.#subject.gz,
         one,
+        TRIAL_TIMEOUT_MS,
       );
       const second = await this.#try(
         'then again on that same kept-open connection',
         headers,
         this.#subject.gz,
         one,
+        Math.max(TRIAL_TIMEOUT_MS, 5 * first.durationMs),
       );
       if (acknowledged(first) && !acknowledged(second))
         return {
           kind: 'kept-open-connection',
-          finding: `the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered ${shortAnswer(first)}, the next one on the same connection ${shortAnswer(second)}; alone on a new connection the same bytes were answered ${shortAnswer(first)}`,
+          finding: `the receiver does not answer a second request on a kept-open connection: the first request on a new connection was answered ${shortAnswer(first)} (in ${first.durationMs} ms), the next one on the same connection ${second.outcome === 'timeout' ? `got no answer within ${second.durationMs} ms` : shortAnswer(second)}; alone on a new connection the same bytes were answered ${shortAnswer(first)}`,
           fix: 'Answer every request of a kept-open connection: HTTP/1.1 keeps connections open by default and the sender reuses them (keep-alive), so read the next request after each answer, or close the connection after each answer (Connection: close).',
           trials: this.trials,
         };
@@ -192,7 +253,7 @@ class Lab {
         );
       const refusedAt = row.findIndex((a) => !acknowledged(a));
       if (refusedAt >= 0) {
-        await sleep(PAUSE_MS);
+        await pause(PAUSE_MS, this.#options.signal);
         const after = await this.#try(`again after a pause of ${PAUSE_MS} ms`, headers, this.#subject.gz);
         if (acknowledged(after))
           return {
@@ -324,10 +385,18 @@ class Lab {
       );
     }
     const first = named[0]!.candidate;
+    if (base.statusCode === 413 && (first.variation === 'length' || first.variation === 'elements'))
+      // A 413 that a smaller body takes is a request-size limit (the case's fix), not the field's value.
+      return {
+        kind: 'request-size',
+        finding: `the receiver refuses the request by its size: ${this.#subject.gz.length} bytes of gzip were answered ${shortAnswer(base)}; the same body made smaller (\`${first.label}\` ${first.flipText}) ${shortAnswer(named[0]!.answer)}: a request-size limit, not the value of \`${first.label}\``,
+        trials: this.trials,
+      };
     return {
       kind: 'body',
+      variation: first.variation,
       finding: `the receiver answers ${shortAnswer(base)} ${parts.join(', and ')}`,
-      fix: `Accept a notification in which \`${first.label}\` ${describeValue(valueAt(current, first.path))}: the contract allows it (the kit checked this body against it before sending), and real bookings carry such values; treat every array as possibly empty and every string as full UTF-8 (characters outside the Basic Multilingual Plane take 4 bytes: a 3-byte "utf8" database column refuses them), of any length.`,
+      fix: `Accept a notification in which \`${first.label}\` ${describeValue(valueAt(current, first.path))}: the contract allows it (the kit checked this body against it before sending), and real bookings carry such values. ${first.fix}`,
       trials: this.trials,
     };
   }
@@ -346,6 +415,9 @@ interface Candidate {
   flipText: string;
   /** A member or string (not an array halved): the finer finding. */
   leaf: boolean;
+  /** What to change in the receiver when this variation is the one that flipped. */
+  fix: string;
+  variation: Variation;
   apply(body: unknown): unknown;
   /** Whether this candidate still means the same on `body` (its path there, the same value). */
   holds(body: unknown): boolean;
@@ -431,6 +503,8 @@ function candidates(body: unknown): Candidate[] {
             what: `\`${label(path)}\` with only its elements ${from + 1}–${to} of ${n}`,
             flipText: `with only its elements ${from + 1}–${to}`,
             leaf: false,
+            variation: 'elements',
+            fix: `Accept \`${label(path)}\` with all its ${n} elements: the contract bounds it, not the receiver's storage or code.`,
             apply: (b) =>
               withValue(b, path, (parent, key) => {
                 parent[key] = (parent[key] as unknown[]).slice(from, to);
@@ -453,6 +527,11 @@ function candidates(body: unknown): Candidate[] {
           what: `\`${label(p)}\` left out`,
           flipText: 'left out',
           leaf: true,
+          variation: Array.isArray(v) && v.length === 0 ? 'empty-array' : 'member',
+          fix:
+            Array.isArray(v) && v.length === 0
+              ? `Treat \`${label(p)}\` as possibly empty: the contract allows an empty array, so code that takes its first element, or sums it without an initial value (reduce), must handle none.`
+              : `Accept \`${label(p)}\` with this value: it is an optional member the contract allows, so store or skip it rather than refuse the notification.`,
           apply: (b) =>
             withValue(b, p, (parent, key) => {
               delete parent[key as string];
@@ -476,17 +555,39 @@ function candidates(body: unknown): Candidate[] {
       return;
     }
     if (typeof value === 'string') {
-      const simpler: Array<[string, string]> = [
-        ['without its characters outside the Basic Multilingual Plane', value.replace(NON_BMP, 'x')],
-        ['without its combining marks', value.replace(MARKS, '')],
-        ['without its right-to-left letters', value.replace(RTL, 'x')],
-        ['in ASCII letters', value.normalize('NFD').replace(MARKS, '').replace(NON_ASCII, 'x')],
+      const simpler: Array<[string, string, string, Variation]> = [
+        [
+          'without its characters outside the Basic Multilingual Plane',
+          value.replace(NON_BMP, 'x'),
+          'Store text as full UTF-8: a character outside the Basic Multilingual Plane (emoji, some CJK) takes 4 bytes, which a 3-byte "utf8" database column (MySQL utf8mb3) refuses; use utf8mb4.',
+          'non-bmp',
+        ],
+        [
+          'without its combining marks',
+          value.replace(MARKS, ''),
+          'Accept combining marks (Unicode category M) in text: Vietnamese and many other names write a letter as a base letter and a mark, which a letters-only pattern (\\p{L}) refuses; allow \\p{M} too, or compare after NFC normalisation.',
+          'marks',
+        ],
+        [
+          'without its right-to-left letters',
+          value.replace(RTL, 'x'),
+          'Accept right-to-left letters (Hebrew, Arabic) in text: store and compare them as UTF-8 like any other letter.',
+          'rtl',
+        ],
+        [
+          'in ASCII letters',
+          value.normalize('NFD').replace(MARKS, '').replace(NON_ASCII, 'x'),
+          'Decode the body as UTF-8 and accept letters outside ASCII (accented Latin, Cyrillic, CJK) in text; do not validate or store text as ASCII or Latin-1.',
+          'non-ascii',
+        ],
         [
           `shortened to its first ${SHORT} characters`,
           [...value].length > LONG ? [...value].slice(0, SHORT).join('') : value,
+          'Store the value at its full length: the contract allows it, so a column or a validation shorter than that refuses real values (long family names, RawData).',
+          'length',
         ],
       ];
-      for (const [how, text] of simpler) {
+      for (const [how, text, fix, variation] of simpler) {
         if (text === value || text === '') continue;
         strings.push({
           key: `${label(path)}:${how}:${value}`,
@@ -496,6 +597,8 @@ function candidates(body: unknown): Candidate[] {
           what: `\`${label(path)}\` ${how}: ${JSON.stringify(text.slice(0, 40))}`,
           flipText: `${how}, ${JSON.stringify(text.slice(0, 40))}`,
           leaf: true,
+          fix,
+          variation,
           apply: (b) =>
             withValue(b, path, (parent, key) => {
               parent[key] = text;

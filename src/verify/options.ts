@@ -2,9 +2,16 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { TrustStore } from '../delivery/trust.js';
-import { formatPath, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { MAX_SEED } from '../generate/random.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
+import {
+  type KitOptions,
+  kitRefusal,
+  type OptionNaming,
+  optionName,
+  selectCases,
+} from '../report/kit-options.js';
 import { CASE_IDS, type CaseId, type VerifyListener } from './types.js';
 
 /** Spec "Limits": the provider waits 30 seconds for an answer. */
@@ -16,6 +23,9 @@ export const DEFAULT_PROBE_DEADLINE_MS = 10_000;
  * provider's batches ("Limits": batches at minute 55); 50 is the kit's assumption, an option.
  */
 export const DEFAULT_BURST_CONCURRENCY = 50;
+/** The range of `--budget` (`budgetMs`): a second at least, a day at most. */
+const MIN_BUDGET_MS = 1_000;
+const MAX_BUDGET_MS = 86_400_000;
 /** Placeholders a `--probe` URL template may hold. */
 export const PROBE_PLACEHOLDERS = ['{BookingID}', '{BookingNumber}'] as const;
 
@@ -34,7 +44,12 @@ export const VerifyOptionsSchema = z.strictObject({
   probeDeadlineMs: z.number().int().min(0).max(600_000).optional(),
   burstConcurrency: z.number().int().min(1).max(1000).optional(),
   failFast: z.boolean().optional(),
-  budgetMs: z.number().int().min(1_000).max(86_400_000).optional(),
+  budgetMs: z
+    .number()
+    .int()
+    .min(MIN_BUDGET_MS, 'a budget under 1 s (1000 ms) leaves no case the time to run; give at least 1s')
+    .max(MAX_BUDGET_MS, 'a budget over 24 h (86400000 ms) bounds nothing; give at most 24h')
+    .optional(),
 });
 
 /**
@@ -75,49 +90,37 @@ export interface ResolvedOptions {
   burstConcurrency: number;
   /** Stop at the first failed case (the rest are skipped). */
   failFast: boolean;
-  /** The run's time budget: no case starts after it, and experiments stop at it (undefined: none). */
+  /** The run's time budget: when spent, attempts in flight are cancelled and every wait ends (undefined: none). */
   budgetMs: number | undefined;
   /** PEM certificates trusted besides the system roots. */
   caPems: string[];
 }
 
-/** How errors name an option: `--api-key` on the command line, `apiKey` in JSON. */
-export type OptionNaming = 'cli' | 'json';
-
-const FLAGS: Record<string, string> = {
-  receiver: '--receiver',
-  apiKey: '--api-key',
-  caFile: '--ca-file',
-  caPem: 'caPem',
-  allowHttp: '--allow-http',
-  probe: '--probe',
-  only: '--only',
-  responseTimeoutMs: '--response-timeout-ms',
-  seed: '--seed',
-  otherApiKey: '--other-api-key',
-  probeDeadlineMs: '--probe-deadline-ms',
-  burstConcurrency: '--burst-concurrency',
-  failFast: '--fail-fast',
-  budgetMs: '--budget',
+const VERIFY_OPTIONS: KitOptions = {
+  code: 'verify_options_invalid',
+  flags: {
+    receiver: '--receiver',
+    apiKey: '--api-key',
+    caFile: '--ca-file',
+    caPem: 'caPem',
+    allowHttp: '--allow-http',
+    probe: '--probe',
+    only: '--only',
+    responseTimeoutMs: '--response-timeout-ms',
+    seed: '--seed',
+    otherApiKey: '--other-api-key',
+    probeDeadlineMs: '--probe-deadline-ms',
+    burstConcurrency: '--burst-concurrency',
+    failFast: '--fail-fast',
+    budgetMs: '--budget',
+  },
+  required: requiredHint,
+  listAccepted: true,
 };
 
 /** How options their schema refuses are answered, naming each as `naming` does (JSON member or CLI flag). */
 export function verifyRefusal(naming: OptionNaming = 'json'): Refusal {
-  const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
-  return {
-    code: 'verify_options_invalid',
-    words: (issue, message) => {
-      const key = String(issue.path[0] ?? '');
-      const missing = issue.code === 'invalid_type' && issue.input === undefined;
-      const what = key ? name(key) : formatPath(issue.path);
-      return {
-        message: missing
-          ? `${what} is required: ${requiredHint(key)}.`
-          : `${what}: ${message}${issue.code === 'unrecognized_keys' ? ` (accepted: ${Object.keys(FLAGS).join(', ')})` : ''}.`,
-        details: { path: formatPath(issue.path) },
-      };
-    },
-  };
+  return kitRefusal(VERIFY_OPTIONS, naming);
 }
 
 /** Checks the options and reads the CA file; every problem is an InputError saying what to fix. */
@@ -125,7 +128,7 @@ export async function resolveOptions(
   input: unknown,
   naming: OptionNaming = 'json',
 ): Promise<ResolvedOptions> {
-  const name = (key: string) => (naming === 'cli' ? (FLAGS[key] ?? key) : key);
+  const name = optionName(VERIFY_OPTIONS, naming);
   const o = parseOr(VerifyOptionsSchema, verifyRefusal(naming), input);
   const allowHttp = o.allowHttp ?? false;
   const receiver = checkReceiver(o.receiver, allowHttp, name);
@@ -157,7 +160,7 @@ export async function resolveOptions(
     apiKey: o.apiKey,
     allowHttp,
     probe,
-    cases: selectCases(o.only, name),
+    cases: selectCases(o.only, CASE_IDS, 'verify_unknown_case', name('only')),
     responseTimeoutMs: o.responseTimeoutMs ?? DEFAULT_RESPONSE_TIMEOUT_MS,
     seed: o.seed ?? Math.floor(Math.random() * MAX_SEED),
     otherApiKey: o.otherApiKey,
@@ -233,18 +236,4 @@ function checkProbe(template: string, name: (k: string) => string): string {
     );
   }
   return template;
-}
-
-function selectCases(only: string | string[] | undefined, name: (k: string) => string): ReadonlySet<CaseId> {
-  if (only === undefined) return new Set(CASE_IDS);
-  const ids = (Array.isArray(only) ? only : only.split(',')).map((s) => s.trim()).filter((s) => s !== '');
-  const unknown = ids.filter((id) => !(CASE_IDS as readonly string[]).includes(id));
-  if (ids.length === 0 || unknown.length > 0) {
-    throw new InputError(
-      'verify_unknown_case',
-      `${name('only')}: ${ids.length === 0 ? 'no case id given' : `unknown case id${unknown.length === 1 ? '' : 's'} ${unknown.map((u) => `"${u}"`).join(', ')}`}; accepted: ${CASE_IDS.join(', ')}.`,
-      { path: 'only', accepted: CASE_IDS },
-    );
-  }
-  return new Set(ids as CaseId[]);
 }

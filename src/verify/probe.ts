@@ -8,6 +8,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { ResolvedOptions } from './options.js';
+import { pause as wait } from './stop.js';
 import { probeReading } from './trace.js';
 import type { Expectation, ProbeAnswer, ProbeReading } from './trace-shape.js';
 import type { Evidence } from './types.js';
@@ -58,8 +59,8 @@ export class Probe {
   #readings: ProbeReading[] = [];
   #caseStartMs = Date.now();
 
-  /** The probe `options` name (`--probe`), or none. */
-  static of(options: ResolvedOptions): Probe | undefined {
+  /** The probe `options` name (`--probe`), or none; `stop` (the run's budget) ends every wait. */
+  static of(options: ResolvedOptions, stop?: AbortSignal): Probe | undefined {
     if (!options.probe) return undefined;
     return new Probe(
       options.probe,
@@ -67,6 +68,7 @@ export class Probe {
       options.caPems,
       options.responseTimeoutMs,
       options.probeDeadlineMs,
+      stop,
     );
   }
 
@@ -77,6 +79,8 @@ export class Probe {
     private readonly timeoutMs: number,
     /** How long `until` asks again (`--probe-deadline-ms`). */
     readonly deadlineMs = 10_000,
+    /** Ends every wait at once (a reading cut short is answered as it stood). */
+    private readonly stop?: AbortSignal,
   ) {
     this.#agent = new Agent({
       connect: { ca: [...rootCertificates, ...caPems], minVersion: 'TLSv1.2', timeout: timeoutMs },
@@ -165,7 +169,9 @@ export class Probe {
         dispatcher: this.#agent,
         // The probe shows bookings: a receiver may protect it with the same key as its webhook.
         headers: { authorization: `Bearer ${this.apiKey}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: this.stop
+          ? AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.stop])
+          : AbortSignal.timeout(this.timeoutMs),
       });
       const text = await res.body.text();
       const answer: ProbeAnswer = { url, status: res.statusCode, text: shorten(text) };
@@ -208,12 +214,12 @@ export class Probe {
       const waitedMs = Math.round(performance.now() - started);
       if (!right(answer) && watch && (await watch.progress())) progressAt = performance.now();
       const quiet = watch !== undefined && performance.now() - progressAt + pause > watch.quietMs;
-      if (right(answer) || quiet || waitedMs + pause > this.#deadline()) {
+      if (right(answer) || quiet || waitedMs + pause > this.#deadline() || this.stop?.aborted) {
         const last = { ...answer, waitedMs, asks };
         this.#note(last, booking, startedMs, expect);
         return last;
       }
-      await new Promise((r) => setTimeout(r, pause));
+      await wait(pause, this.stop);
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
   }
@@ -241,8 +247,8 @@ export class Probe {
         for (const [k, n] of slice.entries()) answers[n] = { ...got[k]!, waitedMs, asks };
       }
       open = open.filter((n) => !right(answers[n]!));
-      if (performance.now() - started + pause > this.#deadline()) break;
-      if (open.length > 0) await new Promise((r) => setTimeout(r, pause));
+      if (performance.now() - started + pause > this.#deadline() || this.stop?.aborted) break;
+      if (open.length > 0) await wait(pause, this.stop);
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
     for (const [i, b] of bookings.entries()) this.#note(answers[i]!, b, startedMs, expect);

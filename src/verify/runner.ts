@@ -22,7 +22,8 @@ export async function runVerify(
   const started = performance.now();
   const selected = CASES.filter((c) => options.cases.has(c.id));
   const ctx = await VerifyContext.create(options);
-  const probe = Probe.of(options);
+  const { budget } = ctx;
+  const probe = Probe.of(options, budget.signal);
   if (probe) probe.sentCount = () => ctx.sends;
   const results: CaseResult[] = [];
   let connectionFailure = false;
@@ -30,7 +31,6 @@ export async function runVerify(
   /** Refused connections the receiver recovered from (`reconnects`). */
   const dismissed = new Set<Attempt>();
   let stopped: string | undefined;
-  const budgetEnd = options.budgetMs === undefined ? undefined : started + options.budgetMs;
   const overBudget: CaseId[] = [];
   /** The case whose experiments found a receiver stuck on kept-open connections (the rest is skipped). */
   let stuck: string | undefined;
@@ -68,7 +68,7 @@ export async function runVerify(
           status: 'skipped',
           reason: `not run: the receiver does not answer a second request on a kept-open connection (found by experiment in ${stuck}); every delivery of this case would wait the response timeout`,
         };
-      } else if (budgetEnd !== undefined && performance.now() >= budgetEnd) {
+      } else if (budget.spent) {
         overBudget.push(def.id);
         outcome = {
           status: 'skipped',
@@ -85,12 +85,15 @@ export async function runVerify(
             reason: `the kit could not run this case: ${toEmulatorError(err).message}`,
           };
         }
+        if (budget.spent) outcome = notJudged(outcome, options, overBudget, def.id);
+        else if (ctx.cutShort?.caseId === def.id)
+          outcome = cutShort(outcome, `a delivery with your key was cancelled: ${ctx.cutShort.why}`);
       }
       if (outcome.status === 'passed' && ctx.currentAttempts().some((m) => overCap(m.attempt)))
         // One judgement for every case: a 200 over the emulator's read cap acknowledges, and warns.
         outcome = { ...outcome, status: 'warned', reason: `${outcome.reason}; ${OVER_CAP_WARNING}` };
       if (def.id === 'tls' && outcome.status === 'failed') connectionFailure = true;
-      if (!death && !connectionFailure && outcome.status !== 'skipped') {
+      if (!death && !connectionFailure && outcome.status !== 'skipped' && !budget.spent) {
         const attempts = () => [...ctx.measured, ...ctx.currentAttempts()];
         let found = findDeath(attempts(), options.apiKey, dismissed);
         if (found) {
@@ -106,8 +109,10 @@ export async function runVerify(
             found = undefined;
           }
         }
-        if (probe && def.id !== 'tls' && !found)
+        if (probe && def.id !== 'tls' && !found) {
           outcome = await withLosses(outcome, ctx, probe, options.apiKey);
+          if (budget.spent) outcome = notJudged(outcome, options, overBudget, def.id);
+        }
         death = found;
         if (death)
           outcome = {
@@ -116,12 +121,20 @@ export async function runVerify(
             reason: `the receiver stopped accepting connections during this case (${death.firstRefused}), after it had answered: ${death.lastAnswered}; it still refused every connection ${SUSTAINED_MS} ms later. ${outcome.reason}`,
           };
       }
-      if (ran && outcome.status === 'failed' && !death && !connectionFailure) {
-        outcome = await withExperiments(outcome, ctx, options, diagnoses, def.id, budgetEnd);
+      if (ran && ctx.stuck?.caseId === def.id && !budget.spent) {
+        stuck ??= def.id;
+        outcome = withStall(outcome, ctx.stuck.diagnosis);
+      } else if (ran && outcome.status === 'failed' && !death && !connectionFailure && !budget.spent) {
+        outcome = await withExperiments(outcome, ctx, options, diagnoses, def.id);
         // A receiver stuck on kept-open connections makes every later delivery wait the response
         // timeout: the run ends here with what was found, not minutes later.
         const found = [...diagnoses.values()].find((d) => d.diagnosis.kind === 'kept-open-connection');
         if (found) stuck ??= found.caseId;
+      }
+      if (outcome.guess) {
+        // No experiment named the cause (or none ran): the case's own guess ends the reason.
+        const { guess, ...rest } = outcome;
+        outcome = { ...rest, reason: `${rest.reason}. ${guess.text}` };
       }
       if (options.failFast && outcome.status === 'failed' && !stopped) stopped = def.id;
       const trace: CaseTrace | undefined = ran
@@ -170,7 +183,42 @@ export async function runVerify(
   };
 }
 
-/** A run's experiments on one refused notification stop after this long (or at the run's budget). */
+/**
+ * A case the budget cut short (its attempts in flight cancelled, its probe readings stopped early):
+ * what it saw is no verdict, so it is skipped as not judged, with what it had seen.
+ */
+function notJudged(outcome: Outcome, options: ResolvedOptions, overBudget: CaseId[], id: CaseId): Outcome {
+  overBudget.push(id);
+  return cutShort(
+    outcome,
+    `the run's --budget of ${options.budgetMs} ms was spent while this case ran (its attempts in flight were cancelled, its waits cut short)`,
+  );
+}
+
+/** A case whose attempts in flight the kit cancelled: skipped as not judged, with `why` and what it had seen. */
+function cutShort(outcome: Outcome, why: string): Outcome {
+  return {
+    status: 'skipped',
+    reason: `not judged: ${why}; what it had seen: ${outcome.reason}`,
+    ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
+  };
+}
+
+/**
+ * A case during which the stall watch (context.ts) found the receiver stuck on kept-open connections:
+ * it fails with that finding and the flip that proved it; its attempts then in flight were cancelled.
+ */
+function withStall(outcome: Outcome, diagnosis: Diagnosis): Outcome {
+  return {
+    ...outcome,
+    status: 'failed',
+    reason: `a delivery got no answer for seconds. Found by experiment while it waited: ${diagnosis.finding}. Tried: ${trialsText(diagnosis.trials)}. The attempts then in flight were cancelled (each would have waited the whole response timeout); what the case had seen: ${outcome.reason}`,
+    ...(diagnosis.fix ? { fix: diagnosis.fix } : {}),
+    experiments: diagnosis.trials,
+  };
+}
+
+/** A run's experiments on one refused notification stop after this long (or when the run's budget is spent). */
 const EXPERIMENT_MS = 10_000;
 /** Outcomes where the request reached the receiver: something to vary. */
 const VARIABLE = new Set(['http_status', 'timeout', 'reset', 'invalid_response']);
@@ -187,7 +235,6 @@ async function withExperiments(
   options: ResolvedOptions,
   diagnoses: Map<string, { diagnosis: Diagnosis; caseId: string }>,
   caseId: string,
-  budgetEnd: number | undefined,
 ): Promise<Outcome> {
   const key = `Bearer ${options.apiKey}`;
   const record = ctx.caseRecords().find((r) => {
@@ -199,8 +246,7 @@ async function withExperiments(
   const signature = shortAnswer(baseline).replace(/ after \d+ ms.*$/, '');
   let known = diagnoses.get(signature);
   if (!known) {
-    const budgetLeft = budgetEnd === undefined ? Number.POSITIVE_INFINITY : msUntil(budgetEnd);
-    const deadline = Date.now() + Math.min(EXPERIMENT_MS, budgetLeft);
+    const deadline = Date.now() + Math.min(EXPERIMENT_MS, ctx.budget.left());
     const diagnosis = await diagnose(
       {
         url: record.url,
@@ -210,8 +256,19 @@ async function withExperiments(
         baseline,
         reference: ctx.referenceOf(record.bookingId),
       },
-      { responseTimeoutMs: options.responseTimeoutMs, caPems: options.caPems, deadline },
+      {
+        responseTimeoutMs: options.responseTimeoutMs,
+        caPems: options.caPems,
+        deadline,
+        signal: ctx.budget.signal,
+      },
     );
+    // Cut short by the budget, a variation ends `interrupted`: what the rest would have shown is unknown.
+    if (ctx.budget.spent)
+      return {
+        ...outcome,
+        reason: `${outcome.reason} (the experiments on it were cut short by the run's --budget; nothing is concluded from them)`,
+      };
     known = { diagnosis, caseId };
     diagnoses.set(signature, known);
   }
@@ -225,17 +282,16 @@ async function withExperiments(
       ? outcome.reason
       : outcome.reason.replace(/\. The answer points at .*$/, '');
   const tried = known.caseId === caseId ? ` Tried: ${trialsText(diagnosis.trials)}.` : '';
+  // The case's guess stands only where the experiment confirms it.
+  const { guess, ...found } = outcome;
+  const confirmed =
+    guess && diagnosis.variation && guess.confirmedBy.includes(diagnosis.variation) ? `. ${guess.text}` : '';
   return {
-    ...outcome,
-    reason: `${reason}. Found by experiment${by}: ${diagnosis.finding}.${tried}`,
+    ...found,
+    reason: `${reason}${confirmed}. Found by experiment${by}: ${diagnosis.finding}.${tried}`,
     ...(diagnosis.fix && diagnosis.kind !== 'content-type' ? { fix: diagnosis.fix } : {}),
     ...(known.caseId === caseId ? experiments : {}),
   };
-}
-
-/** Milliseconds left until `end` (a performance.now() instant). */
-function msUntil(end: number): number {
-  return Math.max(0, end - performance.now());
 }
 
 /**

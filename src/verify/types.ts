@@ -135,7 +135,7 @@ export interface VerifyReport {
   probeDeadlineMs: number;
   responseTimeoutMs: number;
   durationMs: number;
-  /** The cases `--budget` left out (not run because the budget was spent), when any. */
+  /** The cases `--budget` left unjudged (not run, or cut short while they ran), when any. */
   skippedForBudget?: CaseId[];
 }
 

@@ -30,6 +30,9 @@ def main():
     # (verify-round3) gives a small one, and --handle-ms, the time each notification takes.
     parser.add_argument("--backlog", type=int, default=128)
     parser.add_argument("--handle-ms", type=int, default=0)
+    # With --threaded: each notification's handling (--handle-ms) holds one lock for the whole
+    # process, so the threads answer one at a time (a global lock around the store).
+    parser.add_argument("--global-lock", action="store_true")
     args = parser.parse_args()
     bookings = {}
     lock = threading.Lock()
@@ -60,7 +63,10 @@ def main():
         def do_POST(self):
             length = int(self.headers.get("content-length", "0"))
             raw = self.rfile.read(length)
-            if args.handle_ms:
+            if args.handle_ms and args.global_lock:
+                with lock:
+                    time.sleep(args.handle_ms / 1000)
+            elif args.handle_ms:
                 time.sleep(args.handle_ms / 1000)
             auth = self.headers.get("AUTHORIZATION", "")
             scheme, _, token = auth.partition(" ")

@@ -135,7 +135,7 @@ async function judgeRejected(
   const checked = probe ? '; the probe shows none of them stored' : '';
   return passed(
     sent.length === 1
-      ? `refused it with ${refused[0]!.split(': ').at(-1)}${advice}${checked}`
+      ? `refused it with ${refused[0]!.slice(WHAT[sent[0]!.kind].length + 2)}${advice}${checked}`
       : `refused every one (${refused.join('; ')})${advice}${checked}`,
     evidence,
   );

@@ -4,11 +4,13 @@ import { deriveSeed } from '../../generate/index.js';
 import {
   emptyArraysBody,
   MAXIMAL_RATIO_AMOUNT,
+  MAXIMAL_TRAITS,
   maximalBody,
   maximalTraitBodies,
   minimalBody,
 } from '../bodies.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
+import type { Variation } from '../experiments.js';
 import { type Probe, type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, type CaseInput, failed, judgeAcknowledged, type Outcome } from './case.js';
@@ -53,6 +55,17 @@ export const acceptsMaximalBody: CaseDefinition = {
   },
 };
 
+/**
+ * The experiment findings (experiments.ts) that confirm a trait refused alone: the same class only (a
+ * character outside the BMP is outside ASCII too, but "names outside ASCII" would blur that finding).
+ */
+const TRAIT_VARIATIONS: Record<string, readonly Variation[]> = {
+  [MAXIMAL_TRAITS[0]]: ['member'],
+  [MAXIMAL_TRAITS[1]]: ['length'],
+  [MAXIMAL_TRAITS[2]]: ['non-ascii'],
+  [MAXIMAL_TRAITS[3]]: ['elements'],
+};
+
 /** Which of the maximal body's traits the receiver refuses: each sent alone on an ordinary Issue. */
 async function refusedTraits({ ctx, options }: CaseInput, outcome: Outcome, size: string): Promise<Outcome> {
   const traits = maximalTraitBodies(deriveSeed(options.seed, 105), ctx.now());
@@ -71,7 +84,10 @@ async function refusedTraits({ ctx, options }: CaseInput, outcome: Outcome, size
   const which = refused.length
     ? `Sent alone on an ordinary Issue, the receiver refused: ${refused.join('; ')}${accepted.length ? `; it took: ${accepted.join(', ')}` : ''}`
     : `Each trait alone (${accepted.join(', ')}) was taken: it is their sum, the size of the whole body, that is refused`;
-  return failed(`${outcome.reason} (${size}). ${which}`, evidence);
+  const confirmedBy = refused.flatMap(
+    (r) => TRAIT_VARIATIONS[traits.find((t) => r.startsWith(t.trait))!.trait] ?? [],
+  );
+  return { ...failed(`${outcome.reason} (${size})`, evidence), guess: { text: which, confirmedBy } };
 }
 
 /**

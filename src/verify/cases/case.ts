@@ -1,4 +1,5 @@
 /** What a case is: its public id and wording, and how it runs. */
+import { CANCELLED } from '../../delivery/attempt/deadline.js';
 import { MAX_REDELIVERIES, type NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
 import {
@@ -11,6 +12,7 @@ import {
   pointedCause,
   shortAnswer,
 } from '../evidence.js';
+import type { Variation } from '../experiments.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Probe } from '../probe.js';
 import type { CaseId, CaseResult, CaseStatus, Evidence } from '../types.js';
@@ -25,6 +27,18 @@ export interface Outcome {
   fix?: string;
   /** The variations the experiments sent after the case failed (runner.ts). */
   experiments?: CaseResult['experiments'];
+  /**
+   * What the case guessed from its own sends (e.g. which trait of a body was refused alone): it ends
+   * the reason unless the experiments found another cause (runner.ts), which it would blur.
+   */
+  guess?: Guess;
+}
+
+/** A case's own guess at a cause, and the classes of experiment finding that confirm it. */
+export interface Guess {
+  text: string;
+  /** A body finding of one of these classes confirms the guess: it stays, before the finding. */
+  confirmedBy: readonly Variation[];
 }
 
 /** What a case runs with. */
@@ -82,7 +96,19 @@ const REACHED = new Set(['http_status', 'timeout', 'reset', 'invalid_response'])
 /** Whether the last attempt of a notification reached the receiver at all. */
 export function reached(record: NotificationRecord): boolean {
   const a = record.attempts.at(-1);
-  return a !== undefined && REACHED.has(a.outcome);
+  return a !== undefined && (REACHED.has(a.outcome) || cancelledUnanswered(a));
+}
+
+/**
+ * An attempt the kit cancelled after its request was out, unanswered (the stall watch, context.ts):
+ * it reached the receiver, which had not answered it, as a timeout would have shown.
+ */
+function cancelledUnanswered(a: { outcome: string; message: string }): boolean {
+  return (
+    a.outcome === 'interrupted' &&
+    a.message.startsWith(CANCELLED) &&
+    !a.message.startsWith(`${CANCELLED} (while connecting)`)
+  );
 }
 
 /**

@@ -21,16 +21,15 @@ export const formatCase: (r: CaseResult) => string = formatReportedCase;
 /** The summary line, after the causes shared by several failed cases (fix those first). */
 export function formatSummary(report: VerifyReport): string {
   const n = report.cases.length;
-  const verdict = report.failed > 0 ? 'FAILED' : 'OK';
+  const unjudged = report.skippedForBudget ?? [];
+  const verdict = report.failed > 0 ? 'FAILED' : unjudged.length > 0 ? 'NOT JUDGED' : 'OK';
   const causes = (report.causes ?? [])
     .map(
       (c) =>
         `\n  CAUSE ${c.cause} — ${c.summary}\n      fix first: ${c.fixFirst}\n      explains:  ${c.cases.join(', ')}\n`,
     )
     .join('');
-  const budget = report.skippedForBudget?.length
-    ? `\n  BUDGET spent: not run: ${report.skippedForBudget.join(', ')}\n`
-    : '';
+  const budget = unjudged.length ? `\n  BUDGET spent: not judged: ${unjudged.join(', ')}\n` : '';
   return (
     `${causes}${budget}\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
     `${report.warned} warned, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)\n`
