@@ -23,6 +23,7 @@ export interface VerifyFlags {
   otherApiKey?: string;
   probeDeadlineMs?: string;
   burstConcurrency?: string;
+  experimentMs?: string;
   failFast?: boolean;
   budget?: string;
   junit?: string;
@@ -69,6 +70,7 @@ export async function runVerifyCommand(
       ...(flags.otherApiKey === undefined ? {} : { otherApiKey: flags.otherApiKey }),
       ...integer('--probe-deadline-ms', 'probeDeadlineMs', flags.probeDeadlineMs),
       ...integer('--burst-concurrency', 'burstConcurrency', flags.burstConcurrency),
+      ...integer('--experiment-ms', 'experimentMs', flags.experimentMs),
       ...(flags.failFast ? { failFast: true } : {}),
       ...(flags.budget === undefined ? {} : { budgetMs: budgetMs(flags.budget) }),
     },

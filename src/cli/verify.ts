@@ -45,6 +45,10 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
       '--burst-concurrency <n>',
       'notifications survives-batch-burst redelivers at once (default 50; the provider does not publish its own)',
     )
+    .option(
+      '--experiment-ms <ms>',
+      'how long the experiments on a refused notification may take, to name its cause (default 10000; 0: none)',
+    )
     .option('--fail-fast', 'stop at the first failed case; the cases after it are skipped')
     .option(
       '--budget <duration>',

@@ -19,6 +19,11 @@ export const DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
 /** How long the probe is asked again until a booking reads right (an asynchronous receiver lags). */
 export const DEFAULT_PROBE_DEADLINE_MS = 10_000;
 /**
+ * How long the experiments on one refused notification may take (decision 0178): the variations take
+ * milliseconds each on a quiet loopback; a slow receiver or a starved CI host may need longer.
+ */
+export const DEFAULT_EXPERIMENT_MS = 10_000;
+/**
  * Notifications survives-batch-burst redelivers at once. The spec publishes no concurrency for the
  * provider's batches ("Limits": batches at minute 55); 50 is the kit's assumption, an option.
  */
@@ -43,6 +48,7 @@ export const VerifyOptionsSchema = z.strictObject({
   seed: z.number().int().min(0).max(MAX_SEED).optional(),
   probeDeadlineMs: z.number().int().min(0).max(600_000).optional(),
   burstConcurrency: z.number().int().min(1).max(1000).optional(),
+  experimentMs: z.number().int().min(0).max(600_000).optional(),
   failFast: z.boolean().optional(),
   budgetMs: z
     .number()
@@ -88,6 +94,8 @@ export interface ResolvedOptions {
   probeDeadlineMs: number;
   /** Notifications survives-batch-burst redelivers at once. */
   burstConcurrency: number;
+  /** How long the experiments on one refused notification may take (0: none are run). */
+  experimentMs: number;
   /** Stop at the first failed case (the rest are skipped). */
   failFast: boolean;
   /** The run's time budget: when spent, attempts in flight are cancelled and every wait ends (undefined: none). */
@@ -111,6 +119,7 @@ const VERIFY_OPTIONS: KitOptions = {
     otherApiKey: '--other-api-key',
     probeDeadlineMs: '--probe-deadline-ms',
     burstConcurrency: '--burst-concurrency',
+    experimentMs: '--experiment-ms',
     failFast: '--fail-fast',
     budgetMs: '--budget',
   },
@@ -166,6 +175,7 @@ export async function resolveOptions(
     otherApiKey: o.otherApiKey,
     probeDeadlineMs: o.probeDeadlineMs ?? DEFAULT_PROBE_DEADLINE_MS,
     burstConcurrency: o.burstConcurrency ?? DEFAULT_BURST_CONCURRENCY,
+    experimentMs: o.experimentMs ?? DEFAULT_EXPERIMENT_MS,
     failFast: o.failFast ?? false,
     budgetMs: o.budgetMs,
     caPems,
