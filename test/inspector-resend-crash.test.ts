@@ -24,7 +24,12 @@ describe('a resend of an original in flight, then kill -9', () => {
     const original = (event.notifications as Array<{ id: string }>)[0]!.id;
     await hook.waitForRequests(1, 60_000);
 
-    const sent = (await call(url, 'POST', `/notifications/${original}/resend`, {})) as unknown as T.ResendResult;
+    const sent = (await call(
+      url,
+      'POST',
+      `/notifications/${original}/resend`,
+      {},
+    )) as unknown as T.ResendResult;
     expect(sent.original).toMatchObject({ id: original, becomes: 'cancelled_when_attempt_ends' });
     const resend = sent.notifications[0]!.id;
     await expect // the resend acknowledged and recorded (the original's attempt still hangs)
