@@ -22,18 +22,22 @@ import { renderSetup } from './setup.js';
 import {
   ADMIN,
   act,
+  applyEvent,
   CONNECTION,
+  created,
   filterQuery,
+  forgetNotifications,
   load,
   loadAll,
   loadSoon,
   MAX_JOURNAL,
   post,
-  reloadReservationsSoon,
   render,
   STREAM_RELOAD_MS,
+  serverPaged,
   setDraw,
   state,
+  toNewest,
   unsay,
   upsert,
 } from './state.js';
@@ -50,7 +54,7 @@ const SECTIONS = [
   {
     id: 'notifications',
     label: 'Notifications',
-    count: () => state.notifications.size,
+    count: () => state.total,
     render: renderNotifications,
     after: patchRows,
   },
@@ -92,7 +96,7 @@ function listen() {
   on('hello', () => {
     state.connected = true;
     unsay(CONNECTION); // the emulator answers again: what could not reach it no longer applies
-    state.notifications.clear(); // a reset may have happened while disconnected
+    forgetNotifications(); // a reset may have happened while disconnected
     loadAll();
     if (currentSection().id === 'triage') triageSoon();
   });
@@ -105,20 +109,30 @@ function listen() {
       setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
 
+  // The list is kept from the stream: each frame carries the notification as it now stands, so no
+  // list is read again for it (a filtered page's count at most every STREAM_RELOAD_MS).
   on('notification_created', ({ notification }) => {
-    upsert(notification);
+    created(notification);
     searchAgainSoon();
     if (currentSection().id === 'triage') triageSoon();
   });
   on('attempt', ({ notification }) => {
     upsert(notification);
+    if (serverPaged()) searchAgainSoon();
     // The failure groups follow the attempts while their tab is open (within 300 ms).
     if (currentSection().id === 'triage') triageSoon();
     if (notification.id === state.selected) load('detail');
     loadSoon('stats', STREAM_RELOAD_MS);
     if (state.outages.length) loadSoon('outages', 300); // an outage may have failed it
   });
-  on('event', reloadReservationsSoon);
+  // Cancelled by a resend or a deleted credential (or set to be when its attempt ends).
+  on('notification_changed', ({ notification }) => {
+    upsert(notification);
+    if (serverPaged()) searchAgainSoon();
+    if (currentSection().id === 'triage') triageSoon();
+    if (notification.id === state.selected) load('detail');
+  });
+  on('event', applyEvent);
   on('batch', () => load('clock', 'stats'));
   on('clock', () => load('clock', 'stats'));
   on('token', ({ entry }) => {
@@ -132,11 +146,12 @@ function listen() {
       state.selected = null;
       state.journalSelected = null;
       replace(routeHash(currentSection().id));
-      state.notifications.clear();
+      forgetNotifications();
+      toNewest();
       loadAll();
     } else if (change === 'credential_removed') {
-      // Its pending notifications were cancelled: read them (and the one shown) again.
-      load('credentials', 'notifications', 'detail', 'stats');
+      // Its pending notifications were cancelled (each a notification_changed frame).
+      load('credentials', 'stats');
     } else if (change.startsWith('credential')) load('credentials', 'stats');
     else if (change.startsWith('user')) load('users');
     else if (change.startsWith('ca_')) load('trust');
@@ -162,9 +177,7 @@ function applyRoute() {
     // Compared as the query they make, so a filter being typed ("Smith ") keeps its trailing space.
     if (params.toString() !== filterQuery()) {
       filtersFromQuery(params);
-      state.listBefore = null;
-      if (state.filters.text.trim()) searchNow();
-      else state.textMatches = null;
+      searchNow();
     }
     if (id !== state.selected) {
       // What an action on the notification shown said goes with it.

@@ -1,0 +1,99 @@
+/**
+ * The notifications list kept from the change stream, in real chromium (issue 41 §3, §5): after the
+ * first read, a new notification, a Void and a resend's cancel reach the page by the stream alone
+ * (no list is read again: the requests the page makes are recorded); the page reaches the older
+ * pages, the oldest one, the newer ones and the page at a time in one click each.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { deliveryEmulator } from './helpers/delivery.js';
+import { behave, receiver } from './helpers/receiver.js';
+
+const { open } = useChromium();
+const PER_HOUR = 130;
+const nid = (k: number) => `n-${String(k).padStart(6, '0')}`;
+
+/** The ids of the rows shown, top to bottom. */
+const ids = (page: Page) =>
+  page
+    .locator('#notification-table tbody tr')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+
+describe.skipIf(!haveChromium)('the list kept from the stream, in chromium', () => {
+  it('adds, voids and cancels from the stream without reading a list again, and pages to any end or time', async () => {
+    const good = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: good.url });
+    // Three emulator hours of 130 notifications each: 10:00, 11:00 and 12:00.
+    for (let hour = 0; hour < 3; hour++) {
+      if (hour > 0) await emu.advance({ by: 'PT1H' });
+      for (let i = 0; i < PER_HOUR; i++) await emu.event({ type: 'Issue' });
+    }
+    await emu.settle();
+    const page = await open(emu.url);
+    await waitText(page, '#notification-list h2', /^Newest 300 of 390 notifications$/);
+    await waitText(page, '#tab-notifications .count', /^390$/);
+
+    // From here on, every admin call the page makes is recorded.
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/__admin/')) reads.push(`${r.method()} ${path}${new URL(r.url()).search}`);
+    });
+    const failing = await receiver({ defaultBehaviour: behave.status(503) });
+    await emu.credential({ id: 'bad', apiKey: 'k', url: failing.url });
+    const issued = await emu.event({ type: 'Issue' }); // one to main, one to bad (which fails)
+    const toBad = issued.notifications.find((n) => n.credentialId === 'bad')!.id;
+    await page.waitForSelector(`#notification-table tr[data-id="${toBad}"]`);
+    await waitText(page, '#notification-list h2', /^Newest 300 of 392 notifications$/);
+    const bookingId = String(issued.reservations[0]!.bookingId);
+    await expect.poll(() => page.locator(`#trigger-booking option[value="${bookingId}"]`).count()).toBe(1);
+    await emu.settle();
+
+    // A Void: the booking leaves the Void/Exchange choices at once (they follow the stream's event).
+    await emu.event({ type: 'Void', bookingId: Number(bookingId) });
+    await expect.poll(() => page.locator(`#trigger-booking option[value="${bookingId}"]`).count()).toBe(0);
+    await emu.settle();
+
+    // A resend of the pending notification to bad cancels it: its row says so (notification_changed).
+    const resent = await emu.admin<{ original: { becomes: string } }>(
+      'POST',
+      `/notifications/${toBad}/resend`,
+      {},
+    );
+    expect(resent.body.original.becomes).toBe('cancelled');
+    await waitText(page, `#notification-table tr[data-id="${toBad}"] td:nth-child(5)`, /^cancelled/);
+    const lists = reads.filter((r) => /^GET \/__admin\/(reservations|notifications)(\?|$)/.test(r));
+    expect(lists, 'lists read again after the first read').toEqual([]);
+
+    // Paging: older than the newest 300, the oldest, newer back to the newest, and a time.
+    await waitText(page, '#notification-list h2', /^Newest 300 of 395 notifications$/);
+    await page.click('#page-older');
+    await waitText(page, '#notification-list h2', /^95 older of 395 notifications$/);
+    expect((await ids(page)).at(-1)).toBe(nid(1));
+    await page.click('#page-newest');
+    await waitText(page, '#notification-list h2', /^Newest 300 of 395 notifications$/);
+    await page.click('#page-oldest');
+    await waitText(page, '#notification-list h2', /^Oldest 300 of 395 notifications$/);
+    expect((await ids(page))[0]).toBe(nid(300));
+    await page.click('#page-newer');
+    await waitText(page, '#notification-list h2', /^Newest 300 of 395 notifications$/);
+    expect((await ids(page))[0]).toBe(nid(395));
+    await page.fill('#page-time', '2026-04-27T11:00:00');
+    await page.click('#page-jump');
+    await waitText(
+      page,
+      '#notification-list h2',
+      /^130 created before 2026-04-27 11:00, of 395 notifications$/,
+    );
+    expect((await ids(page))[0]).toBe(nid(PER_HOUR));
+    // A page of older notifications still follows the stream: a new one counts, the page stays.
+    await emu.event({ type: 'Issue' });
+    await waitText(
+      page,
+      '#notification-list h2',
+      /^130 created before 2026-04-27 11:00, of 397 notifications$/,
+    );
+  });
+});
