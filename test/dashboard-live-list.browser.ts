@@ -10,7 +10,7 @@ import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-const { open } = useChromium();
+const { open, pageErrors } = useChromium();
 const PER_HOUR = 130;
 const nid = (k: number) => `n-${String(k).padStart(6, '0')}`;
 
@@ -95,5 +95,53 @@ describe.skipIf(!haveChromium)('the list kept from the stream, in chromium', () 
       '#notification-list h2',
       /^130 created before 2026-04-27 11:00, of 397 notifications$/,
     );
+  });
+
+  it("shows a clock move's progress from the stream, answers input meanwhile, then says where it moved", async () => {
+    const r = await receiver({ defaultBehaviour: behave.status(503) });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'a', apiKey: 'k', url: r.url });
+    for (let i = 0; i < 3; i++) await emu.event({ type: 'Issue' });
+    await emu.settle();
+    // In the batch, two attempts end at once and the third hangs until the receiver goes.
+    r.enqueue(behave.status(503), behave.status(503), behave.hang());
+    const page = await open(emu.url);
+    await page.waitForSelector('#advance-batch:not([disabled])');
+    await page.click('#advance-batch');
+    await waitText(
+      page,
+      '#status',
+      /^Moving the clock to the next batch… 0 batches run, 2 attempts ended so far$/,
+    );
+    expect(await page.locator('#advance-batch').isDisabled()).toBe(true);
+    // The page is not frozen: it takes a filter typed meanwhile.
+    await page.fill('#filter-booking', 'ZZZ');
+    await waitText(page, '#notification-list .empty', /No notification matches these filters/);
+    await page.fill('#filter-booking', '');
+    await r.close(); // the hung attempt ends (the connection closed), and with it the batch
+    await waitText(page, '#status', /^Clock moved to 2026-04-27 10:55:00; 1 batch run$/);
+    await page.waitForSelector('#advance-batch:not([disabled])');
+  });
+
+  it("keeps a form's refusal with its form: leaving the tab clears it from the status line", async () => {
+    const emu = await deliveryEmulator({ allowHttp: false, seed: 42 });
+    const page = await open(emu.url, '#setup');
+    await page.waitForSelector('#credential-form');
+    await page.fill('#credential-id', 'main');
+    await page.fill('#credential-apiKey', 'k');
+    await page.fill('#credential-url', 'http://127.0.0.1:9/hook'); // plain http is refused here
+    await page.click('#credential-submit');
+    const refusal = await waitText(page, '#credential-error', /./);
+    await waitText(page, '#status.error', /./);
+    await page.click('#tab-notifications');
+    await expect.poll(() => page.locator('#status').textContent()).toBe('');
+    await page.click('#tab-setup');
+    // Back on its tab, the refusal is still at its form (the field marked), not on the status line.
+    expect(await waitText(page, '#credential-error', /./)).toBe(refusal);
+    expect(await page.locator('#credential-url').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#status').textContent()).toBe('');
+    // Chromium logged the refused call (400): that was the point.
+    await expect.poll(() => pageErrors.length).toBe(1);
+    expect(pageErrors.splice(0)[0]).toMatch(/status of 400/);
   });
 });

@@ -34,6 +34,7 @@ import {
   post,
   render,
   STREAM_RELOAD_MS,
+  say,
   serverPaged,
   setDraw,
   state,
@@ -116,8 +117,12 @@ function listen() {
     searchAgainSoon();
     if (currentSection().id === 'triage') triageSoon();
   });
-  on('attempt', ({ notification }) => {
+  on('attempt', ({ notification, attempt }) => {
     upsert(notification);
+    if (moving && attempt.trigger === 'batch') {
+      moving.attempts++;
+      sayMoving();
+    }
     if (serverPaged()) searchAgainSoon();
     // The failure groups follow the attempts while their tab is open (within 300 ms).
     if (currentSection().id === 'triage') triageSoon();
@@ -133,7 +138,16 @@ function listen() {
     if (notification.id === state.selected) load('detail');
   });
   on('event', applyEvent);
-  on('batch', () => load('clock', 'stats'));
+  // A clock move runs its batches one after another: the status line counts them as they end, and
+  // the clock and the figures follow (the figures at most every STREAM_RELOAD_MS).
+  on('batch', () => {
+    if (moving) {
+      moving.batches++;
+      sayMoving();
+    }
+    load('clock');
+    loadSoon('stats', STREAM_RELOAD_MS);
+  });
   on('clock', () => load('clock', 'stats'));
   on('token', ({ entry }) => {
     state.journal.push(entry);
@@ -173,6 +187,10 @@ function currentSection() {
  */
 function applyRoute() {
   const { section, id, params } = parseRoute(location.hash);
+  // A message about a tab's form (its result or refusal) goes when the reader leaves the tab.
+  const now = section || 'notifications';
+  if (shownSection && shownSection !== now) unsay(shownSection);
+  shownSection = now;
   if (section === 'notifications' || section === '') {
     // Compared as the query they make, so a filter being typed ("Smith ") keeps its trailing space.
     if (params.toString() !== filterQuery()) {
@@ -196,6 +214,9 @@ function applyRoute() {
   }
   render();
 }
+
+/** The tab the route showed last (`applyRoute`). */
+let shownSection = '';
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -260,20 +281,37 @@ function drawClock() {
 
 // ---- start ----------------------------------------------------------------------------------
 
-byId('advance-batch').addEventListener('click', () =>
+/** @param {number} n @param {string} one @param {string} many */
+const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** A clock move under way: what the status line says until it answers (the stream's frames count). */
+let moving = /** @type {{ what: string, batches: number, attempts: number } | null} */ (null);
+
+function sayMoving() {
+  if (!moving) return;
+  say(
+    `Moving the clock ${moving.what}… ${count(moving.batches, 'batch', 'batches')} run, ${count(moving.attempts, 'attempt', 'attempts')} ended so far`,
+  );
+}
+
+/**
+ * Moves a manual clock: the buttons wait, the status line says how far the batches it crosses have
+ * got (each attempt and batch as the stream reports it), and the page answers meanwhile.
+ * @param {string} what @param {Record<string, string>} body
+ */
+function moveClock(what, body) {
+  moving = { what, batches: 0, attempts: 0 };
+  sayMoving();
   act(
-    (r) =>
-      `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { to: 'next-batch' })),
-  ),
-);
-byId('advance-hour').addEventListener('click', () =>
-  act(
-    (r) =>
-      `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { by: 'PT1H' })),
-  ),
-);
+    (r) => `Clock moved to ${fullTime(r.to)}; ${count(r.batches.length, 'batch', 'batches')} run`,
+    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', body)),
+  ).finally(() => {
+    moving = null;
+  });
+}
+
+byId('advance-batch').addEventListener('click', () => moveClock('to the next batch', { to: 'next-batch' }));
+byId('advance-hour').addEventListener('click', () => moveClock('by an hour', { by: 'PT1H' }));
 setDraw(draw);
 window.addEventListener('hashchange', applyRoute);
 applyRoute();
