@@ -29,6 +29,25 @@ async function twoBatches(emu: DeliveryHarness): Promise<void> {
   }
 }
 
+/**
+ * Credential `a` posting to a receiver that answers 503 (until told otherwise), and `issue()`, which
+ * emits an Issue and answers its notification's id, BookingID and BookingNumber.
+ */
+async function failingReceiverA() {
+  const a = await receiver({ defaultBehaviour: behave.status(503) });
+  const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+  await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
+  const issue = async () => {
+    const r = await emu.event({ type: 'Issue' });
+    return {
+      id: r.notifications[0]!.id,
+      bookingId: r.reservations[0]!.bookingId,
+      bn: r.reservations[0]!.bookingNumber,
+    };
+  };
+  return { a, emu, issue };
+}
+
 describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () => {
   it('resends to one credential, says where a redelivery goes, and edits and sends', async () => {
     const { emu, a, b, issued } = await issuedToTwoReceivers();
@@ -150,17 +169,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
   });
 
   it('resend, retry now and redeliver on pending, delivered and exhausted notifications send exactly the copies the page announced, nothing more after two batches', async () => {
-    const a = await receiver({ defaultBehaviour: behave.status(503) });
-    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
-    await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
-    const issue = async () => {
-      const r = await emu.event({ type: 'Issue' });
-      return {
-        id: r.notifications[0]!.id,
-        bookingId: r.reservations[0]!.bookingId,
-        bn: r.reservations[0]!.bookingNumber,
-      };
-    };
+    const { a, emu, issue } = await failingReceiverA();
     const exhausted = await issue();
     await emu.settle();
     for (let i = 0; i < 4; i++) {
@@ -225,17 +234,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
   }, 120_000);
 
   it('resend, retry now and redeliver on notifications whose booking was Voided since: the page warns, and the receiver gets exactly the copies announced, nothing more after two batches', async () => {
-    const a = await receiver({ defaultBehaviour: behave.status(503) });
-    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
-    await emu.credential({ id: 'a', apiKey: 'k-a', url: a.url });
-    const issue = async () => {
-      const r = await emu.event({ type: 'Issue' });
-      return {
-        id: r.notifications[0]!.id,
-        bookingId: r.reservations[0]!.bookingId,
-        bn: r.reservations[0]!.bookingNumber,
-      };
-    };
+    const { a, emu, issue } = await failingReceiverA();
     // Three Issued notifications left pending (their first attempt failed), then each booking Voided
     // (the Void delivered): each Issued original is now older news than the booking's status.
     const forResend = await issue();
