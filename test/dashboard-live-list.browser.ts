@@ -82,6 +82,10 @@ describe.skipIf(!haveChromium)('the list kept from the stream, in chromium', () 
     await page.click('#page-newer');
     await waitText(page, '#notification-list h2', /^Newest 300 of 395 notifications$/);
     expect((await ids(page))[0]).toBe(nid(395));
+    // Show without a time: the browser's own message on the field, and the page stays where it is.
+    await page.click('#page-jump');
+    expect(await page.evaluate('document.getElementById("page-time").validationMessage')).not.toBe('');
+    expect(await page.locator('#notification-list h2').textContent()).toBe('Newest 300 of 395 notifications');
     await page.fill('#page-time', '2026-04-27T11:00:00');
     await page.click('#page-jump');
     await waitText(

@@ -375,6 +375,7 @@ function pager(
         id: 'page-time',
         type: 'datetime-local',
         step: '1',
+        required: true, // the browser says so when Show is pressed without a time
         title: 'emulator time (UTC): the page of the notifications created just before it',
       }),
       h('button', { type: 'submit', id: 'page-jump' }, 'Show'),
