@@ -6,12 +6,12 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { haveChromium, useChromium, waitCount, waitText } from './helpers/chromium.js';
 import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-const { open, pageErrors } = useChromium();
+const { newPage, open, pageErrors } = useChromium();
 const PER_HOUR = 130;
 const nid = (k: number) => `n-${String(k).padStart(6, '0')}`;
 
@@ -151,5 +151,37 @@ describe.skipIf(!haveChromium)('the list kept from the stream, in chromium', () 
     // Chromium logged the refused call (400): that was the point.
     await expect.poll(() => pageErrors.length, { timeout: WAIT_DEADLINE_MS }).toBe(1);
     expect(pageErrors.splice(0)[0]).toMatch(/status of 400/);
+  });
+
+  it('counts once the notifications the stream brings while the first page is read', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: r.url });
+    await emu.event({ type: 'Issue' });
+    // The first page's answer is held after the emulator made it: the stream meanwhile brings newer ones.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let answered = () => {};
+    const made = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const page = await newPage();
+    await page.route('**/__admin/notifications', async (route) => {
+      const response = await route.fetch();
+      answered();
+      await held;
+      await route.fulfill({ response }).catch(() => {});
+    });
+    await page.goto(`${emu.url}/__admin/ui`);
+    await page.waitForSelector('#live.on');
+    await made;
+    for (let i = 0; i < 30; i++) await emu.event({ type: 'Issue' });
+    await waitCount(page, '#notification-table tbody tr', 30); // from the stream (the page's total: 1)
+    release();
+    await waitText(page, '#tab-notifications .count', /^31$/);
+    await waitText(page, '#notification-list h2', /^31 notifications$/);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 });

@@ -292,12 +292,13 @@ const loaders = {
   },
   async notifications() {
     // The newest page, once per connection; the stream adds the rest (merged: never older over newer).
-    const seen = new Set(state.notifications.keys());
     const { notifications, total } = await list('/notifications');
-    for (const n of notifications) upsert(n);
-    // Created while this was read: counted once, by the stream (see `counted`).
+    // Held already and newer than the page's newest: the stream brought them while this was read,
+    // after the page was made, so the page's total does not count them.
     const newest = notifications.at(-1)?.id;
-    const since = newest ? [...seen].filter((id) => idNumber(id) > idNumber(newest)).length : seen.size;
+    const held = [...state.notifications.keys()];
+    const since = newest ? held.filter((id) => idNumber(id) > idNumber(newest)).length : held.length;
+    for (const n of notifications) upsert(n);
     state.total = (total ?? notifications.length) + since;
     counting = true;
   },
