@@ -8,6 +8,7 @@
 import './dashboard-admin.browser.js';
 import './dashboard-bulk-retry.browser.js';
 import './dashboard-find.browser.js';
+import './dashboard-live-list.browser.js';
 import './dashboard-outages.browser.js';
 import './dashboard-resend.browser.js';
 import './dashboard-setup-panels.browser.js';

@@ -61,7 +61,7 @@ async function reaches(page: Page, selector: string, pattern: RegExp | null, n: 
 }
 
 describe.skipIf(!haveChromium)('the dashboard under a steady stream of events', () => {
-  it('reads the reservations and the per-credential figures again while the events keep coming', async () => {
+  it('keeps the bookings (from the stream) and reads the per-credential figures again while the events keep coming', async () => {
     const r = await receiver();
     const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
     await emu.credential({ id: 'c', apiKey: 'k-c', url: r.url });
@@ -72,7 +72,7 @@ describe.skipIf(!haveChromium)('the dashboard under a steady stream of events', 
 
     const stream = steadyEvents(emu);
     try {
-      // The bookings the Trigger row offers (read from GET /reservations) grow during the stream.
+      // The bookings the Trigger row offers (kept from the stream's events) grow during the stream.
       await reaches(list, '#trigger-booking option', null, 5);
       // So do the credential's attempts (GET /delivery-stats) and the chart's caption.
       await reaches(setup, '#credential-table tr[data-id="c"] .stat-attempts', /(\d+)/, 5);

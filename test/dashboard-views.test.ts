@@ -10,3 +10,4 @@ import './dashboard-layout.browser.js';
 import './dashboard-scheme.browser.js';
 import './dashboard-states.browser.js';
 import './dashboard-steady.browser.js';
+import './dashboard-zoom.browser.js';

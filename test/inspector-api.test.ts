@@ -398,3 +398,59 @@ describe('GET /__admin/requests/:id', () => {
     expect(missing.body.error.message).toMatch(/No GetAccessToken call "r-999999"/);
   });
 });
+
+describe('GET /__admin/notifications pages both ways (the dashboard reaches any page in one call)', () => {
+  type Page = {
+    notifications: Array<{ id: string }>;
+    total: number;
+    nextCursor: string | null;
+    newerCursor: string | null;
+  };
+  const nid = (k: number) => `n-${String(k).padStart(6, '0')}`;
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => nid(from + i));
+
+  it('answers the oldest page, the next newer ones by after, and refuses two anchors at once', async () => {
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 7 });
+    await emu.credential({ id: 'a', apiKey: 'k', url: 'http://127.0.0.1:9/a' });
+    for (let i = 0; i < 25; i++) await emu.event({ type: 'Issue' });
+    const list = async (query: string) => {
+      const answer = await emu.admin<Page>('GET', `/notifications?limit=10&${query}`);
+      expect(answer.status, query).toBe(200);
+      return answer.body;
+    };
+    const oldest = await list('page=oldest');
+    expect(oldest.notifications.map((n) => n.id)).toEqual(range(1, 10));
+    expect(oldest).toMatchObject({ total: 25, nextCursor: null, newerCursor: nid(10) });
+    const middle = await list(`after=${oldest.newerCursor}`);
+    expect(middle.notifications.map((n) => n.id)).toEqual(range(11, 20));
+    expect(middle).toMatchObject({ total: 25, nextCursor: nid(11), newerCursor: nid(20) });
+    const newest = await list(`after=${middle.newerCursor}`);
+    expect(newest.notifications.map((n) => n.id)).toEqual(range(21, 25));
+    expect(newest).toMatchObject({ nextCursor: nid(21), newerCursor: null });
+    // Back down with before: the page older than the middle one's oldest is the oldest page.
+    const back = await list(`before=${middle.nextCursor}`);
+    expect(back.notifications.map((n) => n.id)).toEqual(range(1, 10));
+    expect(back).toMatchObject({ nextCursor: null, newerCursor: nid(10) });
+    // The newest page (no anchor) says there is nothing newer.
+    expect(await list('')).toMatchObject({ nextCursor: nid(16), newerCursor: null });
+    const both = await emu.admin<Problem>('GET', `/notifications?before=${nid(20)}&after=${nid(3)}`);
+    expect(both.status).toBe(400);
+    expect(both.body.error.message).toMatch(/^before: give before, after or page=oldest/);
+    const unknown = await emu.admin<Problem>('GET', '/notifications?after=n-999999');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/^after: no notification "n-999999"/);
+  });
+
+  it('pages a filtered list from its oldest end: only matches count, cursors name matches', async () => {
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 7 });
+    await emu.credential({ id: 'a', apiKey: 'k', url: 'http://127.0.0.1:9/a' });
+    await emu.credential({ id: 'b', apiKey: 'k', url: 'http://127.0.0.1:9/b' });
+    for (let i = 0; i < 12; i++) await emu.event({ type: 'Issue' }); // n odd → a, n even → b
+    const a = await emu.admin<Page>('GET', '/notifications?limit=4&credentialId=b&page=oldest');
+    expect(a.body.notifications.map((n) => n.id)).toEqual([nid(2), nid(4), nid(6), nid(8)]);
+    expect(a.body).toMatchObject({ total: 12, nextCursor: null, newerCursor: nid(8) });
+    const next = await emu.admin<Page>('GET', `/notifications?limit=4&credentialId=b&after=${nid(8)}`);
+    expect(next.body.notifications.map((n) => n.id)).toEqual([nid(10), nid(12), nid(14), nid(16)]);
+    expect(next.body).toMatchObject({ nextCursor: nid(10), newerCursor: nid(16) });
+  });
+});

@@ -22,18 +22,23 @@ import { renderSetup } from './setup.js';
 import {
   ADMIN,
   act,
+  applyEvent,
   CONNECTION,
+  created,
   filterQuery,
+  forgetNotifications,
   load,
   loadAll,
   loadSoon,
   MAX_JOURNAL,
   post,
-  reloadReservationsSoon,
   render,
   STREAM_RELOAD_MS,
+  say,
+  serverPaged,
   setDraw,
   state,
+  toNewest,
   unsay,
   upsert,
 } from './state.js';
@@ -50,7 +55,7 @@ const SECTIONS = [
   {
     id: 'notifications',
     label: 'Notifications',
-    count: () => state.notifications.size,
+    count: () => state.total,
     render: renderNotifications,
     after: patchRows,
   },
@@ -92,7 +97,7 @@ function listen() {
   on('hello', () => {
     state.connected = true;
     unsay(CONNECTION); // the emulator answers again: what could not reach it no longer applies
-    state.notifications.clear(); // a reset may have happened while disconnected
+    forgetNotifications(); // a reset may have happened while disconnected
     loadAll();
     if (currentSection().id === 'triage') triageSoon();
   });
@@ -105,21 +110,44 @@ function listen() {
       setTimeout(() => whenAuthorized(ADMIN).then((ok) => ok && listen()), 1000);
   };
 
+  // The list is kept from the stream: each frame carries the notification as it now stands, so no
+  // list is read again for it (a filtered page's count at most every STREAM_RELOAD_MS).
   on('notification_created', ({ notification }) => {
-    upsert(notification);
+    created(notification);
     searchAgainSoon();
     if (currentSection().id === 'triage') triageSoon();
   });
-  on('attempt', ({ notification }) => {
+  on('attempt', ({ notification, attempt }) => {
     upsert(notification);
+    if (moving && attempt.trigger === 'batch') {
+      moving.attempts++;
+      sayMoving();
+    }
+    if (serverPaged()) searchAgainSoon();
     // The failure groups follow the attempts while their tab is open (within 300 ms).
     if (currentSection().id === 'triage') triageSoon();
     if (notification.id === state.selected) load('detail');
     loadSoon('stats', STREAM_RELOAD_MS);
     if (state.outages.length) loadSoon('outages', 300); // an outage may have failed it
   });
-  on('event', reloadReservationsSoon);
-  on('batch', () => load('clock', 'stats'));
+  // Cancelled by a resend or a deleted credential (or set to be when its attempt ends).
+  on('notification_changed', ({ notification }) => {
+    upsert(notification);
+    if (serverPaged()) searchAgainSoon();
+    if (currentSection().id === 'triage') triageSoon();
+    if (notification.id === state.selected) load('detail');
+  });
+  on('event', applyEvent);
+  // A clock move runs its batches one after another: the status line counts them as they end, and
+  // the clock and the figures follow (the figures at most every STREAM_RELOAD_MS).
+  on('batch', () => {
+    if (moving) {
+      moving.batches++;
+      sayMoving();
+    }
+    load('clock');
+    loadSoon('stats', STREAM_RELOAD_MS);
+  });
   on('clock', () => load('clock', 'stats'));
   on('token', ({ entry }) => {
     state.journal.push(entry);
@@ -132,11 +160,12 @@ function listen() {
       state.selected = null;
       state.journalSelected = null;
       replace(routeHash(currentSection().id));
-      state.notifications.clear();
+      forgetNotifications();
+      toNewest();
       loadAll();
     } else if (change === 'credential_removed') {
-      // Its pending notifications were cancelled: read them (and the one shown) again.
-      load('credentials', 'notifications', 'detail', 'stats');
+      // Its pending notifications were cancelled (each a notification_changed frame).
+      load('credentials', 'stats');
     } else if (change.startsWith('credential')) load('credentials', 'stats');
     else if (change.startsWith('user')) load('users');
     else if (change.startsWith('ca_')) load('trust');
@@ -158,13 +187,15 @@ function currentSection() {
  */
 function applyRoute() {
   const { section, id, params } = parseRoute(location.hash);
+  // A message about a tab's form (its result or refusal) goes when the reader leaves the tab.
+  const now = section || 'notifications';
+  if (shownSection && shownSection !== now) unsay(shownSection);
+  shownSection = now;
   if (section === 'notifications' || section === '') {
     // Compared as the query they make, so a filter being typed ("Smith ") keeps its trailing space.
     if (params.toString() !== filterQuery()) {
       filtersFromQuery(params);
-      state.listBefore = null;
-      if (state.filters.text.trim()) searchNow();
-      else state.textMatches = null;
+      searchNow();
     }
     if (id !== state.selected) {
       // What an action on the notification shown said goes with it.
@@ -183,6 +214,9 @@ function applyRoute() {
   }
   render();
 }
+
+/** The tab the route showed last (`applyRoute`). */
+let shownSection = '';
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -247,20 +281,37 @@ function drawClock() {
 
 // ---- start ----------------------------------------------------------------------------------
 
-byId('advance-batch').addEventListener('click', () =>
+/** @param {number} n @param {string} one @param {string} many */
+const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** A clock move under way: what the status line says until it answers (the stream's frames count). */
+let moving = /** @type {{ what: string, batches: number, attempts: number } | null} */ (null);
+
+function sayMoving() {
+  if (!moving) return;
+  say(
+    `Moving the clock ${moving.what}… ${count(moving.batches, 'batch', 'batches')} run, ${count(moving.attempts, 'attempt', 'attempts')} ended so far`,
+  );
+}
+
+/**
+ * Moves a manual clock: the buttons wait, the status line says how far the batches it crosses have
+ * got (each attempt and batch as the stream reports it), and the page answers meanwhile.
+ * @param {string} what @param {Record<string, string>} body
+ */
+function moveClock(what, body) {
+  moving = { what, batches: 0, attempts: 0 };
+  sayMoving();
   act(
-    (r) =>
-      `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { to: 'next-batch' })),
-  ),
-);
-byId('advance-hour').addEventListener('click', () =>
-  act(
-    (r) =>
-      `Clock moved to ${fullTime(r.to)}; ${r.batches.length} batch${r.batches.length === 1 ? '' : 'es'} run`,
-    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', { by: 'PT1H' })),
-  ),
-);
+    (r) => `Clock moved to ${fullTime(r.to)}; ${count(r.batches.length, 'batch', 'batches')} run`,
+    () => /** @type {Promise<AdvanceResult>} */ (post('/clock/advance', body)),
+  ).finally(() => {
+    moving = null;
+  });
+}
+
+byId('advance-batch').addEventListener('click', () => moveClock('to the next batch', { to: 'next-batch' }));
+byId('advance-hour').addEventListener('click', () => moveClock('by an hour', { by: 'PT1H' }));
 setDraw(draw);
 window.addEventListener('hashchange', applyRoute);
 applyRoute();

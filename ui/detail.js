@@ -396,7 +396,7 @@ function redeliverHint(d) {
 
 /** The booking's status now (what a redelivery should default to), else the one this notification carried. @param {Detail} d */
 function currentStatus(d) {
-  return state.reservations.find((r) => r.bookingId === d.bookingId)?.status ?? d.bookingStatus;
+  return state.reservations.get(d.bookingId)?.status ?? d.bookingStatus;
 }
 
 /** The credentials the booking's notifications went to so far: where a redelivery goes. @param {Detail} d */

@@ -6,18 +6,24 @@ import { h, isOk, outcomeText, pill, select, shortTime } from './dom.js';
 import { go, replace, routeHash } from './route.js';
 import {
   act,
+  api,
   download,
   filterQuery,
   focusWhenDrawn,
+  heldIds,
   isoOrEmpty,
   load,
   loadSoon,
   MAX_ATTEMPTS,
   MAX_ROWS,
+  pageInFlight,
   post,
   render,
-  searchInFlight,
+  STREAM_RELOAD_MS,
+  say,
+  serverPaged,
   state,
+  toNewest,
 } from './state.js';
 
 /** @typedef {import('./state.js').Summary} Summary */
@@ -33,28 +39,51 @@ function statusClass(n) {
   return `${Math.floor(last.statusCode / 100)}xx`;
 }
 
-function visibleNotifications() {
+/** Whether `n` passes the filters shown but the text search (which only the admin API can answer). @param {Summary} n */
+function passesFilters(n) {
   const f = state.filters;
   const needle = f.booking.trim().toUpperCase();
-  const text = f.text.trim();
   const since = isoOrEmpty(f.since);
   const until = isoOrEmpty(f.until);
+  if (f.state && n.state !== f.state) return false;
+  if (f.credential && n.credentialId !== f.credential) return false;
+  if (f.bookingStatus && n.bookingStatus !== f.bookingStatus) return false;
+  if (f.statusClass && statusClass(n) !== f.statusClass) return false;
+  if (f.attempts && n.attemptCount !== Number(f.attempts)) return false;
+  if (needle && !n.bookingNumber.includes(needle) && !String(n.bookingId).includes(needle)) return false;
+  if (since && n.createdAt < since) return false;
+  if (until && n.createdAt >= until) return false;
+  return true;
+}
+
+/**
+ * The rows of the page shown (newest first), how many match in all, and whether older ones remain.
+ * At the newest end without a text search the rows are the held notifications that pass the filters
+ * (the stream adds a new one at once); a filtered list's count is the admin API's, read again at most
+ * every STREAM_RELOAD_MS. A text search and any other page show the admin API's page, the stream
+ * keeping each row current.
+ */
+function shownRows() {
+  const p = state.page;
+  /** @type {Summary[]} */
   const rows = [];
-  const all = [...state.notifications.values()];
-  for (let i = all.length - 1; i >= 0; i--) {
-    const n = /** @type {Summary} */ (all[i]);
-    if (f.state && n.state !== f.state) continue;
-    if (f.credential && n.credentialId !== f.credential) continue;
-    if (f.bookingStatus && n.bookingStatus !== f.bookingStatus) continue;
-    if (f.statusClass && statusClass(n) !== f.statusClass) continue;
-    if (f.attempts && n.attemptCount !== Number(f.attempts)) continue;
-    if (needle && !n.bookingNumber.includes(needle) && !String(n.bookingId).includes(needle)) continue;
-    if (since && n.createdAt < since) continue;
-    if (until && n.createdAt >= until) continue;
-    if (text && !state.textMatches?.has(n.id)) continue;
-    rows.push(n);
+  if (p.anchor === 'newest' && !state.filters.text.trim()) {
+    const filtered = serverPaged();
+    let matching = 0;
+    for (const id of heldIds()) {
+      const n = /** @type {Summary} */ (state.notifications.get(id));
+      if (filtered && !passesFilters(n)) continue;
+      matching++;
+      if (rows.length < MAX_ROWS) rows.push(n);
+    }
+    const total = filtered ? Math.max(matching, p.ids ? p.total : 0) : Math.max(state.total, matching);
+    return { page: rows, more: total > rows.length, total };
   }
-  return rows;
+  for (const id of p.ids ?? []) {
+    const n = state.notifications.get(id);
+    if (n) rows.push(n);
+  }
+  return { page: rows, more: p.nextCursor !== null, total: p.total };
 }
 
 /** The filters named in a link's query (the names of the admin API's, as `filterQuery` writes them). @param {URLSearchParams} q */
@@ -189,7 +218,7 @@ function buildRow(n) {
 export function patchRows() {
   const tbody = document.querySelector('#notification-table tbody[data-keep]');
   if (!tbody) return;
-  const { page: rows } = pageOf(visibleNotifications());
+  const { page: rows } = shownRows();
   const wanted = rows.map((n) => {
     const sig = rowSignature(n);
     let cached = rowCache.get(n.id);
@@ -209,10 +238,11 @@ export function patchRows() {
   }
 }
 
-// ---- search --------------------------------------------------------------------------------------
-// Sent after a pause in typing or on Enter, never per keystroke; a newer one aborts the one in flight.
+// ---- pages -------------------------------------------------------------------------------------
+// A filtered list or a search is a page the admin API answers: read after a pause in typing or on
+// Enter, never per keystroke; a newer read aborts the one in flight.
 
-/** How long typing must pause before the search is sent. */
+/** How long typing must pause before the page is read. */
 const SEARCH_PAUSE_MS = 300;
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let searchTimer;
@@ -222,50 +252,93 @@ function searchAfterPause() {
   searchTimer = setTimeout(searchNow, SEARCH_PAUSE_MS);
 }
 
+/** A search term no body holds: the warm-up's (its answer is not read). */
+const WARM_UP_TERM = '\u00a7\u00a7\u00a7';
+let warmedUp = false;
+
+/**
+ * The first search in an emulator decodes every body and keeps its trigram filter (decision 0203;
+ * ~1.7 s of CPU at 20,000 notifications); later ones skip most bodies. Asked for when the reader
+ * enters the search box (once per page), that first scan runs while they type, and the search they
+ * send finds the filters made (decision 0226).
+ */
+function warmUpSearch() {
+  if (warmedUp) return;
+  warmedUp = true;
+  api(`/notifications?q=${encodeURIComponent(WARM_UP_TERM)}&limit=1`).catch(() => {});
+}
+
+/** Reads the newest page of the filters shown now (their rows go until it answers). */
 export function searchNow() {
   clearTimeout(searchTimer);
   searchTimer = undefined;
-  state.textMatches = null;
-  state.search.before = null;
-  load('search');
+  toNewest();
+  load('page');
 }
 
 /**
- * New notifications may match the search shown: ask again, at most once in two seconds, and never
- * while the reader is typing or a search is under way (that one will answer with them).
+ * The stream changed notifications the page shown may hold or count: read it again, at most once in
+ * STREAM_RELOAD_MS, and never while the reader is typing or a read is under way (that one will answer
+ * with them). The rows it holds are kept current by the stream meanwhile.
  */
 export function searchAgainSoon() {
-  if (!state.filters.text.trim() || searchTimer !== undefined || searchInFlight()) return;
-  loadSoon('search', 2000);
+  if (!serverPaged() || searchTimer !== undefined || pageInFlight()) return;
+  loadSoon('page', STREAM_RELOAD_MS);
 }
 
-/** The list's paging: the newest rows, or the page older than a row (a cursor, as the API's `before`). */
+/** Goes to another page of the same filters. @param {Partial<typeof state.page>} where */
+function goPage(where) {
+  Object.assign(state.page, { cursor: null, at: '' }, where);
+  load('page');
+  render();
+}
+
+/**
+ * Shows the page of the notifications created before the time typed: the first created at or after
+ * it is found (one cheap call, no filter), and the page is the one older than it.
+ * @param {string} typed the control's value (`2026-04-27T10:00`, UTC like every time shown)
+ */
+async function jumpTo(typed) {
+  const at = isoOrEmpty(typed);
+  if (!at) return;
+  try {
+    const first = /** @type {import('./state.js').NotificationList} */ (
+      await api(`/notifications?since=${encodeURIComponent(at)}&page=oldest&limit=1`)
+    );
+    const id = first.notifications[0]?.id;
+    if (id) goPage({ anchor: 'before', cursor: id, at: typed.replace('T', ' ') });
+    else goPage({ anchor: 'newest', cursor: null, at: '' });
+  } catch (err) {
+    say(err instanceof Error ? err.message : String(err), true, 'load');
+  }
+}
+
+/** The list's paging: the newest, newer, older and oldest pages, and the page at a time. */
 function pager(
   /** @type {number} */ shown,
   /** @type {string | null} */ oldest,
   /** @type {boolean} */ more,
 ) {
-  const searching = Boolean(state.filters.text.trim());
-  const atNewest = searching ? !state.search.before : !state.listBefore;
+  const p = state.page;
+  const atNewest = p.anchor === 'newest';
   if (atNewest && !more) return null;
   return h(
     'div',
     { class: 'bar pager' },
     h(
       'button',
+      { type: 'button', id: 'page-newest', disabled: atNewest, onclick: () => goPage({ anchor: 'newest' }) },
+      'Newest',
+    ),
+    h(
+      'button',
       {
         type: 'button',
-        id: 'page-newest',
-        disabled: atNewest,
-        onclick: () => {
-          if (searching) {
-            state.search.before = null;
-            load('search');
-          } else state.listBefore = null;
-          render();
-        },
+        id: 'page-newer',
+        disabled: atNewest || !p.newerCursor,
+        onclick: () => goPage({ anchor: 'after', cursor: p.newerCursor }),
       },
-      'Newest',
+      'Newer',
     ),
     h(
       'button',
@@ -273,42 +346,60 @@ function pager(
         type: 'button',
         id: 'page-older',
         disabled: !more || !oldest,
-        onclick: () => {
-          if (searching) {
-            state.search.before = state.search.nextCursor;
-            load('search');
-          } else state.listBefore = oldest;
-          render();
-        },
+        onclick: () => goPage({ anchor: 'before', cursor: oldest }),
       },
       `Older than these ${shown}`,
     ),
+    h(
+      'button',
+      {
+        type: 'button',
+        id: 'page-oldest',
+        disabled: !more,
+        onclick: () => goPage({ anchor: 'oldest' }),
+      },
+      'Oldest',
+    ),
+    h(
+      'form',
+      {
+        class: 'jump',
+        onsubmit: (/** @type {SubmitEvent} */ e) => {
+          e.preventDefault();
+          const input = /** @type {HTMLInputElement} */ (document.getElementById('page-time'));
+          jumpTo(input.value);
+        },
+      },
+      h('label', { for: 'page-time' }, 'Created before'),
+      h('input', {
+        id: 'page-time',
+        type: 'datetime-local',
+        step: '1',
+        required: true, // the browser says so when Show is pressed without a time
+        title: 'emulator time (UTC): the page of the notifications created just before it',
+      }),
+      h('button', { type: 'submit', id: 'page-jump' }, 'Show'),
+    ),
   );
-}
-
-/** The rows of the page shown: newest first, from the cursor on; and whether older ones remain. */
-function pageOf(/** @type {Summary[]} */ rows) {
-  if (state.filters.text.trim())
-    return { page: rows, more: state.search.nextCursor !== null, total: state.search.total };
-  const from = state.listBefore ? rows.findIndex((n) => n.id === state.listBefore) + 1 : 0;
-  const page = rows.slice(from, from + MAX_ROWS);
-  return { page, more: from + MAX_ROWS < rows.length, total: rows.length };
 }
 
 // ---- the view -------------------------------------------------------------------------------------
 
 /** @param {number} shown @param {number} total */
 function listTitle(shown, total) {
+  const p = state.page;
   const searching = Boolean(state.filters.text.trim());
-  if (searching && state.textMatches === null) return 'Searching…';
-  const atNewest = searching ? !state.search.before : !state.listBefore;
+  if (searching && p.ids === null) return 'Searching…';
   const what = searching ? 'matches' : 'notifications';
-  if (shown === total) return `${total} ${what}`;
-  return atNewest ? `Newest ${shown} of ${total} ${what}` : `${shown} older of ${total} ${what}`;
+  if (p.anchor === 'newest')
+    return shown === total ? `${total} ${what}` : `Newest ${shown} of ${total} ${what}`;
+  if (p.anchor === 'oldest') return `Oldest ${shown} of ${total} ${what}`;
+  if (p.at) return `${shown} created before ${p.at}, of ${total} ${what}`;
+  return `${shown} ${p.anchor === 'after' ? 'newer' : 'older'} of ${total} ${what}`;
 }
 
 export function renderNotifications() {
-  const { page, more, total } = pageOf(visibleNotifications());
+  const { page, more, total } = shownRows();
   const heads = [
     'ID',
     'BookingNumber',
@@ -363,10 +454,10 @@ function renderFilters() {
   /** @param {keyof typeof state.filters} key */
   const setFilter = (key) => (/** @type {Event} */ e) => {
     state.filters[key] = /** @type {HTMLInputElement} */ (e.target).value;
-    state.listBefore = null;
     replace(notificationsHash(state.selected));
-    // A text search is answered by the server with these filters: ask again.
-    if (state.filters.text.trim()) searchNow();
+    // A filtered list is the admin API's page: read it again (after a pause in typing).
+    toNewest();
+    searchAfterPause();
     render();
   };
   const statuses = state.bookingStatuses.length
@@ -389,6 +480,7 @@ function renderFilters() {
       value: state.filters.text,
       title:
         'values in the body (never key names), the id, BookingNumber, filename; Pax.LastName:Smith for one field, status:500 for an answer; sent on a pause or Enter',
+      onfocus: warmUpSearch,
       oninput: (/** @type {Event} */ e) => {
         state.filters.text = /** @type {HTMLInputElement} */ (e.target).value;
         replace(notificationsHash(state.selected));
@@ -505,15 +597,17 @@ function renderFilters() {
 
 function emptyListHint() {
   if (!state.loaded) return 'Loading…';
-  if (state.filters.text.trim() && state.textMatches === null) return 'Searching…';
-  if (state.notifications.size > 0) return 'No notification matches these filters.';
+  if (state.filters.text.trim() && state.page.ids === null) return 'Searching…';
+  if (state.total > 0) return 'No notification matches these filters.';
   if (state.credentials.length === 0)
     return 'No credentials yet: add one on the "Credentials & users" tab (or POST /__admin/credentials), then trigger an Issue.';
   return 'No notifications yet: trigger an Issue above.';
 }
 
 function renderTrigger() {
-  const transitions = state.reservations.filter((r) => r.status === 'Issued' || r.status === 'Issued-Exch');
+  const transitions = [...state.reservations.values()].filter(
+    (r) => r.status === 'Issued' || r.status === 'Issued-Exch',
+  );
   // The newest ones only: thousands of <option>s redrawn on every update would slow the whole page.
   /** @type {Array<[string, string]>} */
   const options = transitions

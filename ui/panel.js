@@ -188,9 +188,11 @@ export function panel(spec) {
                 [form.error, form.errorPath] = [err.message, err.details.path ?? ''];
               throw err;
             };
+            // About the set-up tab: what it says goes when the reader leaves the tab.
             const saved = await act(
               (answer) => spec.saved(answer, editing),
               () => spec.save(form.values, editing).catch(refused),
+              'setup',
             );
             if (saved && !spec.keepValues) reset();
             render();
@@ -390,7 +392,7 @@ function removeButton(id, spec, row) {
   const text = armed === id ? `Click again to ${remove.label.toLowerCase()}` : remove.label;
   const run = () => {
     focusNext = `${spec.name}-${spec.fields[0]?.key}`; // the row and its button go: keep the keyboard in the panel
-    act(remove.said(row), () => remove.call(row));
+    act(remove.said(row), () => remove.call(row), 'setup');
   };
   return h(
     'button',

@@ -7,6 +7,11 @@ export const ADMIN = '/__admin';
 export const MAX_ROWS = 300; // notification rows drawn at once (newest first); the filters reach the rest
 /** Matches a search answers per page (newest first; "Older than these" pages on): a page, not megabytes. */
 export const SEARCH_ROWS = 100;
+/**
+ * Summaries the page holds at most: the newest page read when the stream connects, what the stream
+ * adds, and the pages read since; beyond it the oldest not shown are forgotten (a page reads them again).
+ */
+const HELD_MAX = 5000;
 export const MAX_JOURNAL = 500;
 export const MAX_ATTEMPTS = 5;
 
@@ -44,10 +49,12 @@ export const state = {
   /** @type {ClockState | null} */
   clock: null,
   clockReadAt: 0,
-  /** @type {Map<string, Summary>} id → summary (with lastAttempt), in creation order */
+  /** @type {Map<string, Summary>} id → summary (with lastAttempt): the ones the page holds (`heldIds` orders them) */
   notifications: new Map(),
-  /** @type {ReservationSummary[]} */
-  reservations: [],
+  /** How many notifications the emulator has: the first page's `total`, plus each created since. */
+  total: 0,
+  /** @type {Map<number, ReservationSummary>} by BookingID, in creation order: read once, then kept by the stream's events */
+  reservations: new Map(),
   /** @type {Credential[]} */
   credentials: [],
   /** @type {User[]} */
@@ -80,16 +87,26 @@ export const state = {
     since: '',
     until: '',
   },
-  /** The server's answer to the text search: how many match in all, and the cursor to older ones. */
-  search: {
+  /**
+   * The page of the list the reader is on. Without filters at the newest end it is the notifications
+   * held (live from the stream); otherwise the admin API answers it (`GET /__admin/notifications`
+   * with the filters and `before`, `after` or `page=oldest`) and the stream keeps its rows current.
+   */
+  page: {
+    /** @type {'newest' | 'before' | 'after' | 'oldest'} */
+    anchor: 'newest',
+    /** @type {string | null} the notification `before`/`after` names */
+    cursor: null,
+    /** The time jumped to (as the control gave it), shown in the title; '' when not jumped. */
+    at: '',
+    /** @type {string[] | null} the page's ids, newest first (null: not answered yet) */
+    ids: null,
     total: 0,
-    nextCursor: /** @type {string | null} */ (null),
-    before: /** @type {string | null} */ (null),
+    /** @type {string | null} */
+    nextCursor: null,
+    /** @type {string | null} */
+    newerCursor: null,
   },
-  /** Without a text search: the list shows the rows older than this notification (null: the newest). */
-  listBefore: /** @type {string | null} */ (null),
-  /** @type {Set<string> | null} ids whose body matched `filters.text` (null: no text search, or not answered yet) */
-  textMatches: null,
   /** @type {string | null} */
   selected: null,
   /** @type {Detail | null} */
@@ -274,12 +291,20 @@ const loaders = {
     state.clockReadAt = Date.now();
   },
   async notifications() {
-    // The stream keeps delivering while this list is read: merge, never overwrite newer rows.
-    const { notifications } = await list('/notifications');
+    // The newest page, once per connection; the stream adds the rest (merged: never older over newer).
+    const { notifications, total } = await list('/notifications');
+    // Held already and newer than the page's newest: the stream brought them while this was read,
+    // after the page was made, so the page's total does not count them.
+    const newest = notifications.at(-1)?.id;
+    const held = [...state.notifications.keys()];
+    const since = newest ? held.filter((id) => idNumber(id) > idNumber(newest)).length : held.length;
     for (const n of notifications) upsert(n);
+    state.total = (total ?? notifications.length) + since;
+    counting = true;
   },
   async reservations() {
-    state.reservations = (await list('/reservations')).reservations;
+    // Once per connection (and after a reset): the stream's events keep them (`applyEvent`).
+    state.reservations = new Map((await list('/reservations')).reservations.map((r) => [r.bookingId, r]));
   },
   async credentials() {
     state.credentials = (await list('/credentials')).credentials;
@@ -356,37 +381,51 @@ const loaders = {
       if (detail) state.journalMissing = null;
     }
   },
-  // The server searches (bodies are not in the page): the filters shown, the newest SEARCH_ROWS matches
-  // and their count, so a keystroke never downloads megabytes; a newer search aborts the one in flight.
-  async search() {
+  // A page the admin API answers (the filters shown, a text search's included, and where the page
+  // starts): a page, never megabytes; a newer read aborts the one in flight.
+  async page() {
     current?.abort();
-    const text = state.filters.text.trim();
-    if (!text) {
+    if (!serverPaged()) {
       current = null;
-      state.textMatches = null;
+      state.page.ids = null;
       return;
     }
     const controller = new AbortController();
     current = controller;
-    const before = state.search.before;
-    const query = `${filterQuery()}&limit=${SEARCH_ROWS}${before ? `&before=${encodeURIComponent(before)}` : ''}`;
-    /** @type {{ notifications: Summary[], total: number, nextCursor: string | null }} */
+    const p = state.page;
+    const q = new URLSearchParams(filterQuery());
+    q.set('limit', String(state.filters.text.trim() ? SEARCH_ROWS : MAX_ROWS));
+    if (p.anchor === 'before' && p.cursor) q.set('before', p.cursor);
+    if (p.anchor === 'after' && p.cursor) q.set('after', p.cursor);
+    if (p.anchor === 'oldest') q.set('page', 'oldest');
+    /** @type {NotificationList} */
     let answer;
     try {
-      answer = /** @type {typeof answer} */ (
-        await api(`/notifications?${query}`, { signal: controller.signal })
+      answer = /** @type {NotificationList} */ (
+        await api(`/notifications?${q}`, { signal: controller.signal })
       );
     } catch (err) {
       if (controller.signal.aborted) return;
       if (current === controller) current = null;
+      // A cursor a reset or the retention took: the newest page instead.
+      if (err instanceof ApiError && err.status === 400 && /^(before|after)$/.test(err.details.path ?? '')) {
+        toNewest();
+        return loaders.page?.();
+      }
       throw err;
     }
     if (current !== controller) return;
     current = null;
     for (const n of answer.notifications) upsert(n);
-    state.textMatches = new Set(answer.notifications.map((n) => n.id));
-    state.search.total = answer.total;
-    state.search.nextCursor = answer.nextCursor;
+    p.ids = answer.notifications.map((n) => n.id).reverse();
+    p.total = answer.total ?? answer.notifications.length;
+    p.nextCursor = answer.nextCursor ?? null;
+    p.newerCursor = answer.newerCursor ?? null;
+    // Paged up to the newest: the newest page again, kept live.
+    if (p.anchor === 'after' && p.newerCursor === null) {
+      p.anchor = 'newest';
+      p.cursor = null;
+    }
   },
 };
 
@@ -429,17 +468,89 @@ let detailRequests = 0;
 /** @type {AbortController | null} the text search under way */
 let current = null;
 /** Whether a text search is under way. */
-export const searchInFlight = () => current !== null;
+export const pageInFlight = () => current !== null;
+
+/** Whether the list shown is a page the admin API answers (filters, or not at the newest end). */
+export const serverPaged = () => filterQuery() !== '' || state.page.anchor !== 'newest';
+
+/** Back to the newest page (the filters changed, or a cursor is gone); `at` and the rows go too. */
+export function toNewest() {
+  Object.assign(state.page, {
+    anchor: 'newest',
+    cursor: null,
+    at: '',
+    ids: null,
+    nextCursor: null,
+    newerCursor: null,
+  });
+}
+
+/** The number in a notification id (`n-000123` → 123): ids grow with creation. @param {string} id */
+export const idNumber = (id) => Number(id.slice(id.lastIndexOf('-') + 1));
+
+/** @type {string[] | null} the held ids, newest first (null: to be sorted again) */
+let sortedIds = null;
+/** Whether the first page was read since the stream connected: each notification created after it adds one to `total`. */
+let counting = false;
+
+/** The ids of the notifications held, newest first. */
+export function heldIds() {
+  sortedIds ??= [...state.notifications.keys()].sort((a, b) => idNumber(b) - idNumber(a));
+  return sortedIds;
+}
+
+/** Forgets every notification held (a reset, or the stream connected again: the newest page is read anew). */
+export function forgetNotifications() {
+  state.notifications.clear();
+  sortedIds = null;
+  counting = false;
+  state.total = 0;
+}
+
+/** A notification the stream says was created: held, and counted once the first page was read. @param {Summary} n */
+export function created(n) {
+  if (counting && !state.notifications.has(n.id)) state.total++;
+  upsert(n);
+}
 
 /**
  * Keeps the newest view of a notification, whether it came from the stream or from a list read
- * meanwhile: more attempts is newer; with as many, the one no longer in flight is.
+ * meanwhile: more attempts is newer; with as many, the one no longer in flight is. Past HELD_MAX the
+ * oldest not on the page shown (nor opened) are forgotten.
  * @param {Summary} n
  */
 export function upsert(n) {
   const known = state.notifications.get(n.id);
   if (!known || n.attemptCount > known.attemptCount || (n.attemptCount === known.attemptCount && !n.inFlight))
     state.notifications.set(n.id, n);
+  if (known) return;
+  sortedIds = null;
+  if (state.notifications.size <= HELD_MAX + HELD_MAX / 10) return;
+  const keep = new Set([...(state.page.ids ?? []), ...(state.selected ? [state.selected] : [])]);
+  const ids = heldIds();
+  for (let i = ids.length - 1; i >= HELD_MAX; i--) {
+    const id = /** @type {string} */ (ids[i]);
+    if (!keep.has(id)) state.notifications.delete(id);
+  }
+  sortedIds = null;
+}
+
+/**
+ * An event of the stream: the BookingStatus of each reservation it changed, kept without reading the
+ * reservations again (the Void and Exchange choices follow at once).
+ * @param {{ at: string, reservations: ReadonlyArray<{ bookingId: number, bookingNumber: string, status: string }> }} event
+ */
+export function applyEvent({ at, reservations }) {
+  for (const r of reservations) {
+    const known = state.reservations.get(r.bookingId);
+    state.reservations.set(r.bookingId, {
+      ...known,
+      bookingId: r.bookingId,
+      bookingNumber: r.bookingNumber,
+      status: /** @type {ReservationSummary['status']} */ (r.status),
+      updatedAt: at,
+    });
+  }
 }
 
 /** @type {Record<string, ReturnType<typeof setTimeout> | undefined>} */
@@ -471,14 +582,11 @@ export function loadSoonWith(name, read, ms) {
 }
 
 /**
- * How often a stream of events may make the page read the reservations or the delivery figures
- * again: both lists grow with every event (20,000 reservations are megabytes of JSON), and read five
- * times a second they held up the emulator's other answers, a search's among them.
+ * How often a stream of attempts may make the page read the delivery figures, or the page of a
+ * filtered list, again: read five times a second they held up the emulator's other answers, a
+ * search's among them. (The reservations are never read again: the stream's events carry them.)
  */
 export const STREAM_RELOAD_MS = 2000;
-
-// Reservations change with every event; under a burst of events read them at most every 2 s.
-export const reloadReservationsSoon = () => loadSoon('reservations', STREAM_RELOAD_MS);
 
 // Redraws are coalesced to one per animation frame; the entry module says how to draw.
 let draw = () => {};

@@ -77,6 +77,8 @@ export function activityOf(c: Change): Activity | undefined {
     }
     case 'notification_created':
       return { kind: 'notification_created', notification: toSummary(c.notification) };
+    case 'notification_cancelled':
+      return { kind: 'notification_changed', notification: toSummary(c.notification) };
     case 'attempt_ended':
       return { kind: 'attempt', notification: toSummary(c.notification), attempt: c.attempt };
     case 'batch_done':
@@ -93,7 +95,6 @@ export function activityOf(c: Change): Activity | undefined {
     case 'token_issued':
     case 'reservation_saved':
     case 'attempt_started':
-    case 'notification_cancelled':
     case 'batch_started':
     case 'clock_started':
     case 'notifications_dropped':

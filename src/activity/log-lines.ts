@@ -177,6 +177,7 @@ export function activityLine(a: Activity, clockMode = 'real', origin = ''): Acti
       };
     }
     case 'notification_created':
+    case 'notification_changed':
       return undefined;
     case 'attempt': {
       const { notification: n, attempt: t } = a;

@@ -37,6 +37,8 @@ export type Activity =
       credentials: readonly string[];
     }
   | { kind: 'notification_created'; notification: NotificationSummary }
+  /** A notification cancelled outside an attempt, or set to be when its attempt ends: as it now stands. */
+  | { kind: 'notification_changed'; notification: NotificationSummary }
   | { kind: 'attempt'; notification: NotificationSummary; attempt: Attempt }
   | { kind: 'batch'; batch: BatchResult }
   | { kind: 'clock'; from: string; to: string; batches: readonly string[] }

@@ -95,41 +95,62 @@ const SCAN_SLICE_MS = 4;
 /** How many bodies a search decodes with one gunzip (notification-search.ts `bodyTexts`). */
 const BODY_BATCH = 32;
 
-/** What a bounded scan found: the newest `limit` matches older than the cursor (oldest first), how many match in all (either side of the cursor), and the next cursor. */
+/** What a bounded scan found: one page of matches (oldest first), how many match in all (either side of the page), and the cursors beside it. */
 export interface ScanResult {
   records: NotificationRecord[];
   total: number;
   /** The id to pass as `before` for the next, older page; null when this page reaches the oldest match. */
   nextCursor: string | null;
+  /** The id to pass as `after` for the next, newer page; null when this page reaches the newest match. */
+  newerCursor: string | null;
+}
+
+/** Where a page starts: the newest matches (default), those older than `before`, those just newer than `after`, or the oldest. */
+export interface PageAnchor {
+  limit?: number;
+  before?: string;
+  after?: string;
+  oldest?: boolean;
+}
+
+/** The index of the notification a cursor names, or an error saying the list moved on. */
+function cursorAt(records: readonly NotificationRecord[], name: 'before' | 'after', id: string): number {
+  const at = records.findIndex((n) => n.id === id);
+  if (at < 0) {
+    throw new InputError(
+      'invalid_query',
+      `${name}: no notification "${id}" (a cursor of a reset or dropped list); start again without ${name}.`,
+      { path: name },
+    );
+  }
+  return at;
 }
 
 /**
  * Filters `records` (creation order) newest first, yielding to the event loop every few milliseconds
  * so a search of 100,000 bodies never stalls a delivery or an event; stops early when `signal` aborts
- * (the client went away). Keeps the newest `limit` matches older than `before`, and counts every match.
+ * (the client went away). Keeps one page of `limit` matches (the newest, those older than `before`,
+ * the oldest of those newer than `after`, or the oldest of all), and counts every match.
  */
 export async function scanNotifications(
   records: readonly NotificationRecord[],
   query: Pick<NotificationQuery, 'passes' | 'search'>,
-  options: { limit?: number; before?: string; signal?: AbortSignal },
+  options: PageAnchor & { signal?: AbortSignal },
 ): Promise<ScanResult> {
-  let start = records.length - 1;
-  if (options.before !== undefined) {
-    const before = options.before;
-    const at = records.findIndex((n) => n.id === before);
-    if (at < 0) {
-      throw new InputError(
-        'invalid_query',
-        `before: no notification "${before}" (a cursor of a reset or dropped list); start again without before.`,
-        { path: 'before' },
-      );
-    }
-    start = at - 1;
-  }
+  if (options.before !== undefined && (options.after !== undefined || options.oldest))
+    throw new InputError('invalid_query', 'before: give before, after or page=oldest, not two of them.', {
+      path: 'before',
+    });
+  // The window of the page: indexes lo..hi; from its oldest end when the page is after a cursor.
+  const hi =
+    options.before === undefined ? records.length - 1 : cursorAt(records, 'before', options.before) - 1;
+  const lo = options.after === undefined ? 0 : cursorAt(records, 'after', options.after) + 1;
+  const fromOldest = options.after !== undefined || options.oldest === true;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  const found: NotificationRecord[] = [];
+  let found: NotificationRecord[] = [];
   let total = 0;
-  let more = false;
+  let older = false;
+  let newer = false;
   const { passes, search } = query;
   // Bodies decoded ahead for the search: the record asked for and the next older ones that pass
   // the other filters and need theirs.
@@ -163,14 +184,29 @@ export async function scanNotifications(
     const n = records[i]!;
     if (!matches(n)) continue;
     total++;
-    if (i > start) continue;
-    if (found.length < limit) found.push(n);
-    else more = true;
+    if (i > hi) newer = true;
+    else if (i < lo) older = true;
+    else if (!fromOldest) {
+      if (found.length < limit) found.push(n);
+      else older = true;
+    } else {
+      // The oldest `limit` of the window are the last met: keep a tail (trimmed now and then).
+      found.push(n);
+      if (found.length >= 2 * limit) {
+        found = found.slice(-limit);
+        newer = true;
+      }
+    }
+  }
+  if (found.length > limit) {
+    found = found.slice(-limit);
+    newer = true;
   }
   found.reverse();
   return {
     records: found,
     total,
-    nextCursor: more ? found[0]!.id : null,
+    nextCursor: older && found.length ? found[0]!.id : null,
+    newerCursor: newer && found.length ? found.at(-1)!.id : null,
   };
 }

@@ -62,7 +62,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
       });
     },
     listNotifications: async (c, { query }) => {
-      const { wait, timeoutMs = SETTLE_WAIT_DEFAULT_MS, limit, before, ...filters } = query;
+      const { wait, timeoutMs = SETTLE_WAIT_DEFAULT_MS, limit, before, after, page: end, ...filters } = query;
       const { filter, passes, search } = notificationQuery(filters);
       let settled: boolean | undefined;
       if (wait === 'settled') {
@@ -82,6 +82,8 @@ export function notificationRoutes(emulator: Emulator): Hono {
         {
           limit: limit ?? DEFAULT_LIST_LIMIT,
           ...(before === undefined ? {} : { before }),
+          ...(after === undefined ? {} : { after }),
+          oldest: end === 'oldest',
           signal: c.req.raw.signal,
         },
       );
@@ -89,6 +91,7 @@ export function notificationRoutes(emulator: Emulator): Hono {
         notifications: found.records.map(toSummary),
         total: found.total,
         nextCursor: found.nextCursor,
+        newerCursor: found.newerCursor,
         ...dropped,
       };
       return settled === undefined ? page : { settled, ...page };

@@ -88,6 +88,7 @@ export type OutboxChange =
   | { kind: 'notification_created'; notification: NotificationRecord }
   | { kind: 'attempt_started'; notification: NotificationRecord; attempt: StartedAttempt }
   | { kind: 'attempt_ended'; notification: NotificationRecord; attempt: Attempt }
+  /** Cancelled, or to be cancelled when its attempt in flight ends undelivered (`cancelWhenSettled`, decision 0224). */
   | { kind: 'notification_cancelled'; notification: NotificationRecord }
   | { kind: 'batch_started'; at: string }
   /** A batch ran, or its instant was skipped (`result.skipped`). */
@@ -213,7 +214,7 @@ export class Outbox {
   supersede(n: NotificationRecord): 'cancelled' | 'cancelled_when_attempt_ends' | 'unchanged' {
     if (n.state !== 'pending') return 'unchanged';
     if (n.inFlight) {
-      n.cancelWhenSettled = 'resent';
+      this.#cancelWhenAttemptEnds(n, 'resent');
       return 'cancelled_when_attempt_ends';
     }
     this.#cancel(n, 'resent', this.#store.clockIso.of(this.deps.clock.now()));
@@ -351,13 +352,22 @@ export class Outbox {
     for (const n of this.#store.pending) {
       if (n.credentialId !== credentialId) continue;
       if (n.inFlight) {
-        n.cancelWhenSettled = reason;
+        this.#cancelWhenAttemptEnds(n, reason);
         continue;
       }
       this.#cancel(n, reason, at);
       cancelled++;
     }
     return cancelled;
+  }
+
+  /**
+   * Cancels `n` when its attempt in flight ends undelivered: kept in the data dir, so a restart after
+   * a crash cancels it once it finds that attempt cut off (decision 0224).
+   */
+  #cancelWhenAttemptEnds(n: NotificationRecord, reason: CancelReason): void {
+    n.cancelWhenSettled = reason;
+    this.#changes.emitMade({ kind: 'notification_cancelled', notification: n });
   }
 
   /** Cancels `n`; `tell` false when the change that caused it tells of it (an attempt that ended). */

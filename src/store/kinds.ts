@@ -43,6 +43,8 @@ const settledFields = {
   exhaustedAt: instant.nullish(),
   cancelledAt: instant.nullish(),
   cancelReason: z.enum(CANCEL_REASONS).nullish(),
+  /** Pending, to be cancelled when its attempt in flight ends undelivered (decision 0224). */
+  cancelWhenSettled: z.enum(CANCEL_REASONS).optional(),
   lastFinishedMs: z.number().optional(),
 };
 

@@ -174,7 +174,7 @@ export class ReplayedState {
   /**
    * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted_by_crash`
    * attempt (it counts toward the 5: the receiver may have got it), the notification stays pending
-   * unless that was its fifth. Answers the notifications it changed.
+   * unless that was its fifth (exhausted) or a cancel waited for its end (cancelled). Answers the notifications it changed.
    */
   interruptAttempts(atIso: string): NotificationRecord[] {
     const changed: NotificationRecord[] = [];
@@ -194,7 +194,13 @@ export class ReplayedState {
       if (countedAttempts(n) >= MAX_ATTEMPTS) {
         n.state = 'exhausted';
         n.exhaustedAt = s.startedAt;
+      } else if (n.cancelWhenSettled) {
+        // A resend or a deleted credential asked for it to stop once this attempt ended (decision 0224).
+        n.state = 'cancelled';
+        n.cancelledAt = s.startedAt;
+        n.cancelReason = n.cancelWhenSettled;
       }
+      n.cancelWhenSettled = undefined;
       changed.push(n);
     }
     this.started.clear();
@@ -246,7 +252,7 @@ export class ReplayedState {
       exhaustedAt: d.exhaustedAt ?? null,
       cancelledAt: d.cancelledAt ?? null,
       cancelReason: d.cancelReason ?? null,
-      cancelWhenSettled: undefined,
+      cancelWhenSettled: d.cancelWhenSettled,
       filename: d.filename,
       authorization: d.authorization,
       gz,
@@ -287,6 +293,7 @@ export class ReplayedState {
     n.exhaustedAt = d.exhaustedAt ?? null;
     n.cancelledAt = d.cancelledAt ?? null;
     n.cancelReason = d.cancelReason ?? null;
+    n.cancelWhenSettled = d.cancelWhenSettled;
     n.lastFinishedMs = d.lastFinishedMs;
     if (d.attempt) {
       n.attempts = n.attempts.concat([d.attempt]);

@@ -60,6 +60,7 @@ export function notificationRecord(
   if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
   if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
   if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
+  if (n.state === 'pending' && n.cancelWhenSettled) d.cancelWhenSettled = n.cancelWhenSettled;
   if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
   if (n.resentFrom !== null) d.resentFrom = n.resentFrom;
   if (n.attempts.length > 0) d.attempts = [...n.attempts];
@@ -78,6 +79,7 @@ export function changeRecord(n: NotificationRecord, attempt?: NotificationChange
   if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
   if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
   if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
+  if (n.state === 'pending' && n.cancelWhenSettled) d.cancelWhenSettled = n.cancelWhenSettled;
   if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
   if (attempt) d.attempt = attempt;
   return { k: 'n', d };

@@ -287,6 +287,10 @@ export const NotificationListSchema = z
       .nullable()
       .optional()
       .describe('pass as before for the next, older page; null when this page reaches the oldest match'),
+    newerCursor: str
+      .nullable()
+      .optional()
+      .describe('pass as after for the next, newer page; null when this page reaches the newest match'),
   })
   .register(ADMIN_COMPONENTS, { id: 'NotificationList' });
 /** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
@@ -328,6 +332,10 @@ export const NotificationQuerySchema = z.object({
       'answer the newest limit matches (oldest first; default 1000, also the most), with total and nextCursor for the older ones',
     ),
   before: str.optional().describe('a nextCursor: the page of matches older than that notification'),
+  after: str
+    .optional()
+    .describe('a newerCursor: the page of the limit matches just newer than that notification'),
+  page: z.literal('oldest').optional().describe('oldest: the oldest limit matches instead of the newest'),
 });
 export const ExportQuerySchema = z.object({
   format: z.enum(['har', 'ndjson']).optional().describe('har (default) or ndjson'),
@@ -417,6 +425,7 @@ export const ActivitySchema = z
       credentials: strings.describe('ids of the credentials it was routed to'),
     }),
     z.object({ kind: z.literal('notification_created'), notification: NotificationSummarySchema }),
+    z.object({ kind: z.literal('notification_changed'), notification: NotificationSummarySchema }),
     z.object({
       kind: z.literal('attempt'),
       notification: NotificationSummarySchema,
