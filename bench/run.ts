@@ -3,10 +3,13 @@
  * the command, the date, the machine, profiles when a bar is missed) to bench/.work/benchmarks.md.
  * With names, only those suites run and the other sections of the existing report are kept.
  * docs/benchmarks.md carries each bar's current figure, copied from such a report with its suite
- * and day, and the method.
+ * and day, and the method. Each missed bar prints `FAIL <suite>: <bar>` as its suite ends, and the
+ * run exits 1 after writing the report.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { missedBars } from './lib/stats.js';
 import type { BenchSuite } from './types.js';
 
 const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
@@ -27,7 +30,10 @@ const SUITES: Array<() => Promise<{ default: BenchSuite }>> = [
   () => import('./suites/compaction-kill.js'),
 ];
 
-const OUT = new URL('.work/benchmarks.md', import.meta.url);
+/** The report; BENCH_REPORT names another file (test/bench-bars.test.ts). */
+const OUT = process.env.BENCH_REPORT
+  ? pathToFileURL(process.env.BENCH_REPORT)
+  : new URL('.work/benchmarks.md', import.meta.url);
 const BEGIN = (name: string) => `<!-- bench:${name}:begin -->`;
 const END = (name: string) => `<!-- bench:${name}:end -->`;
 
@@ -60,6 +66,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const fresh = new Map<string, string>();
+  const failed: string[] = [];
   for (const suite of suites) {
     if (wanted.size && !wanted.has(suite.name)) continue;
     console.error(`\n== ${suite.title}`);
@@ -68,6 +75,10 @@ async function main(): Promise<void> {
     const body = await suite.run((line) => console.error(`   ${line}`));
     const stamp = `_Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- ${suite.name}\` on ${machine()}; load average ${load} at start; took ${((Date.now() - started) / 1000).toFixed(1)} s._\n`;
     fresh.set(suite.name, `## ${suite.title}\n\n${stamp}\n${body.trim()}\n`);
+    for (const bar of new Set(missedBars.splice(0))) {
+      failed.push(`${suite.name}: ${bar}`);
+      console.error(`FAIL ${suite.name}: ${bar}`);
+    }
   }
   // Read the file again only now: another `npm run bench -- <suite>` may have written it meanwhile.
   const sections = previousSections();
@@ -86,6 +97,10 @@ async function main(): Promise<void> {
   mkdirSync(new URL('.', OUT), { recursive: true });
   writeFileSync(OUT, parts.join('\n'));
   console.error(`\nwrote ${OUT.pathname}`);
+  if (failed.length > 0) {
+    console.error(`\n${failed.length} bar(s) missed:\n${failed.map((f) => `FAIL ${f}`).join('\n')}`);
+    process.exitCode = 1;
+  }
 }
 
 try {

@@ -3,26 +3,20 @@
  * The CommonJS build of the test-time surface (decision 0060): `src/index.ts` (startEmulator, the
  * admin client, verifyReceiver, …) bundled by esbuild into `dist/cjs/index.cjs`, for test runners
  * that load test files as CommonJS and cannot `require()` an ES module (Jest's default mode).
- * The CLI stays an ES module (`dist/bin/`, bundled by scripts/build-cli.mjs, decision 0161).
+ * The CLI and the ES entries are `dist/bin/` (scripts/build-cli.mjs, decisions 0161, 0216).
  *
- * Dependencies that ship CommonJS stay external (one copy in node_modules); ES-only ones
- * (@faker-js/faker) are bundled, because a CommonJS loader cannot require them, and so are the ones
- * src imports lazily (see BUNDLED).
+ * Dependencies that ship CommonJS stay external (one copy in node_modules); BUNDLED.cjs
+ * (scripts/esbuild-tool.mjs) says which are bundled and why.
  * `import.meta.url` becomes the bundle's own file URL: the bundle sits at `dist/cjs/`, the same depth
  * below the package root as the ESM modules that read `../../package.json` and `../../ui/`.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { loadEsbuild, root, writeWhole } from './esbuild-tool.mjs';
+import { BUNDLED, dependencies, loadEsbuild, root, writeWhole } from './esbuild-tool.mjs';
 
 const esbuild = loadEsbuild('build-cjs');
-const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
-// fast-xml-parser ships CommonJS too, but src imports it lazily with `import()`, which
-// a CommonJS test runner without `--experimental-vm-modules` refuses: bundled, esbuild turns those
-// into synchronous requires inside the bundle.
-// yaml likewise: the config loader imports it lazily (startEmulator({ config: 'x.yaml' })).
-const BUNDLED = new Set(['@faker-js/faker', 'fast-xml-parser', 'yaml']);
-const external = Object.keys(pkg.dependencies).filter((d) => !BUNDLED.has(d));
+const external = (await dependencies()).filter((d) => !BUNDLED.cjs.has(d));
 
 const out = new URL('dist/cjs/index.cjs', root).pathname;
 const result = await esbuild.build({
@@ -45,14 +39,15 @@ const result = await esbuild.build({
 // Written aside, then renamed: a test packing the package meanwhile never reads half a file.
 await mkdir(new URL('dist/cjs/', root), { recursive: true });
 await writeWhole(out, result.outputFiles[0].contents);
-// Types: the ES entry's declarations, copied as .d.cts files whose relative imports name .cjs files.
+// Types: the declarations tsc wrote for the two entries and the files they import, copied as .d.cts
+// files whose relative imports name .cjs files; the only set the package ships (both conditions).
 // A .d.cts that re-exported `../index.js` would point a CommonJS consumer at an ES module's
 // declarations (`"type": "module"`), which TypeScript refuses with TS1479 under node16/nodenext
 // resolution unless skipLibCheck hides it (issue 27 §4; test/packed-install.package.test.ts checks it).
 const dist = new URL('dist/', root).pathname;
 const types = join(dist, 'cjs/types');
 await rm(types, { recursive: true, force: true });
-for (const file of await declarations(dist)) {
+for (const file of declarations([join(dist, 'index.d.ts'), join(dist, 'programmatic/index.d.ts')])) {
   const text = await readFile(file, 'utf8');
   const target = join(types, relative(dist, file).replace(/\.d\.ts$/, '.d.cts'));
   await mkdir(dirname(target), { recursive: true });
@@ -61,11 +56,18 @@ for (const file of await declarations(dist)) {
 await writeFile(new URL('dist/cjs/index.d.cts', root), "export * from './types/index.cjs';\n");
 console.log('build-cjs: wrote dist/cjs/index.cjs and its .d.cts declarations');
 
-/** Every `.d.ts` under `dir` but dist/cjs. */
-async function declarations(dir) {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && e.name.endsWith('.d.ts'))
-    .map((e) => join(e.parentPath, e.name))
-    .filter((f) => !relative(dir, f).startsWith('cjs/'));
+/** `entries` and every `.d.ts` they import, directly or not. */
+function declarations(entries) {
+  const found = new Set();
+  const next = [...entries];
+  while (next.length > 0) {
+    const file = next.pop();
+    if (found.has(file)) continue;
+    found.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(
+      /(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)\.js['"]/g,
+    ))
+      next.push(join(dirname(file), `${spec}.d.ts`));
+  }
+  return [...found];
 }

@@ -1,15 +1,20 @@
 #!/usr/bin/env node
 /**
- * The CLI as one ES module graph (decision 0161): `src/main.ts` and every dependency it loads,
- * bundled by esbuild into `dist/bin/` (`main.js` and the chunks it imports lazily), which
- * `bin/reportbo-emulator.js` runs. Node 20 resolves, reads and links each module of an ES graph on
- * its own: the CLI's ~130 modules and its dependencies' several hundred cost a `serve` 0.9 CPU-s
- * to start, the bundle 0.6 s. `npm run build` runs this after `tsc`; the library entries
- * (`dist/index.js`, `dist/programmatic/`, `dist/cjs/`) stay as they are.
+ * The ES modules the package runs, as one module graph (decisions 0161, 0216): the CLI
+ * (`src/main.ts`) and the two library entries (`src/index.ts`, `src/programmatic/index.ts`) bundled
+ * together by esbuild into `dist/bin/`: `main.js`, `index.js`, `start.js` and the chunks they share,
+ * so the CLI and the library ship one copy of the code. `bin/reportbo-emulator.js` runs `main.js`;
+ * package.json's `import` conditions name `index.js` and `start.js`, typed by the CommonJS build's
+ * declarations (`index.d.ts`, `start.d.ts` here re-export them; scripts/build-cjs.mjs).
+ *
+ * Node 20 resolves, reads and links each module of an ES graph on its own: the CLI's ~130 modules
+ * in one graph cost a `serve` 0.9 CPU-s to start unbundled, 0.6 s bundled. Dependencies in
+ * BUNDLED go into the chunks too: each is an ES package of many files whose loading a start pays
+ * (decision 0216 measured each); the others load from node_modules, where npm installs them anyway.
  *
  * `import.meta.url` stays each chunk's own file URL: the chunks sit in `dist/bin/`, two levels below
  * the package root like the compiled modules that read `../../package.json` and `../../ui/`.
- * CommonJS dependencies (undici, node-forge, pino) call `require`: the banner gives every chunk one.
+ * A bundled CommonJS module calls `require`: the banner gives every chunk one.
  *
  * Files are written aside and renamed, and only files the build no longer makes are removed
  * afterwards: a CLI started while the build runs reads either the old files or the new ones, never
@@ -17,12 +22,17 @@
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { loadEsbuild, root, writeWhole } from './esbuild-tool.mjs';
+import { BUNDLED, dependencies, loadEsbuild, root, writeWhole } from './esbuild-tool.mjs';
 
 const esbuild = loadEsbuild('build-cli');
 const outdir = new URL('dist/bin/', root).pathname;
+const external = (await dependencies()).filter((d) => !BUNDLED.esm.has(d));
 const result = await esbuild.build({
-  entryPoints: [new URL('src/main.ts', root).pathname],
+  entryPoints: {
+    main: new URL('src/main.ts', root).pathname,
+    index: new URL('src/index.ts', root).pathname,
+    start: new URL('src/programmatic/index.ts', root).pathname,
+  },
   outdir,
   write: false,
   bundle: true,
@@ -30,20 +40,21 @@ const result = await esbuild.build({
   platform: 'node',
   format: 'esm',
   target: 'node20.19',
+  external: external.flatMap((d) => [d, `${d}/*`]),
   banner: {
     js: "import { createRequire as __reportboCreateRequire } from 'node:module'; const require = __reportboCreateRequire(import.meta.url);",
   },
   legalComments: 'eof',
   // Whitespace and syntax only: names stay as written, so stack traces and error names read as the
-  // source. The bundle shrinks 4.5 → 3.2 MB; a `run` of scenarios/02-void.yaml costs the same CPU
-  // (median 1.18 s against 1.15 s of 6 alternating runs, load 11–14, 2026-11-28).
+  // source (decision 0170).
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
 });
-// esbuild answers an `import()` of a CommonJS package with a chunk that exports only `default`
-// (`export default require_x()`), so `(await import('yaml')).parse` is undefined in the bundle
-// while it works unbundled. Such an import goes through a module of ours (src/config/yaml-parse.ts).
+// esbuild answers an `import()` of a bundled CommonJS package with a chunk that exports only
+// `default` (`export default require_x()`), so `(await import('yaml')).parse` would be undefined in
+// the bundle while it works unbundled. Such an import goes through a module of ours
+// (src/config/yaml-parse.ts).
 const lost = result.outputFiles.filter((f) =>
   /(?:^|[;}\n])export default require_\w+\(\);?(?:$|\n)/.test(f.text),
 );
@@ -54,11 +65,20 @@ if (lost.length > 0) {
   );
   process.exit(1);
 }
+// The library entries' types: the CommonJS build's declarations, one set for both conditions.
+const types = [
+  { name: 'index.d.ts', contents: "export * from '../cjs/index.cjs';\n" },
+  { name: 'start.d.ts', contents: "export * from '../cjs/types/programmatic/index.cjs';\n" },
+];
 await mkdir(outdir, { recursive: true });
 const made = new Set();
 for (const file of result.outputFiles) {
   made.add(basename(file.path));
   await writeWhole(file.path, file.contents);
+}
+for (const { name, contents } of types) {
+  made.add(name);
+  await writeWhole(join(outdir, name), contents);
 }
 for (const name of await readdir(outdir)) {
   if (!made.has(name) && !name.endsWith('.tmp')) await rm(join(outdir, name), { force: true });

@@ -1,13 +1,31 @@
 /**
  * What the two esbuild builds share (scripts/build-cli.mjs, scripts/build-cjs.mjs): the package
- * root, esbuild itself (a devDependency, with a clear message when it is missing) and a write that
- * a reader never sees half done.
+ * root, its dependencies and which of them each build bundles, esbuild itself (a devDependency,
+ * with a clear message when it is missing) and a write that a reader never sees half done.
  */
-import { rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 /** The package root, as a file URL ending in `/`. */
 export const root = new URL('..', import.meta.url);
+
+/**
+ * The dependencies each build carries in its own files; the others load from node_modules.
+ * `esm` (dist/bin/, decision 0216): none. `cjs` (dist/cjs/, decision 0060): @faker-js/faker ships
+ * ES modules only, which a CommonJS loader cannot require; fast-xml-parser and yaml ship CommonJS,
+ * but src imports them lazily with `import()`, which a CommonJS test runner without
+ * `--experimental-vm-modules` refuses, and bundled esbuild turns those into synchronous requires.
+ */
+export const BUNDLED = {
+  esm: new Set(['hono', '@hono/node-server']),
+  cjs: new Set(['@faker-js/faker', 'fast-xml-parser', 'yaml']),
+};
+
+/** The names of package.json's `dependencies`. */
+export async function dependencies() {
+  const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8'));
+  return Object.keys(pkg.dependencies);
+}
 
 const require = createRequire(import.meta.url);
 

@@ -61,11 +61,12 @@ describe('the npm package', () => {
     const files = stdout.split('\n').filter(Boolean);
     for (const f of [
       'package/bin/reportbo-emulator.js',
-      'package/dist/index.js',
-      'package/dist/index.d.ts',
+      'package/dist/bin/index.js',
+      'package/dist/bin/index.d.ts',
+      'package/dist/bin/start.js',
+      'package/dist/bin/start.d.ts',
       'package/dist/cjs/index.cjs',
       'package/dist/cjs/index.d.cts',
-      'package/dist/main.js',
       'package/dist/bin/main.js',
       'package/docs/notification.schema.json',
       'package/docs/notification.openapi.json',
@@ -78,6 +79,23 @@ describe('the npm package', () => {
       expect(files).toContain(f);
     expect(files.filter((f) => /^package\/(src|test|docker|bench)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.test.js'))).toEqual([]);
+    // One copy of the code per module system (decision 0216): not tsc's file-per-module tree too.
+    expect(files.filter((f) => /^package\/dist\/(?!bin\/|cjs\/)/.test(f))).toEqual([]);
+  });
+
+  it('stays at most 4 MB unpacked, as `npm pack --dry-run` counts it (issue 39, decision 0216)', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
+    const [{ unpackedSize, files }] = JSON.parse(stdout) as [
+      { unpackedSize: number; files: Array<{ path: string; size: number }> },
+    ];
+    // The tarball and the dry run list the same files (scripts/pack.mjs packs what `files` names).
+    const { stdout: listed } = await run('tar', ['-tzf', tarball]);
+    expect(listed.split('\n').filter((f) => f && !f.endsWith('/')).length).toBe(files.length);
+    const biggest = [...files]
+      .sort((a, b) => b.size - a.size)
+      .slice(0, 5)
+      .map((f) => `${f.path} ${f.size}`);
+    expect(unpackedSize, `the biggest files: ${biggest.join(', ')}`).toBeLessThanOrEqual(4_000_000);
   });
 
   it('ships a MIT LICENSE, the fields npm users expect, and every document the README links to', async () => {

@@ -106,7 +106,7 @@ describe('the packed package in a user project', () => {
       ['--input-type=module', '-e', "console.log(import.meta.resolve('reportbo-emulator'))"],
       { cwd: project },
     );
-    expect(resolved.stdout.trim()).toMatch(/\/dist\/index\.js$/);
+    expect(resolved.stdout.trim()).toMatch(/\/dist\/bin\/index\.js$/);
   });
 
   it('serves startEmulator from reportbo-emulator/start: the lean ES entry, and the CommonJS build from require()', async () => {
@@ -141,7 +141,7 @@ describe('the packed package in a user project', () => {
       { cwd: project },
     );
     const [esm, cjs] = resolved.stdout.trim().split('\n');
-    expect(esm).toMatch(/\/dist\/programmatic\/index\.js$/);
+    expect(esm).toMatch(/\/dist\/bin\/start\.js$/);
     expect(cjs).toMatch(/\/dist\/cjs\/index\.cjs$/);
   });
 

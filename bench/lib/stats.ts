@@ -35,10 +35,20 @@ export interface Verdict {
   note?: string;
 }
 
-/** Markdown table of verdicts. */
+/** The bars missed in this process, by target: bench/run.ts prints each as FAIL and exits 1. */
+export const missedBars: string[] = [];
+
+/** `met`, noting `target` as missed when it is false (a verdict written inline, not as a table). */
+export function judge(target: string, met: boolean): boolean {
+  if (!met) missedBars.push(target);
+  return met;
+}
+
+/** Markdown table of verdicts; a missed one is noted (`missedBars`). */
 export function verdictTable(rows: readonly Verdict[]): string {
   const lines = ['| Target | Figure | Verdict |', '|---|---|---|'];
   for (const r of rows) {
+    if (r.met === false) judge(r.target, false);
     const verdict = r.met === undefined ? 'not measured' : r.met ? '**met**' : '**missed**';
     lines.push(`| ${r.target} | ${r.figure} | ${verdict}${r.note ? ` — ${r.note}` : ''} |`);
   }
