@@ -57,7 +57,7 @@ describe.skipIf(!haveChromium)('the dashboard for a keyboard and a screen reader
     await page.click('#journal-table tr[data-id="r-000001"] a');
     await page.waitForSelector('#journal-detail[data-id="r-000001"]');
     expect(await axeFindings(page), 'journal').toEqual([]);
-  }, 120_000); // five axe-core runs over whole pages on a shared 2-core machine
+  });
 
   it('does the main task by keyboard alone (find the booking, read the answer, resend, see it delivered); a reload keeps the view', async () => {
     const { emu, r, id, bookingNumber } = await populated();
@@ -95,7 +95,7 @@ describe.skipIf(!haveChromium)('the dashboard for a keyboard and a screen reader
     await page.reload();
     await page.waitForSelector(`#detail[data-id="${id}"] #attempts li[data-number="2"]`);
     expect(await page.locator('#filter-booking').inputValue()).toBe(bookingNumber);
-  }, 90_000); // a whole page walked by keys, a resend and a reload on a shared 2-core machine
+  });
 });
 
 /** Presses Tab (at most 200 times) until the element `selector` has the focus. */

@@ -147,5 +147,5 @@ describe.skipIf(!haveChromium)('delivery over time in chromium', () => {
     expect(box?.width).toBeGreaterThanOrEqual(300);
 
     expect(await axeFindings(page)).toEqual([]);
-  }, 90_000); // real deliveries, a slow receiver and an axe-core run on a shared 2-core machine
+  });
 });

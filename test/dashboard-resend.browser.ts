@@ -224,7 +224,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     const short = await open(emu.url, `#${pending.id}`);
     await short.waitForSelector(`#detail[data-id="${pending.id}"]`);
     await waitText(short, '#cancelled', /a resend took its place \(resent\)/);
-  }, 120_000);
+  });
 
   it('resend, retry now and redeliver on notifications whose booking was Voided since: the page warns, and the receiver gets exactly the copies announced, nothing more after two batches', async () => {
     const { a, emu, issue } = await failingReceiverA();
@@ -307,5 +307,5 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
       state: 'cancelled',
       cancelReason: 'resent',
     });
-  }, 120_000);
+  });
 });

@@ -70,7 +70,7 @@ describe.skipIf(!haveChromium)('the dashboard in a dark scheme and at 390 px', (
       await page.emulateMedia({ colorScheme: null });
       await page.setViewportSize({ width: 1280, height: 720 });
     }
-  }, 90_000);
+  });
 
   it('shows the attempt in flight under the timeline, then the attempt it became', async () => {
     const r = await receiver();
@@ -83,7 +83,7 @@ describe.skipIf(!haveChromium)('the dashboard in a dark scheme and at 390 px', (
     await emu.settle();
     await page.waitForSelector('#attempts li[data-number="1"]');
     await expect.poll(() => page.locator('#attempt-in-flight').count()).toBe(0);
-  }, 90_000);
+  });
 
   it('says a mistyped time is not one and not applied, on its field, until it is fixed', async () => {
     const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });

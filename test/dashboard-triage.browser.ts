@@ -57,5 +57,5 @@ describe.skipIf(!haveChromium)('the Failures tab in chromium', () => {
     const expected = await Promise.all(busy.map(async (id) => (await emu.notification(id)).bookingNumber));
     expect(sent).toEqual(expected.sort());
     await waitText(page, '#tab-triage .count', /^2$/);
-  }, 90_000);
+  });
 });

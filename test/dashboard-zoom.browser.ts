@@ -75,5 +75,5 @@ describe.skipIf(!haveChromium)('axe at 200% zoom and at 390 px', () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 720 });
     }
-  }, 180_000);
+  });
 });

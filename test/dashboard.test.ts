@@ -339,9 +339,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     expect(await notLoadedAgain(page)).toBe(true);
   });
 
-  it('runs the receiver conformance kit from its page against a correct HTTPS receiver: every case passes', {
-    timeout: 270_000,
-  }, async () => {
+  it('runs the receiver conformance kit from its page against a correct HTTPS receiver: every case passes', async () => {
     const emu = await deliveryEmulator({ seed: 42 });
     const tls = createServerCertificate({ ca: testCa(), hosts: ['localhost', '127.0.0.1'] });
     const r = await verifyTestReceiver('conformance-key', undefined, tls);

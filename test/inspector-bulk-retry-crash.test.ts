@@ -86,5 +86,5 @@ describe('a bulk retry killed mid-call and replayed', () => {
       `bulk retry of ${EXHAUSTED}: the first call ${cut ? `answered (${cut.resent.length} resent) before the kill` : 'was cut by the kill'}; the replay resent ${replay!.resent.length} and skipped ${replay!.skipped?.length}`,
     );
     expect(await emulator.stop()).toBe(0);
-  }, 180_000);
+  });
 });

@@ -169,9 +169,7 @@ describe('the sample receiver', () => {
 });
 
 describe('the sample receiver under verify --probe', () => {
-  it('returns the probe content members, so accepts-maximal-body compares what it stored', {
-    timeout: 120_000,
-  }, async () => {
+  it('returns the probe content members, so accepts-maximal-body compares what it stored', async () => {
     const report = await verifyReceiver({
       receiver: `https://localhost:${port}/reportbo`,
       apiKey: 'key-a',

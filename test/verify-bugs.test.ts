@@ -153,7 +153,7 @@ const BUGS: Array<[Bug, CaseId[], CaseId[], RegExp, BugReceiverOptions?, Partial
 // they wait on sockets and timers far more than they compute, so they run side by side.
 describe.concurrent('verify, second round', () => {
   describe.each(BUGS)('verify against a receiver that %s', (bug, cases, maybe, reason, options, extra) => {
-    it(`fails ${cases.join(' and ')} naming the bug, and nothing else`, { timeout: 180_000 }, async () => {
+    it(`fails ${cases.join(' and ')} naming the bug, and nothing else`, async () => {
       const report = await verifyBug(bug, options, extra);
       const failed = ids(report, 'failed');
       expect(
@@ -167,9 +167,7 @@ describe.concurrent('verify, second round', () => {
   });
 
   describe('verify against a receiver answering 200 with a page over 64 KiB to large bodies', () => {
-    it('warns (never fails) the cases whose answers passed the read limit, saying it is the emulator’s own cap', {
-      timeout: 180_000,
-    }, async () => {
+    it('warns (never fails) the cases whose answers passed the read limit, saying it is the emulator’s own cap', async () => {
       const report = await verifyBug('answers-huge-body');
       expect(ids(report, 'failed')).toEqual([]);
       expect(ids(report, 'warned')).toEqual(['tls', 'accepts-maximal-body', 'accepts-large-body']);
@@ -183,9 +181,7 @@ describe.concurrent('verify, second round', () => {
   });
 
   describe('one cause, named once', () => {
-    it('every answer 401: the auth cases are inconclusive, and the cause says to check --api-key', {
-      timeout: 180_000,
-    }, async () => {
+    it('every answer 401: the auth cases are inconclusive, and the cause says to check --api-key', async () => {
       const report = await verifyBug('expects-other-key');
       expect(report.causes.map((c) => c.cause)).toEqual(['api-key']);
       expect(report.causes[0]!.summary).toMatch(/^every notification with your key was answered 401/);
@@ -199,9 +195,7 @@ describe.concurrent('verify, second round', () => {
       }
     });
 
-    it('every valid body answered 400: the cause names gzip, the Bearer key and the body', {
-      timeout: 180_000,
-    }, async () => {
+    it('every valid body answered 400: the cause names gzip, the Bearer key and the body', async () => {
       const report = await verifyBug('expects-plain-json');
       expect(report.causes.map((c) => c.cause)).toEqual(['valid-bodies-refused']);
       expect(report.causes[0]!.fixFirst).toMatch(
@@ -209,7 +203,7 @@ describe.concurrent('verify, second round', () => {
       );
     });
 
-    it('a redirect everywhere: the cause shows the Location', { timeout: 180_000 }, async () => {
+    it('a redirect everywhere: the cause shows the Location', async () => {
       const r = await bugReceiver(KEY, { bug: 'redirects-everything' });
       const report = await verifyReceiver({ receiver: r.url, apiKey: KEY, allowHttp: true, seed: 7 });
       expect(report.causes.map((c) => c.cause)).toEqual(['redirect']);
@@ -218,15 +212,13 @@ describe.concurrent('verify, second round', () => {
       );
     });
 
-    it('every answer 500: the auth cases are inconclusive, not passed', { timeout: 180_000 }, async () => {
+    it('every answer 500: the auth cases are inconclusive, not passed', async () => {
       const report = await verifyBug('fails-everything');
       expect(report.causes.map((c) => c.cause)).toEqual(['server-error']);
       expect(caseOf(report, 'rejects-missing-authorization').status).toBe('warned');
     });
 
-    it('a receiver that dies mid-run: named with the last request it answered; the rest is not run', {
-      timeout: 180_000,
-    }, async () => {
+    it('a receiver that dies mid-run: named with the last request it answered; the rest is not run', async () => {
       const report = await verifyBug('dies', { diesAfter: 8 });
       const died = report.cases.find((c) => c.status === 'failed')!;
       expect(died.reason).toMatch(
@@ -269,7 +261,7 @@ describe.concurrent('verify, second round', () => {
   });
 
   describe('verify options of the second round', () => {
-    it('--fail-fast stops at the first failed case', { timeout: 60_000 }, async () => {
+    it('--fail-fast stops at the first failed case', async () => {
       const report = await verifyBug('fails-everything', {}, { failFast: true });
       expect(ids(report, 'failed')).toEqual(['acknowledges-issue']);
       expect(report.cases.slice(2).every((c) => c.status === 'skipped')).toBe(true);
@@ -278,9 +270,7 @@ describe.concurrent('verify, second round', () => {
       );
     });
 
-    it('states the burst concurrency it used, an option, and that the provider does not publish its own', {
-      timeout: 60_000,
-    }, async () => {
+    it('states the burst concurrency it used, an option, and that the provider does not publish its own', async () => {
       const r = await bugReceiver(KEY);
       const report = await verifyReceiver({
         receiver: r.url,
@@ -305,9 +295,7 @@ describe.concurrent('verify, second round', () => {
   });
 
   describe('a 200 whose answer never ends', () => {
-    it('says the body never ended for want of Content-Length, not "answer sooner"', {
-      timeout: 60_000,
-    }, async () => {
+    it('says the body never ended for want of Content-Length, not "answer sooner"', async () => {
       const r = await rawReceiver({
         answer: (socket) =>
           socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: keep-alive\r\n\r\nOK'),
@@ -331,9 +319,7 @@ describe.concurrent('verify, second round', () => {
     const tlsCase = async (receiver: string) =>
       (await verifyReceiver({ receiver, apiKey: KEY, caFile: testCaFile(), only: ['tls'] })).cases[0]!;
 
-    it('fails an endpoint that accepts TLS 1.3 only: TLS 1.2 must be accepted', {
-      timeout: 60_000,
-    }, async () => {
+    it('fails an endpoint that accepts TLS 1.3 only: TLS 1.2 must be accepted', async () => {
       const cert = createServerCertificate({ ca: testCa(), hosts });
       const r = await bugReceiver(KEY, { tls: { ...cert, minVersion: 'TLSv1.3' } });
       expect(await tlsCase(r.url)).toMatchObject({
@@ -344,7 +330,7 @@ describe.concurrent('verify, second round', () => {
       });
     });
 
-    it('names an HTTP/2-only endpoint as such', { timeout: 60_000 }, async () => {
+    it('names an HTTP/2-only endpoint as such', async () => {
       const cert = createServerCertificate({ ca: testCa(), hosts });
       const server = createSecureServer({ cert: cert.certPem, key: cert.keyPem, allowHTTP1: false });
       server.on('stream', (stream) => stream.respond({ ':status': 200 }) ?? stream.end('OK'));
@@ -363,7 +349,7 @@ describe.concurrent('verify, second round', () => {
       }
     });
 
-    it('names a missing intermediate certificate when --ca-file was given', { timeout: 60_000 }, async () => {
+    it('names a missing intermediate certificate when --ca-file was given', async () => {
       const root = testCa();
       const intermediate = intermediateCa(root);
       const cert = createServerCertificate({ ca: intermediate, hosts });

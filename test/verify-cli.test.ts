@@ -27,7 +27,7 @@ beforeAll(async () => {
   ca = join(dir, 'certs/ca.pem');
   const { port } = await sampleReceiver(join(dir, 'certs'), KEY, join(dir, 'received'));
   base = `https://localhost:${port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -76,9 +76,7 @@ function expectFlip(report: VerifyReport, id: CaseId, tried: RegExp) {
 }
 
 describe.concurrent('verify names a new bug from its experiments', () => {
-  it('an empty TaxDetails array summed without an initial value: the field path and the empty array', {
-    timeout: 120_000,
-  }, async () => {
+  it('an empty TaxDetails array summed without an initial value: the field path and the empty array', async () => {
     const { report } = await failedWith(
       'sums-empty-tax-details',
       ['accepts-minimal-body'],
@@ -113,23 +111,17 @@ describe.concurrent('verify names a new bug from its experiments (names and head
       /real bookings carry such values\. Store the value at its full length/,
     ],
   ];
-  it.each(NAMES)(
-    '%s: the field path and the smallest failing value',
-    { timeout: 120_000 },
-    async (bug, reason, flip, fix) => {
-      const report = await run(bug, ['accepts-maximal-body']);
-      const c = caseOf(report, 'accepts-maximal-body');
-      expect(c.status).toBe('failed');
-      expect(c.reason).toMatch(reason);
-      expect(c.reason).not.toMatch(/Sent alone on an ordinary Issue|Each trait alone/);
-      expect(c.fix).toMatch(fix);
-      expectFlip(report, 'accepts-maximal-body', flip);
-    },
-  );
+  it.each(NAMES)('%s: the field path and the smallest failing value', async (bug, reason, flip, fix) => {
+    const report = await run(bug, ['accepts-maximal-body']);
+    const c = caseOf(report, 'accepts-maximal-body');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(reason);
+    expect(c.reason).not.toMatch(/Sent alone on an ordinary Issue|Each trait alone/);
+    expect(c.fix).toMatch(fix);
+    expectFlip(report, 'accepts-maximal-body', flip);
+  });
 
-  it('a key looked up as "authorization" only: named from the header-name flip, and the cause is not --api-key', {
-    timeout: 120_000,
-  }, async () => {
+  it('a key looked up as "authorization" only: named from the header-name flip, and the cause is not --api-key', async () => {
     const { report, c } = await failedWith(
       'header-name-case-sensitive',
       ['acknowledges-issue', 'acknowledges-every-status', 'accepts-old-update-date'],
@@ -142,9 +134,7 @@ describe.concurrent('verify names a new bug from its experiments (names and head
     expect(report.causes[0]!.fixFirst).not.toMatch(/--api-key/);
   });
 
-  it('a 415 to any Content-Encoding: named the encoding, not the Content-Type', {
-    timeout: 120_000,
-  }, async () => {
+  it('a 415 to any Content-Encoding: named the encoding, not the Content-Type', async () => {
     const { report, c } = await failedWith(
       'refuses-content-encoding',
       ['acknowledges-issue'],
@@ -163,9 +153,6 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     ['a response timeout of 3 s: found by the experiments after the timeout', 3_000],
   ])(
     'a receiver that never answers a second request on a kept-open connection, %s: not "answer faster"',
-    {
-      timeout: 120_000,
-    },
     async (_what, responseTimeoutMs) => {
       // Which request of a case goes on a kept-open connection depends on the pool: a few cases in a row
       // make sure some do; the first case that failed is judged.
@@ -211,9 +198,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     },
   );
 
-  it('a correct receiver that answers every notification after 4 s is experimented on while it waits, and passes: slow is not stuck', {
-    timeout: 180_000,
-  }, async () => {
+  it('a correct receiver that answers every notification after 4 s is experimented on while it waits, and passes: slow is not stuck', async () => {
     const report = await run({ slowMs: 4_000 }, ['acknowledges-issue', 'acknowledges-every-status']);
     expect(report.cases.map((c) => [c.id, c.status])).toEqual([
       ['acknowledges-issue', 'passed'],
@@ -224,9 +209,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     expect(attempts.map((a) => a.outcome)).toEqual(Array(attempts.length).fill('http_status'));
   });
 
-  it('a receiver that never answers a wrong key is waited out once: later refused credentials are cut at 3 s, still refused, the timeout still judged', {
-    timeout: 180_000,
-  }, async () => {
+  it('a receiver that never answers a wrong key is waited out once: later refused credentials are cut at 3 s, still refused, the timeout still judged', async () => {
     const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
     const report = await verifyReceiver({
       receiver: r.url,
@@ -261,9 +244,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     );
   });
 
-  it('a rate limit of 3 a second: named from "in a row" against "after a pause"', {
-    timeout: 120_000,
-  }, async () => {
+  it('a rate limit of 3 a second: named from "in a row" against "after a pause"', async () => {
     const { c } = await failedWith(
       'rate-limited',
       ['survives-batch-burst'],
@@ -289,7 +270,6 @@ describe.concurrent('verify names a connection it cannot make from its experimen
     ],
   ])(
     'a receiver that requires a client certificate (%s): mutual TLS, not "refuses TLS 1.2"',
-    { timeout: 120_000 },
     async (_what, maxVersion, finding) => {
       const { certPem, keyPem } = createServerCertificate({
         ca: testCa(),
@@ -331,9 +311,7 @@ describe.concurrent('verify names a connection it cannot make from its experimen
     },
   );
 
-  it("Python's http.server given as https://: named plain HTTP from its answer to a full request line", {
-    timeout: 120_000,
-  }, async () => {
+  it("Python's http.server given as https://: named plain HTTP from its answer to a full request line", async () => {
     const py = start('python3', [join(ROOT, 'test/helpers/verify_receiver.py'), '--api-key', KEY]);
     try {
       const port = (await py.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1];
@@ -360,9 +338,7 @@ describe.concurrent('verify names a connection it cannot make from its experimen
 });
 
 describe('verify --budget', () => {
-  it('through the CLI: a receiver that never answers is cut at the budget: its attempt cancelled, the case not judged, the rest named, exit 1', {
-    timeout: 180_000,
-  }, async () => {
+  it('through the CLI: a receiver that never answers is cut at the budget: its attempt cancelled, the case not judged, the rest named, exit 1', async () => {
     // Answers every notification after a minute: without a cancel, the case would wait the response
     // timeout (30 s) and fail; with the budget spent, its attempt in flight is cancelled instead.
     const r = await bugReceiver(KEY, { slowMs: 60_000 });

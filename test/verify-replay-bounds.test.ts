@@ -126,9 +126,7 @@ function replay(file: string, extra: string[] = [], limitMs = 90_000) {
 const once = (atMs: number, durationMs = 1): Attempt[] => [{ atMs, durationMs }];
 
 describe.concurrent('verify --replay is bounded and safe', () => {
-  it('refuses a report whose receiver is an /__admin path, and sends nothing', {
-    timeout: 120_000,
-  }, async () => {
+  it('refuses a report whose receiver is an /__admin path, and sends nothing', async () => {
     const server = await counter();
     try {
       const file = await report('admin', `${server.base}/__admin/reset`, [once(0)]);
@@ -145,9 +143,7 @@ describe.concurrent('verify --replay is bounded and safe', () => {
     }
   });
 
-  it('refuses a report whose probe is at another host than its receiver unless --probe says so', {
-    timeout: 120_000,
-  }, async () => {
+  it('refuses a report whose probe is at another host than its receiver unless --probe says so', async () => {
     const receiver = await counter();
     const other = await counter();
     try {
@@ -171,9 +167,7 @@ describe.concurrent('verify --replay is bounded and safe', () => {
     }
   });
 
-  it('refuses a trace with more requests than a case can send, before sending any', {
-    timeout: 120_000,
-  }, async () => {
+  it('refuses a trace with more requests than a case can send, before sending any', async () => {
     const server = await counter();
     try {
       // 11 notifications of 1,000 attempts each: 11,000 requests.
@@ -190,7 +184,7 @@ describe.concurrent('verify --replay is bounded and safe', () => {
     }
   });
 
-  it('shortens a recorded wait of a day and says so', { timeout: 120_000 }, async () => {
+  it('shortens a recorded wait of a day and says so', async () => {
     const server = await counter();
     try {
       const file = await report('a-day', `${server.base}/reportbo`, [once(0), once(86_400_000)]);
@@ -205,9 +199,7 @@ describe.concurrent('verify --replay is bounded and safe', () => {
     }
   });
 
-  it("a real burst case's report replays its batch at once against a slower receiver", {
-    timeout: 180_000,
-  }, async () => {
+  it("a real burst case's report replays its batch at once against a slower receiver", async () => {
     const fast = await counter();
     const slow = await counter(300);
     try {
@@ -248,9 +240,7 @@ describe.concurrent('verify --replay is bounded and safe', () => {
     }
   });
 
-  it('sends the requests of one redelivery batch at once, as the batch did', {
-    timeout: 120_000,
-  }, async () => {
+  it('sends the requests of one redelivery batch at once, as the batch did', async () => {
     // The first run's receiver answered each in about a millisecond, so the trace has them one
     // after the other; the batch sent them at once, and so must the replay, however fast the
     // receiver answers now (this one holds each 300 ms).

@@ -34,9 +34,7 @@ const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/)
 describe('verify --replay', () => {
   // The first two run side by side (their own receivers and files); the refusals below run
   // main() in this process, which captures stdout, so they run alone.
-  it.concurrent('a failing case replays and fails the same way on the buggy receiver, and passes on the fixed one', {
-    timeout: 120_000,
-  }, async () => {
+  it.concurrent('a failing case replays and fails the same way on the buggy receiver, and passes on the fixed one', async () => {
     const buggy = await bugReceiver(KEY, { bug: 'placeholder-overwritten-by-issue' });
     const json = join(dir, 'first.json');
     const junit = join(dir, 'first.xml');
@@ -137,9 +135,7 @@ describe('verify --replay', () => {
     expect(passing.stdout).toMatch(/✓ handles-void-before-issue — replayed \d+ notifications/);
   });
 
-  it.concurrent('sends the same bytes with the same headers, in the same order, to the URL of the report', {
-    timeout: 60_000,
-  }, async () => {
+  it.concurrent('sends the same bytes with the same headers, in the same order, to the URL of the report', async () => {
     const got: Array<{ body: Buffer; auth: string | undefined; disposition: string | undefined }> = [];
     const handle = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
@@ -199,9 +195,7 @@ describe('verify --replay', () => {
     }
   });
 
-  it('refuses a missing, non-JSON or foreign file, an unknown case and a missing --only with exit 2 and a message', {
-    timeout: 60_000,
-  }, async () => {
+  it('refuses a missing, non-JSON or foreign file, an unknown case and a missing --only with exit 2 and a message', async () => {
     const notJson = join(dir, 'not.json');
     await writeFile(notJson, 'hello {');
     const foreign = join(dir, 'foreign.json');

@@ -34,9 +34,7 @@ async function run(options: BugReceiverOptions, only: CaseId[], extra: Partial<V
 // and timers, so they run side by side.
 describe.concurrent('verify, third round', () => {
   describe('§1 no false verdict', () => {
-    it('a correct receiver answering 200 with a body over 64 KiB is warned by handles-void-before-issue, never failed', {
-      timeout: 60_000,
-    }, async () => {
+    it('a correct receiver answering 200 with a body over 64 KiB is warned by handles-void-before-issue, never failed', async () => {
       const report = await run({ answerBodyBytes: 100 * 1024 }, [
         'handles-void-before-issue',
         'acknowledges-issue',
@@ -48,9 +46,7 @@ describe.concurrent('verify, third round', () => {
       );
     });
 
-    it('"503 once, 200 on the redelivery" is warned by records-concurrent-issue-and-void in every run (both orders are sent deliberately)', {
-      timeout: 120_000,
-    }, async () => {
+    it('"503 once, 200 on the redelivery" is warned by records-concurrent-issue-and-void in every run (both orders are sent deliberately)', async () => {
       for (const seed of [1, 2, 3]) {
         const report = await run({ defersUnknownVoid: true }, ['records-concurrent-issue-and-void'], {
           seed,
@@ -63,9 +59,7 @@ describe.concurrent('verify, third round', () => {
       }
     });
 
-    it('a receiver that answers 200 to a forged notification but stores nothing is warned, not "anyone can inject"', {
-      timeout: 60_000,
-    }, async () => {
+    it('a receiver that answers 200 to a forged notification but stores nothing is warned, not "anyone can inject"', async () => {
       const report = await run({ bug: 'acks-forged-without-storing' }, [
         'rejects-wrong-api-key',
         'rejects-missing-authorization',
@@ -106,7 +100,6 @@ describe.concurrent('verify, third round', () => {
     ];
     it.each(LOSSES)(
       '%s fails the case that sent the lost notifications',
-      { timeout: 120_000 },
       async (_what, options, id, reason) => {
         const report = await run(options, [id], { burstConcurrency: 30 });
         const c = caseOf(report, id);
@@ -135,7 +128,6 @@ describe.concurrent('verify, third round', () => {
     ];
     it.each(ORDERING)(
       'a receiver that %s fails records-newest-update-date',
-      { timeout: 120_000 },
       async (_what, options, reason) => {
         const report = await run(options, ['records-newest-update-date']);
         const c = caseOf(report, 'records-newest-update-date');
@@ -144,9 +136,7 @@ describe.concurrent('verify, third round', () => {
       },
     );
 
-    it('a correct receiver passes records-newest-update-date and the loss checks of the burst and the large body', {
-      timeout: 120_000,
-    }, async () => {
+    it('a correct receiver passes records-newest-update-date and the loss checks of the burst and the large body', async () => {
       const report = await run(
         {},
         ['accepts-large-body', 'survives-batch-burst', 'records-newest-update-date'],
@@ -159,9 +149,7 @@ describe.concurrent('verify, third round', () => {
   });
 
   describe('§3 reasons that point the right way', () => {
-    it('a single-threaded receiver slow to accept is a concurrency finding, not "the receiver stopped"', {
-      timeout: 120_000,
-    }, async () => {
+    it('a single-threaded receiver slow to accept is a concurrency finding, not "the receiver stopped"', async () => {
       const py = start('python3', [
         join(ROOT, 'test/helpers/verify_receiver.py'),
         '--api-key',
@@ -190,9 +178,7 @@ describe.concurrent('verify, third round', () => {
   });
 
   describe('§3 a plain-HTTP endpoint given as https://', () => {
-    it('is named from the HTTP answer to the TLS hello, not "does not offer TLS 1.2"', {
-      timeout: 60_000,
-    }, async () => {
+    it('is named from the HTTP answer to the TLS hello, not "does not offer TLS 1.2"', async () => {
       const r = await bugReceiver(KEY);
       const report = await verifyReceiver({
         receiver: r.url.replace('http://', 'https://'),
@@ -209,9 +195,7 @@ describe.concurrent('verify, third round', () => {
   });
 
   describe('§3 a stalled asynchronous worker', () => {
-    it('is named "recording stopped at notification N", not a dropped Void or a race', {
-      timeout: 120_000,
-    }, async () => {
+    it('is named "recording stopped at notification N", not a dropped Void or a race', async () => {
       const report = await run({ stallAfter: 2, queueLagMs: 50 }, [
         'acknowledges-issue',
         'handles-void-before-issue',
@@ -252,9 +236,6 @@ describe.concurrent('verify, third round', () => {
     ];
     it.each(POINTED)(
       'a receiver that %s: its answer is quoted and the fix names the probable cause',
-      {
-        timeout: 60_000,
-      },
       async (_what, options, reason, fix) => {
         const report = await run(options, ['acknowledges-issue']);
         const c = caseOf(report, 'acknowledges-issue');
@@ -265,9 +246,7 @@ describe.concurrent('verify, third round', () => {
       },
     );
 
-    it('a timeout gets a fix about answering in time, not "not 201, 202 or 204"', {
-      timeout: 60_000,
-    }, async () => {
+    it('a timeout gets a fix about answering in time, not "not 201, 202 or 204"', async () => {
       const report = await run({ slowMs: 1_500 }, ['acknowledges-issue'], { responseTimeoutMs: 500 });
       const c = caseOf(report, 'acknowledges-issue');
       expect(c.status).toBe('failed');

@@ -1,0 +1,56 @@
+/**
+ * No test sets its own deadline below the suite's (test/helpers/deadline.ts). A test's deadline only
+ * bounds a test that would never end; one written as "90 s, it takes 30" turned red at load 10 on two
+ * cores (three such in one run), so the class is checked here, in every test file, rather than the
+ * instances that failed.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TEST_DEADLINE_MS } from './helpers/deadline.js';
+
+const TEST_DIR = new URL('.', import.meta.url).pathname;
+
+/** `}, 60_000);` closing a test or hook, and `{ timeout: 60_000 }, async () =>` opening one. */
+const TRAILING = /\},\s*([\d_]+)\s*\);/g;
+const OPTIONS = /\{\s*timeout:\s*([\d_]+),?\s*\},\s*(?:async\s*)?\(/g;
+
+/** The literal test deadlines of `source` under the suite's (10 s and more: shorter ones are waits). */
+export function shortDeadlines(source: string): string[] {
+  const found: string[] = [];
+  for (const re of [TRAILING, OPTIONS]) {
+    for (const m of source.matchAll(re)) {
+      const ms = Number(m[1]!.replaceAll('_', ''));
+      if (ms >= 10_000 && ms < TEST_DEADLINE_MS) {
+        const line = source.slice(0, m.index).split('\n').length;
+        found.push(`line ${line}: ${m[0].replace(/\s+/g, ' ')}`);
+      }
+    }
+  }
+  return found;
+}
+
+/** The files of `npm test` (the package and scale runs have configs and deadlines of their own); this one quotes the forms. */
+const files = readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' }).filter(
+  (f) =>
+    /\.(test|browser)\.ts$/.test(f) &&
+    !/\.(package|scale)\.test\.ts$/.test(f) &&
+    !f.includes('fixtures') &&
+    f !== 'test-deadlines.test.ts',
+);
+
+describe('test deadlines', () => {
+  it('finds a short deadline in either form, and leaves waits and the suite deadline alone', () => {
+    expect(shortDeadlines("it('x', async () => {\n  await run();\n}, 90_000);")).toEqual([
+      'line 3: }, 90_000);',
+    ]);
+    expect(shortDeadlines("it('x', {\n  timeout: 120_000,\n}, async () => {});")).toHaveLength(1);
+    expect(shortDeadlines('await expect.poll(() => n, { timeout: 10_000 }).toBe(2);')).toEqual([]);
+    expect(shortDeadlines("it('x', async () => {}, 2 * TEST_DEADLINE_MS);")).toEqual([]);
+    expect(shortDeadlines('setTimeout(() => {}, 500);')).toEqual([]);
+  });
+
+  it.each(files)('%s sets no deadline under the suite’s', (file) => {
+    expect(shortDeadlines(readFileSync(join(TEST_DIR, file), 'utf8'))).toEqual([]);
+  });
+});
