@@ -20,8 +20,9 @@ const ANSWERS = join(FIXTURE, 'answers.json');
  * operation: they are left out of today's answer before the comparison (everything else must match).
  */
 const ADDED_SINCE: Readonly<Record<string, readonly string[]>> = {
-  // Decision 0209: the list is a page, with the count of every match and the cursor of the next page.
-  listNotifications: ['total', 'nextCursor'],
+  // Decision 0209: the list is a page, with the count of every match and the cursor of the next page;
+  // decision 0225: and the cursor of the newer one.
+  listNotifications: ['total', 'nextCursor', 'newerCursor'],
 };
 
 /** State GETs added after the fixture was recorded: that build had no answer to compare with. */
