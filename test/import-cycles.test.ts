@@ -138,6 +138,19 @@ describe('the import graph of src/', () => {
     expect(Object.keys(FOLDER_BACK_ARROWS).filter((a) => !present.has(a))).toEqual([]);
   });
 
+  it('the dashboard (ui/) has no circle of imports either', () => {
+    const UI = new URL('../ui/', import.meta.url).pathname;
+    const files = readdirSync(UI).filter((f) => f.endsWith('.js'));
+    const ui = new Map(
+      files.map((f) => [
+        f,
+        [...readFileSync(join(UI, f), 'utf8').matchAll(STATIC)].map((m) => m[1]!.replace(/^\.\//, '')),
+      ]),
+    );
+    expect(ui.get('detail.js')).toEqual(expect.arrayContaining(['route.js', 'state.js']));
+    expect(cycles(ui).map((c) => c.join(' → '))).toEqual([]);
+  });
+
   it('finds a circle when there is one (the check itself can fail)', () => {
     const circle = new Map([
       ['admin/scenarios.ts', ['scenarios/serve.ts']],

@@ -9,7 +9,6 @@ import { renderJournal } from './journal.js';
 import { morph } from './morph.js';
 import {
   filtersFromQuery,
-  notificationsHash,
   patchRows,
   renderNotifications,
   searchAgainSoon,
@@ -17,7 +16,7 @@ import {
 } from './notifications.js';
 import { focusPending } from './panel.js';
 import { renderRetry } from './retry.js';
-import { parseRoute, replace, routeHash } from './route.js';
+import { notificationsHash, parseRoute, replace, routeHash } from './route.js';
 import { renderSetup } from './setup.js';
 import {
   ADMIN,

@@ -5,7 +5,7 @@
 import { renderAttempt } from './attempts.js';
 import { base64Of, copyText, curlCommand, MAX_INLINE_GZ_BYTES } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
-import { notificationsHash, openNotification } from './notifications.js';
+import { notificationsHash, openNotification } from './route.js';
 import {
   ApiError,
   act,

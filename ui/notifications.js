@@ -3,13 +3,12 @@
 
 import { renderDetail } from './detail.js';
 import { h, isOk, outcomeText, pill, select, shortTime } from './dom.js';
-import { go, replace, routeHash } from './route.js';
+import { notificationsHash, openNotification, replace, routeHash } from './route.js';
 import {
   act,
   api,
   download,
   filterQuery,
-  focusWhenDrawn,
   heldIds,
   isoOrEmpty,
   load,
@@ -99,16 +98,6 @@ export function filtersFromQuery(q) {
   f.since = q.get('since') ?? '';
   f.until = q.get('until') ?? '';
 }
-
-/** The link of this view: the notification opened and the filters. @param {string | null} id */
-export const notificationsHash = (id) => routeHash('notifications', id, filterQuery());
-
-/** Opens a notification (a new history entry, so Back closes it). @param {string} id */
-export const openNotification = (id) => {
-  go(notificationsHash(id));
-  // The keyboard moves to what was opened: its title, once the delivery is drawn.
-  focusWhenDrawn(`#detail[data-id="${id}"] #detail-title`);
-};
 
 // ---- rows ---------------------------------------------------------------------------------------
 // The list's <tbody> is kept across redraws (data-keep) and its rows are updated here: a row is

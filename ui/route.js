@@ -3,6 +3,8 @@
 // a reload or a shared link opens the same delivery. `#<id>` alone (`#n-000006`, the short form the
 // pretty log prints on attempt lines, decision 0201) opens `#notifications/<id>`.
 
+import { filterQuery, focusWhenDrawn } from './state.js';
+
 /** @typedef {{ section: string, id: string | null, params: URLSearchParams }} Route */
 
 /** @param {string} hash @returns {Route} */
@@ -33,3 +35,13 @@ export function go(hash) {
 export function replace(hash) {
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
+
+/** The link of this view: the notification opened and the filters. @param {string | null} id */
+export const notificationsHash = (id) => routeHash('notifications', id, filterQuery());
+
+/** Opens a notification (a new history entry, so Back closes it). @param {string} id */
+export const openNotification = (id) => {
+  go(notificationsHash(id));
+  // The keyboard moves to what was opened: its title, once the delivery is drawn.
+  focusWhenDrawn(`#detail[data-id="${id}"] #detail-title`);
+};
