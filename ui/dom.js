@@ -46,6 +46,51 @@ export const shortTime = (iso) => fullTime(iso).slice(11);
 /** @param {string} text @param {string} kind */
 export const pill = (text, kind) => h('span', { class: `pill ${kind}` }, text);
 
+/** The CLI's marks of a case (src/report/case-report.ts), coloured like the notification states. */
+/** @type {Record<string, string>} */
+const CASE_MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
+/** @type {Record<string, string>} */
+const CASE_KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 'skipped' };
+
+/** A case's status as a coloured mark. @param {string} status */
+export const caseMark = (status) => pill(CASE_MARK[status] ?? status, CASE_KIND[status] ?? '');
+
+/**
+ * A conformance kit's cases (verify, verify-client) as one table: mark, id, title, and the reason with
+ * what `details` adds under it.
+ * @template {{ id: string, status: string, title: string, reason: string }} C
+ * @param {string} id @param {C[]} cases @param {(c: C) => Node | null} details
+ */
+export function caseTable(id, cases, details) {
+  return h(
+    'table',
+    { id },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ['', 'Case', 'Title', 'Reason'].map((t) => h('th', null, t)),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      cases.map((c) =>
+        h(
+          'tr',
+          { 'data-id': c.id, 'data-status': c.status },
+          h('td', { class: 'mark' }, caseMark(c.status), ' ', c.status),
+          h('td', { class: 'mono' }, c.id),
+          h('td', { class: 'wrap' }, c.title),
+          h('td', { class: 'wrap reason' }, c.reason, details(c)),
+        ),
+      ),
+    ),
+  );
+}
+
 /** @param {Attempt | null | undefined} attempt */
 export function outcomeText(attempt) {
   if (!attempt) return '';

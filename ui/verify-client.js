@@ -4,7 +4,7 @@
 // page never runs a command: no admin route does (decision 0187). The file is read in the browser;
 // nothing is sent anywhere.
 
-import { h, pill } from './dom.js';
+import { caseTable, h } from './dom.js';
 import { render } from './state.js';
 
 /**
@@ -13,11 +13,6 @@ import { render } from './state.js';
  * @typedef {import('../src/verify-client/types.js').ClientCaseResult} ClientCaseResult
  */
 
-/** The CLI's marks (src/report/case-report.ts), coloured like the notification states. */
-/** @type {Record<string, string>} */
-const MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
-/** @type {Record<string, string>} */
-const KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 'skipped' };
 const VERSIONS = ['1.7', '1.6'];
 const VARIANTS = ['json', 'xml', 'soap11', 'soap12'];
 /** A report is far smaller; a larger file is not one (the CLI's --replay refuses the same). */
@@ -215,33 +210,7 @@ function renderReport(r) {
         ` · ${view.file} · ${r.exec} · API ${r.version} ${r.variant}`,
       ),
     ),
-    h(
-      'table',
-      { id: 'verify-client-cases' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          ['', 'Case', 'Title', 'Reason'].map((t) => h('th', null, t)),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        r.cases.map((c) =>
-          h(
-            'tr',
-            { 'data-id': c.id, 'data-status': c.status },
-            h('td', { class: 'mark' }, pill(MARK[c.status] ?? c.status, KIND[c.status] ?? ''), ' ', c.status),
-            h('td', { class: 'mono' }, c.id),
-            h('td', { class: 'wrap' }, c.title),
-            h('td', { class: 'wrap reason' }, c.reason, c.status === 'skipped' ? null : renderDetails(c)),
-          ),
-        ),
-      ),
-    ),
+    caseTable('verify-client-cases', r.cases, (c) => (c.status === 'skipped' ? null : renderDetails(c))),
   );
 }
 

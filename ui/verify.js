@@ -5,7 +5,7 @@
 // page asks for the progress stream (Accept: application/x-ndjson) and shows each case as it ends.
 
 import { adminFetch } from './admin-token.js';
-import { h, pill } from './dom.js';
+import { caseMark, caseTable, h } from './dom.js';
 import { ADMIN, render, state } from './state.js';
 
 /**
@@ -20,12 +20,6 @@ import { ADMIN, render, state } from './state.js';
  *   | { type: 'report', report: VerifyReport }
  *   | { type: 'error', error: { message: string } }} VerifyEvent
  */
-
-/** The CLI's marks (src/verify/report/console.ts), coloured like the notification states. */
-/** @type {Record<string, string>} */
-const MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };
-/** @type {Record<string, string>} */
-const KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 'skipped' };
 
 /** What the reader typed (kept across the redraws live updates cause), the run and its report. */
 const verify = {
@@ -164,7 +158,7 @@ function renderProgress() {
       h(
         'li',
         { 'data-id': r.id, 'data-status': r.status },
-        pill(MARK[r.status] ?? r.status, KIND[r.status] ?? ''),
+        caseMark(r.status),
         ' ',
         h('span', { class: 'mono' }, r.id),
       ),
@@ -383,37 +377,8 @@ function renderReport(r) {
           ),
         )
       : null,
-    h(
-      'table',
-      { id: 'verify-cases' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          ['', 'Case', 'Title', 'Reason'].map((t) => h('th', null, t)),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        r.cases.map((c) =>
-          h(
-            'tr',
-            { 'data-id': c.id, 'data-status': c.status },
-            h('td', { class: 'mark' }, pill(MARK[c.status] ?? c.status, KIND[c.status] ?? ''), ' ', c.status),
-            h('td', { class: 'mono' }, c.id),
-            h('td', { class: 'wrap' }, c.title),
-            h(
-              'td',
-              { class: 'wrap reason' },
-              c.reason,
-              c.status === 'failed' || c.status === 'warned' ? renderEvidence(c) : null,
-            ),
-          ),
-        ),
-      ),
+    caseTable('verify-cases', r.cases, (c) =>
+      c.status === 'failed' || c.status === 'warned' ? renderEvidence(c) : null,
     ),
   );
 }
