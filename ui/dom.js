@@ -56,6 +56,18 @@ const CASE_KIND = { passed: 'ok', failed: 'failed', warned: 'pending', skipped: 
 export const caseMark = (status) => pill(CASE_MARK[status] ?? status, CASE_KIND[status] ?? '');
 
 /**
+ * A kit's report as the console sums it up (src/report/case-report.ts `formatTally`).
+ * @param {{ cases: unknown[], passed: number, failed: number, warned: number, skipped: number, durationMs: number }} r
+ */
+export function summaryText(r) {
+  const n = r.cases.length;
+  return (
+    `${r.failed > 0 ? 'FAILED' : 'OK'}: ${n} case${n === 1 ? '' : 's'}: ${r.passed} passed, ${r.failed} failed, ` +
+    `${r.warned} warned, ${r.skipped} skipped (${(r.durationMs / 1000).toFixed(1)} s)`
+  );
+}
+
+/**
  * A conformance kit's cases (verify, verify-client) as one table: mark, id, title, and the reason with
  * what `details` adds under it.
  * @template {{ id: string, status: string, title: string, reason: string }} C

@@ -4,7 +4,7 @@
 // page never runs a command: no admin route does (decision 0187). The file is read in the browser;
 // nothing is sent anywhere.
 
-import { caseTable, h } from './dom.js';
+import { caseTable, h, summaryText } from './dom.js';
 import { render } from './state.js';
 
 /**
@@ -179,15 +179,6 @@ function renderForm() {
         ),
       ),
     ),
-  );
-}
-
-/** The console's summary line (src/report/case-report.ts). @param {ClientReport} r */
-function summaryText(r) {
-  const n = r.cases.length;
-  return (
-    `${r.failed > 0 ? 'FAILED' : 'OK'}: ${n} case${n === 1 ? '' : 's'}: ${r.passed} passed, ${r.failed} failed, ` +
-    `${r.warned} warned, ${r.skipped} skipped (${(r.durationMs / 1000).toFixed(1)} s)`
   );
 }
 

@@ -5,7 +5,7 @@
 // page asks for the progress stream (Accept: application/x-ndjson) and shows each case as it ends.
 
 import { adminFetch } from './admin-token.js';
-import { caseMark, caseTable, h } from './dom.js';
+import { caseMark, caseTable, h, summaryText } from './dom.js';
 import { ADMIN, render, state } from './state.js';
 
 /**
@@ -335,15 +335,6 @@ function renderForm() {
         ),
       ),
     ),
-  );
-}
-
-/** @param {VerifyReport} r */
-function summaryText(r) {
-  const n = r.cases.length;
-  return (
-    `${r.failed > 0 ? 'FAILED' : 'OK'}: ${n} case${n === 1 ? '' : 's'}: ${r.passed} passed, ${r.failed} failed, ` +
-    `${r.warned} warned, ${r.skipped} skipped (${(r.durationMs / 1000).toFixed(1)} s)`
   );
 }
 
