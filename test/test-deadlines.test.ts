@@ -16,7 +16,7 @@ const TRAILING = /\},\s*([\d_]+)\s*\);/g;
 const OPTIONS = /\{\s*timeout:\s*([\d_]+),?\s*\},\s*(?:async\s*)?\(/g;
 
 /** The literal test deadlines of `source` under the suite's (10 s and more: shorter ones are waits). */
-export function shortDeadlines(source: string): string[] {
+function shortDeadlines(source: string): string[] {
   const found: string[] = [];
   for (const re of [TRAILING, OPTIONS]) {
     for (const m of source.matchAll(re)) {
