@@ -8,6 +8,7 @@ import { acknowledges } from '../model/acknowledgement.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
 import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
+import { applyReplayed } from './owners.js';
 import { ReplayedState } from './replay.js';
 import { changeRecord, credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
 
@@ -41,12 +42,8 @@ export class PersistentState {
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
-  static open(
-    dir: string,
-    port: number,
-    options: { acceptDataLoss?: boolean; journalEntries?: number } = {},
-  ): PersistentState {
-    const replayed = new ReplayedState(options.journalEntries);
+  static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
+    const replayed = new ReplayedState();
     return new PersistentState(
       DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
       replayed,
@@ -84,12 +81,7 @@ export class PersistentState {
     ];
     // What was read back is put back quietly: the data dir holds it already, and it is not news.
     const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
-    for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
-    t.auth.faults.restore(r.faults);
-    t.delivery.outages.restore(r.outages);
-    const { capacity } = t.auth.journal;
-    t.auth.journal.restore(r.requests.slice(Math.max(0, r.requests.length - capacity)));
-    for (const [, tok] of r.tokens) t.auth.tokens.restore(tok);
+    for (const change of r.changes.splice(0)) applyReplayed(t, change);
     const nowIso = clock.now().toISOString();
     const interrupted = r.interruptAttempts(nowIso);
     const batches = r.batches.slice();
@@ -120,12 +112,12 @@ export class PersistentState {
       {
         dataDir: this.dir,
         ...kept,
-        reservations: r.reservations.size,
+        reservations: r.reservations,
         notifications: r.notifications.size,
         interruptedAttempts: interrupted.length,
         ...this.#dir.sizes(),
       },
-      `data dir read back: ${r.notifications.size} notifications, ${r.reservations.size} reservations${interrupted.length ? `, ${interrupted.length} attempts found interrupted (at-least-once: they stay pending)` : ''}`,
+      `data dir read back: ${r.notifications.size} notifications, ${r.reservations} reservations${interrupted.length ? `, ${interrupted.length} attempts found interrupted (at-least-once: they stay pending)` : ''}`,
     );
     this.#catchUp(t, r);
     // Not before ready: the server answers first, the snapshot is written right after.

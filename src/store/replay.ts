@@ -1,7 +1,5 @@
-import type { Fault } from '../auth/faults.js';
-import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import type { User } from '../auth/users.js';
-import { BodyFile } from '../contract/index.js';
+import { BodyFile, type StoredBody } from '../contract/index.js';
 import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import {
@@ -10,18 +8,11 @@ import {
   MAX_ATTEMPTS,
   type NotificationRecord,
 } from '../delivery/notification.js';
-import type { Outage } from '../delivery/outages.js';
 import type { StartedAttempt } from '../delivery/outbox.js';
 import type { TrustSource } from '../delivery/trust.js';
-import type { StoredReservation } from '../reservations/store.js';
-import type {
-  ClockMark,
-  KeptRecord,
-  KeptToken,
-  NotificationChange,
-  NotificationData,
-  RecordData,
-} from './kinds.js';
+import { RESET } from '../model/change-sink.js';
+import type { ClockMark, KeptRecord, NotificationChange, NotificationData, RecordData } from './kinds.js';
+import type { ReplayedChange } from './owners.js';
 
 type KeptCredential = RecordData<'cred+'>;
 
@@ -32,6 +23,8 @@ const NO_ATTEMPTS: readonly Attempt[] = [];
 
 /** Everything a data dir holds, rebuilt from its records (snapshot then journal), in memory. */
 export class ReplayedState {
+  /** The changes the records stand for, for the stores' `apply`. */
+  readonly changes: ReplayedChange[] = [];
   clock: ClockMark | undefined;
   /** The latest batch instant run, skipped or started, in emulator ms. */
   lastBatchMs: number | undefined;
@@ -39,10 +32,12 @@ export class ReplayedState {
   readonly credentials = new Map<string, KeptCredential>();
   /** PEM text and source by SHA-256 fingerprint. */
   readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
-  faults: Fault[] = [];
-  outages: Outage[] = [];
-  readonly reservations = new Map<number, StoredReservation>();
-  eventSequence = 0;
+  /** Each reservation's latest body: a notification's record may name it (`gzOf`). */
+  readonly #bodies = new Map<number, StoredBody>();
+  /** How many reservations were read back (for the log). */
+  get reservations(): number {
+    return this.#bodies.size;
+  }
   readonly notifications = new Map<string, NotificationRecord>();
   /** Notifications the retention setting dropped (decision 0127). */
   droppedNotifications = 0;
@@ -51,8 +46,6 @@ export class ReplayedState {
   batches: BatchResult[] = [];
   /** A batch that started and never ended. */
   batchRunning: string | undefined;
-  requests: JournalEntry[] = [];
-  readonly tokens = new Map<string, KeptToken>();
   readonly #warnings = new Map<string, readonly string[]>();
   /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
   readonly #warningsOf = new Map<string, string[]>();
@@ -61,9 +54,6 @@ export class ReplayedState {
    * notifications keep the warnings of that credential, not of its successor (or of nothing).
    */
   #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
-
-  /** `journalEntries`: how many journal entries the emulator keeps (the setting), so replay keeps as many. */
-  constructor(private readonly journalEntries = MAX_JOURNAL_ENTRIES) {}
 
   /** Applies one record; exhaustive: a kind without a case here does not compile. */
   apply(rec: KeptRecord): void {
@@ -92,21 +82,21 @@ export class ReplayedState {
         this.trust.delete(rec.d.fingerprint);
         break;
       case 'faults':
-        this.faults = rec.d.faults;
+        this.changes.push({ kind: 'fault_used', faults: rec.d.faults });
         break;
       case 'outages':
-        this.outages = rec.d.outages;
+        this.changes.push({ kind: 'outage_used', outages: rec.d.outages });
         break;
       case 'res': {
         const { record, sequence, historyFrom } = rec.d;
-        const history =
-          historyFrom === undefined
-            ? record.history
-            : (this.reservations.get(record.bookingId)?.history ?? [])
-                .slice(0, historyFrom)
-                .concat(record.history);
-        this.reservations.set(record.bookingId, { ...record, history, gz: BodyFile.shared.keep(rec.b) });
-        this.eventSequence = Math.max(this.eventSequence, sequence);
+        const gz = BodyFile.shared.keep(rec.b);
+        this.#bodies.set(record.bookingId, gz);
+        this.changes.push({
+          kind: 'reservation_saved',
+          record: { ...record, gz },
+          sequence,
+          ...(historyFrom === undefined ? {} : { historyFrom }),
+        });
         break;
       }
       case 'n+':
@@ -138,22 +128,21 @@ export class ReplayedState {
         this.#batchAt(rec.d.at);
         break;
       case 'req':
-        this.requests.push(rec.d);
-        if (this.requests.length > 2 * this.journalEntries)
-          this.requests = this.requests.slice(this.requests.length - this.journalEntries);
+        this.changes.push({ kind: 'call_journaled', entry: rec.d });
         break;
-      case 'tok':
-        this.tokens.set(rec.d.token, rec.d);
-        break;
-      case 'tok-': {
-        const t = this.tokens.get(rec.d.token);
-        if (t) t.revoked = true;
+      case 'tok': {
+        const { token, username, version, issuedAtMs, revoked } = rec.d;
+        this.changes.push({ kind: 'token_issued', token, username, version, issuedAtMs });
+        if (revoked) this.changes.push({ kind: 'token_revoked', token });
         break;
       }
+      case 'tok-':
+        this.changes.push({ kind: 'token_revoked', token: rec.d.token });
+        break;
       case 'reset':
         // product rule "Admin API": reset forgets these; users, credentials and trust stay.
-        this.reservations.clear();
-        this.eventSequence = 0;
+        this.changes.push(RESET);
+        this.#bodies.clear();
         this.notifications.clear();
         this.droppedNotifications = 0;
         this.#warningsOf.clear();
@@ -161,10 +150,6 @@ export class ReplayedState {
         this.started.clear();
         this.batches = [];
         this.batchRunning = undefined;
-        this.requests = [];
-        this.tokens.clear();
-        this.faults = [];
-        this.outages = [];
         break;
       default:
         unappliedKind(rec);
@@ -216,11 +201,7 @@ export class ReplayedState {
   }
 
   #created(d: NotificationData, b: Buffer | undefined): void {
-    const gz = b
-      ? BodyFile.shared.keep(b)
-      : d.gzOf !== undefined
-        ? this.reservations.get(d.gzOf)?.gz
-        : undefined;
+    const gz = b ? BodyFile.shared.keep(b) : d.gzOf !== undefined ? this.#bodies.get(d.gzOf) : undefined;
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
     let warnings: readonly string[] = NO_WARNINGS;
     if (d.warnings) {
