@@ -3,8 +3,8 @@ import { type BookingStatus, type NotificationBody, packBody, type StoredBody } 
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { acknowledges } from '../model/acknowledgement.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
-import { BatchHistory, type BatchResult, runBatch } from './batches.js';
+import { APPLY_ONLY, type ChangeSink, RESET } from '../model/change-sink.js';
+import { type BatchResult, runBatch } from './batches.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
 import {
@@ -15,14 +15,15 @@ import {
   MAX_ATTEMPTS,
   type NotificationRecord,
 } from './notification.js';
-import { NotificationStore } from './notification-store.js';
 import { type OutageStore, outageMessage } from './outages.js';
+import { type OutboxChange, OutboxState, type Settled, settledOf } from './outbox-state.js';
 import type { SendResult } from './outcome.js';
 import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
 import type { NotificationFilter } from './settle.js';
 
 export type { BatchResult, NotAttemptedReason } from './batches.js';
+export type { OutboxChange, StartedAttempt } from './outbox-state.js';
 
 /** What stopping the outbox did with the attempts that were running (decision 0043). */
 export interface DrainResult {
@@ -64,9 +65,6 @@ export interface OutboxDeps {
   outages?: OutageStore;
 }
 
-/** An attempt as it starts: what is known before the receiver answers. */
-export type StartedAttempt = Pick<Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>;
-
 /** What the retention setting dropped so far, for the inspector (GET /__admin/notifications). */
 export interface RetentionView {
   /** The setting: notifications kept (0: no limit). */
@@ -83,32 +81,16 @@ export interface RetentionView {
   exhaustedKept: number;
 }
 
-/** What the outbox changed (src/change-stream.ts). */
-export type OutboxChange =
-  | { kind: 'notification_created'; notification: NotificationRecord }
-  | { kind: 'attempt_started'; notification: NotificationRecord; attempt: StartedAttempt }
-  | { kind: 'attempt_ended'; notification: NotificationRecord; attempt: Attempt }
-  | { kind: 'notification_cancelled'; notification: NotificationRecord }
-  | { kind: 'batch_started'; at: string }
-  /** A batch ran, or its instant was skipped (`result.skipped`). */
-  | { kind: 'batch_done'; result: BatchResult }
-  /**
-   * Settled notifications dropped by the retention setting (decision 0127); `dropped` is the count
-   * since the start or the last reset, these included.
-   */
-  | { kind: 'notifications_dropped'; ids: readonly string[]; dropped: number };
-
 /**
  * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
  * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
  * run in batches (src/delivery/batches.ts); the records live in a NotificationStore.
  */
 export class Outbox {
-  readonly #store = new NotificationStore();
-  /** Ids of the notifications a resend or bulk retry took (some notification's `resentFrom`). */
-  readonly #resent = new Set<string>();
+  /** The notifications and batch results: what `state.apply` writes, live and at a restart. */
+  readonly state: OutboxState;
+  readonly #store: OutboxState['store'];
   readonly #limiter: Limiter;
-  readonly #history: BatchHistory;
   readonly #changes: ChangeSink<OutboxChange>;
   #batchRunning = false;
   /** Set by `drain`: no attempt starts any more. */
@@ -118,7 +100,8 @@ export class Outbox {
 
   constructor(private readonly deps: OutboxDeps) {
     this.#limiter = new Limiter(deps.concurrency);
-    this.#history = new BatchHistory(deps.log);
+    this.state = new OutboxState(deps.log);
+    this.#store = this.state.store;
     this.#changes = deps.changes ?? APPLY_ONLY;
   }
 
@@ -159,10 +142,7 @@ export class Outbox {
       resentFrom: resentFrom ?? null,
     };
     // Kept before it exists: a notification the data dir could not keep is never created.
-    this.#changes.emit({ kind: 'notification_created', notification: record }, () => {
-      this.#store.add(record);
-      if (resentFrom !== undefined) this.#resent.add(resentFrom);
-    });
+    this.#changes.emit({ kind: 'notification_created', notification: record }, this.state);
     this.#applyRetention();
     this.#limiter.start(this.#attempt(record, 'first')); // marked in flight at once; runs in the background
     return record;
@@ -241,7 +221,7 @@ export class Outbox {
    * so it stays until a resend or bulk retry took it, or the setting retentionDropsExhausted lets it go.
    */
   #waitsForRetry(n: NotificationRecord): boolean {
-    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.#resent.has(n.id);
+    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.state.resent.has(n.id);
   }
 
   /**
@@ -264,8 +244,9 @@ export class Outbox {
     }
     if (ids.length === 0) return;
     try {
-      this.#changes.emit({ kind: 'notifications_dropped', ids, dropped: store.dropped + ids.length }, () =>
-        store.drop(ids),
+      this.#changes.emit(
+        { kind: 'notifications_dropped', ids, dropped: store.dropped + ids.length },
+        this.state,
       );
     } catch {
       // The data dir could not keep it: nothing is dropped; tried again at the next notification.
@@ -287,7 +268,7 @@ export class Outbox {
 
   /** Results of the most recent batches, oldest first. */
   batches(): readonly BatchResult[] {
-    return this.#history.list();
+    return this.state.history.list();
   }
 
   /**
@@ -298,7 +279,7 @@ export class Outbox {
     if (this.#batchRunning) return this.recordSkipped(at, 'previous batch still running');
     this.#batchRunning = true;
     try {
-      this.#changes.emitMade({ kind: 'batch_started', at: at.toISOString() });
+      this.#changes.emitMade({ kind: 'batch_started', at: at.toISOString() }, this.state);
       const store = this.#store;
       const result = await runBatch(
         {
@@ -312,8 +293,7 @@ export class Outbox {
         at,
         this.deps.clock.nextBatchAt(at).toISOString(),
       );
-      this.#history.remember(result);
-      this.#changes.emitMade({ kind: 'batch_done', result });
+      this.#changes.emitMade({ kind: 'batch_done', result }, this.state);
       return result;
     } finally {
       this.#batchRunning = false;
@@ -322,22 +302,18 @@ export class Outbox {
 
   /** Records the batch instant `at` as skipped, with the reason, and logs it. */
   recordSkipped(at: Date, reason: string): BatchResult {
-    const skipped = this.#history.remember(this.#history.skipped(at, reason));
-    this.#changes.emitMade({ kind: 'batch_done', result: skipped });
+    const skipped = this.state.history.skipped(at, reason);
+    this.#changes.emitMade({ kind: 'batch_done', result: skipped }, this.state);
     return skipped;
   }
 
   /**
-   * Takes what a data dir read back (decision 0080): notifications (none in flight) and batch results.
-   * Pending notifications without any attempt (their first attempt was queued at the crash) start it.
+   * After a restart's replay (decision 0080): pending notifications without any attempt (their first
+   * attempt was queued at the crash) start it.
    */
-  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>, dropped = 0): void {
-    this.#store.restore(records);
-    for (const n of this.#store.byId.values()) if (n.resentFrom !== null) this.#resent.add(n.resentFrom);
-    this.#store.dropped = dropped;
-    this.#history.restore(batches);
+  resume(): void {
     for (const n of this.#store.pending)
-      if (n.attempts.length === 0) this.#limiter.start(this.#attempt(n, 'first'));
+      if (n.attempts.length === 0 && !n.inFlight) this.#limiter.start(this.#attempt(n, 'first'));
   }
 
   /**
@@ -360,23 +336,17 @@ export class Outbox {
     return cancelled;
   }
 
-  /** Cancels `n`; `tell` false when the change that caused it tells of it (an attempt that ended). */
-  #cancel(n: NotificationRecord, reason: CancelReason, at: string, tell = true): void {
-    n.state = 'cancelled';
-    n.cancelledAt = at;
-    n.cancelReason = reason;
-    n.cancelWhenSettled = undefined;
-    this.#store.pending.delete(n);
+  /** Cancels `n` at `at` with `reason`. */
+  #cancel(n: NotificationRecord, reason: CancelReason, at: string): void {
     this.deps.log.info({ id: n.id, credentialId: n.credentialId, reason }, 'notification cancelled');
-    if (tell) this.#changes.emitMade({ kind: 'notification_cancelled', notification: n });
+    const settled: Settled = { ...settledOf(n), state: 'cancelled', cancelledAt: at, cancelReason: reason };
+    this.#changes.emitMade({ kind: 'notification_cancelled', notification: n, settled }, this.state);
   }
 
-  /** Forgets every notification and batch; attempts still running finish unrecorded. */
+  /** Forgets every notification and batch (`state.apply` of the reset); attempts still running finish unrecorded. */
   reset(): void {
-    this.#store.reset();
-    this.#resent.clear();
+    this.state.apply(RESET);
     this.#running.clear();
-    this.#history.clear();
   }
 
   /**
@@ -522,11 +492,14 @@ export class Outbox {
     const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
     // Written before the request goes out: a crash while it is in flight leaves its trace (decision 0080).
     if (!outage)
-      this.#changes.emitMade({
-        kind: 'attempt_started',
-        notification: n,
-        attempt: { number, startedAt, startedAtWall, trigger, batchAt },
-      });
+      this.#changes.emitMade(
+        {
+          kind: 'attempt_started',
+          notification: n,
+          attempt: { number, startedAt, startedAtWall, trigger, batchAt },
+        },
+        this.state,
+      );
     const result: SendResult = outage
       ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
       : await sender
@@ -569,32 +542,32 @@ export class Outbox {
     return n;
   }
 
-  /** Adds an ended attempt to `n`, moves its state on, settles it and tells of it (kept, then heard). */
+  /** Ends an attempt of `n`: where it leaves `n`, settled (no longer in flight), told (kept, applied, heard). */
   #record(n: NotificationRecord, attempt: Attempt, finishedMs = this.deps.clock.now().getTime()): void {
-    const store = this.#store;
-    // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
-    // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
-    n.attempts = n.attempts.concat([attempt]);
-    n.lastFinishedMs = finishedMs;
+    const settled: Settled = { ...settledOf(n), lastFinishedMs: finishedMs };
     // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
     // acknowledges.
     if (acknowledges(attempt)) {
-      n.state = 'delivered';
-      n.deliveredAt = attempt.finishedAt;
-      store.pending.delete(n);
-    } else if (countedAttempts(n) >= MAX_ATTEMPTS) {
-      n.state = 'exhausted';
-      n.exhaustedAt = attempt.finishedAt;
-      store.pending.delete(n);
+      settled.state = 'delivered';
+      settled.deliveredAt = attempt.finishedAt;
+    } else if (countedAttempts({ attempts: [...n.attempts, attempt] }) >= MAX_ATTEMPTS) {
+      settled.state = 'exhausted';
+      settled.exhaustedAt = attempt.finishedAt;
     } else if (n.cancelWhenSettled) {
-      this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt, false);
+      this.deps.log.info(
+        { id: n.id, credentialId: n.credentialId, reason: n.cancelWhenSettled },
+        'notification cancelled',
+      );
+      settled.state = 'cancelled';
+      settled.cancelledAt = attempt.finishedAt;
+      settled.cancelReason = n.cancelWhenSettled;
     }
     // Settled first, so what the change carries is the notification as it now stands (no longer in
     // flight): the live stream's row would otherwise say "now" for a next attempt already over.
-    // Waiters wake in a later microtask, after the change below is kept.
-    store.settled(n);
+    // Waiters wake in a later microtask, after the change below is kept and applied.
+    this.#store.settled(n);
     // One change for the attempt and the state it led to (a cancel included): the data dir keeps
-    // it, the info log and the live stream hear it.
-    this.#changes.emitMade({ kind: 'attempt_ended', notification: n, attempt });
+    // it, the state applies it, the info log and the live stream hear it.
+    this.#changes.emitMade({ kind: 'attempt_ended', notification: n, attempt, settled }, this.state);
   }
 }

@@ -30,12 +30,22 @@ export function applyReplayed(s: KeptServices, change: ReplayedChange): void {
     case 'reservation_saved':
       s.reservations.state.apply(change);
       break;
+    case 'notification_created':
+    case 'attempt_started':
+    case 'attempt_ended':
+    case 'notification_cancelled':
+    case 'batch_started':
+    case 'batch_done':
+    case 'notifications_dropped':
+      s.delivery.outbox.state.apply(change);
+      break;
     case 'reset':
       s.auth.faults.apply(change);
       s.delivery.outages.apply(change);
       s.auth.journal.apply(change);
       s.auth.tokens.apply(change);
       s.reservations.state.apply(change);
+      s.delivery.outbox.state.apply(change);
       break;
     default:
       unownedKind(change);
@@ -60,6 +70,13 @@ export type ReplayedChange = Extract<
       | 'token_issued'
       | 'token_revoked'
       | 'reservation_saved'
+      | 'notification_created'
+      | 'attempt_started'
+      | 'attempt_ended'
+      | 'notification_cancelled'
+      | 'batch_started'
+      | 'batch_done'
+      | 'notifications_dropped'
       | 'reset';
   }
 >;

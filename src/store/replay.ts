@@ -1,14 +1,8 @@
 import type { User } from '../auth/users.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
-import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
-import {
-  type Attempt,
-  countedAttempts,
-  MAX_ATTEMPTS,
-  type NotificationRecord,
-} from '../delivery/notification.js';
-import type { StartedAttempt } from '../delivery/outbox.js';
+import type { Attempt, NotificationRecord } from '../delivery/notification.js';
+import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustSource } from '../delivery/trust.js';
 import { RESET } from '../model/change-sink.js';
 import type { ClockMark, KeptRecord, NotificationChange, NotificationData, RecordData } from './kinds.js';
@@ -21,7 +15,13 @@ export type { ClockMark, NotificationChange } from './kinds.js';
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
-/** Everything a data dir holds, rebuilt from its records (snapshot then journal), in memory. */
+/**
+ * The reader of a data dir's records (snapshot then journal, format 2): each record becomes the
+ * changes it stands for, in order, for the stores' own `apply` (src/store/owners.ts). It keeps only
+ * what reading needs: where the clock stood, each reservation's latest body and the notifications
+ * by id (a notification's record names them), and the configuration (users, credentials, trusted
+ * certificates), which a config or scenario preload may win over.
+ */
 export class ReplayedState {
   /** The changes the records stand for, for the stores' `apply`. */
   readonly changes: ReplayedChange[] = [];
@@ -34,18 +34,8 @@ export class ReplayedState {
   readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
   /** Each reservation's latest body: a notification's record may name it (`gzOf`). */
   readonly #bodies = new Map<number, StoredBody>();
-  /** How many reservations were read back (for the log). */
-  get reservations(): number {
-    return this.#bodies.size;
-  }
-  readonly notifications = new Map<string, NotificationRecord>();
-  /** Notifications the retention setting dropped (decision 0127). */
-  droppedNotifications = 0;
-  /** Attempts that started and never ended: a crash cut them off. */
-  readonly started = new Map<string, StartedAttempt>();
-  batches: BatchResult[] = [];
-  /** A batch that started and never ended. */
-  batchRunning: string | undefined;
+  /** The notifications read so far, by id: a change record names its notification by id. */
+  readonly #notifications = new Map<string, NotificationRecord>();
   readonly #warnings = new Map<string, readonly string[]>();
   /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
   readonly #warningsOf = new Map<string, string[]>();
@@ -55,7 +45,12 @@ export class ReplayedState {
    */
   #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
 
-  /** Applies one record; exhaustive: a kind without a case here does not compile. */
+  /** How many reservations and notifications were read back (for the log). */
+  counts(): { reservations: number; notifications: number } {
+    return { reservations: this.#bodies.size, notifications: this.#notifications.size };
+  }
+
+  /** Reads one record; exhaustive: a kind without a case here does not compile. */
   apply(rec: KeptRecord): void {
     switch (rec.k) {
       case 'clock':
@@ -99,32 +94,31 @@ export class ReplayedState {
         });
         break;
       }
-      case 'n+':
-        this.#created(rec.d, rec.b);
+      case 'n+': {
+        const notification = this.#created(rec.d, rec.b);
+        this.#notifications.set(notification.id, notification);
+        this.changes.push({ kind: 'notification_created', notification });
         break;
-      case 'a>':
-        this.started.set(rec.d.id, rec.d.attempt);
+      }
+      case 'a>': {
+        const notification = this.#notifications.get(rec.d.id);
+        if (notification)
+          this.changes.push({ kind: 'attempt_started', notification, attempt: rec.d.attempt });
         break;
+      }
       case 'n':
         this.#changed(rec.d);
         break;
       case 'n-':
-        // Dropped by the retention setting; `dropped` is the count so far, ids the ones dropped now.
-        for (const id of rec.d.ids) {
-          this.notifications.delete(id);
-          this.started.delete(id);
-        }
-        this.droppedNotifications = rec.d.dropped;
+        for (const id of rec.d.ids) this.#notifications.delete(id);
+        this.changes.push({ kind: 'notifications_dropped', ids: rec.d.ids, dropped: rec.d.dropped });
         break;
       case 'b>':
-        this.batchRunning = rec.d.at;
+        this.changes.push({ kind: 'batch_started', at: rec.d.at });
         this.#batchAt(rec.d.at);
         break;
       case 'b':
-        this.batches.push(rec.d);
-        if (this.batches.length > 2 * BATCH_HISTORY_LIMIT)
-          this.batches = this.batches.slice(-BATCH_HISTORY_LIMIT);
-        if (this.batchRunning === rec.d.at) this.batchRunning = undefined;
+        this.changes.push({ kind: 'batch_done', result: rec.d });
         this.#batchAt(rec.d.at);
         break;
       case 'req':
@@ -143,47 +137,13 @@ export class ReplayedState {
         // product rule "Admin API": reset forgets these; users, credentials and trust stay.
         this.changes.push(RESET);
         this.#bodies.clear();
-        this.notifications.clear();
-        this.droppedNotifications = 0;
+        this.#notifications.clear();
         this.#warningsOf.clear();
         this.#formerWarningsOf = [];
-        this.started.clear();
-        this.batches = [];
-        this.batchRunning = undefined;
         break;
       default:
         unappliedKind(rec);
     }
-  }
-
-  /**
-   * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted_by_crash`
-   * attempt (it counts toward the 5: the receiver may have got it), the notification stays pending
-   * unless that was its fifth. Answers the notifications it changed.
-   */
-  interruptAttempts(atIso: string): NotificationRecord[] {
-    const changed: NotificationRecord[] = [];
-    for (const [id, s] of this.started) {
-      const n = this.notifications.get(id);
-      if (n?.state !== 'pending') continue;
-      const attempt: Attempt = {
-        ...s,
-        number: n.attempts.length + 1,
-        finishedAt: s.startedAt,
-        durationMs: 0,
-        outcome: 'interrupted_by_crash',
-        message: `the emulator stopped while this attempt was in flight (found at the restart of ${atIso}); whether the receiver got it is unknown: delivery is at-least-once across a restart, as the provider's`,
-      };
-      n.attempts = n.attempts.concat([attempt]);
-      n.lastFinishedMs = Date.parse(s.startedAt);
-      if (countedAttempts(n) >= MAX_ATTEMPTS) {
-        n.state = 'exhausted';
-        n.exhaustedAt = s.startedAt;
-      }
-      changed.push(n);
-    }
-    this.started.clear();
-    return changed;
   }
 
   /** The credential `id` changes: the notifications named by it so far keep its warnings as they were. */
@@ -200,7 +160,7 @@ export class ReplayedState {
     if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
   }
 
-  #created(d: NotificationData, b: Buffer | undefined): void {
+  #created(d: NotificationData, b: Buffer | undefined): NotificationRecord {
     const gz = b ? BodyFile.shared.keep(b) : d.gzOf !== undefined ? this.#bodies.get(d.gzOf) : undefined;
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
     let warnings: readonly string[] = NO_WARNINGS;
@@ -214,7 +174,7 @@ export class ReplayedState {
       warnings = standIn;
     }
     // Every member in the order Outbox.create writes them: one object shape for all records.
-    this.notifications.set(d.id, {
+    return {
       id: d.id,
       credentialId: d.credentialId,
       bookingId: d.bookingId,
@@ -236,7 +196,7 @@ export class ReplayedState {
       inFlight: false,
       lastFinishedMs: d.lastFinishedMs,
       resentFrom: d.resentFrom ?? null,
-    });
+    };
   }
 
   /**
@@ -252,7 +212,7 @@ export class ReplayedState {
       ...[...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS] as const),
       ...this.#formerWarningsOf.map(({ standIn, credential }) => [standIn, ofFormer(credential)] as const),
     ]);
-    for (const n of this.notifications.values()) {
+    for (const n of this.#notifications.values()) {
       const real = standIns.get(n.warnings);
       if (real) n.warnings = real;
     }
@@ -260,19 +220,23 @@ export class ReplayedState {
     this.#formerWarningsOf = [];
   }
 
+  /** A notification's change record: the attempt that ended and where it left it, or a cancel. */
   #changed(d: NotificationChange): void {
-    const n = this.notifications.get(d.id);
-    if (!n) return; // forgotten by a reset after the attempt started
-    n.state = d.state;
-    n.deliveredAt = d.deliveredAt ?? null;
-    n.exhaustedAt = d.exhaustedAt ?? null;
-    n.cancelledAt = d.cancelledAt ?? null;
-    n.cancelReason = d.cancelReason ?? null;
-    n.lastFinishedMs = d.lastFinishedMs;
-    if (d.attempt) {
-      n.attempts = n.attempts.concat([d.attempt]);
-      this.started.delete(d.id);
-    }
+    const notification = this.#notifications.get(d.id);
+    if (!notification) return; // forgotten by a reset after the attempt started
+    const settled: Settled = {
+      state: d.state,
+      deliveredAt: d.deliveredAt ?? null,
+      exhaustedAt: d.exhaustedAt ?? null,
+      cancelledAt: d.cancelledAt ?? null,
+      cancelReason: d.cancelReason ?? null,
+      lastFinishedMs: d.lastFinishedMs,
+    };
+    this.changes.push(
+      d.attempt
+        ? { kind: 'attempt_ended', notification, attempt: d.attempt, settled }
+        : { kind: 'notification_cancelled', notification, settled },
+    );
   }
 }
 
