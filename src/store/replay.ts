@@ -57,24 +57,12 @@ export class ReplayedState {
         this.clock = rec.d;
         break;
       case 'user+':
-        this.users.set(rec.d.username, rec.d);
-        break;
       case 'user-':
-        this.users.delete(rec.d.username);
-        break;
       case 'cred+':
-        this.#retireWarnings(rec.d.id);
-        this.credentials.set(rec.d.id, rec.d);
-        break;
       case 'cred-':
-        this.#retireWarnings(rec.d.id);
-        this.credentials.delete(rec.d.id);
-        break;
       case 'trust+':
-        this.trust.set(rec.d.fingerprint, rec.d);
-        break;
       case 'trust-':
-        this.trust.delete(rec.d.fingerprint);
+        this.#configuration(rec);
         break;
       case 'faults':
         this.changes.push({ kind: 'fault_used', faults: rec.d.faults });
@@ -94,24 +82,11 @@ export class ReplayedState {
         });
         break;
       }
-      case 'n+': {
-        const notification = this.#created(rec.d, rec.b);
-        this.#notifications.set(notification.id, notification);
-        this.changes.push({ kind: 'notification_created', notification });
-        break;
-      }
-      case 'a>': {
-        const notification = this.#notifications.get(rec.d.id);
-        if (notification)
-          this.changes.push({ kind: 'attempt_started', notification, attempt: rec.d.attempt });
-        break;
-      }
+      case 'n+':
+      case 'a>':
       case 'n':
-        this.#changed(rec.d);
-        break;
       case 'n-':
-        for (const id of rec.d.ids) this.#notifications.delete(id);
-        this.changes.push({ kind: 'notifications_dropped', ids: rec.d.ids, dropped: rec.d.dropped });
+        this.#notificationRecord(rec);
         break;
       case 'b>':
         this.changes.push({ kind: 'batch_started', at: rec.d.at });
@@ -143,6 +118,59 @@ export class ReplayedState {
         break;
       default:
         unappliedKind(rec);
+    }
+  }
+
+  /** A notification created, an attempt started, a notification changed, notifications dropped. */
+  #notificationRecord(rec: Extract<KeptRecord, { k: 'n+' | 'a>' | 'n' | 'n-' }>): void {
+    switch (rec.k) {
+      case 'n+': {
+        const notification = this.#created(rec.d, rec.b);
+        this.#notifications.set(notification.id, notification);
+        this.changes.push({ kind: 'notification_created', notification });
+        break;
+      }
+      case 'a>': {
+        const notification = this.#notifications.get(rec.d.id);
+        if (notification)
+          this.changes.push({ kind: 'attempt_started', notification, attempt: rec.d.attempt });
+        break;
+      }
+      case 'n':
+        this.#changed(rec.d);
+        break;
+      case 'n-':
+        for (const id of rec.d.ids) this.#notifications.delete(id);
+        this.changes.push({ kind: 'notifications_dropped', ids: rec.d.ids, dropped: rec.d.dropped });
+        break;
+    }
+  }
+
+  /** Users, credentials and trusted certificates: put back through their mutators (a preload wins). */
+  #configuration(
+    rec: Extract<KeptRecord, { k: 'user+' | 'user-' | 'cred+' | 'cred-' | 'trust+' | 'trust-' }>,
+  ): void {
+    switch (rec.k) {
+      case 'user+':
+        this.users.set(rec.d.username, rec.d);
+        break;
+      case 'user-':
+        this.users.delete(rec.d.username);
+        break;
+      case 'cred+':
+        this.#retireWarnings(rec.d.id);
+        this.credentials.set(rec.d.id, rec.d);
+        break;
+      case 'cred-':
+        this.#retireWarnings(rec.d.id);
+        this.credentials.delete(rec.d.id);
+        break;
+      case 'trust+':
+        this.trust.set(rec.d.fingerprint, rec.d);
+        break;
+      case 'trust-':
+        this.trust.delete(rec.d.fingerprint);
+        break;
     }
   }
 
