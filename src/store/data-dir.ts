@@ -1,26 +1,20 @@
 import {
-  closeSync,
   fdatasync,
   fdatasyncSync,
-  fsync,
-  fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
-  readdirSync,
   renameSync,
   unlinkSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
 import {
-  CHECKPOINT_FILE,
-  type Checkpoint,
   closeQuietly,
   DATA_DIR_FORMAT,
   type DataDirFailure,
+  deleteJournalsBefore,
   describeError,
   journalName,
   readFormat,
@@ -29,13 +23,15 @@ import {
   type SnapshotMark,
   storeError,
   syncDir,
+  writeCheckpoint,
   writeFormat,
 } from './dir-files.js';
 import type { JournalMark } from './journal-read.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { readBack } from './read-back.js';
-import { encodeRecord, encodeRecordAt, RecordSlices } from './records.js';
+import { encodeRecord, encodeRecordAt } from './records.js';
+import { writeSnapshot, writeSnapshotInSlices } from './snapshot-file.js';
 
 export { DATA_DIR_FORMAT, type DataDirFailure } from './dir-files.js';
 
@@ -217,18 +213,7 @@ export class DataDir {
     let records = 0;
     let journal: number | undefined;
     try {
-      const fd = openSync(tmp, 'w');
-      try {
-        const out = new RecordSlices(fd);
-        out.add({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
-        for (const rec of state) out.add(rec);
-        out.flush();
-        bytes = out.bytes;
-        records = out.records;
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      ({ bytes, records } = writeSnapshot(tmp, generation, state));
       // Opened before the rename: a crash between leaves an empty journal of a generation the old
       // snapshot does not name, deleted at the next start.
       journal = openSync(join(this.dir, journalName(generation)), 'a');
@@ -254,7 +239,7 @@ export class DataDir {
     this.#snapshotBytes = bytes;
     this.#snapshotMark = { generation, bytes, records };
     this.#sealed = [];
-    this.#deleteJournalsBefore(generation);
+    deleteJournalsBefore(this.dir, generation);
     this.#writeCheckpoint('running');
   }
 
@@ -281,19 +266,12 @@ export class DataDir {
    * an older checkpoint only checks less.
    */
   #writeCheckpoint(state: 'running' | 'stopped', current: JournalMark = this.#mark()): void {
-    const checkpoint: Checkpoint = {
+    writeCheckpoint(this.dir, {
       at: new Date().toISOString(),
       state,
       ...(this.#snapshotMark ? { snapshot: this.#snapshotMark } : {}),
       journals: [...this.#sealed, current],
-    };
-    const file = join(this.dir, CHECKPOINT_FILE);
-    try {
-      writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint)}\n`);
-      renameSync(`${file}.tmp`, file);
-    } catch {
-      // A full disk: the previous checkpoint names less than there is, which is still true.
-    }
+    });
   }
 
   /**
@@ -336,25 +314,9 @@ export class DataDir {
     let bytes = 0;
     let count = 0;
     try {
-      const fd = openSync(tmp, 'w');
-      try {
-        const out = new RecordSlices(fd);
-        out.add({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
-        // The records are built as they are taken (stateRecords cut the state already); each full
-        // slice is written, then the event loop answers what waited before the next is encoded.
-        for (const rec of state) {
-          if (out.add(rec)) {
-            await new Promise((resolve) => setImmediate(resolve));
-            if (this.#compacting !== token) throw new Error('overtaken');
-          }
-        }
-        out.flush();
-        bytes = out.bytes;
-        count = out.records - 1;
-        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
-      } finally {
-        closeQuietly(fd);
-      }
+      const written = await writeSnapshotInSlices(tmp, generation, state, () => this.#compacting === token);
+      bytes = written.bytes;
+      count = written.records - 1;
       if (this.#compacting !== token) throw new Error('overtaken');
       renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
     } catch (err) {
@@ -373,21 +335,9 @@ export class DataDir {
     this.#snapshotBytes = bytes;
     this.#snapshotMark = { generation, bytes, records: count + 1 };
     this.#sealed = this.#sealed.filter((j) => j.generation >= generation);
-    this.#deleteJournalsBefore(generation);
+    deleteJournalsBefore(this.dir, generation);
     this.#writeCheckpoint('running');
     return { records: count, bytes, captureMs };
-  }
-
-  #deleteJournalsBefore(generation: number): void {
-    for (const f of readdirSync(this.dir)) {
-      const journal = /^journal-(\d+)\.bin$/.exec(f);
-      if (!journal || Number(journal[1]) >= generation) continue;
-      try {
-        unlinkSync(join(this.dir, f));
-      } catch {
-        // Already gone.
-      }
-    }
   }
 
   /** Sizes for messages and benchmarks. */

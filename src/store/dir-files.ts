@@ -160,3 +160,27 @@ export function syncDir(dir: string): void {
 export function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
   return new EmulatorError(code, message, 500, 'user_input', details);
 }
+
+/** Writes `checkpoint.json` (decision 0111); never throws: an older checkpoint only checks less. */
+export function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
+  const file = join(dir, CHECKPOINT_FILE);
+  try {
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint)}\n`);
+    renameSync(`${file}.tmp`, file);
+  } catch {
+    // A full disk: the previous checkpoint names less than there is, which is still true.
+  }
+}
+
+/** Deletes the journals older than `generation` (folded into its snapshot). */
+export function deleteJournalsBefore(dir: string, generation: number): void {
+  for (const f of readdirSync(dir)) {
+    const journal = /^journal-(\d+)\.bin$/.exec(f);
+    if (!journal || Number(journal[1]) >= generation) continue;
+    try {
+      unlinkSync(join(dir, f));
+    } catch {
+      // Already gone.
+    }
+  }
+}
