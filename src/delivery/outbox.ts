@@ -16,7 +16,7 @@ import type { NotificationFilter } from './settle.js';
 
 export type { DrainResult } from './attempts.js';
 export type { BatchResult, NotAttemptedReason } from './batches.js';
-export type { OutboxChange, StartedAttempt } from './outbox-state.js';
+export type { OutboxChange } from './outbox-state.js';
 
 export interface OutboxDeps {
   clock: Clock;

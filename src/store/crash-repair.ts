@@ -2,7 +2,7 @@ import type { ChangeStream } from '../change-stream.js';
 import type { BatchResult } from '../delivery/batches.js';
 import { type Attempt, countedAttempts, MAX_ATTEMPTS } from '../delivery/notification.js';
 import type { Outbox } from '../delivery/outbox.js';
-import type { Settled } from '../delivery/outbox-state.js';
+import { type Settled, settledOf } from '../delivery/outbox-state.js';
 import { acknowledges } from '../model/acknowledgement.js';
 
 /**
@@ -29,14 +29,7 @@ export function repairCrash(outbox: Outbox, changes: ChangeStream, atIso: string
       outcome: 'interrupted_by_crash',
       message: `the emulator stopped while this attempt was in flight (found at the restart of ${atIso}); whether the receiver got it is unknown: delivery is at-least-once across a restart, as the provider's`,
     };
-    const settled: Settled = {
-      state: n.state,
-      deliveredAt: n.deliveredAt,
-      exhaustedAt: n.exhaustedAt,
-      cancelledAt: n.cancelledAt,
-      cancelReason: n.cancelReason,
-      lastFinishedMs: Date.parse(s.startedAt),
-    };
+    const settled: Settled = { ...settledOf(n), lastFinishedMs: Date.parse(s.startedAt) };
     if (countedAttempts({ attempts: [...n.attempts, attempt] }) >= MAX_ATTEMPTS) {
       settled.state = 'exhausted';
       settled.exhaustedAt = s.startedAt;
