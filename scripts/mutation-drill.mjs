@@ -71,13 +71,20 @@ function mutants() {
     const text = readFileSync(join(ROOT, file), 'utf8');
     // Each case of an `apply(change: …)` method, up to the method's closing brace.
     for (const method of text.matchAll(/^( +)apply\(change: [^)]*\): void \{\n([\s\S]*?)^\1\}$/gm)) {
-      for (const c of method[2].matchAll(/^( +)case '([a-z_]+)':( \{)?$/gm)) {
+      const whole = method[0];
+      const opening = /switch \(change\.kind\) \{\n/.exec(whole);
+      if (!opening) continue;
+      for (const c of whole.matchAll(/^( +)case '([a-z_]+)':( \{)?\n/gm)) {
         applied.add(c[2]);
+        // Its label leaves its group (the cases that share its code) for a case of its own that
+        // does nothing, first in the switch: the other kinds of the group still run their code.
+        const at = opening.index + opening[0].length;
+        const without = `${whole.slice(0, c.index)}${c[3] ? `${c[1]}{\n` : ''}${whole.slice(c.index + c[0].length)}`;
         out.push({
           name: `apply: ${c[2]} does nothing (${file})`,
           file,
-          from: `${method[0].slice(0, method[0].indexOf(c[0]))}${c[0]}`,
-          to: `${method[0].slice(0, method[0].indexOf(c[0]))}${c[1]}case '${c[2]}': if (change) break;${c[3] ?? ''}`,
+          from: whole,
+          to: `${without.slice(0, at)}${c[1]}case '${c[2]}':\n${c[1]}  break;\n${without.slice(at)}`,
         });
       }
     }
