@@ -144,6 +144,7 @@ function killers(file) {
         'test/delivery-trust.test.ts',
         'test/notification-retention.test.ts',
         'test/delivery-redelivery.test.ts',
+        'test/delivery-cancel.test.ts',
       ],
     },
   ];
