@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startServer } from '../src/server.js';
+import { describe, expect, it } from 'vitest';
+import { dataDirRoot, serveOnDataDir, stop } from './helpers/data-dir-emulators.js';
+import { atFileEnd } from './helpers/file-hooks.js';
 
 // What a crash cuts off, in process and in seconds (issue 38 §4, §5): the data dir's files are
 // copied while an attempt of a redelivery batch is in flight, as a kill -9 at that instant leaves
@@ -16,29 +16,12 @@ import { type RunningEmulator, startServer } from '../src/server.js';
 // same of the real process; this one lets the mutation drill (scripts/mutation-drill.mjs) kill a
 // mutant of those changes without a build.
 
-const dirs: string[] = [];
-const emulators = new Set<RunningEmulator>();
 const held: ServerResponse[] = [];
-afterAll(async () => {
+atFileEnd(() => {
   for (const res of held) res.socket?.destroy();
-  for (const e of emulators) await e.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function serve(dataDir: string): Promise<RunningEmulator> {
-  const emu = await startServer({
-    port: 0,
-    logLevel: 'silent',
-    allowHttp: true,
-    clock: 'manual',
-    clockStart: '2026-04-27T10:00:00Z',
-    seed: 11,
-    shutdownGraceMs: 0,
-    dataDir,
-  });
-  emulators.add(emu);
-  return emu;
-}
+const serve = (dataDir: string) => serveOnDataDir(dataDir, { seed: 11, shutdownGraceMs: 0 });
 
 const post = (url: string, body?: unknown) =>
   fetch(url, {
@@ -67,8 +50,7 @@ describe('a restart after a crash mid-batch', () => {
     receiver.listen(0, '127.0.0.1');
     await once(receiver, 'listening');
     const port = (receiver.address() as AddressInfo).port;
-    const root = mkdtempSync(join(tmpdir(), 'reportbo-crash-cut-'));
-    dirs.push(root);
+    const root = dataDirRoot('reportbo-crash-cut-');
     const dataDir = join(root, 'data');
     const emu = await serve(dataDir);
     const admin = `${emu.url}/__admin`;
@@ -86,8 +68,7 @@ describe('a restart after a crash mid-batch', () => {
     const crashed = join(root, 'crashed');
     cpSync(dataDir, crashed, { recursive: true, filter: (src) => !src.endsWith('lock.json') });
     // The original stops (its attempt recorded as interrupted by the stop, grace 0); the copy is what counts.
-    await emu.close();
-    emulators.delete(emu);
+    await stop(emu);
     for (const res of held) res.socket?.destroy();
     await batch;
     receiver.close();

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startServer } from '../src/server.js';
+import { describe, expect, it } from 'vitest';
 import { readState, stateDifferences } from './helpers/admin-state.js';
+import { dataDirRoot, serveOnDataDir, stop } from './helpers/data-dir-emulators.js';
 import { testCa } from './helpers/tls.js';
 
 // Every kind of change once, in an order that gives each something to act on, then a restart
@@ -13,34 +11,12 @@ import { testCa } from './helpers/tls.js';
 // mutation drill (scripts/mutation-drill.mjs) kills a change that bypasses the stream in seconds.
 
 const URL = 'http://127.0.0.1:9/hook';
-const dirs: string[] = [];
-const emulators = new Set<RunningEmulator>();
-afterAll(async () => {
-  for (const e of emulators) await e.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-async function serve(dataDir: string): Promise<RunningEmulator> {
-  const emu = await startServer({
-    port: 0,
-    logLevel: 'silent',
-    allowHttp: true,
-    clock: 'manual',
-    clockStart: '2026-04-27T10:00:00Z',
-    seed: 5,
-    notificationRetention: 3,
-    retentionDropsExhausted: true,
-    dataDir,
-  });
-  emulators.add(emu);
-  return emu;
-}
+const serve = (dataDir: string) =>
+  serveOnDataDir(dataDir, { seed: 5, notificationRetention: 3, retentionDropsExhausted: true });
 
 describe('a restart after every kind of change', () => {
   it('answers every state GET as before, after each change', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'reportbo-sweep-'));
-    dirs.push(root);
-    const dataDir = join(root, 'data');
+    const dataDir = join(dataDirRoot('reportbo-sweep-'), 'data');
     let emu = await serve(dataDir);
     const call = async (method: string, path: string, body?: unknown, type = 'application/json') => {
       const res = await fetch(`${emu.url}/__admin${path}`, {
@@ -109,8 +85,7 @@ describe('a restart after every kind of change', () => {
     for (const [what, step] of steps) {
       await step();
       const before = await readState(emu.url);
-      await emu.close();
-      emulators.delete(emu);
+      await stop(emu);
       emu = await serve(dataDir);
       const differences = stateDifferences(before, await readState(emu.url));
       expect(differences, `after "${what}"`).toEqual([]);
