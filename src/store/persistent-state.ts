@@ -7,7 +7,7 @@ import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
 import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
 import { applyReplayed } from './owners.js';
-import { ReplayedState } from './replay.js';
+import { RecordReader } from './replay.js';
 import { credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
@@ -26,20 +26,20 @@ export interface AttachTarget extends KeptServices {
  */
 export class PersistentState {
   readonly #dir: DataDir;
-  readonly #replayed: ReplayedState;
+  readonly #replayed: RecordReader;
   #target: AttachTarget | undefined;
   #compactQueued = false;
   /** After a compaction failed: not tried again before this (ms since the epoch). */
   #compactRetryMs = 0;
 
-  private constructor(dir: DataDir, replayed: ReplayedState) {
+  private constructor(dir: DataDir, replayed: RecordReader) {
     this.#dir = dir;
     this.#replayed = replayed;
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
   static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
-    const replayed = new ReplayedState();
+    const replayed = new RecordReader();
     return new PersistentState(
       DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
       replayed,
@@ -267,7 +267,7 @@ export class PersistentState {
    * Batch instants that passed while the emulator was down (real and compressed clocks): the latest
    * runs now, the earlier ones are recorded as skipped with the reason. Never silently lost.
    */
-  #catchUp(t: AttachTarget, r: ReplayedState): void {
+  #catchUp(t: AttachTarget, r: RecordReader): void {
     const mark = r.clock;
     if (t.clock.mode === 'manual' || !mark) return;
     const fromMs = Math.max(mark.emuMs, r.lastBatchMs ?? mark.emuMs);

@@ -22,7 +22,7 @@ const NO_ATTEMPTS: readonly Attempt[] = [];
  * by id (a notification's record names them), and the configuration (users, credentials, trusted
  * certificates), which a config or scenario preload may win over.
  */
-export class ReplayedState {
+export class RecordReader {
   /** The changes the records stand for, for the stores' `apply`. */
   readonly changes: ReplayedChange[] = [];
   clock: ClockMark | undefined;
