@@ -1,21 +1,28 @@
 #!/usr/bin/env node
 /**
- * The mutation drill of the restart-equivalence property (test/restart-equivalence.test.ts): for
- * each kind of change, one mutant whose record is never written (the change bypasses the data dir:
- * `recordOf` in src/store/keep.ts answers none for it) and, for each kind of record, one whose
- * replay does nothing (its case in src/store/replay.ts breaks at once). Each mutant is written
- * into the source, the property test runs against it, and the source is put back. Exits 0 only if
- * the test killed every mutant; prints every mutant and the test that killed it (or that none did).
+ * The mutation drill of the stores' one writer (issue 38 §5, decision 0213). Every store has one
+ * `apply(change)`, called by the change stream after the keeper and by replay after a restart. For
+ * each case of each store's `apply`, one mutant whose case does nothing; for each kind of change a
+ * store emits, one mutant that bypasses the stream (the store applies the change itself: never kept,
+ * never heard). Each mutant is made in a copy of the source (one copy per worker, `--workers` of
+ * them at once), and the killers run against it, stopping at the first failure: the
+ * restart-equivalence property (test/restart-equivalence.test.ts, `--sequences` of them) with the
+ * in-process crash test (test/restart-crash-cut.test.ts) and the sweep of every kind of change
+ * (test/restart-sweep.test.ts), then the unit and end-to-end tests of the
+ * store's own feature. Prints every mutant and the test that killed it; exits 0 only if every mutant
+ * was killed.
  *
- *   node scripts/mutation-drill.mjs [--only <substring>[,<substring>…]] [--sequences <n>]
+ *   node scripts/mutation-drill.mjs [--only <substring>[,<substring>…]] [--sequences <n>] [--workers <n>] [--list]
+ *
+ * `--list` prints the mutants and runs none.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createVitest } from 'vitest/node';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TEST = 'test/restart-equivalence.test.ts';
 const args = process.argv.slice(2);
 if (args.includes('--help')) {
   console.log(
@@ -26,133 +33,212 @@ if (args.includes('--help')) {
   );
   process.exit(0);
 }
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-const sequences = args.includes('--sequences') ? args[args.indexOf('--sequences') + 1] : '200';
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const only = option('--only', undefined);
+const sequences = option('--sequences', '30');
+const workers = Math.max(1, Number(option('--workers', '2')));
+for (const [name, value] of [
+  ['--sequences', sequences],
+  ['--workers', String(workers)],
+]) {
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    console.error(`${name} takes a whole number of at least 1, not ${JSON.stringify(value)}`);
+    process.exit(2);
+  }
+}
 
-/** Change kinds that write no record of their own, and why no mutant is made of them. */
-const NO_RECORD = { event_routed: 'its reservations and notifications are changes of their own' };
+/** Kinds of change no store applies, and why no mutant is made of them. */
+const NO_OWNER = {
+  event_routed: 'it tells what routing did; its reservations and notifications are changes of their own',
+  clock_started: 'the clock is no store: the data dir keeps where it stood, the clock starts there',
+  clock_advanced: 'the clock is no store: the data dir keeps where it stood, the clock starts there',
+};
+
+/** The source files of src/ (tests aside), relative to the root. */
+function sources(dir = 'src') {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
 
 /** Every mutant: a name, a file, and the text that replaces one exact occurrence. */
 function mutants() {
   const out = [];
-  const keep = readFileSync(join(ROOT, 'src/store/keep.ts'), 'utf8');
-  for (const m of keep.matchAll(/^ {4}case '([a-z_]+)':$/gm)) {
-    if (m[1] in NO_RECORD) continue;
-    out.push({
-      name: `keep: ${m[1]} not written`,
-      file: 'src/store/keep.ts',
-      from: m[0],
-      to: `${m[0]} if (c) return undefined;`,
-    });
+  const applied = new Set();
+  for (const file of sources()) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    // Each case of an `apply(change: …)` method, up to the method's closing brace.
+    for (const method of text.matchAll(/^( +)apply\(change: [^)]*\): void \{\n([\s\S]*?)^\1\}$/gm)) {
+      const whole = method[0];
+      const opening = /switch \(change\.kind\) \{\n/.exec(whole);
+      if (!opening) continue;
+      for (const c of whole.matchAll(/^( +)case '([a-z_]+)':( \{)?\n/gm)) {
+        applied.add(c[2]);
+        // Its label leaves its group (the cases that share its code) for a case of its own that
+        // does nothing, first in the switch: the other kinds of the group still run their code.
+        const at = opening.index + opening[0].length;
+        const without = `${whole.slice(0, c.index)}${c[3] ? `${c[1]}{\n` : ''}${whole.slice(c.index + c[0].length)}`;
+        out.push({
+          name: `apply: ${c[2]} does nothing (${file})`,
+          file,
+          from: whole,
+          to: `${without.slice(0, at)}${c[1]}case '${c[2]}':\n${c[1]}  break;\n${without.slice(at)}`,
+        });
+      }
+    }
   }
-  const replay = readFileSync(join(ROOT, 'src/store/replay.ts'), 'utf8');
-  for (const m of replay.matchAll(/^ {6}case '([a-z+\->]+)':( \{)?$/gm)) {
-    out.push({
-      name: `replay: ${m[1]} not applied`,
-      file: 'src/store/replay.ts',
-      from: m[0],
-      to: `      case '${m[1]}': if (rec) break;${m[2] ?? ''}`,
-    });
+  // Each kind's emit, in the store that owns it (the data dir's crash repair is no store).
+  const bypassed = new Set();
+  for (const file of sources().filter((f) => !f.startsWith('src/store/'))) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const sites = [
+      ...text.matchAll(/([\w.#?]+)\.(emit|emitMade)\((\s*\{\s*kind: '([a-z_]+)')/g),
+      ...text.matchAll(/([\w.#?]+)\.(emit|emitMade)\((RESET)(),/g),
+    ];
+    for (const site of sites) {
+      const kind = site[4] || 'reset';
+      if (kind in NO_OWNER || bypassed.has(kind)) continue;
+      bypassed.add(kind);
+      // The call to the end of the line its kind is on: two emits of a kind may begin alike.
+      const line = text.slice(site.index, text.indexOf('\n', site.index + site[0].length));
+      const call = `${site[1]}.${site[2]}(`;
+      out.push({
+        name: `stream bypassed: ${kind} applied but never kept nor heard (${file})`,
+        file,
+        from: line,
+        to: `((c, owner) => owner.apply(c))(${line.slice(call.length)}`,
+      });
+    }
   }
+  for (const kind of applied)
+    if (!bypassed.has(kind)) console.warn(`warning: no emit of ${kind} found outside src/store/`);
   return out.filter((x) => !only || only.split(',').some((o) => x.name.includes(o)));
 }
 
 /**
- * The tests that may kill a mutant, in order: the property first; for what only a crash shows (an
- * attempt or a batch a kill -9 cut off, a compressed clock's start, the retention's drops), the
- * tests of those; the crash test runs the CLI as built (dist/: rebuilt with the mutant, and once
- * more at the end without it).
+ * The killers of a mutant of `file`, in order, each one vitest run that stops at its first failure:
+ * the property with the in-process crash test; the unit tests beside the mutated file; then the
+ * end-to-end tests of the stores' features.
  */
-const KILLERS = [
-  { test: TEST, env: { RESTART_SEQUENCES: sequences } },
-  { test: 'test/persistence.test.ts' },
-  { test: 'test/notification-retention.test.ts' },
-  { test: 'test/crash-cut-exhausted.test.ts', build: true },
-  // On the build the killer before made.
-  { test: 'test/crash-batch.test.ts' },
-];
-
-/** What a vitest JSON run says failed first (the test, and the GET that differs), or undefined. */
-function failureOf(run, test) {
-  try {
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-    const failed = report.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
-    if (!failed[0]) return undefined;
-    const line = (failed[0].failureMessages[0] ?? '').split('\n').find((l) => l.includes('GET /'));
-    return `${test} > ${failed[0].fullName}${line ? `: ${line.trim()}` : ''}`;
-  } catch {
-    return run.status === 0
-      ? undefined
-      : `${test} (exit ${run.status}, no report: ${run.stderr.slice(-300)})`;
-  }
+function killers(file) {
+  const folder = dirname(file);
+  const units = readdirSync(join(ROOT, folder))
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `${folder}/${f}`);
+  return [
+    {
+      files: [
+        'test/restart-equivalence.test.ts',
+        'test/restart-crash-cut.test.ts',
+        'test/restart-sweep.test.ts',
+      ],
+    },
+    ...(units.length > 0 ? [{ files: units }] : []),
+    {
+      files: [
+        'test/auth-admin.test.ts',
+        'test/api-faults.test.ts',
+        'test/delivery-outages.test.ts',
+        'test/delivery-trust.test.ts',
+        'test/notification-retention.test.ts',
+        'test/delivery-redelivery.test.ts',
+        'test/delivery-cancel.test.ts',
+      ],
+    },
+  ];
 }
 
-/** Runs one killer against the source as it is now; answers what failed, or undefined. */
-function runKiller(killer) {
-  if (killer.build) {
-    // Emitted without type checking: a mutant is dead code to the checker (an unreachable case).
-    const built = spawnSync(
-      'sh',
-      ['-c', 'npx tsc -p tsconfig.build.json --noCheck && node scripts/build-cli.mjs'],
-      {
-        cwd: ROOT,
-        encoding: 'utf8',
-      },
-    );
-    // A mutant that does not build is a broken drill, never a kill.
-    if (built.status !== 0)
-      return { error: `npm run build failed with the mutant: ${(built.stdout + built.stderr).slice(-400)}` };
-  }
-  const run = spawnSync('npx', ['vitest', 'run', killer.test, '--reporter=json'], {
-    cwd: ROOT,
-    env: { ...process.env, ...killer.env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return failureOf(run, killer.test);
+/** A copy of what the killers run (the source, the tests, the UI they serve), node_modules linked. */
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'reportbo-drill-'));
+  for (const f of ['src', 'test', 'ui', 'package.json', 'tsconfig.json', 'vitest.config.ts'])
+    cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
 }
 
-let rebuild = false;
+/** The first failed test of a run (its file, its name, the GET that differs), or undefined. */
+function firstFailure(dir, files, run) {
+  // A Vitest keeps the modules of its earlier runs: only this run's files count.
+  const ran = new Set(files);
+  for (const m of run.testModules.filter((x) => ran.has(x.moduleId)))
+    for (const t of m.children.allTests()) {
+      const r = t.result();
+      if (r.state !== 'failed') continue;
+      const message = String(r.errors?.[0]?.message ?? '');
+      const line = message.split('\n').find((l) => l.includes('GET /'));
+      return `${relative(dir, t.module.moduleId)} > ${t.fullName}${line ? `: ${line.trim()}` : ''}`;
+    }
+  if (run.unhandledErrors.length > 0)
+    return `an unhandled error: ${String(run.unhandledErrors[0]).slice(0, 200)}`;
+  return undefined;
+}
+
+// Read by the property test and by vitest.config.ts (its workers per run) in every run.
+process.env.RESTART_SEQUENCES = sequences;
+process.env.VITEST_MAX_WORKERS = '2';
+const started = Date.now();
+const queue = mutants();
+if (args.includes('--list')) {
+  let bad = 0;
+  for (const m of queue) {
+    const once = readFileSync(join(ROOT, m.file), 'utf8').split(m.from).length === 2;
+    if (!once) bad++;
+    console.log(`${m.name}${once ? '' : ': its text is not found exactly once'}`);
+  }
+  process.exit(bad === 0 ? 0 : 1);
+}
 const results = [];
-for (const mutant of mutants()) {
-  const file = join(ROOT, mutant.file);
-  const original = readFileSync(file, 'utf8');
-  if (original.split(mutant.from).length !== 2) {
-    results.push({
-      ...mutant,
-      killed: false,
-      by: `the text to mutate is not found exactly once in ${mutant.file}`,
-    });
-    continue;
-  }
-  writeFileSync(file, original.replace(mutant.from, mutant.to));
-  let killedBy;
-  let broken;
+/**
+ * One worker: a copy of the source and one Vitest of its own, which keeps its transforms between
+ * runs; a mutant is written into the copy, its file invalidated, the killers run, the file put back.
+ */
+async function worker() {
+  const dir = workspace();
+  const vitest = await createVitest('test', { root: dir, watch: false, reporters: [{}] });
+  await vitest.standalone();
   try {
-    for (const killer of KILLERS) {
-      rebuild ||= killer.build === true;
-      const answer = runKiller(killer);
-      if (typeof answer === 'object') {
-        broken = answer.error;
-        break;
+    for (let mutant = queue.shift(); mutant; mutant = queue.shift()) {
+      const file = join(dir, mutant.file);
+      const original = readFileSync(file, 'utf8');
+      let by = 'survived: no test failed';
+      let killed = false;
+      if (original.split(mutant.from).length !== 2)
+        by = `the text to mutate is not found exactly once in ${mutant.file}`;
+      else {
+        writeFileSync(file, original.replace(mutant.from, mutant.to));
+        vitest.invalidateFile(file);
+        try {
+          for (const killer of killers(mutant.file)) {
+            const files = killer.files.map((f) => join(dir, f));
+            const failed = firstFailure(dir, files, await vitest.runTestFiles(files));
+            if (failed) {
+              killed = true;
+              by = failed;
+              break;
+            }
+          }
+        } finally {
+          writeFileSync(file, original);
+          vitest.invalidateFile(file);
+        }
       }
-      killedBy = answer;
-      if (killedBy) break;
+      results.push({ ...mutant, killed, by });
+      console.log(`${killed ? 'killed  ' : 'SURVIVED'} ${mutant.name}: ${by}`);
     }
   } finally {
-    writeFileSync(file, original);
+    await vitest.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  results.push({
-    ...mutant,
-    killed: killedBy !== undefined,
-    by: killedBy ?? broken ?? 'survived: no test failed',
-  });
-  const last = results.at(-1);
-  console.log(`${last.killed ? 'killed  ' : 'SURVIVED'} ${last.name}: ${last.by}`);
 }
-if (rebuild) spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+const total = queue.length;
+await Promise.all(Array.from({ length: Math.min(workers, total) }, worker));
 const survived = results.filter((r) => !r.killed);
-console.log(`\nmutation drill: ${results.length - survived.length} of ${results.length} mutants killed`);
-for (const [kind, why] of Object.entries(NO_RECORD)) console.log(`  no mutant of ${kind}: ${why}`);
+console.log(
+  `\nmutation drill: ${total - survived.length} of ${total} mutants killed in ${Math.round((Date.now() - started) / 1000)} s (${workers} workers, ${sequences} sequences)`,
+);
+for (const [kind, why] of Object.entries(NO_OWNER)) console.log(`  no mutant of ${kind}: ${why}`);
 for (const r of survived) console.log(`  survived: ${r.name} (${r.by})`);
-process.exit(survived.length === 0 && results.length > 0 ? 0 : 1);
+process.exit(survived.length === 0 && total > 0 ? 0 : 1);

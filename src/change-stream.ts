@@ -4,13 +4,10 @@ import type { TokenChange } from './auth/tokens.js';
 import type { UserChange } from './auth/users.js';
 import type { ClockChange } from './clock/types.js';
 import type { DeliveryChange } from './delivery/service.js';
-import type { ChangeSink } from './model/change-sink.js';
+import type { ChangeOwner, ChangeSink, ResetChange } from './model/change-sink.js';
 import type { ReservationChange } from './reservations/store.js';
 
-/** `POST /__admin/reset` (or `Emulator.reset()`): reservations, notifications, tokens, journal, faults and outages forgotten. */
-export interface ResetChange {
-  kind: 'reset';
-}
+export type { ResetChange } from './model/change-sink.js';
 
 /**
  * Everything that changes the emulator's state, one member per kind (decision 0110). Each store
@@ -72,23 +69,27 @@ export class ChangeStream implements ChangeSink<Change> {
     };
   }
 
-  emit(change: Change, apply?: () => void): void {
+  emit<C extends Change>(change: C, owner?: ChangeOwner<C>): void {
     if (this.#quiet > 0) {
-      apply?.();
+      owner?.apply(change);
       return;
     }
     this.#keeper?.(change); // a throw: not kept, so not made and not told
-    apply?.();
+    owner?.apply(change);
     this.#tell(change);
   }
 
-  emitMade(change: Change): void {
-    if (this.#quiet > 0) return;
+  emitMade<C extends Change>(change: C, owner?: ChangeOwner<C>): void {
+    if (this.#quiet > 0) {
+      owner?.apply(change);
+      return;
+    }
     try {
       this.#keeper?.(change);
     } catch (err) {
       this.errors.unkept(err, change);
     }
+    owner?.apply(change);
     this.#tell(change);
   }
 

@@ -15,6 +15,7 @@ import {
 import { DeliveryService, type Sender } from './delivery/index.js';
 import { TRUST_EXPIRY_WARNING_DAYS, trustExpiryWarnings } from './delivery/trust.js';
 import { createLogger, flushLog, type Logger, silentLogger } from './log.js';
+import { RESET } from './model/change-sink.js';
 import { ReservationStore } from './reservations/index.js';
 import { PersistentState } from './store/index.js';
 
@@ -104,7 +105,6 @@ export function createEmulator(
   const persisted = settings.dataDir
     ? PersistentState.open(settings.dataDir, settings.port, {
         acceptDataLoss: settings.acceptDataLoss,
-        journalEntries: settings.journalEntries,
       })
     : undefined;
   const changes = new ChangeStream({
@@ -170,7 +170,7 @@ export function createEmulator(
     exchangeNotifies: settings.exchangeNotifies,
     changes,
   });
-  resetters.push(() => reservations.reset());
+  resetters.push(() => reservations.state.apply(RESET));
 
   const delivery = new DeliveryService(settings, {
     clock,
@@ -235,8 +235,10 @@ export function createEmulator(
     ready,
     degraded: () => persisted?.degraded(),
     reset() {
-      changes.emit({ kind: 'reset' }, () => {
-        for (const r of resetters) r();
+      changes.emit(RESET, {
+        apply: () => {
+          for (const r of resetters) r();
+        },
       });
     },
     start(port) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatPath, NotFoundError } from '../errors.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
 import { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from './types.js';
 
@@ -88,11 +88,10 @@ export class FaultStore {
       remaining: f.fraction !== undefined ? null : (f.count ?? 1),
       matched: 0,
     };
-    const next = [...this.#faults, fault];
-    this.changes.emit({ kind: 'fault_added', fault: { ...fault }, faults: copies(next) }, () => {
-      this.#seq++;
-      this.#faults = next;
-    });
+    this.changes.emit(
+      { kind: 'fault_added', fault: { ...fault }, faults: copies([...this.#faults, fault]) },
+      this,
+    );
     return fault;
   }
 
@@ -105,16 +104,12 @@ export class FaultStore {
     const next = this.#faults.filter((f) => f.id !== id);
     if (next.length === this.#faults.length)
       throw new NotFoundError('fault_not_found', `No fault "${id}". GET /__admin/faults lists them.`);
-    this.changes.emit({ kind: 'fault_removed', id, faults: copies(next) }, () => {
-      this.#faults = next;
-    });
+    this.changes.emit({ kind: 'fault_removed', id, faults: copies(next) }, this);
   }
 
   /** Removes every rule (`DELETE /__admin/faults`). */
   clear(): void {
-    this.changes.emit({ kind: 'faults_cleared', faults: [] }, () => {
-      this.#faults = [];
-    });
+    this.changes.emit({ kind: 'faults_cleared', faults: [] }, this);
   }
 
   /** The rule that applies to this call, if any (first match wins); consumes one of its count. */
@@ -128,28 +123,36 @@ export class FaultStore {
         !(f.variant === 'soap' && variant.startsWith('soap'))
       )
         continue;
-      if (f.fraction !== undefined) {
-        if (this.unit() >= f.fraction) continue;
-      } else if (f.remaining !== null) {
-        f.remaining -= 1;
-        if (f.remaining <= 0) this.#faults = this.#faults.filter((x) => x !== f);
-      }
-      f.matched += 1;
-      this.changes.emitMade({ kind: 'fault_used', faults: this.list() });
-      return { ...f };
+      if (f.fraction !== undefined && this.unit() >= f.fraction) continue;
+      const used = { ...f, matched: f.matched + 1 };
+      if (f.fraction === undefined && used.remaining !== null) used.remaining -= 1;
+      const next =
+        used.remaining !== null && used.remaining <= 0
+          ? this.#faults.filter((x) => x !== f)
+          : this.#faults.map((x) => (x === f ? used : x));
+      this.changes.emitMade({ kind: 'fault_used', faults: copies(next) }, this);
+      return used;
     }
     return undefined;
   }
 
-  /** Takes the rules read back from a data dir (decision 0080); ids go on after the highest. */
-  restore(faults: Fault[]): void {
-    this.#faults = faults.map((f) => ({ ...f }));
-    for (const f of faults) this.#seq = Math.max(this.#seq, Number(f.id.slice(2)));
-  }
-
-  /** Part of the emulator's reset (its one `reset` change says so). */
-  reset(): void {
-    this.#faults = [];
+  /**
+   * The one writer of the rules (decision 0212), live and at a restart: each change carries the
+   * rules as they are after it; ids go on after the highest seen. Reset forgets the rules.
+   */
+  apply(change: FaultChange | ResetChange): void {
+    switch (change.kind) {
+      case 'fault_added':
+      case 'fault_removed':
+      case 'faults_cleared':
+      case 'fault_used':
+        this.#faults = copies(change.faults);
+        for (const f of change.faults) this.#seq = Math.max(this.#seq, Number(f.id.slice(2)));
+        break;
+      case 'reset':
+        this.#faults = [];
+        break;
+    }
   }
 }
 

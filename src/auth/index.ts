@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/index.js';
-import type { ChangeSink } from '../model/change-sink.js';
+import { type ChangeSink, RESET } from '../model/change-sink.js';
 import { type FaultChange, FaultStore } from './faults.js';
 import { getAccessToken, type TokenRequest } from './get-access-token.js';
 import { Journal, type JournalChange } from './journal.js';
@@ -58,9 +58,9 @@ export function createAuthService(deps: AuthDeps): AuthService {
     faults,
     getAccessToken: (req) => getAccessToken(users, tokens, req),
     reset() {
-      tokens.reset();
-      journal.reset();
-      faults.reset();
+      tokens.apply(RESET);
+      journal.apply(RESET);
+      faults.apply(RESET);
     },
   };
 }

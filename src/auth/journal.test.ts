@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type ChangeOwner, RESET } from '../model/change-sink.js';
 import {
   JOURNAL_ATTACHMENT,
   Journal,
@@ -61,7 +62,7 @@ describe('Journal', () => {
   it('forgets entries and restarts numbering on reset', () => {
     const journal = new Journal(3);
     for (let n = 1; n <= 7; n++) journal.record(call(n));
-    journal.reset();
+    journal.apply(RESET);
     expect(journal.list()).toEqual([]);
     journal.record(call(1));
     expect(ids(journal.list())).toEqual(['r-000001']);
@@ -99,8 +100,11 @@ describe('Journal size', () => {
   it('0 turns it off: nothing is kept, every call is still numbered and announced', () => {
     const heard: string[] = [];
     const changes = {
-      emit: (_c: JournalChange, apply?: () => void) => apply?.(),
-      emitMade: (c: JournalChange) => heard.push(c.entry.id),
+      emit: (c: JournalChange, owner?: ChangeOwner<JournalChange>) => owner?.apply(c),
+      emitMade: (c: JournalChange, owner?: ChangeOwner<JournalChange>) => {
+        heard.push(c.entry.id);
+        owner?.apply(c);
+      },
     };
     const journal = new Journal(0, changes);
     expect(journal.enabled).toBe(false);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JournalEntryShape } from '../model/auth.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
 /** Most journal entries kept by default; older ones are dropped first (a load test must not exhaust memory). */
@@ -69,18 +69,36 @@ export class Journal {
    */
   record(entry: Omit<JournalEntry, 'id'> & { id?: string }): JournalEntry {
     const full = entry as JournalEntry;
-    full.id = `r-${String(++this.#seq).padStart(6, '0')}`;
-    const entries = this.#entries;
-    if (entries) {
-      entries.push(full);
-      const aged = entries.fromNewest(this.#exchanges) as
-        | (JournalEntry & { [JOURNAL_ATTACHMENT]?: unknown })
-        | undefined;
-      if (aged?.[JOURNAL_ATTACHMENT] !== undefined) aged[JOURNAL_ATTACHMENT] = undefined;
-    }
+    full.id = `r-${String(this.#seq + 1).padStart(6, '0')}`;
     // A record of a call already answered: kept after the fact, like an attempt (the call happened).
-    this.#changes.emitMade({ kind: 'call_journaled', entry: full });
+    this.#changes.emitMade({ kind: 'call_journaled', entry: full }, this);
     return full;
+  }
+
+  /**
+   * The one writer of the journal (decision 0212), live and at a restart: an entry is appended (the
+   * object itself: the call's path builds it once); the oldest is dropped once the journal is full,
+   * and the entry that just left the newest JOURNAL_EXCHANGE_ENTRIES loses its attachment. Reset
+   * forgets every entry and restarts the ids.
+   */
+  apply(change: JournalChange | ResetChange): void {
+    switch (change.kind) {
+      case 'call_journaled': {
+        this.#seq = Math.max(this.#seq, Number(change.entry.id.slice(2)));
+        const entries = this.#entries;
+        if (!entries) break;
+        entries.push(change.entry);
+        const aged = entries.fromNewest(this.#exchanges) as
+          | (JournalEntry & { [JOURNAL_ATTACHMENT]?: unknown })
+          | undefined;
+        if (aged?.[JOURNAL_ATTACHMENT] !== undefined) aged[JOURNAL_ATTACHMENT] = undefined;
+        break;
+      }
+      case 'reset':
+        this.#entries?.clear();
+        this.#seq = 0;
+        break;
+    }
   }
 
   /** Entries, oldest first, that match every given filter. */
@@ -93,18 +111,5 @@ export class Journal {
         (filter.username === undefined || e.username === filter.username) &&
         (filter.outcome === undefined || e.outcome === filter.outcome),
     );
-  }
-
-  /** Takes entries read back from a data dir (decision 0080); ids go on after the highest. */
-  restore(entries: Iterable<JournalEntry>): void {
-    for (const e of entries) {
-      this.#entries?.push(e);
-      this.#seq = Math.max(this.#seq, Number(e.id.slice(2)));
-    }
-  }
-
-  reset(): void {
-    this.#entries?.clear();
-    this.#seq = 0;
   }
 }

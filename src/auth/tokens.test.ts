@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock/manual.js';
 import { NotFoundError } from '../errors.js';
+import { RESET } from '../model/change-sink.js';
 import { seededTokenSource } from './token-source.js';
 import { MAX_TOKENS, TOKEN_LIFETIME_MS, TokenStore } from './tokens.js';
 
@@ -53,7 +54,7 @@ describe('TokenStore', () => {
       store.issue('a', '1.7').token,
       store.issue('a', '1.7').token,
     ];
-    store.reset();
+    store.apply(RESET);
     expect(store.list()).toEqual([]);
     const after = [store.issue('a', '1.7').token, store.issue('a', '1.7').token];
     expect(after).toEqual(before.slice(0, 2));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock/index.js';
 import { NotFoundError } from '../errors.js';
 import type { TokenShape } from '../model/auth.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { TokenSource } from './token-source.js';
 import type { ApiVersion } from './types.js';
@@ -74,11 +74,7 @@ export class TokenStore {
     let token = this.source();
     while (this.#tokens.has(token)) token = this.source();
     const issuedAtMs = issuedAt.getTime();
-    this.changes.emit({ kind: 'token_issued', token, username, version, issuedAtMs }, () => {
-      const oldest = this.#order.push(token);
-      if (oldest !== undefined) this.#tokens.delete(oldest);
-      this.#tokens.set(token, { username, version, issuedAtMs, revoked: false });
-    });
+    this.changes.emit({ kind: 'token_issued', token, username, version, issuedAtMs }, this);
     return {
       token,
       username,
@@ -114,12 +110,10 @@ export class TokenStore {
     const t = this.#tokens.get(token);
     if (!t)
       throw new NotFoundError('token_not_found', `No token "${token}". GET /__admin/tokens lists them.`);
-    this.changes.emit({ kind: 'token_revoked', token }, () => {
-      t.revoked = true;
-    });
+    this.changes.emit({ kind: 'token_revoked', token }, this);
   }
 
-  /** Every token as `restore` takes it back, oldest first: copies, for a data dir snapshot. */
+  /** Every token, oldest first: copies, for a data dir snapshot. */
   kept(): Array<{
     token: string;
     username: string;
@@ -132,28 +126,30 @@ export class TokenStore {
     return out;
   }
 
-  /** Takes a token read back from a data dir (decision 0080), as `issue` kept it. */
-  restore(t: {
-    token: string;
-    username: string;
-    version: ApiVersion;
-    issuedAtMs: number;
-    revoked: boolean;
-  }): void {
-    const oldest = this.#order.push(t.token);
-    if (oldest !== undefined) this.#tokens.delete(oldest);
-    this.#tokens.set(t.token, {
-      username: t.username,
-      version: t.version,
-      issuedAtMs: t.issuedAtMs,
-      revoked: t.revoked,
-    });
-  }
-
-  /** Forgets every token and restarts the token source (a seeded run issues the same tokens again). */
-  reset(): void {
-    this.#tokens.clear();
-    this.#order.clear();
-    this.source = this.newSource();
+  /**
+   * The one writer of the tokens (decision 0212), live and at a restart: the oldest token is
+   * forgotten once MAX_TOKENS are kept. Reset forgets every token and restarts the token source (a
+   * seeded run issues the same tokens again).
+   */
+  apply(change: TokenChange | ResetChange): void {
+    switch (change.kind) {
+      case 'token_issued': {
+        const { token, username, version, issuedAtMs } = change;
+        const oldest = this.#order.push(token);
+        if (oldest !== undefined) this.#tokens.delete(oldest);
+        this.#tokens.set(token, { username, version, issuedAtMs, revoked: false });
+        break;
+      }
+      case 'token_revoked': {
+        const t = this.#tokens.get(change.token);
+        if (t) t.revoked = true;
+        break;
+      }
+      case 'reset':
+        this.#tokens.clear();
+        this.#order.clear();
+        this.source = this.newSource();
+        break;
+    }
   }
 }

@@ -79,7 +79,7 @@ export class UserStore {
         `User "${user.username}" already exists. Delete it first (DELETE /__admin/users/${encodeURIComponent(user.username)}) to replace it.`,
       );
     }
-    this.changes.emit({ kind: 'user_added', user }, () => this.#users.set(user.username, user));
+    this.changes.emit({ kind: 'user_added', user }, this);
     return user;
   }
 
@@ -100,7 +100,7 @@ export class UserStore {
       );
     }
     const user = parseUser(input !== null && typeof input === 'object' ? { ...input, username } : input);
-    this.changes.emit({ kind: 'user_replaced', user }, () => this.#users.set(username, user));
+    this.changes.emit({ kind: 'user_replaced', user }, this);
     return user;
   }
 
@@ -117,7 +117,20 @@ export class UserStore {
     if (!this.#users.has(username)) {
       throw new NotFoundError('user_not_found', `No user "${username}". Known users: ${this.names()}.`);
     }
-    this.changes.emit({ kind: 'user_removed', username }, () => this.#users.delete(username));
+    this.changes.emit({ kind: 'user_removed', username }, this);
+  }
+
+  /** The one writer of the users (decision 0212); reset keeps them (product rule "Admin API"). */
+  apply(change: UserChange): void {
+    switch (change.kind) {
+      case 'user_added':
+      case 'user_replaced':
+        this.#users.set(change.user.username, change.user);
+        break;
+      case 'user_removed':
+        this.#users.delete(change.username);
+        break;
+    }
   }
 
   private names(): string {

@@ -78,10 +78,10 @@ export class BatchHistory {
     return this.#results;
   }
 
-  /** Keeps a result (the oldest goes past BATCH_HISTORY_LIMIT); the outbox tells of it. */
-  remember(result: BatchResult): BatchResult {
-    this.restore([result]);
-    return result;
+  /** Keeps a result (the oldest goes past BATCH_HISTORY_LIMIT): the outbox's `apply` of a batch done. */
+  remember(result: BatchResult): void {
+    this.#results.push(result);
+    if (this.#results.length > BATCH_HISTORY_LIMIT) this.#results.shift();
   }
 
   /** The skipped result of instant `at`, with the reason, logged as a warning. */
@@ -97,14 +97,6 @@ export class BatchHistory {
     };
     this.log.warn(skipped, 'redelivery batch skipped');
     return skipped;
-  }
-
-  /** Keeps results without publishing them (read back from a data dir). */
-  restore(results: Iterable<BatchResult>): void {
-    for (const r of results) {
-      this.#results.push(r);
-      if (this.#results.length > BATCH_HISTORY_LIMIT) this.#results.shift();
-    }
   }
 
   clear(): void {

@@ -58,7 +58,7 @@ export class CredentialStore {
       ...(options.omitAuthorization ? { omitAuthorization: true as const } : {}),
       ...(options.authorization === undefined ? {} : { authorization: options.authorization }),
     };
-    this.changes.emit({ kind: 'credential_added', credential }, () => this.#byId.set(id, credential));
+    this.changes.emit({ kind: 'credential_added', credential }, this);
     return credential;
   }
 
@@ -86,14 +86,29 @@ export class CredentialStore {
       this.#httpWarning,
     );
     const credential: Credential = { id, apiKey, url, filters, warnings };
-    // Map.set on an existing key keeps its insertion order
-    this.changes.emit({ kind: 'credential_replaced', credential }, () => this.#byId.set(id, credential));
+    this.changes.emit({ kind: 'credential_replaced', credential }, this);
     return credential;
   }
 
   remove(id: string): void {
     if (!this.#byId.has(id)) throw unknownCredential(id, this.list());
-    this.changes.emit({ kind: 'credential_removed', id }, () => this.#byId.delete(id));
+    this.changes.emit({ kind: 'credential_removed', id }, this);
+  }
+
+  /**
+   * The one writer of the credentials (decision 0212); reset keeps them (product rule "Admin API").
+   * A replaced credential keeps its place in the routing order (Map.set on an existing key).
+   */
+  apply(change: CredentialChange): void {
+    switch (change.kind) {
+      case 'credential_added':
+      case 'credential_replaced':
+        this.#byId.set(change.credential.id, change.credential);
+        break;
+      case 'credential_removed':
+        this.#byId.delete(change.id);
+        break;
+    }
   }
 
   /** The warnings a credential of this input has (none when it is no longer accepted, e.g. http without allowHttp). */

@@ -25,12 +25,15 @@ export class NotificationStore {
   dropped = 0;
   #seq = 0;
 
-  /** The next notification id (`n-000001`, …). */
+  /** The id the next notification gets (`n-000001`, …): its `add` takes it. */
   nextId(): string {
-    return `n-${String(++this.#seq).padStart(6, '0')}`;
+    return `n-${String(this.#seq + 1).padStart(6, '0')}`;
   }
 
+  /** Adds a notification (the outbox state's `apply`); the id sequence goes on after the highest. */
   add(n: NotificationRecord): void {
+    const seq = Number(n.id.slice(2));
+    if (seq > this.#seq) this.#seq = seq;
     this.byId.set(n.id, n);
     if (n.state === 'pending') this.pending.add(n);
     if (n.resentFrom !== null) {
@@ -70,18 +73,6 @@ export class NotificationStore {
     n.inFlight = false;
     this.inFlight.delete(n);
     this.waiters.changed();
-  }
-
-  /**
-   * Takes records read back from a data dir (decision 0080): none in flight; the id sequence goes on
-   * after the highest id, so a restart never reuses an id.
-   */
-  restore(records: Iterable<NotificationRecord>): void {
-    for (const n of records) {
-      this.add(n);
-      const seq = Number(n.id.slice(2));
-      if (seq > this.#seq) this.#seq = seq;
-    }
   }
 
   reset(): void {

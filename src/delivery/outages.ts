@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INSTANT_RANGE, InstantInput, instantInRange } from '../clock/bounds.js';
 import { parseDurationMs } from '../clock/duration.js';
 import { formatPath, InputError, NotFoundError } from '../errors.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import type { OutageShape } from '../model/delivery.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
 
@@ -152,12 +152,11 @@ export class OutageStore {
       createdAt: now.toISOString(),
       failedAttempts: 0,
     };
-    const next = [...this.#rules, rule];
     const view = this.#view(rule, now.getTime());
-    this.#changes.emit({ kind: 'outage_added', outage: view, outages: this.#views(next) }, () => {
-      this.#seq++;
-      this.#rules = next;
-    });
+    this.#changes.emit(
+      { kind: 'outage_added', outage: view, outages: this.#views([...this.#rules, rule]) },
+      this,
+    );
     return view;
   }
 
@@ -176,16 +175,12 @@ export class OutageStore {
   remove(id: string): void {
     const next = this.#rules.filter((r) => r.id !== id);
     if (next.length === this.#rules.length) throw notFound(id);
-    this.#changes.emit({ kind: 'outage_removed', id, outages: this.#views(next) }, () => {
-      this.#rules = next;
-    });
+    this.#changes.emit({ kind: 'outage_removed', id, outages: this.#views(next) }, this);
   }
 
   /** Removes every outage (`DELETE /__admin/outages`). */
   clear(): void {
-    this.#changes.emit({ kind: 'outages_cleared', outages: [] }, () => {
-      this.#rules = [];
-    });
+    this.#changes.emit({ kind: 'outages_cleared', outages: [] }, this);
   }
 
   /**
@@ -198,11 +193,15 @@ export class OutageStore {
       if (r.credentialId !== null && r.credentialId !== credentialId) continue;
       if (r.remaining !== null) {
         if (r.remaining <= 0) continue;
-        r.remaining -= 1;
       } else if (atMs < r.fromMs! || (r.untilMs !== null && atMs >= r.untilMs)) continue;
-      r.failedAttempts += 1;
-      this.#changes.emitMade({ kind: 'outage_used', outages: this.list() });
-      return this.#view(r, atMs);
+      const used: OutageRule = {
+        ...r,
+        remaining: r.remaining === null ? null : r.remaining - 1,
+        failedAttempts: r.failedAttempts + 1,
+      };
+      const next = this.#rules.map((x) => (x === r ? used : x));
+      this.#changes.emitMade({ kind: 'outage_used', outages: this.#views(next) }, this);
+      return this.#view(used, atMs);
     }
     return undefined;
   }
@@ -211,29 +210,30 @@ export class OutageStore {
   removeCredential(credentialId: string): void {
     const next = this.#rules.filter((r) => r.credentialId !== credentialId);
     if (next.length === this.#rules.length) return;
-    this.#rules = next;
-    this.#changes.emitMade({ kind: 'outages_of_credential_removed', credentialId, outages: this.list() });
+    this.#changes.emitMade(
+      { kind: 'outages_of_credential_removed', credentialId, outages: this.#views(next) },
+      this,
+    );
   }
 
-  /** Part of the emulator's reset (its one `reset` change says so). */
-  reset(): void {
-    this.#rules = [];
-  }
-
-  /** Takes the outages read back from a data dir (decision 0080); ids go on after the highest. */
-  restore(outages: readonly Outage[]): void {
-    this.#rules = outages.map((o) => ({
-      id: o.id,
-      credentialId: o.credentialId,
-      attempts: o.attempts,
-      remaining: o.remaining,
-      fromMs: o.from === null ? null : Date.parse(o.from),
-      untilMs: o.until === null ? null : Date.parse(o.until),
-      note: o.note,
-      createdAt: o.createdAt,
-      failedAttempts: o.failedAttempts,
-    }));
-    for (const o of outages) this.#seq = Math.max(this.#seq, Number(o.id.slice(2)));
+  /**
+   * The one writer of the outages (decision 0212), live and at a restart: each change carries the
+   * outages as they are after it; ids go on after the highest seen. Reset forgets them.
+   */
+  apply(change: OutageChange | ResetChange): void {
+    switch (change.kind) {
+      case 'outage_added':
+      case 'outage_removed':
+      case 'outages_cleared':
+      case 'outage_used':
+      case 'outages_of_credential_removed':
+        this.#rules = rulesOf(change.outages);
+        for (const o of change.outages) this.#seq = Math.max(this.#seq, Number(o.id.slice(2)));
+        break;
+      case 'reset':
+        this.#rules = [];
+        break;
+    }
   }
 
   #views(rules: readonly OutageRule[]): Outage[] {
@@ -270,6 +270,21 @@ export function outageMessage(o: Outage): string {
       : `from ${o.from}${o.until === null ? ' until deleted' : ` until ${o.until}`}`;
   const note = o.note ? ` "${o.note}"` : '';
   return `simulated outage ${o.id}${note} (${scope}, ${extent}): the attempt was not sent and the receiver was not contacted; DELETE /__admin/outages/${o.id} ends it`;
+}
+
+/** The rules as outages describe them (a change carries the outages' views). */
+function rulesOf(outages: readonly Outage[]): OutageRule[] {
+  return outages.map((o) => ({
+    id: o.id,
+    credentialId: o.credentialId,
+    attempts: o.attempts,
+    remaining: o.remaining,
+    fromMs: o.from === null ? null : Date.parse(o.from),
+    untilMs: o.until === null ? null : Date.parse(o.until),
+    note: o.note,
+    createdAt: o.createdAt,
+    failedAttempts: o.failedAttempts,
+  }));
 }
 
 function notFound(id: string): NotFoundError {

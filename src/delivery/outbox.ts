@@ -2,46 +2,21 @@ import type { Clock } from '../clock/index.js';
 import { type BookingStatus, type NotificationBody, packBody, type StoredBody } from '../contract/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { acknowledges } from '../model/acknowledgement.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
-import { BatchHistory, type BatchResult, runBatch } from './batches.js';
+import { APPLY_ONLY, type ChangeSink, RESET } from '../model/change-sink.js';
+import { Attempts, type DrainResult } from './attempts.js';
+import { type BatchResult, runBatch } from './batches.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
-import {
-  type Attempt,
-  type AttemptTrigger,
-  type CancelReason,
-  countedAttempts,
-  MAX_ATTEMPTS,
-  type NotificationRecord,
-} from './notification.js';
-import { NotificationStore } from './notification-store.js';
-import { type OutageStore, outageMessage } from './outages.js';
-import type { SendResult } from './outcome.js';
-import { authorizationOf, deliveryHeaders, notificationFilename } from './prepare.js';
+import type { CancelReason, NotificationRecord } from './notification.js';
+import type { OutageStore } from './outages.js';
+import { type OutboxChange, OutboxState, type Settled, settledOf } from './outbox-state.js';
+import { authorizationOf, notificationFilename } from './prepare.js';
 import type { Sender } from './sender.js';
 import type { NotificationFilter } from './settle.js';
 
+export type { DrainResult } from './attempts.js';
 export type { BatchResult, NotAttemptedReason } from './batches.js';
-
-/** What stopping the outbox did with the attempts that were running (decision 0043). */
-export interface DrainResult {
-  /** Attempts running when the stop began. */
-  running: number;
-  /** Of those, the ones that ended within the grace period and were recorded as they ended. */
-  finished: number;
-  /** The ones still running when it passed: recorded as `interrupted`, their notifications pending. */
-  interrupted: number;
-}
-
-/** An attempt handed to the sender and not yet ended: what its record needs if the stop cuts it short. */
-interface RunningAttempt {
-  trigger: AttemptTrigger;
-  batchAt: string | undefined;
-  startedAt: string;
-  startedAtWall: string;
-  startedMs: number;
-}
+export type { OutboxChange } from './outbox-state.js';
 
 export interface OutboxDeps {
   clock: Clock;
@@ -64,9 +39,6 @@ export interface OutboxDeps {
   outages?: OutageStore;
 }
 
-/** An attempt as it starts: what is known before the receiver answers. */
-export type StartedAttempt = Pick<Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>;
-
 /** What the retention setting dropped so far, for the inspector (GET /__admin/notifications). */
 export interface RetentionView {
   /** The setting: notifications kept (0: no limit). */
@@ -83,44 +55,32 @@ export interface RetentionView {
   exhaustedKept: number;
 }
 
-/** What the outbox changed (src/change-stream.ts). */
-export type OutboxChange =
-  | { kind: 'notification_created'; notification: NotificationRecord }
-  | { kind: 'attempt_started'; notification: NotificationRecord; attempt: StartedAttempt }
-  | { kind: 'attempt_ended'; notification: NotificationRecord; attempt: Attempt }
-  /** Cancelled, or to be cancelled when its attempt in flight ends undelivered (`cancelWhenSettled`, decision 0224). */
-  | { kind: 'notification_cancelled'; notification: NotificationRecord }
-  | { kind: 'batch_started'; at: string }
-  /** A batch ran, or its instant was skipped (`result.skipped`). */
-  | { kind: 'batch_done'; result: BatchResult }
-  /**
-   * Settled notifications dropped by the retention setting (decision 0127); `dropped` is the count
-   * since the start or the last reset, these included.
-   */
-  | { kind: 'notifications_dropped'; ids: readonly string[]; dropped: number };
-
 /**
  * Every notification, its attempts and its state: `pending` → `delivered` | `exhausted` | `cancelled`
  * (product rule "Delivery rules"). First attempts start when a notification is created; redeliveries
  * run in batches (src/delivery/batches.ts); the records live in a NotificationStore.
  */
 export class Outbox {
-  readonly #store = new NotificationStore();
-  /** Ids of the notifications a resend or bulk retry took (some notification's `resentFrom`). */
-  readonly #resent = new Set<string>();
+  /** The notifications and batch results: what `state.apply` writes, live and at a restart. */
+  readonly state: OutboxState;
+  readonly #store: OutboxState['store'];
   readonly #limiter: Limiter;
-  readonly #history: BatchHistory;
   readonly #changes: ChangeSink<OutboxChange>;
   #batchRunning = false;
-  /** Set by `drain`: no attempt starts any more. */
-  #stopping = false;
-  readonly #running = new Map<NotificationRecord, RunningAttempt>();
-  #runningChanged: (() => void) | undefined;
+  /** Sending each attempt and recording its end. */
+  readonly #attempts: Attempts;
 
   constructor(private readonly deps: OutboxDeps) {
     this.#limiter = new Limiter(deps.concurrency);
-    this.#history = new BatchHistory(deps.log);
+    this.state = new OutboxState(deps.log);
+    this.#store = this.state.store;
     this.#changes = deps.changes ?? APPLY_ONLY;
+    this.#attempts = new Attempts({
+      ...deps,
+      state: this.state,
+      changes: this.#changes,
+      cancel: (n, reason, at) => this.#cancel(n, reason, at),
+    });
   }
 
   /**
@@ -160,12 +120,9 @@ export class Outbox {
       resentFrom: resentFrom ?? null,
     };
     // Kept before it exists: a notification the data dir could not keep is never created.
-    this.#changes.emit({ kind: 'notification_created', notification: record }, () => {
-      this.#store.add(record);
-      if (resentFrom !== undefined) this.#resent.add(resentFrom);
-    });
+    this.#changes.emit({ kind: 'notification_created', notification: record }, this.state);
     this.#applyRetention();
-    this.#limiter.start(this.#attempt(record, 'first')); // marked in flight at once; runs in the background
+    this.#limiter.start(this.#attempts.task(record, 'first')); // marked in flight at once; runs in the background
     return record;
   }
 
@@ -190,8 +147,8 @@ export class Outbox {
         `Notification ${id} has an attempt queued or running; retry once it finished (GET /__admin/notifications?wait=settled).`,
       );
     }
-    const done = await this.#limiter.run(this.#attempt(n, 'manual'));
-    if (!done && this.#stopping)
+    const done = await this.#limiter.run(this.#attempts.task(n, 'manual'));
+    if (!done && this.#attempts.stopping)
       throw new ConflictError(
         'emulator_stopping',
         `The emulator is stopping: notification ${id} stays pending, not retried.`,
@@ -223,7 +180,7 @@ export class Outbox {
 
   /** Attempts handed to the sender and not yet ended (queued ones not counted). */
   get runningAttempts(): number {
-    return this.#running.size;
+    return this.#attempts.running;
   }
 
   /** What the retention setting dropped (decision 0127). */
@@ -242,7 +199,7 @@ export class Outbox {
    * so it stays until a resend or bulk retry took it, or the setting retentionDropsExhausted lets it go.
    */
   #waitsForRetry(n: NotificationRecord): boolean {
-    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.#resent.has(n.id);
+    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.state.resent.has(n.id);
   }
 
   /**
@@ -265,8 +222,9 @@ export class Outbox {
     }
     if (ids.length === 0) return;
     try {
-      this.#changes.emit({ kind: 'notifications_dropped', ids, dropped: store.dropped + ids.length }, () =>
-        store.drop(ids),
+      this.#changes.emit(
+        { kind: 'notifications_dropped', ids, dropped: store.dropped + ids.length },
+        this.state,
       );
     } catch {
       // The data dir could not keep it: nothing is dropped; tried again at the next notification.
@@ -288,7 +246,7 @@ export class Outbox {
 
   /** Results of the most recent batches, oldest first. */
   batches(): readonly BatchResult[] {
-    return this.#history.list();
+    return this.state.history.list();
   }
 
   /**
@@ -299,7 +257,7 @@ export class Outbox {
     if (this.#batchRunning) return this.recordSkipped(at, 'previous batch still running');
     this.#batchRunning = true;
     try {
-      this.#changes.emitMade({ kind: 'batch_started', at: at.toISOString() });
+      this.#changes.emitMade({ kind: 'batch_started', at: at.toISOString() }, this.state);
       const store = this.#store;
       const result = await runBatch(
         {
@@ -308,13 +266,12 @@ export class Outbox {
           generation: () => store.generation,
           markInFlight: (n) => store.markInFlight(n),
           send: (n, generation, batchAt) =>
-            this.#limiter.run(() => this.#send(n, generation, 'batch', batchAt)),
+            this.#limiter.run(() => this.#attempts.send(n, generation, 'batch', batchAt)),
         },
         at,
         this.deps.clock.nextBatchAt(at).toISOString(),
       );
-      this.#history.remember(result);
-      this.#changes.emitMade({ kind: 'batch_done', result });
+      this.#changes.emitMade({ kind: 'batch_done', result }, this.state);
       return result;
     } finally {
       this.#batchRunning = false;
@@ -323,22 +280,18 @@ export class Outbox {
 
   /** Records the batch instant `at` as skipped, with the reason, and logs it. */
   recordSkipped(at: Date, reason: string): BatchResult {
-    const skipped = this.#history.remember(this.#history.skipped(at, reason));
-    this.#changes.emitMade({ kind: 'batch_done', result: skipped });
+    const skipped = this.state.history.skipped(at, reason);
+    this.#changes.emitMade({ kind: 'batch_done', result: skipped }, this.state);
     return skipped;
   }
 
   /**
-   * Takes what a data dir read back (decision 0080): notifications (none in flight) and batch results.
-   * Pending notifications without any attempt (their first attempt was queued at the crash) start it.
+   * After a restart's replay (decision 0080): pending notifications without any attempt (their first
+   * attempt was queued at the crash) start it.
    */
-  restore(records: Iterable<NotificationRecord>, batches: Iterable<BatchResult>, dropped = 0): void {
-    this.#store.restore(records);
-    for (const n of this.#store.byId.values()) if (n.resentFrom !== null) this.#resent.add(n.resentFrom);
-    this.#store.dropped = dropped;
-    this.#history.restore(batches);
+  resume(): void {
     for (const n of this.#store.pending)
-      if (n.attempts.length === 0) this.#limiter.start(this.#attempt(n, 'first'));
+      if (n.attempts.length === 0 && !n.inFlight) this.#limiter.start(this.#attempts.task(n, 'first'));
   }
 
   /**
@@ -366,245 +319,32 @@ export class Outbox {
    * a crash cancels it once it finds that attempt cut off (decision 0224).
    */
   #cancelWhenAttemptEnds(n: NotificationRecord, reason: CancelReason): void {
-    n.cancelWhenSettled = reason;
-    this.#changes.emitMade({ kind: 'notification_cancelled', notification: n });
+    const settled: Settled = { ...settledOf(n), cancelWhenSettled: reason };
+    this.#changes.emitMade({ kind: 'notification_cancelled', notification: n, settled }, this.state);
   }
 
-  /** Cancels `n`; `tell` false when the change that caused it tells of it (an attempt that ended). */
-  #cancel(n: NotificationRecord, reason: CancelReason, at: string, tell = true): void {
-    n.state = 'cancelled';
-    n.cancelledAt = at;
-    n.cancelReason = reason;
-    n.cancelWhenSettled = undefined;
-    this.#store.pending.delete(n);
+  /** Cancels `n` at `at` with `reason`. */
+  #cancel(n: NotificationRecord, reason: CancelReason, at: string): void {
     this.deps.log.info({ id: n.id, credentialId: n.credentialId, reason }, 'notification cancelled');
-    if (tell) this.#changes.emitMade({ kind: 'notification_cancelled', notification: n });
+    const settled: Settled = { ...settledOf(n), state: 'cancelled', cancelledAt: at, cancelReason: reason };
+    this.#changes.emitMade({ kind: 'notification_cancelled', notification: n, settled }, this.state);
   }
 
-  /** Forgets every notification and batch; attempts still running finish unrecorded. */
+  /** Forgets every notification and batch (`state.apply` of the reset); attempts still running finish unrecorded. */
   reset(): void {
-    this.#store.reset();
-    this.#resent.clear();
-    this.#running.clear();
-    this.#history.clear();
+    this.state.apply(RESET);
+    this.#attempts.clear();
   }
 
   /**
    * Stops the outbox for a shutdown: no attempt starts any more (queued ones stay pending, not
-   * attempted); attempts running get `graceMs` to end and are recorded as they end; any still running
-   * then is recorded as `interrupted` (not the receiver's failure: it does not count toward the 5
-   * attempts) and its notification stays pending; its late answer is ignored (decision 0043).
+   * attempted); attempts running get `graceMs` to end (decision 0043; `Attempts.drain`).
    */
-  async drain(graceMs: number): Promise<DrainResult> {
-    this.#stopping = true;
-    const running = this.#running.size;
-    if (running > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        this.#runningChanged = () => {
-          if (this.#running.size === 0) resolve();
-        };
-        timer = setTimeout(resolve, graceMs);
-      });
-      clearTimeout(timer);
-      this.#runningChanged = undefined;
-    }
-    const interrupted = [...this.#running];
-    const finishedAt = this.#store.clockIso.of(this.deps.clock.now());
-    for (const [n, r] of interrupted) {
-      this.#record(n, {
-        number: n.attempts.length + 1,
-        startedAt: r.startedAt,
-        startedAtWall: r.startedAtWall,
-        finishedAt,
-        durationMs: Math.round(performance.now() - r.startedMs),
-        trigger: r.trigger,
-        batchAt: r.batchAt,
-        outcome: 'interrupted',
-        statusCode: undefined,
-        message: `the emulator stopped while this attempt ran (it did not end within the shutdown grace of ${graceMs} ms): not the receiver's failure; it does not count toward the ${MAX_ATTEMPTS} attempts and the notification stays pending`,
-        responseBody: undefined,
-        outageId: undefined,
-      });
-    }
-    this.#running.clear();
-    // Answers that still arrive belong to attempts already recorded: ignored, like after a reset.
-    if (interrupted.length > 0) this.#store.generation++;
-    return { running, finished: running - interrupted.length, interrupted: interrupted.length };
+  drain(graceMs: number): Promise<DrainResult> {
+    return this.#attempts.drain(graceMs);
   }
 
   close(): void {
     this.#store.waiters.cancelAll();
-  }
-
-  /**
-   * One attempt of `n`, marked in flight at once, for the limiter to run when a slot frees: the task
-   * resolves with the record once it finished (undefined after a reset). Run in the background with
-   * `#limiter.start` (a waiting attempt is then this closure alone: decision 0159), or awaited with
-   * `#limiter.run`.
-   */
-  #attempt(n: NotificationRecord, trigger: AttemptTrigger): () => Promise<NotificationRecord | undefined> {
-    const generation = this.#store.generation;
-    this.#store.markInFlight(n);
-    return () => this.#send(n, generation, trigger);
-  }
-
-  /**
-   * Sends one attempt of `n` (`#sendOnce`) and never rejects: an error inside the emulator while
-   * making it (an outage store, a recorder, a bug) ends the attempt as data, outcome `emulator_error`,
-   * instead of escaping a background promise and ending the process (decision 0120).
-   */
-  async #send(
-    n: NotificationRecord,
-    generation: number,
-    trigger: AttemptTrigger,
-    batchAt?: string,
-  ): Promise<NotificationRecord | undefined> {
-    const attemptsBefore = n.attempts.length;
-    try {
-      return await this.#sendOnce(n, generation, trigger, batchAt);
-    } catch (err) {
-      const cause = err instanceof Error ? err.message : String(err);
-      this.deps.log.error({ id: n.id, err }, 'delivery attempt failed inside the emulator');
-      const running = this.#running.get(n);
-      this.#running.delete(n);
-      this.#runningChanged?.();
-      if (generation !== this.#store.generation) return undefined;
-      if (n.attempts.length === attemptsBefore) {
-        const now = this.#store.clockIso.of(this.deps.clock.now());
-        try {
-          this.#record(n, {
-            number: attemptsBefore + 1,
-            startedAt: running?.startedAt ?? now,
-            startedAtWall: running?.startedAtWall ?? this.#store.wallIso.of(new Date()),
-            finishedAt: now,
-            durationMs: running ? Math.round(performance.now() - running.startedMs) : 0,
-            trigger,
-            batchAt,
-            outcome: 'emulator_error',
-            statusCode: undefined,
-            message: `the emulator failed while making this attempt (${cause}): not the receiver's failure; it does not count toward the ${MAX_ATTEMPTS} attempts and the notification stays pending`,
-            responseBody: undefined,
-            outageId: undefined,
-          });
-        } catch (again) {
-          this.deps.log.error({ id: n.id, err: again }, 'could not record the failed attempt');
-        }
-      }
-      this.#store.settled(n);
-      return n;
-    }
-  }
-
-  /**
-   * Sends one attempt of `n`, marked in flight, once the limiter gave it a slot; resolves with the
-   * record once it finished (undefined after a reset: `generation` is the outbox's when it was queued).
-   */
-  async #sendOnce(
-    n: NotificationRecord,
-    generation: number,
-    trigger: AttemptTrigger,
-    batchAt?: string,
-  ): Promise<NotificationRecord | undefined> {
-    const store = this.#store;
-    if (generation !== store.generation) return undefined;
-    // Read back from the body file without holding the event loop (decision 0153); a body that cannot
-    // be read rejects, and `#send` records the attempt as `emulator_error` with the reason.
-    const body = await n.gz.read();
-    if (generation !== store.generation) return undefined;
-    const { clock, sender } = this.deps;
-    if (this.#stopping) {
-      // Queued when the emulator began to stop: never sent, still pending.
-      store.settled(n);
-      return undefined;
-    }
-    if (n.cancelWhenSettled) {
-      // Its credential was deleted while this attempt waited for its turn: it is never sent.
-      this.#cancel(n, n.cancelWhenSettled, store.clockIso.of(clock.now()));
-      store.settled(n);
-      return n;
-    }
-    const startNow = clock.now();
-    const startedAt = store.clockIso.of(startNow);
-    const startedAtWall = store.wallIso.of(new Date());
-    const number = n.attempts.length + 1;
-    this.#running.set(n, { trigger, batchAt, startedAt, startedAtWall, startedMs: performance.now() });
-    const outage = this.deps.outages?.take(n.credentialId, startNow.getTime());
-    // Written before the request goes out: a crash while it is in flight leaves its trace (decision 0080).
-    if (!outage)
-      this.#changes.emitMade({
-        kind: 'attempt_started',
-        notification: n,
-        attempt: { number, startedAt, startedAtWall, trigger, batchAt },
-      });
-    const result: SendResult = outage
-      ? { outcome: 'simulated_outage', message: outageMessage(outage), durationMs: 0 }
-      : await sender
-          .send({
-            url: n.url,
-            headers: deliveryHeaders(n.authorization, n.filename, n.gz.length),
-            body,
-          })
-          // A sender must not throw; if one does, the attempt still ends as data, not as an escape.
-          .catch(
-            (err: unknown): SendResult => ({
-              outcome: 'invalid_response',
-              message: `could not send: ${err instanceof Error ? err.message : String(err)}`,
-              durationMs: 0,
-            }),
-          );
-    if (generation !== store.generation) return undefined;
-    this.#running.delete(n);
-    this.#runningChanged?.();
-    const finished = clock.now();
-    // One literal with every member (absent ones undefined, which JSON leaves out): one object shape
-    // for all attempts, all members in-object, none in an extra property array.
-    const attempt: Attempt = {
-      number,
-      startedAt,
-      startedAtWall,
-      finishedAt: store.clockIso.of(finished),
-      durationMs: result.durationMs,
-      trigger,
-      batchAt,
-      outcome: result.outcome,
-      statusCode: result.statusCode,
-      message: store.texts.of(result.message),
-      responseBody: result.responseBody === undefined ? undefined : store.texts.of(result.responseBody),
-      responseHeaders:
-        result.responseHeaders === undefined ? undefined : store.headers.of(result.responseHeaders),
-      outageId: outage?.id,
-    };
-    this.#record(n, attempt, finished.getTime());
-    return n;
-  }
-
-  /** Adds an ended attempt to `n`, moves its state on, settles it and tells of it (kept, then heard). */
-  #record(n: NotificationRecord, attempt: Attempt, finishedMs = this.deps.clock.now().getTime()): void {
-    const store = this.#store;
-    // A new array of exact length: 100,000 one-attempt arrays grown by push (or built by spread,
-    // which V8 preallocates too: 185 bytes against 56 measured) would each carry spare slots.
-    n.attempts = n.attempts.concat([attempt]);
-    n.lastFinishedMs = finishedMs;
-    // Spec "1. Notification delivery (outbound from the service)" rule 2: only status exactly 200
-    // acknowledges.
-    if (acknowledges(attempt)) {
-      n.state = 'delivered';
-      n.deliveredAt = attempt.finishedAt;
-      store.pending.delete(n);
-    } else if (countedAttempts(n) >= MAX_ATTEMPTS) {
-      n.state = 'exhausted';
-      n.exhaustedAt = attempt.finishedAt;
-      store.pending.delete(n);
-    } else if (n.cancelWhenSettled) {
-      this.#cancel(n, n.cancelWhenSettled, attempt.finishedAt, false);
-    }
-    // Settled first, so what the change carries is the notification as it now stands (no longer in
-    // flight): the live stream's row would otherwise say "now" for a next attempt already over.
-    // Waiters wake in a later microtask, after the change below is kept.
-    store.settled(n);
-    // One change for the attempt and the state it led to (a cancel included): the data dir keeps
-    // it, the info log and the live stream hear it.
-    this.#changes.emitMade({ kind: 'attempt_ended', notification: n, attempt });
   }
 }

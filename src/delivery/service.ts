@@ -5,7 +5,7 @@ import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { type NotificationBody, packBody, type StoredBody } from '../contract/index.js';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { ChangeSink } from '../model/change-sink.js';
+import { type ChangeSink, RESET } from '../model/change-sink.js';
 import type { NotificationRefShape } from '../model/delivery.js';
 import { type CredentialChange, CredentialStore } from './credentials.js';
 import { type OutageChange, OutageStore } from './outages.js';
@@ -217,7 +217,7 @@ export class DeliveryService {
   /** Forgets notifications, batch history and outages; credentials stay. */
   reset(): void {
     this.outbox.reset();
-    this.outages.reset();
+    this.outages.apply(RESET);
   }
 
   /** Lets attempts in flight end within `graceMs` at a stop; see `Outbox.drain` (decision 0043). */

@@ -61,9 +61,7 @@ export class TrustStore {
         ca: cert.ca,
         source,
       };
-      this.changes.emit({ kind: 'trust_added', certificate: info, pem }, () =>
-        this.#byFingerprint.set(cert.fingerprint256, { pem, info }),
-      );
+      this.changes.emit({ kind: 'trust_added', certificate: info, pem }, this);
       added.push(info);
     }
     return added;
@@ -77,12 +75,25 @@ export class TrustStore {
     const wanted = normalizeFingerprint(fingerprint);
     for (const [key, entry] of this.#byFingerprint) {
       if (normalizeFingerprint(key) !== wanted) continue;
-      this.changes.emit({ kind: 'trust_removed', certificate: entry.info }, () =>
-        this.#byFingerprint.delete(key),
-      );
+      this.changes.emit({ kind: 'trust_removed', certificate: entry.info }, this);
       return entry.info;
     }
     return undefined;
+  }
+
+  /** The one writer of the trusted certificates (decision 0212); reset keeps them. */
+  apply(change: TrustChange): void {
+    switch (change.kind) {
+      case 'trust_added':
+        this.#byFingerprint.set(change.certificate.fingerprint256, {
+          pem: change.pem,
+          info: change.certificate,
+        });
+        break;
+      case 'trust_removed':
+        this.#byFingerprint.delete(change.certificate.fingerprint256);
+        break;
+    }
   }
 
   /** The PEM texts, for the TLS agent's `ca` option. */

@@ -6,16 +6,17 @@
  */
 export interface ChangeSink<C> {
   /**
-   * A change asked for (an admin write, a token issued): `change` is kept first, then `apply` makes
-   * it in memory, then observers hear it. If keeping throws (the data dir could not write it), the
-   * throw reaches the caller and `apply` never runs: memory never runs ahead of the journal.
+   * A change asked for (an admin write, a token issued): `change` is kept first, then its owner's
+   * `apply` makes it in memory, then observers hear it. If keeping throws (the data dir could not
+   * write it), the throw reaches the caller and `apply` never runs: memory never runs ahead of the
+   * journal.
    */
-  emit(change: C, apply?: () => void): void;
+  emit(change: C, owner?: ChangeOwner<C>): void;
   /**
-   * A change already made in the background (an attempt, a batch, a rule used up): nothing to undo,
-   * so a failure to keep it is logged, never thrown, and observers hear it either way.
+   * A change of the background (an attempt, a batch, a rule used up): nothing to undo, so a failure
+   * to keep it is logged, never thrown; its owner applies it and observers hear it either way.
    */
-  emitMade(change: C): void;
+  emitMade(change: C, owner?: ChangeOwner<C>): void;
   /**
    * Throws (DataDirUnwritableError) when a change emitted now could not be kept: for a writer whose
    * change is only known once its work is done (a clock move runs batches on the way), so it can
@@ -24,8 +25,23 @@ export interface ChangeSink<C> {
   ensureKeepable?(): void;
 }
 
+/**
+ * A store's one writer of its state (decision 0212): `apply` makes a change in memory, live (called by
+ * the stream, after the keeper) and at a restart (called by replay with the changes read back).
+ */
+export interface ChangeOwner<C> {
+  apply(change: C): void;
+}
+
+/** `POST /__admin/reset` (or `Emulator.reset()`): each store's `apply` says what it forgets. */
+export interface ResetChange {
+  kind: 'reset';
+}
+
+export const RESET: ResetChange = { kind: 'reset' };
+
 /** The sink of a store built on its own (unit tests): applies, keeps nothing, tells nobody. */
 export const APPLY_ONLY: ChangeSink<never> = {
-  emit: (_change, apply) => apply?.(),
-  emitMade: () => {},
+  emit: (change, owner) => owner?.apply(change),
+  emitMade: (change, owner) => owner?.apply(change),
 };

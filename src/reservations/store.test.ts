@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unpackBody } from '../contract/index.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
+import { RESET } from '../model/change-sink.js';
 import { ReservationStore } from './index.js';
 
 /** A store on a clock the test moves by hand. */
@@ -158,7 +159,7 @@ describe('ReservationStore', () => {
     );
     expect(new Set(ids).size).toBe(200);
     const first = store.list()[0];
-    store.reset();
+    store.state.apply(RESET);
     expect(store.list()).toEqual([]);
     expect(store.apply({ type: 'Issue', seed: 0 }).reservations[0]!.bookingId).toBe(first!.bookingId);
   });

@@ -25,7 +25,7 @@ import {
   withStatus,
   zulu,
 } from '../generate/index.js';
-import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import { finishBody, parseEventInput, refused } from './event-checks.js';
 import { type EventInput, TRANSITIONS } from './events.js';
 import type {
@@ -55,19 +55,58 @@ export interface ReservationStoreOptions {
 }
 
 /** What a ReservationStore changed: one reservation saved, and the event sequence then. */
-export type ReservationChange = { kind: 'reservation_saved'; record: StoredReservation; sequence: number };
+/**
+ * A reservation saved, and the event sequence reached. `historyFrom`: the record's history holds only
+ * the entries from there on, the ones before are the reservation's as it was (a journal's record of a
+ * second save carries only what it appended).
+ */
+export type ReservationChange = {
+  kind: 'reservation_saved';
+  record: StoredReservation;
+  sequence: number;
+  historyFrom?: number;
+};
+
+/** The reservations and the event sequence; `apply` is their one writer (decision 0212). */
+export class ReservationRecords {
+  readonly byId = new Map<number, StoredReservation>();
+  sequence = 0;
+
+  /** Live and at a restart: a save stores the record; reset forgets every one and the sequence. */
+  apply(change: ReservationChange | ResetChange): void {
+    switch (change.kind) {
+      case 'reservation_saved': {
+        const { record, sequence, historyFrom } = change;
+        const history =
+          historyFrom === undefined
+            ? record.history
+            : (this.byId.get(record.bookingId)?.history ?? []).slice(0, historyFrom).concat(record.history);
+        this.byId.set(record.bookingId, history === record.history ? record : { ...record, history });
+        if (sequence > this.sequence) this.sequence = sequence;
+        break;
+      }
+      case 'reset':
+        this.byId.clear();
+        this.sequence = 0;
+        break;
+    }
+  }
+}
 
 /** Reservations by BookingID, with the transitions Issue, Void, Exchange and manual redelivery. */
 export class ReservationStore {
-  private readonly records = new Map<number, StoredReservation>();
-  private sequence = 0;
+  /** The state: what `apply` of a change writes (live and at a restart). */
+  readonly state = new ReservationRecords();
+  private readonly records = this.state.byId;
 
   constructor(private readonly options: ReservationStoreOptions) {}
 
   /** Applies one event and answers what changed and which bodies to notify. */
   apply(raw: EventInput): LifecycleResult {
     const input = parseEventInput(raw);
-    const seed = input.seed ?? deriveSeed(this.options.seed, ++this.sequence);
+    // An event without a seed of its own draws the next of the sequence (kept by its save).
+    const sequence = this.state.sequence + (input.seed === undefined ? 1 : 0);
+    const seed = input.seed ?? deriveSeed(this.options.seed, sequence);
     const atMs = eventTimeMs(this.options.clock.now());
     const at = zulu(atMs);
     const warnings: string[] = [];
@@ -88,7 +127,7 @@ export class ReservationStore {
       // (test/generate-fast-path.test.ts), so it only cost time: ~20% of the CPU of an Issue event
       // posted through the admin API (decision 0032).
       const body = input.overrides ? finish(generated) : generated;
-      const created = this.save(body, { at, event: 'Issue', status: 'Issued' });
+      const created = this.save(sequence, body, { at, event: 'Issue', status: 'Issued' });
       return {
         event: 'Issue',
         at,
@@ -103,7 +142,7 @@ export class ReservationStore {
 
     if (input.type === 'Void') {
       const body = finish(withStatus(unpackBody(current.gz), 'Voided', atMs));
-      const changed = this.save(body, { at, event: 'Void', status: 'Voided' });
+      const changed = this.save(sequence, body, { at, event: 'Void', status: 'Voided' });
       return {
         event: 'Void',
         at,
@@ -123,8 +162,8 @@ export class ReservationStore {
     });
     const oldBody = assertValidBody(NotificationBodySchema, generated.target, 'The exchanged body');
     const newBody = finish(generated.created!);
-    const old = this.save(oldBody, { at, event: 'Exchange', status: 'Exchanged' });
-    const created = this.save(newBody, { at, event: 'Exchange', status: 'Issued-Exch' });
+    const old = this.save(sequence, oldBody, { at, event: 'Exchange', status: 'Exchanged' });
+    const created = this.save(sequence, newBody, { at, event: 'Exchange', status: 'Issued-Exch' });
     const notifies = this.options.exchangeNotifies;
     const emit = [
       ...(notifies !== 'new' ? [{ bookingId: old.bookingId, body: oldBody, gz: old.gz }] : []),
@@ -155,7 +194,12 @@ export class ReservationStore {
       );
     }
     const body = withStatus(unpackBody(current.gz), status, atMs);
-    const changed = this.save(body, { at, event: 'Redeliver', status, warning: warnings[0] });
+    const changed = this.save(this.state.sequence, body, {
+      at,
+      event: 'Redeliver',
+      status,
+      warning: warnings[0],
+    });
     return {
       event: 'Redeliver',
       at,
@@ -186,24 +230,12 @@ export class ReservationStore {
   /** The stored form of one reservation, and the event sequence number (a data dir writes both: decision 0080). */
   stored(bookingId: number): { record: StoredReservation; sequence: number } | undefined {
     const record = this.records.get(bookingId);
-    return record && { record, sequence: this.sequence };
+    return record && { record, sequence: this.state.sequence };
   }
 
   /** Every stored reservation, in the order they were created, and the event sequence number. */
   storedAll(): { records: IterableIterator<StoredReservation>; sequence: number } {
-    return { records: this.records.values(), sequence: this.sequence };
-  }
-
-  /** Takes a reservation read back from a data dir (decision 0080), and the event sequence it had reached. */
-  restore(record: StoredReservation, sequence: number): void {
-    this.records.set(record.bookingId, record);
-    if (sequence > this.sequence) this.sequence = sequence;
-  }
-
-  /** Forgets every reservation and restarts the event sequence (same seed ⇒ same bodies again). */
-  reset(): void {
-    this.records.clear();
-    this.sequence = 0;
+    return { records: this.records.values(), sequence: this.state.sequence };
   }
 
   private require(bookingId: number | undefined, event: string): StoredReservation {
@@ -235,7 +267,7 @@ export class ReservationStore {
     return id;
   }
 
-  private save(body: NotificationBody, entry: HistoryEntry): StoredReservation {
+  private save(sequence: number, body: NotificationBody, entry: HistoryEntry): StoredReservation {
     const r = body.Reservation;
     const previous = this.records.get(r.BookingID);
     const record: StoredReservation = {
@@ -260,9 +292,7 @@ export class ReservationStore {
     };
     // Kept before it is stored: a reservation the data dir could not keep is never answered.
     const changes: ChangeSink<ReservationChange> = this.options.changes ?? APPLY_ONLY;
-    changes.emit({ kind: 'reservation_saved', record, sequence: this.sequence }, () =>
-      this.records.set(r.BookingID, record),
-    );
+    changes.emit({ kind: 'reservation_saved', record, sequence }, this.state);
     return record;
   }
 }

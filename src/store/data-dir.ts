@@ -1,46 +1,46 @@
 import {
-  closeSync,
-  copyFileSync,
-  existsSync,
   fdatasync,
   fdatasyncSync,
-  fsync,
-  fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
-  readdirSync,
-  readFileSync,
   renameSync,
   unlinkSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
-import { countRecords, cutFile, describeCount, type JournalMark, readJournal } from './journal-read.js';
+import {
+  closeQuietly,
+  DATA_DIR_FORMAT,
+  type DataDirFailure,
+  deleteJournalsBefore,
+  describeError,
+  journalName,
+  readFormat,
+  removeLeftovers,
+  SNAPSHOT_FILE,
+  type SnapshotMark,
+  storeError,
+  syncDir,
+  writeCheckpoint,
+  writeFormat,
+} from './dir-files.js';
+import type { JournalMark } from './journal-read.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
-import { decodeRecords, encodeRecord, encodeRecordAt, type OutgoingStoreRecord } from './records.js';
+import { readBack } from './read-back.js';
+import { encodeRecord, encodeRecordAt } from './records.js';
+import { writeSnapshot, writeSnapshotInSlices } from './snapshot-file.js';
 
-/**
- * The on-disk format this code writes and reads (`format.json`); a newer one is refused. Format 2: a
- * journal's reservation record may carry only the history entries its save appended (`historyFrom`),
- * which a format-1 reader would take for the whole history.
- */
-export const DATA_DIR_FORMAT = 2;
-const FORMAT_FILE = 'format.json';
-const SNAPSHOT_FILE = 'snapshot.bin';
+export { DATA_DIR_FORMAT, type DataDirFailure } from './dir-files.js';
+
 /** The journal grows to at least this before it is compacted into a snapshot. */
 export const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
-/** How much of a snapshot a background compaction encodes and writes before it yields. */
-const COMPACT_SLICE_BYTES = 256 * 1024;
 /** A record an append encodes in its scratch buffer; a larger one (a long reservation history) gets a Buffer of its own. */
 const APPEND_SCRATCH_BYTES = 64 * 1024;
 /** How often written records are flushed to the disk itself (fdatasync): a power cut loses at most this. */
 export const SYNC_INTERVAL_MS = 1000;
-
-const journalName = (generation: number) => `journal-${generation}.bin`;
 
 /**
  * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N, every state
@@ -79,45 +79,12 @@ export class DataDir {
     onRecord: (rec: KeptRecord) => void,
     acceptDataLoss: boolean,
   ) {
-    const format = readFormat(dir);
-    const { checkpoint, problem: checkpointProblem } = readCheckpoint(dir);
-    /** What is missing or damaged, one line per file (decision 0111). */
-    const damage: string[] = [];
-    const snapshot = this.#readSnapshot(checkpoint, onRecord, damage);
-    const snapshotGeneration = snapshot?.generation;
-    this.#generation = snapshotGeneration ?? 0;
-    this.#snapshotBytes = snapshot?.fileBytes ?? 0;
-    const onDisk = journalsIn(dir);
-    if (snapshotGeneration === undefined) {
-      const named = checkpoint?.snapshot;
-      if (named || (onDisk[0] ?? 0) > 0)
-        damage.push(
-          `${SNAPSHOT_FILE} is missing${named ? `: lost its ${named.records} records (generation ${named.generation}, ${named.bytes} bytes at the checkpoint of ${checkpoint?.at})` : ` (the journals start at generation ${onDisk[0]}): lost every record it held`}`,
-        );
-    }
-    // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
-    // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
-    // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
-    // as long as it was then (decision 0111).
-    const first = snapshotGeneration ?? onDisk[0] ?? 0;
-    const { sealed, current, held } = this.#readJournals({
-      format,
-      checkpoint,
-      onDisk,
-      first,
-      acceptDataLoss,
-      onRecord,
-      damage,
-    });
-    // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
-    // without one, a journal cut at a record boundary looks whole, so records may be missing
-    // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
-    // cut before its checkpoint) is started as it is.
-    if (checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
-      damage.push(
-        `${CHECKPOINT_FILE} is ${checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
-      );
-    this.#refuseOrAccept(damage, acceptDataLoss);
+    const back = readBack(dir, onRecord, acceptDataLoss, this.notices);
+    this.#generation = back.generation;
+    this.#journalBytes = back.journalBytes;
+    this.#snapshotBytes = back.snapshotBytes;
+    this.#snapshotMark = back.snapshotMark;
+    const { sealed, current, snapshotGeneration, format } = back;
     this.#sealed = sealed;
     this.#records = current.records;
     this.#kinds = new Map(Object.entries(current.kinds));
@@ -129,134 +96,6 @@ export class DataDir {
     this.#writeCheckpoint('running');
     this.#timer = setInterval(() => this.#flush(), SYNC_INTERVAL_MS);
     this.#timer.unref();
-  }
-
-  /**
-   * Reads the journals back from generation `first` on, in order, handing their records on: each
-   * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
-   * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
-   * sealed journals, the current one, and which journals hold records.
-   */
-  #readJournals(o: {
-    format: number | undefined;
-    checkpoint: Checkpoint | undefined;
-    onDisk: number[];
-    first: number;
-    acceptDataLoss: boolean;
-    onRecord: (rec: KeptRecord) => void;
-    damage: string[];
-  }): { sealed: JournalMark[]; current: JournalMark; held: string[] } {
-    const { format, checkpoint, onDisk, first, acceptDataLoss, onRecord, damage } = o;
-    const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
-    const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
-    this.#journalBytes = 0;
-    /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
-    let stopped = false;
-    const sealed: JournalMark[] = [];
-    /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
-    const held: string[] = [];
-    let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
-    const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    for (let g = first; g <= lastExpected; g++) {
-      const name = journalName(g);
-      const file = join(this.dir, name);
-      const mark = named.find((j) => j.generation === g);
-      if (!existsSync(file)) {
-        // A new data dir has no journal yet and no format.json; one with format.json always has one.
-        if (format === undefined && onDisk.length === 0 && !mark) break;
-        if (stopped) continue;
-        damage.push(
-          `${name} is missing: ${mark ? `lost its ${describeCount(mark.records, mark.kinds)} (${mark.bytes} bytes at the checkpoint of ${checkpoint?.at})` : 'lost every record it held (how many is unknown: no checkpoint names it)'}`,
-        );
-        if (acceptDataLoss) stopped = true;
-        continue;
-      }
-      const buf = readFileSync(file);
-      if (stopped) {
-        const later = countRecords(buf, 0);
-        damage.push(
-          `${name}: set aside as ${name}${aside} (it follows the damage): lost its ${describeCount(later.count, later.kinds)}`,
-        );
-        renameSync(file, `${file}${aside}`);
-        continue;
-      }
-      const { read, kinds, lost, repaired } = readJournal(buf, {
-        mark,
-        newest: g === lastExpected,
-        checkpointAt: checkpoint?.at,
-        onRecord,
-      });
-      if (repaired !== undefined) {
-        cutFile(file, read.goodBytes);
-        this.notices.push(`data dir ${this.dir}: repaired ${name}: ${repaired}`);
-      }
-      if (lost !== undefined) {
-        damage.push(`${name}: ${lost}`);
-        if (acceptDataLoss) {
-          // Kept as it was beside the data dir's files, then cut back to what was read.
-          copyFileSync(file, `${file}${aside}`);
-          cutFile(file, read.goodBytes);
-          stopped = true;
-        }
-      }
-      if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
-      if (g > first) sealed.push(current);
-      current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
-      this.#generation = g;
-      this.#journalBytes = read.goodBytes;
-    }
-    return { sealed, current, held };
-  }
-
-  /**
-   * What was lost refuses the start (decision 0111), unless `--accept-data-loss` said to go on:
-   * then each loss is a notice.
-   */
-  #refuseOrAccept(damage: string[], acceptDataLoss: boolean): void {
-    if (damage.length === 0) return;
-    if (!acceptDataLoss)
-      throw storeError(
-        'data_dir_corrupt',
-        `The data dir ${this.dir} has lost acknowledged records:\n${damage.map((d) => `  - ${d}`).join('\n')}\nStart with --accept-data-loss (REPORTBO_ACCEPT_DATA_LOSS=true) to keep what is readable and go on (damaged files are kept beside as *${'.damaged-<time>'}), or restore the data dir from a backup.`,
-        { dataDir: this.dir, damage },
-      );
-    for (const d of damage)
-      this.notices.push(`data dir ${this.dir}: accepted a loss (--accept-data-loss): ${d}`);
-  }
-
-  /**
-   * Reads the snapshot back (none: undefined), handing its records on; what it lost is added to
-   * `damage`. A snapshot is written to a temporary file, synced and renamed: one without its
-   * header is not a crash case and refuses the start.
-   */
-  #readSnapshot(
-    checkpoint: Checkpoint | undefined,
-    onRecord: (rec: KeptRecord) => void,
-    damage: string[],
-  ): { generation: number; fileBytes: number } | undefined {
-    const snapshotFile = join(this.dir, SNAPSHOT_FILE);
-    if (!existsSync(snapshotFile)) return undefined;
-    const buf = readFileSync(snapshotFile);
-    const read = decodeRecords(buf, onRecord, 'header');
-    const { header } = read;
-    if (!header)
-      throw storeError(
-        'data_dir_corrupt',
-        `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
-        { dataDir: this.dir },
-      );
-    const generation = header.d.generation;
-    const mark = checkpoint?.snapshot?.generation === generation ? checkpoint.snapshot : undefined;
-    if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
-      const lost = mark
-        ? `${Math.max(1, mark.records - read.count)} of its ${mark.records} records`
-        : 'the records from there on';
-      damage.push(
-        `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
-      );
-    }
-    this.#snapshotMark = { generation, bytes: read.goodBytes, records: read.count };
-    return { generation, fileBytes: buf.length };
   }
 
   /**
@@ -374,18 +213,7 @@ export class DataDir {
     let records = 0;
     let journal: number | undefined;
     try {
-      const fd = openSync(tmp, 'w');
-      try {
-        const out = new RecordSlices(fd);
-        out.add({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
-        for (const rec of state) out.add(rec);
-        out.flush();
-        bytes = out.bytes;
-        records = out.records;
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+      ({ bytes, records } = writeSnapshot(tmp, generation, state));
       // Opened before the rename: a crash between leaves an empty journal of a generation the old
       // snapshot does not name, deleted at the next start.
       journal = openSync(join(this.dir, journalName(generation)), 'a');
@@ -411,7 +239,7 @@ export class DataDir {
     this.#snapshotBytes = bytes;
     this.#snapshotMark = { generation, bytes, records };
     this.#sealed = [];
-    this.#deleteJournalsBefore(generation);
+    deleteJournalsBefore(this.dir, generation);
     this.#writeCheckpoint('running');
   }
 
@@ -438,19 +266,12 @@ export class DataDir {
    * an older checkpoint only checks less.
    */
   #writeCheckpoint(state: 'running' | 'stopped', current: JournalMark = this.#mark()): void {
-    const checkpoint: Checkpoint = {
+    writeCheckpoint(this.dir, {
       at: new Date().toISOString(),
       state,
       ...(this.#snapshotMark ? { snapshot: this.#snapshotMark } : {}),
       journals: [...this.#sealed, current],
-    };
-    const file = join(this.dir, CHECKPOINT_FILE);
-    try {
-      writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint)}\n`);
-      renameSync(`${file}.tmp`, file);
-    } catch {
-      // A full disk: the previous checkpoint names less than there is, which is still true.
-    }
+    });
   }
 
   /**
@@ -493,25 +314,9 @@ export class DataDir {
     let bytes = 0;
     let count = 0;
     try {
-      const fd = openSync(tmp, 'w');
-      try {
-        const out = new RecordSlices(fd);
-        out.add({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
-        // The records are built as they are taken (stateRecords cut the state already); each full
-        // slice is written, then the event loop answers what waited before the next is encoded.
-        for (const rec of state) {
-          if (out.add(rec)) {
-            await new Promise((resolve) => setImmediate(resolve));
-            if (this.#compacting !== token) throw new Error('overtaken');
-          }
-        }
-        out.flush();
-        bytes = out.bytes;
-        count = out.records - 1;
-        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
-      } finally {
-        closeQuietly(fd);
-      }
+      const written = await writeSnapshotInSlices(tmp, generation, state, () => this.#compacting === token);
+      bytes = written.bytes;
+      count = written.records - 1;
       if (this.#compacting !== token) throw new Error('overtaken');
       renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
     } catch (err) {
@@ -530,21 +335,9 @@ export class DataDir {
     this.#snapshotBytes = bytes;
     this.#snapshotMark = { generation, bytes, records: count + 1 };
     this.#sealed = this.#sealed.filter((j) => j.generation >= generation);
-    this.#deleteJournalsBefore(generation);
+    deleteJournalsBefore(this.dir, generation);
     this.#writeCheckpoint('running');
     return { records: count, bytes, captureMs };
-  }
-
-  #deleteJournalsBefore(generation: number): void {
-    for (const f of readdirSync(this.dir)) {
-      const journal = /^journal-(\d+)\.bin$/.exec(f);
-      if (!journal || Number(journal[1]) >= generation) continue;
-      try {
-        unlinkSync(join(this.dir, f));
-      } catch {
-        // Already gone.
-      }
-    }
   }
 
   /** Sizes for messages and benchmarks. */
@@ -603,193 +396,4 @@ export class DataDir {
   setPort(port: number): void {
     this.lock.setPort(port);
   }
-}
-
-/**
- * Journals of generations older than the snapshot (leftovers of a compaction a crash interrupted
- * after its rename) and temporary files; another opener's lock being written is its own to remove.
- */
-function removeLeftovers(dir: string, snapshotGeneration: number | undefined): void {
-  for (const f of readdirSync(dir)) {
-    const journal = /^journal-(\d+)\.bin$/.exec(f);
-    if (journal && snapshotGeneration !== undefined && Number(journal[1]) < snapshotGeneration)
-      unlinkSync(join(dir, f));
-    if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
-  }
-}
-
-const CHECKPOINT_FILE = 'checkpoint.json';
-
-interface SnapshotMark {
-  generation: number;
-  bytes: number;
-  records: number;
-}
-
-/** `checkpoint.json` (decision 0111). */
-interface Checkpoint {
-  at: string;
-  /** `stopped`: written by a clean close, so the journal ends exactly where it says. */
-  state: 'running' | 'stopped';
-  snapshot?: SnapshotMark;
-  journals: JournalMark[];
-}
-
-/**
- * The checkpoint, or what is wrong with it: `missing` (a data dir of an older emulator, one never
- * opened, or one whose checkpoint was deleted) or `damaged (why)`.
- */
-function readCheckpoint(dir: string): { checkpoint?: Checkpoint; problem?: string } {
-  const file = join(dir, CHECKPOINT_FILE);
-  if (!existsSync(file)) return { problem: 'missing' };
-  try {
-    const cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
-    const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-    const markOk = (m: Partial<JournalMark> | undefined) =>
-      !!m && count(m.generation) && count(m.bytes) && count(m.records);
-    if (
-      typeof cp.at !== 'string' ||
-      !Array.isArray(cp.journals) ||
-      !cp.journals.every((j) => markOk(j) && typeof j.kinds === 'object' && j.kinds !== null) ||
-      (cp.snapshot !== undefined && !markOk(cp.snapshot))
-    )
-      throw new Error('not a checkpoint');
-    return { checkpoint: cp };
-  } catch (err) {
-    return { problem: `damaged (${(err as Error).message})` };
-  }
-}
-
-/** The generations of the journals in `dir`, lowest first. */
-function journalsIn(dir: string): number[] {
-  return readdirSync(dir)
-    .map((f) => /^journal-(\d+)\.bin$/.exec(f)?.[1])
-    .filter((g): g is string => g !== undefined)
-    .map(Number)
-    .sort((a, b) => a - b);
-}
-
-/** Why the data dir cannot keep changes, since when (the first failure of a run of them). */
-export interface DataDirFailure {
-  cause: string;
-  since: string;
-}
-
-/** `ENOSPC: no space left on device` (the code and what it means), or the message. */
-function describeError(err: unknown): string {
-  return err instanceof Error
-    ? err.message.replace(/, (write|open|fsync|fdatasync|ftruncate|rename).*$/, '')
-    : String(err);
-}
-
-/** Writes all of `buf` (a short write is continued; no progress is an error). */
-/**
- * Records encoded one after another into one buffer of COMPACT_SLICE_BYTES, written to `fd` each
- * time it fills: a snapshot of 25,000 records makes no Buffer per record and copies each body once,
- * from where it is kept (decision 0157; before, each record's Buffers lived until their slice was
- * written, long enough to reach V8's old space and keep malloc's arena grown after a compaction).
- */
-class RecordSlices {
-  readonly #buf = Buffer.allocUnsafeSlow(COMPACT_SLICE_BYTES);
-  #used = 0;
-  /** Bytes written to the file so far. */
-  bytes = 0;
-  records = 0;
-
-  constructor(private readonly fd: number) {}
-
-  /** Adds one record; answers true when a full slice was written to the file to make room. */
-  add(rec: OutgoingStoreRecord): boolean {
-    this.records++;
-    const end = encodeRecordAt(rec, this.#buf, this.#used);
-    if (end >= 0) {
-      this.#used = end;
-      return false;
-    }
-    this.flush();
-    const alone = encodeRecordAt(rec, this.#buf, 0);
-    if (alone >= 0) this.#used = alone;
-    else this.#write(encodeRecord(rec)); // larger than a slice: a Buffer of its own
-    return true;
-  }
-
-  /** Writes what is encoded and not yet written. */
-  flush(): void {
-    if (this.#used === 0) return;
-    this.#write(this.#buf.subarray(0, this.#used));
-    this.#used = 0;
-  }
-
-  #write(bytes: Buffer): void {
-    writeWhole(this.fd, bytes);
-    this.bytes += bytes.length;
-  }
-}
-
-function writeWhole(fd: number, buf: Buffer): void {
-  let written = 0;
-  while (written < buf.length) {
-    const n = writeSync(fd, buf, written, buf.length - written);
-    if (n <= 0) throw new Error(`short write: ${written} of ${buf.length} bytes`);
-    written += n;
-  }
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Closing cannot lose anything written: the writes already reached the OS.
-  }
-}
-
-function readFormat(dir: string): number | undefined {
-  const file = join(dir, FORMAT_FILE);
-  if (!existsSync(file)) {
-    if (readdirSync(dir).some((f) => f === SNAPSHOT_FILE || /^journal-\d+\.bin$/.test(f)))
-      throw storeError(
-        'data_dir_corrupt',
-        `${dir} holds emulator data but no ${FORMAT_FILE}; restore it or move the data dir away.`,
-      );
-    return undefined;
-  }
-  let format: number;
-  try {
-    format = (JSON.parse(readFileSync(file, 'utf8')) as { format: number }).format;
-  } catch (err) {
-    throw storeError(
-      'data_dir_corrupt',
-      `${file} cannot be read (${(err as Error).message}); restore it or move the data dir away.`,
-    );
-  }
-  if (!Number.isInteger(format) || format > DATA_DIR_FORMAT)
-    throw storeError(
-      'data_dir_newer',
-      `The data dir ${dir} was written by a newer emulator (format ${format}; this one reads format ${DATA_DIR_FORMAT} and older). Upgrade reportbo-emulator, or give this one another data dir.`,
-      { dataDir: dir, format, supported: DATA_DIR_FORMAT },
-    );
-  return format;
-}
-
-function writeFormat(dir: string): void {
-  const file = join(dir, FORMAT_FILE);
-  writeFileSync(
-    `${file}.tmp`,
-    `${JSON.stringify({ format: DATA_DIR_FORMAT, writer: 'reportbo-emulator' })}\n`,
-  );
-  renameSync(`${file}.tmp`, file);
-}
-
-function syncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    fsyncSync(fd);
-    closeSync(fd);
-  } catch {
-    // Some file systems do not sync directories; the rename is still atomic.
-  }
-}
-
-function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
-  return new EmulatorError(code, message, 500, 'user_input', details);
 }

@@ -77,9 +77,9 @@ export function recordOf(c: Change, ctx: KeepContext): OutgoingRecord | undefine
     case 'attempt_started':
       return { k: 'a>', d: { id: c.notification.id, attempt: c.attempt } };
     case 'attempt_ended':
-      return changeRecord(c.notification, c.attempt);
+      return changeRecord(c.notification.id, c.settled, c.attempt);
     case 'notification_cancelled':
-      return changeRecord(c.notification);
+      return changeRecord(c.notification.id, c.settled);
     case 'batch_started':
       return { k: 'b>', d: { at: c.at } };
     case 'batch_done':

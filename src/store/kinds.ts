@@ -155,7 +155,6 @@ export interface OutgoingBytes {
 export type OutgoingRecord = { [K in RecordKind]: RecordOf<K, OutgoingBytes> }[RecordKind];
 
 export type ClockMark = RecordData<'clock'>;
-export type KeptToken = RecordData<'tok'>;
 export type NotificationData = RecordData<'n+'>;
 export type NotificationChange = RecordData<'n'>;
 

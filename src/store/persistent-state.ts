@@ -1,15 +1,14 @@
 import type { Change, ChangeStream } from '../change-stream.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
-import type { BatchResult } from '../delivery/batches.js';
-import type { StartedAttempt } from '../delivery/outbox.js';
 import type { Logger } from '../log.js';
-import { acknowledges } from '../model/acknowledgement.js';
+import { repairCrash } from './crash-repair.js';
 import { DataDir } from './data-dir.js';
 import { recordOf } from './keep.js';
 import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
-import { ReplayedState } from './replay.js';
-import { changeRecord, credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
+import { applyReplayed } from './owners.js';
+import { RecordReader } from './replay.js';
+import { credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
 export interface AttachTarget extends KeptServices {
@@ -27,26 +26,20 @@ export interface AttachTarget extends KeptServices {
  */
 export class PersistentState {
   readonly #dir: DataDir;
-  readonly #replayed: ReplayedState;
+  readonly #replayed: RecordReader;
   #target: AttachTarget | undefined;
-  readonly #started = new Map<string, StartedAttempt>();
-  #batchRunning: string | undefined;
   #compactQueued = false;
   /** After a compaction failed: not tried again before this (ms since the epoch). */
   #compactRetryMs = 0;
 
-  private constructor(dir: DataDir, replayed: ReplayedState) {
+  private constructor(dir: DataDir, replayed: RecordReader) {
     this.#dir = dir;
     this.#replayed = replayed;
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
-  static open(
-    dir: string,
-    port: number,
-    options: { acceptDataLoss?: boolean; journalEntries?: number } = {},
-  ): PersistentState {
-    const replayed = new ReplayedState(options.journalEntries);
+  static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
+    const replayed = new RecordReader();
     return new PersistentState(
       DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
       replayed,
@@ -84,25 +77,13 @@ export class PersistentState {
     ];
     // What was read back is put back quietly: the data dir holds it already, and it is not news.
     const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
-    for (const [, res] of r.reservations) t.reservations.restore(res, r.eventSequence);
-    t.auth.faults.restore(r.faults);
-    t.delivery.outages.restore(r.outages);
-    const { capacity } = t.auth.journal;
-    t.auth.journal.restore(r.requests.slice(Math.max(0, r.requests.length - capacity)));
-    for (const [, tok] of r.tokens) t.auth.tokens.restore(tok);
-    const nowIso = clock.now().toISOString();
-    const interrupted = r.interruptAttempts(nowIso);
-    const batches = r.batches.slice();
-    const cutBatch =
-      r.batchRunning === undefined
-        ? undefined
-        : interruptedBatch(r.batchRunning, r.notifications.values(), nowIso);
-    if (cutBatch) batches.push(cutBatch);
-
+    // The notifications named their credential's warnings: the credentials are back now.
     r.resolveWarnings(
       (id) => t.delivery.credentials.get(id)?.warnings,
       (former) => t.delivery.credentials.warningsOf(former),
     );
+    // Replay: every other change read back, made by the apply of the store that owns it.
+    for (const change of r.changes.splice(0)) applyReplayed(t, change);
     this.#target = t;
     // The probe: while writes fail, a write is tried (the clock where it stands, a record that
     // changes nothing) before a writer that cannot undo its work starts it.
@@ -113,19 +94,19 @@ export class PersistentState {
       },
     );
     for (const rec of preloaded) this.#append(rec);
-    t.delivery.outbox.restore(r.notifications.values(), batches, r.droppedNotifications);
-    for (const n of interrupted) this.#append(changeRecord(n, n.attempts.at(-1)));
-    if (cutBatch) this.#append({ k: 'b', d: cutBatch });
+    const interrupted = repairCrash(t.delivery.outbox, t.changes, clock.now().toISOString());
+    t.delivery.outbox.resume();
+    const { reservations, notifications } = r.counts();
     log.info(
       {
         dataDir: this.dir,
         ...kept,
-        reservations: r.reservations.size,
-        notifications: r.notifications.size,
-        interruptedAttempts: interrupted.length,
+        reservations,
+        notifications,
+        interruptedAttempts: interrupted,
         ...this.#dir.sizes(),
       },
-      `data dir read back: ${r.notifications.size} notifications, ${r.reservations.size} reservations${interrupted.length ? `, ${interrupted.length} attempts found interrupted (at-least-once: they stay pending)` : ''}`,
+      `data dir read back: ${notifications} notifications, ${reservations} reservations${interrupted ? `, ${interrupted} attempts found interrupted (at-least-once: they stay pending)` : ''}`,
     );
     this.#catchUp(t, r);
     // Not before ready: the server answers first, the snapshot is written right after.
@@ -137,7 +118,7 @@ export class PersistentState {
     const t = this.#target;
     if (!t) return;
     this.#compactQueued = false;
-    this.#dir.compact(stateRecords(t, this.#mark(t.clock), this.#started, this.#batchRunning));
+    this.#dir.compact(stateRecords(t, this.#mark(t.clock)));
   }
 
   /**
@@ -151,7 +132,7 @@ export class PersistentState {
     const started = performance.now();
     let state: Iterable<OutgoingRecord>;
     try {
-      state = stateRecords(t, this.#mark(t.clock), this.#started, this.#batchRunning);
+      state = stateRecords(t, this.#mark(t.clock));
     } catch (err) {
       t.log.warn({ dataDir: this.dir, err }, 'data dir: compaction could not read the state');
       return;
@@ -278,33 +259,15 @@ export class PersistentState {
   #keep(t: AttachTarget, change: Change): void {
     const rec = recordOf(change, { services: t, mark: () => this.#mark(t.clock) });
     if (rec) this.#append(rec);
-    switch (change.kind) {
-      case 'attempt_started':
-        this.#started.set(change.notification.id, change.attempt);
-        break;
-      case 'attempt_ended':
-        this.#started.delete(change.notification.id);
-        break;
-      case 'batch_started':
-        this.#batchRunning = change.at;
-        break;
-      case 'batch_done':
-        if (this.#batchRunning === change.result.at) this.#batchRunning = undefined;
-        break;
-      case 'reset':
-        // What reset forgot, the data dir forgets too: the next snapshot holds only what it kept.
-        this.#started.clear();
-        this.#batchRunning = undefined;
-        this.#queueCompaction();
-        break;
-    }
+    // What reset forgot, the data dir forgets too: the next snapshot holds only what it kept.
+    if (change.kind === 'reset') this.#queueCompaction();
   }
 
   /**
    * Batch instants that passed while the emulator was down (real and compressed clocks): the latest
    * runs now, the earlier ones are recorded as skipped with the reason. Never silently lost.
    */
-  #catchUp(t: AttachTarget, r: ReplayedState): void {
+  #catchUp(t: AttachTarget, r: RecordReader): void {
     const mark = r.clock;
     if (t.clock.mode === 'manual' || !mark) return;
     const fromMs = Math.max(mark.emuMs, r.lastBatchMs ?? mark.emuMs);
@@ -328,31 +291,3 @@ export class PersistentState {
 
 /** How long a failed compaction waits before it is tried again. */
 const COMPACT_RETRY_MS = 60_000;
-
-/** The result of a batch a crash cut off, counted from the attempts that carry its instant. */
-function interruptedBatch(
-  at: string,
-  notifications: Iterable<{
-    attempts: readonly { batchAt?: string | undefined; outcome: string; statusCode?: number | undefined }[];
-    state: string;
-  }>,
-  restartIso: string,
-): BatchResult {
-  const result: BatchResult = {
-    at,
-    attempted: 0,
-    delivered: 0,
-    failed: 0,
-    exhausted: 0,
-    reason: `interrupted: the emulator stopped while this batch ran (found at the restart of ${restartIso}); its attempts in flight are recorded with outcome interrupted_by_crash`,
-  };
-  for (const n of notifications) {
-    const a = n.attempts.find((x) => x.batchAt === at);
-    if (!a) continue;
-    result.attempted++;
-    if (acknowledges(a)) result.delivered++;
-    else result.failed++;
-    if (n.state === 'exhausted' && n.attempts.at(-1) === a) result.exhausted++;
-  }
-  return result;
-}

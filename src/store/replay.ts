@@ -1,27 +1,12 @@
-import type { Fault } from '../auth/faults.js';
-import { type JournalEntry, MAX_JOURNAL_ENTRIES } from '../auth/journal.js';
 import type { User } from '../auth/users.js';
-import { BodyFile } from '../contract/index.js';
-import { BATCH_HISTORY_LIMIT, type BatchResult } from '../delivery/batches.js';
+import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
-import {
-  type Attempt,
-  countedAttempts,
-  MAX_ATTEMPTS,
-  type NotificationRecord,
-} from '../delivery/notification.js';
-import type { Outage } from '../delivery/outages.js';
-import type { StartedAttempt } from '../delivery/outbox.js';
+import type { Attempt, NotificationRecord } from '../delivery/notification.js';
+import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustSource } from '../delivery/trust.js';
-import type { StoredReservation } from '../reservations/store.js';
-import type {
-  ClockMark,
-  KeptRecord,
-  KeptToken,
-  NotificationChange,
-  NotificationData,
-  RecordData,
-} from './kinds.js';
+import { RESET } from '../model/change-sink.js';
+import type { ClockMark, KeptRecord, NotificationChange, NotificationData, RecordData } from './kinds.js';
+import type { ReplayedChange } from './owners.js';
 
 type KeptCredential = RecordData<'cred+'>;
 
@@ -30,8 +15,16 @@ export type { ClockMark, NotificationChange } from './kinds.js';
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
-/** Everything a data dir holds, rebuilt from its records (snapshot then journal), in memory. */
-export class ReplayedState {
+/**
+ * The reader of a data dir's records (snapshot then journal, format 2): each record becomes the
+ * changes it stands for, in order, for the stores' own `apply` (src/store/owners.ts). It keeps only
+ * what reading needs: where the clock stood, each reservation's latest body and the notifications
+ * by id (a notification's record names them), and the configuration (users, credentials, trusted
+ * certificates), which a config or scenario preload may win over.
+ */
+export class RecordReader {
+  /** The changes the records stand for, for the stores' `apply`. */
+  readonly changes: ReplayedChange[] = [];
   clock: ClockMark | undefined;
   /** The latest batch instant run, skipped or started, in emulator ms. */
   lastBatchMs: number | undefined;
@@ -39,20 +32,10 @@ export class ReplayedState {
   readonly credentials = new Map<string, KeptCredential>();
   /** PEM text and source by SHA-256 fingerprint. */
   readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
-  faults: Fault[] = [];
-  outages: Outage[] = [];
-  readonly reservations = new Map<number, StoredReservation>();
-  eventSequence = 0;
-  readonly notifications = new Map<string, NotificationRecord>();
-  /** Notifications the retention setting dropped (decision 0127). */
-  droppedNotifications = 0;
-  /** Attempts that started and never ended: a crash cut them off. */
-  readonly started = new Map<string, StartedAttempt>();
-  batches: BatchResult[] = [];
-  /** A batch that started and never ended. */
-  batchRunning: string | undefined;
-  requests: JournalEntry[] = [];
-  readonly tokens = new Map<string, KeptToken>();
+  /** Each reservation's latest body: a notification's record may name it (`gzOf`). */
+  readonly #bodies = new Map<number, StoredBody>();
+  /** The notifications read so far, by id: a change record names its notification by id. */
+  readonly #notifications = new Map<string, NotificationRecord>();
   readonly #warnings = new Map<string, readonly string[]>();
   /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
   readonly #warningsOf = new Map<string, string[]>();
@@ -62,15 +45,112 @@ export class ReplayedState {
    */
   #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
 
-  /** `journalEntries`: how many journal entries the emulator keeps (the setting), so replay keeps as many. */
-  constructor(private readonly journalEntries = MAX_JOURNAL_ENTRIES) {}
+  /** How many reservations and notifications were read back (for the log). */
+  counts(): { reservations: number; notifications: number } {
+    return { reservations: this.#bodies.size, notifications: this.#notifications.size };
+  }
 
-  /** Applies one record; exhaustive: a kind without a case here does not compile. */
+  /** Reads one record; exhaustive: a kind without a case here does not compile. */
   apply(rec: KeptRecord): void {
     switch (rec.k) {
       case 'clock':
         this.clock = rec.d;
         break;
+      case 'user+':
+      case 'user-':
+      case 'cred+':
+      case 'cred-':
+      case 'trust+':
+      case 'trust-':
+        this.#configuration(rec);
+        break;
+      case 'faults':
+        this.changes.push({ kind: 'fault_used', faults: rec.d.faults });
+        break;
+      case 'outages':
+        this.changes.push({ kind: 'outage_used', outages: rec.d.outages });
+        break;
+      case 'res': {
+        const { record, sequence, historyFrom } = rec.d;
+        const gz = BodyFile.shared.keep(rec.b);
+        this.#bodies.set(record.bookingId, gz);
+        this.changes.push({
+          kind: 'reservation_saved',
+          record: { ...record, gz },
+          sequence,
+          ...(historyFrom === undefined ? {} : { historyFrom }),
+        });
+        break;
+      }
+      case 'n+':
+      case 'a>':
+      case 'n':
+      case 'n-':
+        this.#notificationRecord(rec);
+        break;
+      case 'b>':
+        this.changes.push({ kind: 'batch_started', at: rec.d.at });
+        this.#batchAt(rec.d.at);
+        break;
+      case 'b':
+        this.changes.push({ kind: 'batch_done', result: rec.d });
+        this.#batchAt(rec.d.at);
+        break;
+      case 'req':
+        this.changes.push({ kind: 'call_journaled', entry: rec.d });
+        break;
+      case 'tok': {
+        const { token, username, version, issuedAtMs, revoked } = rec.d;
+        this.changes.push({ kind: 'token_issued', token, username, version, issuedAtMs });
+        if (revoked) this.changes.push({ kind: 'token_revoked', token });
+        break;
+      }
+      case 'tok-':
+        this.changes.push({ kind: 'token_revoked', token: rec.d.token });
+        break;
+      case 'reset':
+        // product rule "Admin API": reset forgets these; users, credentials and trust stay.
+        this.changes.push(RESET);
+        this.#bodies.clear();
+        this.#notifications.clear();
+        this.#warningsOf.clear();
+        this.#formerWarningsOf = [];
+        break;
+      default:
+        unappliedKind(rec);
+    }
+  }
+
+  /** A notification created, an attempt started, a notification changed, notifications dropped. */
+  #notificationRecord(rec: Extract<KeptRecord, { k: 'n+' | 'a>' | 'n' | 'n-' }>): void {
+    switch (rec.k) {
+      case 'n+': {
+        const notification = this.#created(rec.d, rec.b);
+        this.#notifications.set(notification.id, notification);
+        this.changes.push({ kind: 'notification_created', notification });
+        break;
+      }
+      case 'a>': {
+        const notification = this.#notifications.get(rec.d.id);
+        if (notification)
+          this.changes.push({ kind: 'attempt_started', notification, attempt: rec.d.attempt });
+        break;
+      }
+      case 'n':
+        this.#changed(rec.d);
+        break;
+      case 'n-':
+        for (const id of rec.d.ids) this.#notifications.delete(id);
+        this.changes.push({ kind: 'notifications_dropped', ids: rec.d.ids, dropped: rec.d.dropped });
+        break;
+    }
+  }
+
+  /** Users, credentials and trusted certificates: put back through their mutators (a preload wins). */
+  #configuration(
+    rec: Extract<KeptRecord, { k: 'user+' | 'user-' | 'cred+' | 'cred-' | 'trust+' | 'trust-' }>,
+  ): void {
+    switch (rec.k) {
       case 'user+':
         this.users.set(rec.d.username, rec.d);
         break;
@@ -91,120 +171,7 @@ export class ReplayedState {
       case 'trust-':
         this.trust.delete(rec.d.fingerprint);
         break;
-      case 'faults':
-        this.faults = rec.d.faults;
-        break;
-      case 'outages':
-        this.outages = rec.d.outages;
-        break;
-      case 'res': {
-        const { record, sequence, historyFrom } = rec.d;
-        const history =
-          historyFrom === undefined
-            ? record.history
-            : (this.reservations.get(record.bookingId)?.history ?? [])
-                .slice(0, historyFrom)
-                .concat(record.history);
-        this.reservations.set(record.bookingId, { ...record, history, gz: BodyFile.shared.keep(rec.b) });
-        this.eventSequence = Math.max(this.eventSequence, sequence);
-        break;
-      }
-      case 'n+':
-        this.#created(rec.d, rec.b);
-        break;
-      case 'a>':
-        this.started.set(rec.d.id, rec.d.attempt);
-        break;
-      case 'n':
-        this.#changed(rec.d);
-        break;
-      case 'n-':
-        // Dropped by the retention setting; `dropped` is the count so far, ids the ones dropped now.
-        for (const id of rec.d.ids) {
-          this.notifications.delete(id);
-          this.started.delete(id);
-        }
-        this.droppedNotifications = rec.d.dropped;
-        break;
-      case 'b>':
-        this.batchRunning = rec.d.at;
-        this.#batchAt(rec.d.at);
-        break;
-      case 'b':
-        this.batches.push(rec.d);
-        if (this.batches.length > 2 * BATCH_HISTORY_LIMIT)
-          this.batches = this.batches.slice(-BATCH_HISTORY_LIMIT);
-        if (this.batchRunning === rec.d.at) this.batchRunning = undefined;
-        this.#batchAt(rec.d.at);
-        break;
-      case 'req':
-        this.requests.push(rec.d);
-        if (this.requests.length > 2 * this.journalEntries)
-          this.requests = this.requests.slice(this.requests.length - this.journalEntries);
-        break;
-      case 'tok':
-        this.tokens.set(rec.d.token, rec.d);
-        break;
-      case 'tok-': {
-        const t = this.tokens.get(rec.d.token);
-        if (t) t.revoked = true;
-        break;
-      }
-      case 'reset':
-        // product rule "Admin API": reset forgets these; users, credentials and trust stay.
-        this.reservations.clear();
-        this.eventSequence = 0;
-        this.notifications.clear();
-        this.droppedNotifications = 0;
-        this.#warningsOf.clear();
-        this.#formerWarningsOf = [];
-        this.started.clear();
-        this.batches = [];
-        this.batchRunning = undefined;
-        this.requests = [];
-        this.tokens.clear();
-        this.faults = [];
-        this.outages = [];
-        break;
-      default:
-        unappliedKind(rec);
     }
-  }
-
-  /**
-   * Ends what a crash cut off: each attempt that started and never ended becomes an `interrupted_by_crash`
-   * attempt (it counts toward the 5: the receiver may have got it), the notification stays pending
-   * unless that was its fifth (exhausted) or a cancel waited for its end (cancelled). Answers the notifications it changed.
-   */
-  interruptAttempts(atIso: string): NotificationRecord[] {
-    const changed: NotificationRecord[] = [];
-    for (const [id, s] of this.started) {
-      const n = this.notifications.get(id);
-      if (n?.state !== 'pending') continue;
-      const attempt: Attempt = {
-        ...s,
-        number: n.attempts.length + 1,
-        finishedAt: s.startedAt,
-        durationMs: 0,
-        outcome: 'interrupted_by_crash',
-        message: `the emulator stopped while this attempt was in flight (found at the restart of ${atIso}); whether the receiver got it is unknown: delivery is at-least-once across a restart, as the provider's`,
-      };
-      n.attempts = n.attempts.concat([attempt]);
-      n.lastFinishedMs = Date.parse(s.startedAt);
-      if (countedAttempts(n) >= MAX_ATTEMPTS) {
-        n.state = 'exhausted';
-        n.exhaustedAt = s.startedAt;
-      } else if (n.cancelWhenSettled) {
-        // A resend or a deleted credential asked for it to stop once this attempt ended (decision 0224).
-        n.state = 'cancelled';
-        n.cancelledAt = s.startedAt;
-        n.cancelReason = n.cancelWhenSettled;
-      }
-      n.cancelWhenSettled = undefined;
-      changed.push(n);
-    }
-    this.started.clear();
-    return changed;
   }
 
   /** The credential `id` changes: the notifications named by it so far keep its warnings as they were. */
@@ -221,12 +188,8 @@ export class ReplayedState {
     if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
   }
 
-  #created(d: NotificationData, b: Buffer | undefined): void {
-    const gz = b
-      ? BodyFile.shared.keep(b)
-      : d.gzOf !== undefined
-        ? this.reservations.get(d.gzOf)?.gz
-        : undefined;
+  #created(d: NotificationData, b: Buffer | undefined): NotificationRecord {
+    const gz = b ? BodyFile.shared.keep(b) : d.gzOf !== undefined ? this.#bodies.get(d.gzOf) : undefined;
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
     let warnings: readonly string[] = NO_WARNINGS;
     if (d.warnings) {
@@ -239,7 +202,7 @@ export class ReplayedState {
       warnings = standIn;
     }
     // Every member in the order Outbox.create writes them: one object shape for all records.
-    this.notifications.set(d.id, {
+    return {
       id: d.id,
       credentialId: d.credentialId,
       bookingId: d.bookingId,
@@ -261,7 +224,7 @@ export class ReplayedState {
       inFlight: false,
       lastFinishedMs: d.lastFinishedMs,
       resentFrom: d.resentFrom ?? null,
-    });
+    };
   }
 
   /**
@@ -277,7 +240,7 @@ export class ReplayedState {
       ...[...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS] as const),
       ...this.#formerWarningsOf.map(({ standIn, credential }) => [standIn, ofFormer(credential)] as const),
     ]);
-    for (const n of this.notifications.values()) {
+    for (const n of this.#notifications.values()) {
       const real = standIns.get(n.warnings);
       if (real) n.warnings = real;
     }
@@ -285,20 +248,24 @@ export class ReplayedState {
     this.#formerWarningsOf = [];
   }
 
+  /** A notification's change record: the attempt that ended and where it left it, or a cancel. */
   #changed(d: NotificationChange): void {
-    const n = this.notifications.get(d.id);
-    if (!n) return; // forgotten by a reset after the attempt started
-    n.state = d.state;
-    n.deliveredAt = d.deliveredAt ?? null;
-    n.exhaustedAt = d.exhaustedAt ?? null;
-    n.cancelledAt = d.cancelledAt ?? null;
-    n.cancelReason = d.cancelReason ?? null;
-    n.cancelWhenSettled = d.cancelWhenSettled;
-    n.lastFinishedMs = d.lastFinishedMs;
-    if (d.attempt) {
-      n.attempts = n.attempts.concat([d.attempt]);
-      this.started.delete(d.id);
-    }
+    const notification = this.#notifications.get(d.id);
+    if (!notification) return; // forgotten by a reset after the attempt started
+    const settled: Settled = {
+      state: d.state,
+      deliveredAt: d.deliveredAt ?? null,
+      exhaustedAt: d.exhaustedAt ?? null,
+      cancelledAt: d.cancelledAt ?? null,
+      cancelReason: d.cancelReason ?? null,
+      lastFinishedMs: d.lastFinishedMs,
+      cancelWhenSettled: d.cancelWhenSettled,
+    };
+    this.changes.push(
+      d.attempt
+        ? { kind: 'attempt_ended', notification, attempt: d.attempt, settled }
+        : { kind: 'notification_cancelled', notification, settled },
+    );
   }
 }
 

@@ -32,7 +32,7 @@ describe('the state cut a snapshot is written from', () => {
     const notification = emulator.delivery.outbox.list()[0]!;
     const stateAtCut = notification.state;
 
-    const cut = stateRecords(emulator, CLOCK, new Map(), undefined);
+    const cut = stateRecords(emulator, CLOCK);
 
     // Everything below happens after the cut, while a background compaction would still be writing.
     emulator.auth.tokens.revoke(first.token);

@@ -1,7 +1,7 @@
 import type { AuthService } from '../auth/index.js';
 import type { DeliveryService } from '../delivery/index.js';
 import type { NotificationRecord } from '../delivery/notification.js';
-import type { StartedAttempt } from '../delivery/outbox.js';
+import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
 import type { ReservationStore, StoredReservation } from '../reservations/index.js';
 import type { ClockMark, KeptRecord, NotificationChange, NotificationData, OutgoingRecord } from './kinds.js';
@@ -73,8 +73,8 @@ export function notificationRecord(
 }
 
 /** The record of a notification's state change (null members left out), with the attempt that ended. */
-export function changeRecord(n: NotificationRecord, attempt?: NotificationChange['attempt']): KeptRecord {
-  const d: NotificationChange = { id: n.id, state: n.state };
+export function changeRecord(id: string, n: Settled, attempt?: NotificationChange['attempt']): KeptRecord {
+  const d: NotificationChange = { id, state: n.state };
   if (n.deliveredAt !== null) d.deliveredAt = n.deliveredAt;
   if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
   if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
@@ -96,12 +96,7 @@ export function changeRecord(n: NotificationRecord, attempt?: NotificationChange
  * a background compaction builds them slice by slice instead of holding the event loop for all
  * (decision 0146); changes made meanwhile go to the next journal and are not in them.
  */
-export function stateRecords(
-  s: KeptServices,
-  clock: ClockMark,
-  started: ReadonlyMap<string, StartedAttempt>,
-  batchRunning: string | undefined,
-): Iterable<OutgoingRecord> {
+export function stateRecords(s: KeptServices, clock: ClockMark): Iterable<OutgoingRecord> {
   const small: KeptRecord[] = [{ k: 'clock', d: clock }];
   for (const u of s.auth.users.list()) small.push({ k: 'user+', d: u });
   for (const c of s.delivery.credentials.list()) small.push({ k: 'cred+', d: credentialData(c) });
@@ -118,6 +113,7 @@ export function stateRecords(
     sharesBody: s.reservations.stored(n.bookingId)?.record.gz === n.gz,
     credentialWarnings: s.delivery.credentials.get(n.credentialId)?.warnings,
   }));
+  const { started, batchRunning } = s.delivery.outbox.state;
   const startedNow = [...started];
   const batches = [...s.delivery.outbox.batches()];
   const journal = s.auth.journal.list();

@@ -1,6 +1,6 @@
 /**
  * Many notifications in an emulator at once, for the scale of the admin answers (issue 43 §1): the
- * records a data dir would read back (`outbox.restore`), made from the generator's fast path, so
+ * records a data dir would read back (`outbox.state.apply`), made from the generator's fast path, so
  * 100,000 take seconds rather than the hour their deliveries would. Bodies repeat every BODIES
  * records (an export reads and decodes each record's body all the same).
  */
@@ -83,6 +83,7 @@ export function addNotifications(
       resentFrom: resends ? `n-${String(i - 4).padStart(6, '0')}` : null,
     });
   }
-  emulator.delivery.outbox.restore(records, []);
+  for (const notification of records)
+    emulator.delivery.outbox.state.apply({ kind: 'notification_created', notification });
   return records;
 }

@@ -1,0 +1,186 @@
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { EmulatorError } from '../errors.js';
+import type { JournalMark } from './journal-read.js';
+import { LOCK_FILE } from './lock.js';
+
+/**
+ * The on-disk format this code writes and reads (`format.json`); a newer one is refused. Format 2: a
+ * journal's reservation record may carry only the history entries its save appended (`historyFrom`),
+ * which a format-1 reader would take for the whole history.
+ */
+export const DATA_DIR_FORMAT = 2;
+const FORMAT_FILE = 'format.json';
+export const SNAPSHOT_FILE = 'snapshot.bin';
+export const CHECKPOINT_FILE = 'checkpoint.json';
+
+export const journalName = (generation: number) => `journal-${generation}.bin`;
+
+/**
+ * Journals of generations older than the snapshot (leftovers of a compaction a crash interrupted
+ * after its rename) and temporary files; another opener's lock being written is its own to remove.
+ */
+export function removeLeftovers(dir: string, snapshotGeneration: number | undefined): void {
+  for (const f of readdirSync(dir)) {
+    const journal = /^journal-(\d+)\.bin$/.exec(f);
+    if (journal && snapshotGeneration !== undefined && Number(journal[1]) < snapshotGeneration)
+      unlinkSync(join(dir, f));
+    if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
+  }
+}
+
+export interface SnapshotMark {
+  generation: number;
+  bytes: number;
+  records: number;
+}
+
+/** `checkpoint.json` (decision 0111). */
+export interface Checkpoint {
+  at: string;
+  /** `stopped`: written by a clean close, so the journal ends exactly where it says. */
+  state: 'running' | 'stopped';
+  snapshot?: SnapshotMark;
+  journals: JournalMark[];
+}
+
+/**
+ * The checkpoint, or what is wrong with it: `missing` (a data dir of an older emulator, one never
+ * opened, or one whose checkpoint was deleted) or `damaged (why)`.
+ */
+export function readCheckpoint(dir: string): { checkpoint?: Checkpoint; problem?: string } {
+  const file = join(dir, CHECKPOINT_FILE);
+  if (!existsSync(file)) return { problem: 'missing' };
+  try {
+    const cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
+    const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+    const markOk = (m: Partial<JournalMark> | undefined) =>
+      !!m && count(m.generation) && count(m.bytes) && count(m.records);
+    if (
+      typeof cp.at !== 'string' ||
+      !Array.isArray(cp.journals) ||
+      !cp.journals.every((j) => markOk(j) && typeof j.kinds === 'object' && j.kinds !== null) ||
+      (cp.snapshot !== undefined && !markOk(cp.snapshot))
+    )
+      throw new Error('not a checkpoint');
+    return { checkpoint: cp };
+  } catch (err) {
+    return { problem: `damaged (${(err as Error).message})` };
+  }
+}
+
+/** The generations of the journals in `dir`, lowest first. */
+export function journalsIn(dir: string): number[] {
+  return readdirSync(dir)
+    .map((f) => /^journal-(\d+)\.bin$/.exec(f)?.[1])
+    .filter((g): g is string => g !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** Why the data dir cannot keep changes, since when (the first failure of a run of them). */
+export interface DataDirFailure {
+  cause: string;
+  since: string;
+}
+
+/** `ENOSPC: no space left on device` (the code and what it means), or the message. */
+export function describeError(err: unknown): string {
+  return err instanceof Error
+    ? err.message.replace(/, (write|open|fsync|fdatasync|ftruncate|rename).*$/, '')
+    : String(err);
+}
+
+/** Writes all of `buf` (a short write is continued; no progress is an error). */
+export function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closing cannot lose anything written: the writes already reached the OS.
+  }
+}
+
+export function readFormat(dir: string): number | undefined {
+  const file = join(dir, FORMAT_FILE);
+  if (!existsSync(file)) {
+    if (readdirSync(dir).some((f) => f === SNAPSHOT_FILE || /^journal-\d+\.bin$/.test(f)))
+      throw storeError(
+        'data_dir_corrupt',
+        `${dir} holds emulator data but no ${FORMAT_FILE}; restore it or move the data dir away.`,
+      );
+    return undefined;
+  }
+  let format: number;
+  try {
+    format = (JSON.parse(readFileSync(file, 'utf8')) as { format: number }).format;
+  } catch (err) {
+    throw storeError(
+      'data_dir_corrupt',
+      `${file} cannot be read (${(err as Error).message}); restore it or move the data dir away.`,
+    );
+  }
+  if (!Number.isInteger(format) || format > DATA_DIR_FORMAT)
+    throw storeError(
+      'data_dir_newer',
+      `The data dir ${dir} was written by a newer emulator (format ${format}; this one reads format ${DATA_DIR_FORMAT} and older). Upgrade reportbo-emulator, or give this one another data dir.`,
+      { dataDir: dir, format, supported: DATA_DIR_FORMAT },
+    );
+  return format;
+}
+
+export function writeFormat(dir: string): void {
+  const file = join(dir, FORMAT_FILE);
+  writeFileSync(
+    `${file}.tmp`,
+    `${JSON.stringify({ format: DATA_DIR_FORMAT, writer: 'reportbo-emulator' })}\n`,
+  );
+  renameSync(`${file}.tmp`, file);
+}
+
+export function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    fsyncSync(fd);
+    closeSync(fd);
+  } catch {
+    // Some file systems do not sync directories; the rename is still atomic.
+  }
+}
+
+export function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
+  return new EmulatorError(code, message, 500, 'user_input', details);
+}
+
+/** Writes `checkpoint.json` (decision 0111); never throws: an older checkpoint only checks less. */
+export function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
+  const file = join(dir, CHECKPOINT_FILE);
+  try {
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint)}\n`);
+    renameSync(`${file}.tmp`, file);
+  } catch {
+    // A full disk: the previous checkpoint names less than there is, which is still true.
+  }
+}
+
+/** Deletes the journals older than `generation` (folded into its snapshot). */
+export function deleteJournalsBefore(dir: string, generation: number): void {
+  for (const f of readdirSync(dir)) {
+    const journal = /^journal-(\d+)\.bin$/.exec(f);
+    if (!journal || Number(journal[1]) >= generation) continue;
+    try {
+      unlinkSync(join(dir, f));
+    } catch {
+      // Already gone.
+    }
+  }
+}
