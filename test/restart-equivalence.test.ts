@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_ROUTES } from '../src/admin/contract/routes.js';
-import { type RunningEmulator, startServer } from '../src/server.js';
 import { readState, stateDifferences } from './helpers/admin-state.js';
+import { dataDirRoot, serveOnDataDir, stop } from './helpers/data-dir-emulators.js';
 import { TEST_DEADLINE_MS } from './helpers/deadline.js';
 import { testCa } from './helpers/tls.js';
 
@@ -144,33 +143,8 @@ const METHODS: Record<string, string> = Object.fromEntries(
   Object.entries(ADMIN_ROUTES).map(([op, r]) => [op, r.method.toUpperCase()]),
 );
 
-const dirs: string[] = [];
-const running = new Set<RunningEmulator>();
-afterAll(async () => {
-  for (const r of running) await r.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-async function serve(dataDir: string): Promise<RunningEmulator> {
-  const emu = await startServer({
-    port: 0,
-    logLevel: 'silent',
-    allowHttp: true,
-    clock: 'manual',
-    clockStart: '2026-04-27T10:00:00Z',
-    seed: 7,
-    // Small, so sequences reach it: the notifications retention drops are kept too.
-    notificationRetention: 6,
-    dataDir,
-  });
-  running.add(emu);
-  return emu;
-}
-
-async function stop(emu: RunningEmulator): Promise<void> {
-  await emu.close();
-  running.delete(emu);
-}
+/** Small retention, so sequences reach it: the notifications retention drops are kept too. */
+const serve = (dataDir: string) => serveOnDataDir(dataDir, { seed: 7, notificationRetention: 6 });
 
 /** The list a step picks from (ids of notifications, reservations, …), by the operation that picks. */
 const PICKS_FROM: Partial<Record<Step['op'], string>> = {
@@ -255,8 +229,7 @@ describe('restart equivalence', () => {
   it(
     'every state GET answers the same after a restart, after any sequence of writes, events and clock moves',
     async () => {
-      const root = mkdtempSync(join(tmpdir(), 'reportbo-restart-'));
-      dirs.push(root);
+      const root = dataDirRoot('reportbo-restart-');
       let n = 0;
       const sequences = Number(process.env.RESTART_SEQUENCES ?? 200);
       await fc.assert(
