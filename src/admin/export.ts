@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { NotificationRecord } from '../delivery/index.js';
+import { Slices } from '../delivery/slices.js';
 import { HAR_TAIL, type HarBody, harBody, harEntry, harHead, ndjsonLine } from './har.js';
 
 /**
@@ -92,12 +93,12 @@ export function jsonListPieces(key: string, items: Iterator<unknown>): Pieces {
 
 /** Runs `step(i)` for i in [0, count) in slices of EXPORT_SLICE_MS, yielding between them; false once stopped. */
 async function inSlices(count: number, step: (i: number) => void, stopped: () => boolean): Promise<boolean> {
-  let start = performance.now();
+  const slices = new Slices(EXPORT_SLICE_MS);
   for (let i = 0; i < count; i++) {
-    if ((i & 255) === 0 && performance.now() - start > EXPORT_SLICE_MS) {
-      await yieldToEventLoop();
+    // The clock is read every 256 steps: a step is microseconds.
+    if ((i & 255) === 0 && slices.over()) {
+      await slices.turn();
       if (stopped()) return false;
-      start = performance.now();
     }
     step(i);
   }
