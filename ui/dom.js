@@ -46,6 +46,17 @@ export const shortTime = (iso) => fullTime(iso).slice(11);
 /** @param {string} text @param {string} kind */
 export const pill = (text, kind) => h('span', { class: `pill ${kind}` }, text);
 
+/** A form's labelled field, with an optional hint under it. @param {string} id @param {string} label @param {Node} input @param {string} [hint] */
+export function field(id, label, input, hint) {
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    input,
+    hint ? h('div', { class: 'hint muted' }, hint) : null,
+  );
+}
+
 /** The CLI's marks of a case (src/report/case-report.ts), coloured like the notification states. */
 /** @type {Record<string, string>} */
 const CASE_MARK = { passed: '✓', failed: '✗', warned: '!', skipped: '–' };

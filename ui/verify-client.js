@@ -4,7 +4,7 @@
 // page never runs a command: no admin route does (decision 0187). The file is read in the browser;
 // nothing is sent anywhere.
 
-import { caseTable, h, summaryText } from './dom.js';
+import { caseTable, field, h, summaryText } from './dom.js';
 import { render } from './state.js';
 
 /**
@@ -94,17 +94,6 @@ async function onFile(e) {
     view.error = err instanceof Error ? err.message : String(err);
   }
   render();
-}
-
-/** @param {string} id @param {string} label @param {Node} input @param {string} [hint] */
-function field(id, label, input, hint) {
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    input,
-    hint ? h('div', { class: 'hint muted' }, hint) : null,
-  );
 }
 
 /** @param {string} id @param {'version' | 'variant'} key @param {string[]} options */

@@ -5,7 +5,7 @@
 // page asks for the progress stream (Accept: application/x-ndjson) and shows each case as it ends.
 
 import { adminFetch } from './admin-token.js';
-import { caseMark, caseTable, h, summaryText } from './dom.js';
+import { caseMark, caseTable, field, h, summaryText } from './dom.js';
 import { ADMIN, render, state } from './state.js';
 
 /**
@@ -172,17 +172,6 @@ function renderProgress() {
           ' …',
         )
       : null,
-  );
-}
-
-/** @param {string} id @param {string} label @param {Node} input @param {string} [hint] */
-function field(id, label, input, hint) {
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    input,
-    hint ? h('div', { class: 'hint muted' }, hint) : null,
   );
 }
 
