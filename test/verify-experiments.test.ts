@@ -418,6 +418,27 @@ describe('verify --budget', () => {
     expect(bad.stderr).toMatch(message);
   });
 
+  it('--experiment-ms 0 runs no experiment: the refusal is reported without a finding; a value past 10 minutes is bad usage', async () => {
+    const report = await run('refuses-content-encoding', ['acknowledges-issue'], { experimentMs: 0 });
+    const c = caseOf(report, 'acknowledges-issue');
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(/HTTP 415/);
+    expect(c.reason).not.toMatch(/Found by experiment/);
+    expect(c.experiments ?? []).toEqual([]);
+    const bad = await runMain([
+      'verify',
+      '--receiver',
+      'http://127.0.0.1:9/r',
+      '--api-key',
+      KEY,
+      '--allow-http',
+      '--experiment-ms',
+      '600001',
+    ]);
+    expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+    expect(bad.stderr).toMatch(/--experiment-ms/);
+  });
+
   it('a misspelt budgetMs in the JSON options is named with the closest key', async () => {
     await expect(
       verifyReceiver({
