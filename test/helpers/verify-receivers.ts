@@ -23,8 +23,9 @@ export type Mistake =
   | 'hangs-when-unauthenticated'
   | 'records-by-filename'
   /**
-   * The same filename mistake, with an Exchange's old reservation (Exchanged) recorded 200 ms late,
-   * so its new one (Issued-Exch, same filename) takes the filename first.
+   * The same filename mistake, with an Exchange's new reservation (Issued-Exch, same filename) taking
+   * the filename first: its old one (Exchanged) is held until the Issued-Exch was recorded.
+   * Plain `records-by-filename` holds the other way round, so neither depends on arrival order.
    */
   | 'records-by-filename-exchanged-late'
   /** Not a failure: answers 503 to a Void of an unknown booking once, then accepts it (a warning). */
@@ -68,6 +69,9 @@ export async function verifyTestReceiver(
   const byFilename = new Map<string, State>();
   const seenBodies = new Set<string>();
   const deferred = new Set<number>();
+  // Exchange order for the filename mistakes: BookingIDs recorded, and requests held for one of them.
+  const recorded = new Set<number>();
+  const heldFor = new Map<number, Array<() => void>>();
   let requests = 0;
 
   const byFilenameMistake =
@@ -134,6 +138,9 @@ export async function verifyTestReceiver(
       (state.UpdateDate === current.UpdateDate &&
         (RANK[state.BookingStatus] ?? 0) > (RANK[current.BookingStatus] ?? 0));
     if (newer) bookings.set(r.BookingID, state);
+    recorded.add(r.BookingID);
+    for (const release of heldFor.get(r.BookingID) ?? []) release();
+    heldFor.delete(r.BookingID);
     return mistake === 'answers-202' ? [202, 'accepted'] : [200, 'OK'];
   };
 
@@ -153,9 +160,17 @@ export async function verifyTestReceiver(
         if (answer === 'hang') return;
         res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
       };
-      if (mistake === 'records-by-filename-exchanged-late' && req.method === 'POST' && isExchanged(raw)) {
-        setTimeout(respond, 200);
-      } else respond();
+      const partner = byFilenameMistake && req.method === 'POST' ? heldUntil(raw, mistake) : undefined;
+      if (partner === undefined || recorded.has(partner)) return respond();
+      // Held until the other half of the Exchange is recorded (both are sent at once), or 10 s.
+      const timer = setTimeout(respond, 10_000);
+      heldFor.set(partner, [
+        ...(heldFor.get(partner) ?? []),
+        () => {
+          clearTimeout(timer);
+          respond();
+        },
+      ]);
     });
   };
   const { base, close } = await listenLoopback(handle, tls);
@@ -172,13 +187,22 @@ export async function verifyTestReceiver(
   return receiver;
 }
 
-/** Whether a notification body (gzip) is an Exchange's old reservation (BookingStatus Exchanged). */
-function isExchanged(raw: Buffer): boolean {
+/**
+ * For the filename mistakes, the BookingID a notification (gzip) waits for: plain
+ * `records-by-filename` holds an Issued-Exch until its ExchangedFrom is recorded, the
+ * `-exchanged-late` one holds an Exchanged until its ExchangedTo is.
+ */
+function heldUntil(raw: Buffer, mistake: Mistake | undefined): number | undefined {
   try {
-    return JSON.parse(gunzipSync(raw).toString('utf8')).Reservation?.BookingStatus === 'Exchanged';
+    const r = JSON.parse(gunzipSync(raw).toString('utf8')).Reservation;
+    if (mistake === 'records-by-filename' && r?.BookingStatus === 'Issued-Exch') return r.ExchangedFrom;
+    // The maximal body is Exchanged with both links and no other half: it is not held.
+    if (mistake === 'records-by-filename-exchanged-late' && r?.BookingStatus === 'Exchanged' && !r.ExchangedFrom)
+      return r.ExchangedTo;
   } catch {
-    return false;
+    // not a notification: answered without waiting
   }
+  return undefined;
 }
 
 /** TLS material of a test receiver; min/max versions let a receiver refuse TLS 1.2 or 1.3. */
