@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adminOk } from './helpers/admin-call.js';
 import { CLOCK_START } from './helpers/clock.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 // A redelivery batch that kill -9 cut off (decision 0080): the data dir wrote its start before
@@ -36,7 +37,7 @@ describe('a redelivery batch a crash cut off', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"to":"next-batch"}',
     }).catch(() => {});
-    await hang.waitForRequests(1, 20_000);
+    await hang.waitForRequests(1, WAIT_DEADLINE_MS);
     await emulator.kill();
 
     await emulator.start();

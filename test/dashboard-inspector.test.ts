@@ -13,6 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitCount, waitText } from './helpers/chromium.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 import { testCa, testCaFile, tlsReceiver } from './helpers/tls.js';
@@ -26,7 +27,7 @@ afterEach(async () => {
 
 /** Chromium logs every 4xx answer of fetch as a console error: the ones a test caused on purpose. */
 async function expectRefusals(count: number, status: RegExp) {
-  await expect.poll(() => pageErrors.length, { timeout: 10_000 }).toBe(count);
+  await expect.poll(() => pageErrors.length, { timeout: WAIT_DEADLINE_MS }).toBe(count);
   for (const line of pageErrors.splice(0)) expect(line).toMatch(status);
 }
 

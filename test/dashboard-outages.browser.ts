@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
@@ -31,7 +32,7 @@ describe.skipIf(!haveChromium)('receiver outages in the dashboard', () => {
     });
     expect(refused.status).toBe(400);
     expect(await waitText(page, '#outage-error', /./)).toBe(refused.body.error.message);
-    await expect.poll(() => pageErrors.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => pageErrors.length, { timeout: WAIT_DEADLINE_MS }).toBe(1);
     expect(pageErrors.splice(0)[0]).toMatch(/status of 400/);
 
     await page.fill('#outage-attempts', '1');

@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, POLL_MS, useChromium } from './helpers/chromium.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
@@ -56,7 +57,7 @@ async function reaches(page: Page, selector: string, pattern: RegExp | null, n: 
       return Number(new RegExp(source as string).exec(text)?.[1] ?? 0) >= (least as number);
     },
     [selector, pattern?.source ?? null, n] as const,
-    { timeout: 60_000, polling: POLL_MS },
+    { timeout: WAIT_DEADLINE_MS, polling: POLL_MS },
   );
 }
 

@@ -16,6 +16,7 @@ import {
   waitCount,
   waitText,
 } from './helpers/chromium.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { behave, receiver } from './helpers/receiver.js';
 import { testCa } from './helpers/tls.js';
@@ -495,7 +496,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await page.click('#verify-run');
     await waitText(page, '#verify-error', /plain http.*add allowHttp/);
     // Chromium logs each 4xx answer of fetch as a console error: these two were the point of the test.
-    await expect.poll(() => pageErrors.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => pageErrors.length, { timeout: WAIT_DEADLINE_MS }).toBe(2);
     const logged = pageErrors.splice(0);
     for (const line of logged) expect(line).toMatch(/status of 400 \(Bad Request\)/);
   });

@@ -68,7 +68,7 @@ describe('batches on a compressed clock with a hanging receiver', () => {
           const firstSkip = list.findIndex((b) => b.skipped);
           return firstSkip > 0 && list.slice(firstSkip).some((b) => !b.skipped);
         },
-        { timeout: 25_000, interval: 200 },
+        { timeout: WAIT_DEADLINE_MS, interval: 200 },
       )
       .toBe(true);
     const list = await batches();

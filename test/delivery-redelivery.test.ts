@@ -102,16 +102,18 @@ describe('redelivery batches on a manual clock', () => {
   });
 
   it('skips and records a batch that starts while another is still running', async () => {
-    const r = await receiver({ defaultBehaviour: behave.slow(300, 500) });
+    // The receiver holds each answer 3 s: the second run starts once the first batch's attempt has
+    // reached it (an event, not a guessed pause), so it always finds that batch running.
+    const r = await receiver({ defaultBehaviour: behave.slow(3_000, 500) });
     const emu = await deliveryEmulator({ allowHttp: true });
     await emu.credential({ apiKey: 'k', url: r.url });
     await emu.event({ type: 'Issue' });
     await emu.settle();
     await emu.advance({ by: 'PT1M' });
-    const [first, second] = await Promise.all([
-      emu.admin('POST', '/redelivery/run'),
-      new Promise((resolve) => setTimeout(resolve, 50)).then(() => emu.admin('POST', '/redelivery/run')),
-    ]);
+    const running = emu.admin('POST', '/redelivery/run');
+    await r.waitForRequests(2);
+    const second = await emu.admin('POST', '/redelivery/run');
+    const first = await running;
     expect(first.body).toMatchObject({ attempted: 1, failed: 1 });
     expect(second.body).toMatchObject({
       attempted: 0,

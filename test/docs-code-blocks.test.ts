@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CASE_IDS } from '../src/verify/index.js';
 import { CLIENT_CASE_IDS } from '../src/verify-client/types.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { DOC_FILES, DOC_ROOT, docBlocks } from './helpers/doc-blocks.js';
 
 describe('the code blocks of README.md and docs/', () => {
@@ -62,7 +63,7 @@ describe('the documentation', () => {
     const { code, stdout } = await promisify(execFile)(
       process.execPath,
       [join(DOC_ROOT, 'scripts/words.mjs'), '--check'],
-      { timeout: 60_000 },
+      { timeout: WAIT_DEADLINE_MS },
     ).then(
       (r) => ({ code: 0, stdout: r.stdout }),
       (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
@@ -76,7 +77,7 @@ describe('the decision index', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [join(DOC_ROOT, 'scripts/decision-index.mjs'), '--check'],
-      { timeout: 60_000 },
+      { timeout: WAIT_DEADLINE_MS },
     ).catch((err: { stdout: string; stderr: string }) => ({ stdout: err.stdout + err.stderr }));
     expect(stdout).toContain('the index is current');
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type * as T from '../src/client/types.js';
 import { adminOk } from './helpers/admin-call.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 const EXHAUSTED = 600;
@@ -44,7 +45,7 @@ describe('a bulk retry killed mid-call and replayed', () => {
 
     // Killed as soon as the first resend reaches the receiver: the call is still resending then.
     const first = bulkRetry(url);
-    await hook.waitForRequests(1, 60_000);
+    await hook.waitForRequests(1, WAIT_DEADLINE_MS);
     await emulator.kill();
     const cut = await first;
     url = await emulator.start();

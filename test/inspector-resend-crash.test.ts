@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type * as T from '../src/client/types.js';
 import { adminOk } from './helpers/admin-call.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 const call = (url: string, method: string, path: string, body?: unknown) =>
@@ -22,7 +23,7 @@ describe('a resend of an original in flight, then kill -9', () => {
     await call(url, 'POST', '/credentials', { id: 'c', apiKey: 'k', url: `${hook.url}/hook` });
     const event = await call(url, 'POST', '/events', { type: 'Issue' });
     const original = (event.notifications as Array<{ id: string }>)[0]!.id;
-    await hook.waitForRequests(1, 60_000);
+    await hook.waitForRequests(1, WAIT_DEADLINE_MS);
 
     const sent = (await call(
       url,
@@ -34,7 +35,7 @@ describe('a resend of an original in flight, then kill -9', () => {
     const resend = sent.notifications[0]!.id;
     await expect // the resend acknowledged and recorded (the original's attempt still hangs)
       .poll(async () => ((await call(url, 'GET', `/notifications/${resend}`)) as { state: string }).state, {
-        timeout: 60_000,
+        timeout: WAIT_DEADLINE_MS,
       })
       .toBe('delivered');
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_DEADLINE_MS } from './helpers/deadline.js';
+import { TEST_DEADLINE_MS, WAIT_DEADLINE_MS } from './helpers/deadline.js';
 
 const TEST_DIR = new URL('.', import.meta.url).pathname;
 
@@ -15,13 +15,25 @@ const TEST_DIR = new URL('.', import.meta.url).pathname;
 const TRAILING = /\},\s*([\d_]+)\s*\);/g;
 const OPTIONS = /\{\s*timeout:\s*([\d_]+),?\s*\},\s*(?:async\s*)?\(/g;
 
-/** The literal test deadlines of `source` under the suite's (10 s and more: shorter ones are waits). */
+/**
+ * A wait's literal deadline: `expect.poll(f, { timeout: 10_000 })`, `waitForFunction(f, a, { timeout:
+ * 60_000 })`, `waitForRequests(1, 20_000)`. Under a second it is a test of the expiry itself.
+ */
+const WAIT_OPTION = /\btimeout:\s*([\d_]+)/g;
+const WAIT_CALL = /\bwaitFor\w*\([^,;()]*,\s*([\d_]+)\s*\)/g;
+
+/** The literal test deadlines of `source` under the suite's (10 s and more: shorter ones are waits), and waits' under the wait deadline. */
 function shortDeadlines(source: string): string[] {
   const found: string[] = [];
-  for (const re of [TRAILING, OPTIONS]) {
+  for (const [re, least, most] of [
+    [TRAILING, 10_000, TEST_DEADLINE_MS],
+    [OPTIONS, 10_000, TEST_DEADLINE_MS],
+    [WAIT_OPTION, 1_000, WAIT_DEADLINE_MS],
+    [WAIT_CALL, 1_000, WAIT_DEADLINE_MS],
+  ] as const) {
     for (const m of source.matchAll(re)) {
       const ms = Number(m[1]!.replaceAll('_', ''));
-      if (ms >= 10_000 && ms < TEST_DEADLINE_MS) {
+      if (ms >= least && ms < most) {
         const line = source.slice(0, m.index).split('\n').length;
         found.push(`line ${line}: ${m[0].replace(/\s+/g, ' ')}`);
       }
@@ -31,12 +43,20 @@ function shortDeadlines(source: string): string[] {
 }
 
 /** The files of `npm test` (the package and scale runs have configs and deadlines of their own); this one quotes the forms. */
-const files = readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' }).filter(
-  (f) =>
-    /\.(test|browser)\.ts$/.test(f) &&
-    !/\.(package|scale)\.test\.ts$/.test(f) &&
-    !f.includes('fixtures') &&
-    f !== 'test-deadlines.test.ts',
+const SRC_DIR = new URL('../src/', import.meta.url).pathname;
+const inNpmTest = (f: string) =>
+  /\.(test|browser)\.ts$/.test(f) && !/\.(package|scale)\.test\.ts$/.test(f) && !f.includes('fixtures');
+const files = [
+  ...readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((f) => inNpmTest(f) && f !== 'test-deadlines.test.ts')
+    .map((f) => join(TEST_DIR, f)),
+  ...readdirSync(SRC_DIR, { recursive: true, encoding: 'utf8' })
+    .filter(inNpmTest)
+    .map((f) => join(SRC_DIR, f)),
+].map((path) =>
+  path.slice(
+    path.indexOf(TEST_DIR) === 0 ? TEST_DIR.length - 'test/'.length : SRC_DIR.length - 'src/'.length,
+  ),
 );
 
 describe('test deadlines', () => {
@@ -45,12 +65,15 @@ describe('test deadlines', () => {
       'line 3: }, 90_000);',
     ]);
     expect(shortDeadlines("it('x', {\n  timeout: 120_000,\n}, async () => {});")).toHaveLength(1);
-    expect(shortDeadlines('await expect.poll(() => n, { timeout: 10_000 }).toBe(2);')).toEqual([]);
+    expect(shortDeadlines('await expect.poll(() => n, { timeout: 10_000 }).toBe(2);')).toHaveLength(1);
+    expect(shortDeadlines('await r.waitForRequests(1, 20_000);')).toHaveLength(1);
+    expect(shortDeadlines('await r.waitForRequests(2, WAIT_DEADLINE_MS);')).toEqual([]);
+    expect(shortDeadlines("await expect(r.waitForRequests(3, 50)).rejects.toThrow('…');")).toEqual([]);
     expect(shortDeadlines("it('x', async () => {}, 2 * TEST_DEADLINE_MS);")).toEqual([]);
     expect(shortDeadlines('setTimeout(() => {}, 500);')).toEqual([]);
   });
 
-  it.each(files)('%s sets no deadline under the suite’s', (file) => {
-    expect(shortDeadlines(readFileSync(join(TEST_DIR, file), 'utf8'))).toEqual([]);
+  it.each(files)('%s sets no deadline under the suite’s, and no wait under the wait deadline', (file) => {
+    expect(shortDeadlines(readFileSync(join(TEST_DIR, '..', file), 'utf8'))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, createServerCertificate } from '../certs/index.js';
+import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
 import { behave, type Receiver, startReceiver } from './index.js';
 
 const open: Receiver[] = [];
@@ -112,7 +113,7 @@ describe('programmable receiver', () => {
 
   it('waits for a number of requests and says how many came when they do not', async () => {
     const r = await receiver();
-    const waiting = r.waitForRequests(2, 2_000);
+    const waiting = r.waitForRequests(2, WAIT_DEADLINE_MS);
     await post(r.url, Buffer.from('a'));
     await post(r.url, Buffer.from('b'));
     expect((await waiting).map((q) => q.body)).toEqual(['a', 'b']);

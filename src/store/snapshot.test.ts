@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../emulator.js';
+import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
 import type { OutgoingRecord } from './kinds.js';
 import { stateRecords } from './snapshot.js';
 
@@ -28,7 +29,7 @@ describe('the state cut a snapshot is written from', () => {
     const issued = emulator.reservations.apply({ type: 'Issue' });
     emulator.delivery.dispatch(issued.emit);
     const bookingId = issued.reservations[0]!.bookingId;
-    await emulator.delivery.outbox.waitSettled({}, 10_000); // its first attempt was refused: pending
+    await emulator.delivery.outbox.waitSettled({}, WAIT_DEADLINE_MS); // its first attempt was refused: pending
     const notification = emulator.delivery.outbox.list()[0]!;
     const stateAtCut = notification.state;
 

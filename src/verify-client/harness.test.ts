@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
 import { runHarness } from './harness.js';
 
 /** Whether a process with this pid still runs (a zombie waiting to be reaped does not). */
@@ -18,7 +19,7 @@ describe('runHarness', () => {
     const run = await runHarness(
       'echo "$A"; sleep 0.2; printf "second\\r\\nlast"; echo oops >&2; exit 3',
       { A: 'first' },
-      10_000,
+      WAIT_DEADLINE_MS,
     );
     expect(run.stdout).toEqual(['first', 'second', 'last']);
     expect(run.exitCode).toBe(3);
@@ -38,7 +39,7 @@ describe('runHarness', () => {
 
   it('ends what a harness left running when it exited', async () => {
     // The background sleep keeps stdout open; the kit does not wait for it beyond a short grace.
-    const run = await runHarness('sleep 30 & echo $!', {}, 10_000);
+    const run = await runHarness('sleep 30 & echo $!', {}, WAIT_DEADLINE_MS);
     expect(run.exitCode).toBe(0);
     expect(run.killedAfterMs).toBeUndefined();
     await expect.poll(() => alive(Number(run.stdout[0]))).toBe(false);
@@ -48,7 +49,7 @@ describe('runHarness', () => {
     const run = await runHarness(
       `for i in $(seq 1 150); do echo "line $i"; done; head -c 3000 /dev/zero | tr '\\0' x; echo; head -c 5000 /dev/zero | tr '\\0' e >&2`,
       {},
-      10_000,
+      WAIT_DEADLINE_MS,
     );
     expect(run.stdout).toHaveLength(100);
     expect(run.droppedLines).toBe(51);
@@ -56,7 +57,7 @@ describe('runHarness', () => {
   });
 
   it('says a command sh cannot find is not runnable, with what sh said', async () => {
-    const run = await runHarness('no-such-command-for-the-kit', {}, 10_000);
+    const run = await runHarness('no-such-command-for-the-kit', {}, WAIT_DEADLINE_MS);
     expect(run.notRunnable).toMatch(/^command not found \(sh exit 127: .*no-such-command-for-the-kit/);
   });
 });

@@ -197,7 +197,11 @@ function heldUntil(raw: Buffer, mistake: Mistake | undefined): number | undefine
     const r = JSON.parse(gunzipSync(raw).toString('utf8')).Reservation;
     if (mistake === 'records-by-filename' && r?.BookingStatus === 'Issued-Exch') return r.ExchangedFrom;
     // The maximal body is Exchanged with both links and no other half: it is not held.
-    if (mistake === 'records-by-filename-exchanged-late' && r?.BookingStatus === 'Exchanged' && !r.ExchangedFrom)
+    if (
+      mistake === 'records-by-filename-exchanged-late' &&
+      r?.BookingStatus === 'Exchanged' &&
+      !r.ExchangedFrom
+    )
       return r.ExchangedTo;
   } catch {
     // not a notification: answered without waiting

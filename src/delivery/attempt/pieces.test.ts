@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { Client, type Dispatcher, Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OK_200, rawReceiver } from '../../../test/helpers/raw-receiver.js';
+import { WAIT_DEADLINE_MS } from '../../../test/helpers/deadline.js';
 import { ConnectionWatch } from '../connection-watch.js';
 import type { SendResult } from '../outcome.js';
 import { KeptBody, keptHeaders, RESPONSE_BODY_CAP_BYTES, RESPONSE_HEADERS_CAP_BYTES } from './caps.js';
@@ -74,7 +75,7 @@ function pool(url: string, watch = new ConnectionWatch()): Pool {
     pipelining: 1,
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect: watch.connector({ timeout: 5_000 }),
+    connect: watch.connector({ timeout: WAIT_DEADLINE_MS }),
   });
   closing.push(p);
   return p;
@@ -242,7 +243,7 @@ describe('FreshConnectionRetry', () => {
     const origin = new URL(url).origin;
     const claim = (next: AttemptPiece) => new ConnectionClaim(next, watch);
     const piece = new FreshConnectionRetry(heard, '127.0.0.1', (again) => {
-      const client = new Client(origin, { connect: watch.connector({ timeout: 5_000 }) });
+      const client = new Client(origin, { connect: watch.connector({ timeout: WAIT_DEADLINE_MS }) });
       closing.push(client);
       client.dispatch({ ...post, reset: true }, claim(again));
     });
