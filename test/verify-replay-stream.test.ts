@@ -3,7 +3,7 @@
  * the real CLI with a V8 heap smaller than the file, so a replay that held the file's text, or the
  * object it parses into, runs out of memory; one that reads it incrementally, keeping no body until
  * it sends it, replays every notification. The report is read once before the first send (decision
- * 0228): a hook loaded into the CLI (`--import`) counts the streams opened on it.
+ * 0237): a hook loaded into the CLI (`--import`) counts the streams opened on it.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
