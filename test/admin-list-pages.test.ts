@@ -171,3 +171,27 @@ describe('every admin list is a page (decision 0236)', () => {
     });
   });
 });
+
+describe('the triage (unpaged: a ranking)', () => {
+  it(`answers the ${PAGE_LIMIT} largest groups and how many there are`, async () => {
+    const e = await startServer({ port: 0, logLevel: 'silent', clock: 'manual', clockStart: CLOCK_START });
+    try {
+      // Every third record is exhausted, each with an answer of its own that no digit or id
+      // normalising makes alike: one group each.
+      const groups = PAGE_LIMIT + 100;
+      const letters = (i: number) => [...i.toString(7)].map((d) => 'stuvwxy'[Number(d)]).join('');
+      addNotifications(e.emulator, 3 * groups, {
+        startMs: Date.parse(CLOCK_START),
+        answer: (i) => `refused ${letters(i)}`,
+      });
+      const res = await fetch(`${e.url}/__admin/triage`);
+      expect(res.status).toBe(200);
+      const triage = (await res.json()) as { failing: number; groupCount: number; groups: unknown[] };
+      expect(triage.failing).toBe(groups);
+      expect(triage.groupCount).toBe(groups);
+      expect(triage.groups).toHaveLength(PAGE_LIMIT);
+    } finally {
+      await e.close();
+    }
+  });
+});

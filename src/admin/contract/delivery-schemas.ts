@@ -22,7 +22,7 @@ import {
   reservationSummaryFields,
 } from '../../model/reservation.js';
 import { EventInputSchema } from '../../reservations/events.js';
-import { ADMIN_COMPONENTS, instant, int, PAGE_FIELDS, PAGE_QUERY, str } from './fields.js';
+import { ADMIN_COMPONENTS, instant, int, PAGE_FIELDS, PAGE_LIMIT, PAGE_QUERY, str } from './fields.js';
 import { JournalEntrySchema } from './schemas.js';
 
 const strings = z.array(str);
@@ -218,7 +218,10 @@ const TriageGroupSchema = z
 export const TriageSchema = z
   .object({
     failing: int.describe('failing notifications in all'),
-    groups: z.array(TriageGroupSchema).describe('the groups with the most first'),
+    groups: z
+      .array(TriageGroupSchema)
+      .describe(`the groups with the most first: the ${PAGE_LIMIT.toLocaleString('en-US')} largest`),
+    groupCount: int.describe('the groups in all'),
   })
   .register(ADMIN_COMPONENTS, { id: 'Triage' });
 export const TriageRetryInputSchema = z

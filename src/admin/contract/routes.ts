@@ -47,7 +47,7 @@ import {
   TriageRetryInputSchema,
   TriageSchema,
 } from './delivery-schemas.js';
-import { PAGE_QUERY, pageOf } from './fields.js';
+import { PAGE_LIMIT, PAGE_QUERY, pageOf } from './fields.js';
 import { route } from './route.js';
 import {
   ADVANCE_REFUSAL,
@@ -327,7 +327,7 @@ export const ADMIN_ROUTES = {
     summary:
       'failures grouped by cause: failing notifications (exhausted, or pending after a failed attempt, not covered by a resend) by credential and the cause of their last attempt, with counts, first and last seen and a sample',
     responses: { 200: TriageSchema },
-    unpaged: 'one group per credential and cause (the answer normalised), each naming at most a few ids',
+    unpaged: `the ${PAGE_LIMIT} largest groups and groupCount: a ranking that moves as attempts end has no stable cursor`,
   }),
   retryTriageGroup: route({
     method: 'post',
