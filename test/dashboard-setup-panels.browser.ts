@@ -7,7 +7,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { PAGE_LIMIT } from '../src/admin/contract/fields.js';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 
 const { open, pageErrors } = useChromium();
@@ -109,5 +111,21 @@ describe.skipIf(!haveChromium)('the set-up panels', () => {
     // The button went with its row: the keyboard stays in the panel, on its form.
     expect(await page.evaluate('document.activeElement?.id')).toBe('fault-kind');
     expect(pageErrors.splice(0)).toHaveLength(1); // the refused "abc"
+  });
+
+  it("lists every user past the admin API's page of 1,000 (it reads every page, decision 0236)", async () => {
+    const emu = await deliveryEmulator();
+    const count = PAGE_LIMIT + 50;
+    for (let i = 0; i < count; i++) {
+      const username = `user${String(i).padStart(4, '0')}`;
+      emu.server.emulator.auth.users.add({ username, password: 'p', idWeb: i + 1, webDescription: 'w' });
+    }
+    const page = await open(emu.url, '#setup');
+    await expect
+      .poll(() => page.locator('#users-panel tbody tr').count(), { timeout: WAIT_DEADLINE_MS })
+      .toBe(count);
+    // The oldest is on no first page: the dashboard read the older ones.
+    expect(await page.locator('#users-panel tbody tr', { hasText: 'user0000' }).count()).toBe(1);
+    expect(pageErrors).toEqual([]);
   });
 });

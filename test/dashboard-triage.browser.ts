@@ -5,9 +5,12 @@
  * nothing serious or critical on it.
  */
 import { describe, expect, it } from 'vitest';
+import { PAGE_LIMIT } from '../src/admin/contract/fields.js';
 import { axeFindings } from './helpers/axe.js';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
+import { CLOCK_START } from './helpers/clock.js';
 import { deliveryEmulator } from './helpers/delivery.js';
+import { addNotifications } from './helpers/many-notifications.js';
 import { freePort } from './helpers/ports.js';
 import { behave, receiver } from './helpers/receiver.js';
 
@@ -57,5 +60,22 @@ describe.skipIf(!haveChromium)('the Failures tab in chromium', () => {
     const expected = await Promise.all(busy.map(async (id) => (await emu.notification(id)).bookingNumber));
     expect(sent).toEqual(expected.sort());
     await waitText(page, '#tab-triage .count', /^2$/);
+  });
+
+  it(`says when it shows only the ${PAGE_LIMIT} largest groups (decision 0236)`, async () => {
+    const emu = await deliveryEmulator();
+    // Every third record exhausted, with an answer no normalising makes alike: one group each.
+    const letters = (i: number) => [...i.toString(7)].map((d) => 'stuvwxy'[Number(d)]).join('');
+    addNotifications(emu.server.emulator, 3 * (PAGE_LIMIT + 20), {
+      startMs: Date.parse(CLOCK_START),
+      answer: (i) => `refused ${letters(i)}`,
+    });
+    const page = await open(emu.url, '#triage');
+    await waitText(
+      page,
+      '#triage-more',
+      new RegExp(`^The ${PAGE_LIMIT} largest of ${PAGE_LIMIT + 20} groups\\.$`),
+    );
+    expect(await page.locator('#triage-table tbody tr').count()).toBe(PAGE_LIMIT);
   });
 });

@@ -23,6 +23,11 @@ const ADDED_SINCE: Readonly<Record<string, readonly string[]>> = {
   // Decision 0209: the list is a page, with the count of every match and the cursor of the next page;
   // decision 0225: and the cursor of the newer one.
   listNotifications: ['total', 'nextCursor', 'newerCursor'],
+  // Decision 0236: every list is a page so.
+  listReservations: ['total', 'nextCursor', 'newerCursor'],
+  listUsers: ['total', 'nextCursor', 'newerCursor'],
+  listTokens: ['total', 'nextCursor', 'newerCursor'],
+  listRequests: ['total', 'nextCursor', 'newerCursor'],
 };
 
 /** State GETs added after the fixture was recorded: that build had no answer to compare with. */

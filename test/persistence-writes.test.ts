@@ -46,6 +46,9 @@ describe('--data-dir keeps every admin write across a restart', () => {
     expect(after).toEqual(before);
     expect(after).toEqual({
       users: [{ username: 'ana', idWeb: 8, webDescription: 'New', versions: ['1.7'] }],
+      total: 1,
+      nextCursor: null,
+      newerCursor: null,
     });
   });
 

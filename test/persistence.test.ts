@@ -47,6 +47,9 @@ describe('--data-dir', () => {
     expect((await adminCall(emu, 'GET', '/config')).body.dataDir).toBe(settings.dataDir);
     expect((await adminCall(emu, 'GET', '/users')).body).toEqual({
       users: [{ username: 'ana', idWeb: 7, webDescription: 'Ana', versions: ['1.6', '1.7'] }],
+      total: 1,
+      nextCursor: null,
+      newerCursor: null,
     });
     expect((await adminCall(emu, 'GET', '/credentials')).body).toMatchObject({
       credentials: [{ id: 'c1', url: `${rec.url}/` }],

@@ -2,11 +2,12 @@
  * `verify --replay` streams its report (issue 43 §7): a report near the 64 MiB cap is read through
  * the real CLI with a V8 heap smaller than the file, so a replay that held the file's text, or the
  * object it parses into, runs out of memory; one that reads it incrementally, keeping no body until
- * it sends it, replays every notification.
+ * it sends it, replays every notification. The report is read once before the first send (decision
+ * 0237): a hook loaded into the CLI (`--import`) counts the streams opened on it.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,20 @@ const BODY_BYTES = 36 * 1024;
 /** The heap the CLI gets: far below the file, far above what a streaming replay keeps. */
 const HEAP_MB = 48;
 let dir: string;
+
+/**
+ * Loaded into the CLI with `--import`: wraps `fs.createReadStream` (the ESM bindings follow through
+ * `syncBuiltinESMExports`) and writes one line to REPLAY_READS_LOG for each stream it opens.
+ */
+const READ_HOOK = `import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const open = fs.createReadStream;
+fs.createReadStream = (path, ...rest) => {
+  fs.appendFileSync(process.env.REPLAY_READS_LOG, String(path) + '\\n');
+  return open(path, ...rest);
+};
+syncBuiltinESMExports();
+`;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'verify-replay-stream-'));
@@ -68,7 +83,7 @@ async function largeReport(file: string, receiver: string): Promise<string[]> {
 }
 
 describe('verify --replay streams its report', () => {
-  it(`replays a report of ~58 MiB with a ${HEAP_MB} MB heap, every body byte for byte`, {
+  it(`replays a report of ~58 MiB with a ${HEAP_MB} MB heap, read once, every body byte for byte`, {
     timeout: 300_000,
   }, async () => {
     const got = new Set<string>();
@@ -86,9 +101,13 @@ describe('verify --replay streams its report', () => {
       const file = join(dir, 'large.json');
       const heads = await largeReport(file, `${server.base}/reportbo`);
       expect((await stat(file)).size).toBeGreaterThan(HEAP_MB * 1024 * 1024);
+      const hook = join(dir, 'count-reads.mjs');
+      const log = join(dir, 'reads.log');
+      await writeFile(hook, READ_HOOK);
+      await writeFile(log, '');
       const run = await runCli(
         ['verify', '--replay', file, '--only', CASE, '--api-key', 'stream-key', '--allow-http'],
-        { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` },
+        { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB} --import ${hook}`, REPLAY_READS_LOG: log },
         ROOT,
       );
       expect(run.code, run.stdout + run.stderr.slice(-2_000)).toBe(0);
@@ -96,6 +115,8 @@ describe('verify --replay streams its report', () => {
         new RegExp(`replayed ${NOTIFICATIONS} notifications \\(${NOTIFICATIONS} requests\\)`),
       );
       expect(posts).toBe(NOTIFICATIONS);
+      // One stream over the report: its settings, the case's counts and its trace in one reading.
+      expect((await readFile(log, 'utf8')).split('\n').filter((line) => line === file)).toHaveLength(1);
       expect([...heads].filter((h) => !got.has(h))).toEqual([]);
     } finally {
       await server.close();

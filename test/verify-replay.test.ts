@@ -209,6 +209,12 @@ describe('verify --replay', () => {
         cases: [{ id: CASE, status: 'failed', reason: 'old' }],
       }),
     );
+    // A trace before its case's id (verify --json writes the id first; so does a key-sorting tool).
+    const traceFirst = join(dir, 'trace-first.json');
+    await writeFile(
+      traceFirst,
+      `{"receiver":"http://127.0.0.1:9/x","responseTimeoutMs":30000,"cases":[{"trace":{"notifications":[],"probe":[]},"id":"${CASE}","status":"failed","reason":"r"}]}`,
+    );
     const tried: Array<[string[], RegExp]> = [
       [['--replay', join(dir, 'absent.json'), '--only', CASE], /absent\.json: cannot read it \(ENOENT\)/],
       [['--replay', notJson, '--only', CASE], /not\.json: is not JSON/],
@@ -217,6 +223,7 @@ describe('verify --replay', () => {
         /foreign\.json: is not a verify report written by verify --json: receiver/,
       ],
       [['--replay', noTrace, '--only', CASE], /carries no trace/],
+      [['--replay', traceFirst, '--only', CASE], /has its trace before its id/],
       [['--replay', noTrace, '--only', 'tls'], /holds no case "tls"/],
       [['--replay', noTrace, '--only', 'handles-void-befor'], /unknown case id "handles-void-befor"/],
       [['--replay', noTrace], /--replay needs --only with exactly one case id/],

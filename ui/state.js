@@ -34,11 +34,12 @@ export const MAX_ATTEMPTS = 5;
  * @typedef {import('../src/client/types.js').ClockState} ClockState
  * @typedef {import('../src/client/types.js').ReservationSummary} ReservationSummary
  * @typedef {import('../src/client/types.js').NotificationList} NotificationList
+ * @typedef {{ total: number, nextCursor: string | null, newerCursor: string | null }} Page what a paged list answers beside its items
  * @typedef {{
- *   '/clock': ClockState, '/notifications': NotificationList, '/reservations': { reservations: ReservationSummary[] },
- *   '/credentials': { credentials: Credential[] }, '/users': { users: User[] },
+ *   '/clock': ClockState, '/notifications': NotificationList, '/reservations': { reservations: ReservationSummary[] } & Page,
+ *   '/credentials': { credentials: Credential[] }, '/users': { users: User[] } & Page,
  *   '/delivery-stats': DeliveryStatsList, '/trust': { certificates: TrustedCertificate[] },
- *   '/faults': { faults: Fault[] }, '/outages': { outages: Outage[] }, '/requests': { requests: JournalEntry[] }
+ *   '/faults': { faults: Fault[] }, '/outages': { outages: Outage[] }, '/requests': { requests: JournalEntry[] } & Page
  * }} Lists the answers of the lists the page reads, by path
  */
 
@@ -192,6 +193,27 @@ export async function api(path, init) {
  */
 const list = (path) => /** @type {Promise<Lists[P]>} */ (api(path));
 
+/**
+ * Every item of a paged list (decision 0236), oldest first: its newest page, then each older one.
+ * @template T
+ * @param {(before: string) => Promise<Page & { items: T[] }>} page reads the page older than a cursor ('' for the newest)
+ * @returns {Promise<T[]>}
+ */
+async function everyPage(page) {
+  /** @type {T[][]} */
+  const pages = [];
+  let before = '';
+  do {
+    const answer = await page(before);
+    pages.unshift(answer.items);
+    before = answer.nextCursor ?? '';
+  } while (before);
+  return pages.flat();
+}
+
+/** `path` with the page older than `before` asked for (none: the newest page). @param {string} path @param {string} before */
+const olderThan = (path, before) => (before ? `${path}?before=${encodeURIComponent(before)}` : path);
+
 /** An admin write with a JSON body (admin writes take application/json only). @param {string} method @param {string} path @param {unknown} [body] */
 export function send(method, path, body) {
   return api(path, {
@@ -304,13 +326,20 @@ const loaders = {
   },
   async reservations() {
     // Once per connection (and after a reset): the stream's events keep them (`applyEvent`).
-    state.reservations = new Map((await list('/reservations')).reservations.map((r) => [r.bookingId, r]));
+    const all = await everyPage(async (before) => {
+      const answer = await list(/** @type {'/reservations'} */ (olderThan('/reservations', before)));
+      return { ...answer, items: answer.reservations };
+    });
+    state.reservations = new Map(all.map((r) => [r.bookingId, r]));
   },
   async credentials() {
     state.credentials = (await list('/credentials')).credentials;
   },
   async users() {
-    state.users = (await list('/users')).users;
+    state.users = await everyPage(async (before) => {
+      const answer = await list(/** @type {'/users'} */ (olderThan('/users', before)));
+      return { ...answer, items: answer.users };
+    });
   },
   async stats() {
     const { credentials, window } = await list('/delivery-stats');
@@ -334,7 +363,8 @@ const loaders = {
     if (state.journalOff === null)
       state.journalOff =
         /** @type {{ journalEntries?: number }} */ (await api('/config')).journalEntries === 0;
-    state.journal = (await list('/requests')).requests.slice(-MAX_JOURNAL);
+    // The newest MAX_JOURNAL calls, the most the page shows.
+    state.journal = (await list(/** @type {'/requests'} */ (`/requests?limit=${MAX_JOURNAL}`))).requests;
   },
   async statuses() {
     // The accepted statuses of manual redelivery and the conformance kit's case ids, as the admin API

@@ -66,6 +66,10 @@ export function renderTriage() {
       { class: 'muted' },
       "Every failing notification (exhausted, or pending after a failed attempt, and not covered by a resend) grouped by its credential and the cause of its last attempt: the HTTP status with the receiver's answer (numbers shown as #), or the failure without a status. Retrying a group resends its exhausted notifications and gives its pending ones one attempt now, each once.",
     ),
+    // The answer lists the largest groups (decision 0236): say so when there are more.
+    t && t.groupCount > t.groups.length
+      ? h('p', { id: 'triage-more' }, `The ${t.groups.length} largest of ${t.groupCount} groups.`)
+      : null,
     !t
       ? h('div', { class: 'empty' }, 'Loading…')
       : t.groups.length === 0

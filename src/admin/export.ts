@@ -68,29 +68,6 @@ export function slicedBody(
   );
 }
 
-/**
- * The pieces of a JSON answer `{"<key>":[…]}`, one item taken from `items` and stringified at a
- * time, for the lists that answer everything they hold (decision 0229): written by `slicedBody`, they
- * never hold the event loop whatever their length.
- */
-export function jsonListPieces(key: string, items: Iterator<unknown>): Pieces {
-  let first = true;
-  return {
-    head: `{${JSON.stringify(key)}:[`,
-    next: () => {
-      const item = items.next();
-      if (item.done) return undefined;
-      const text = JSON.stringify(item.value);
-      if (first) {
-        first = false;
-        return text;
-      }
-      return `,${text}`;
-    },
-    tail: ']}',
-  };
-}
-
 /** Runs `step(i)` for i in [0, count) in slices of EXPORT_SLICE_MS, yielding between them; false once stopped. */
 async function inSlices(count: number, step: (i: number) => void, stopped: () => boolean): Promise<boolean> {
   const slices = new Slices(EXPORT_SLICE_MS);

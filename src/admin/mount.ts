@@ -2,6 +2,7 @@ import type { Context, Env, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { formatPath, InputError } from '../errors.js';
+import { unknownKeyMessage } from '../model/closest-key.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
 import { checkedBody } from './body-limits.js';
 import { type Answer, type PathParams, type RouteDeclaration, successStatus } from './contract/route.js';
@@ -96,6 +97,7 @@ function parseJson(text: string): unknown {
 /**
  * Reads URL text (`"42"`) against its declared schema: a value whose schema takes a number is read
  * as one when it is written as a plain decimal, so `"1e3"`, `"0x10"` and `" 5"` stay text and are refused.
+ * A query member the schema does not declare is refused, naming the closest one it does.
  */
 export function read<S extends z.ZodObject>(
   schema: S,
@@ -105,6 +107,18 @@ export function read<S extends z.ZodObject>(
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(text)) {
     const field = schema.shape[key] as z.ZodType | undefined;
+    // A misspelt member (`limt`) is refused, not dropped: the list would answer as if it was not given.
+    if (field === undefined && code === 'invalid_query') {
+      const accepted = Object.keys(schema.shape);
+      throw new InputError(
+        code,
+        `${unknownKeyMessage('query member', key, accepted)}; accepted: ${accepted.join(', ')}.`,
+        {
+          path: key,
+          accepted,
+        },
+      );
+    }
     values[key] = field && takesNumber(field) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   }
   const parsed = schema.safeParse(values);

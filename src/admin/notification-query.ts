@@ -1,7 +1,5 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { NotificationFilter, NotificationRecord } from '../delivery/index.js';
-import { InputError } from '../errors.js';
 import type { ExportQuerySchema, STATUS_CLASSES } from './contract/delivery-schemas.js';
 import {
   bodyTexts,
@@ -10,6 +8,7 @@ import {
   parseSearch,
   searchMatches,
 } from './notification-search.js';
+import { type PageQuery, type ScanResult, scanPage } from './paging.js';
 
 /** The filters both queries share, as mount() read them against the declared schema. */
 type NotificationFilters = Omit<z.output<typeof ExportQuerySchema>, 'format'>;
@@ -90,73 +89,24 @@ function instantParam(
   return text === undefined ? undefined : Date.parse(text);
 }
 
-/** How long a scan runs before it lets the event loop serve others (deliveries, events, the stream). */
-const SCAN_SLICE_MS = 4;
 /** How many bodies a search decodes with one gunzip (notification-search.ts `bodyTexts`). */
 const BODY_BATCH = 32;
 
-/** What a bounded scan found: one page of matches (oldest first), how many match in all (either side of the page), and the cursors beside it. */
-export interface ScanResult {
-  records: NotificationRecord[];
-  total: number;
-  /** The id to pass as `before` for the next, older page; null when this page reaches the oldest match. */
-  nextCursor: string | null;
-  /** The id to pass as `after` for the next, newer page; null when this page reaches the newest match. */
-  newerCursor: string | null;
-}
-
-/** Where a page starts: the newest matches (default), those older than `before`, those just newer than `after`, or the oldest. */
-export interface PageAnchor {
-  limit?: number;
-  before?: string;
-  after?: string;
-  oldest?: boolean;
-}
-
-/** The index of the notification a cursor names, or an error saying the list moved on. */
-function cursorAt(records: readonly NotificationRecord[], name: 'before' | 'after', id: string): number {
-  const at = records.findIndex((n) => n.id === id);
-  if (at < 0) {
-    throw new InputError(
-      'invalid_query',
-      `${name}: no notification "${id}" (a cursor of a reset or dropped list); start again without ${name}.`,
-      { path: name },
-    );
-  }
-  return at;
-}
-
 /**
- * Filters `records` (creation order) newest first, yielding to the event loop every few milliseconds
- * so a search of 100,000 bodies never stalls a delivery or an event; stops early when `signal` aborts
- * (the client went away). Keeps one page of `limit` matches (the newest, those older than `before`,
- * the oldest of those newer than `after`, or the oldest of all), and counts every match.
+ * Filters `records` (creation order) newest first in slices that yield (scanPage, decision 0236), so
+ * a search of 100,000 bodies never stalls a delivery or an event; stops early when `signal` aborts.
+ * Keeps the page `anchor` asks for (every match without `limit`), and counts every match.
  */
-export async function scanNotifications(
+export function scanNotifications(
   records: readonly NotificationRecord[],
   query: Pick<NotificationQuery, 'passes' | 'search'>,
-  options: PageAnchor & { signal?: AbortSignal },
-): Promise<ScanResult> {
-  if (options.before !== undefined && (options.after !== undefined || options.oldest))
-    throw new InputError('invalid_query', 'before: give before, after or page=oldest, not two of them.', {
-      path: 'before',
-    });
-  // The window of the page: indexes lo..hi; from its oldest end when the page is after a cursor.
-  const hi =
-    options.before === undefined ? records.length - 1 : cursorAt(records, 'before', options.before) - 1;
-  const lo = options.after === undefined ? 0 : cursorAt(records, 'after', options.after) + 1;
-  const fromOldest = options.after !== undefined || options.oldest === true;
-  const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  let found: NotificationRecord[] = [];
-  let total = 0;
-  let older = false;
-  let newer = false;
+  anchor: PageQuery & { signal?: AbortSignal },
+): Promise<ScanResult<NotificationRecord>> {
   const { passes, search } = query;
   // Bodies decoded ahead for the search: the record asked for and the next older ones that pass
   // the other filters and need theirs.
   const texts = new Map<NotificationRecord, string>();
-  let i = records.length - 1;
-  const textOf = (n: NotificationRecord): string => {
+  const textAt = (n: NotificationRecord, i: number): string => {
     let text = texts.get(n);
     if (text === undefined) {
       texts.clear();
@@ -170,43 +120,8 @@ export async function scanNotifications(
     }
     return text;
   };
-  const matches = (n: NotificationRecord): boolean =>
-    passes(n) && (search === null || searchMatches(n, search, textOf));
-  let slice = performance.now();
-  for (; i >= 0; i--) {
-    // The clock every 8 records: a first search decodes each body and builds its filter (decision
-    // 0203), ~2.5 ms a record on a busy machine, so 64 between looks held the loop ~170 ms.
-    if ((i & 7) === 0 && performance.now() - slice > SCAN_SLICE_MS) {
-      await yieldToEventLoop();
-      if (options.signal?.aborted) break;
-      slice = performance.now();
-    }
-    const n = records[i]!;
-    if (!matches(n)) continue;
-    total++;
-    if (i > hi) newer = true;
-    else if (i < lo) older = true;
-    else if (!fromOldest) {
-      if (found.length < limit) found.push(n);
-      else older = true;
-    } else {
-      // The oldest `limit` of the window are the last met: keep a tail (trimmed now and then).
-      found.push(n);
-      if (found.length >= 2 * limit) {
-        found = found.slice(-limit);
-        newer = true;
-      }
-    }
-  }
-  if (found.length > limit) {
-    found = found.slice(-limit);
-    newer = true;
-  }
-  found.reverse();
-  return {
-    records: found,
-    total,
-    nextCursor: older && found.length ? found[0]!.id : null,
-    newerCursor: newer && found.length ? found.at(-1)!.id : null,
-  };
+  const matches = (n: NotificationRecord, i: number): boolean =>
+    passes(n) && (search === null || searchMatches(n, search, (m) => textAt(m, i)));
+  const how = { idOf: (n: NotificationRecord) => n.id, what: 'notification' };
+  return scanPage(records, matches, anchor, anchor.signal ? { ...how, signal: anchor.signal } : how);
 }

@@ -6,12 +6,7 @@ import { NotFoundError } from '../errors.js';
 import { harPieces, ndjsonPieces, slicedBody } from './export.js';
 import { mount } from './mount.js';
 import { notificationQuery, scanNotifications } from './notification-query.js';
-
-/**
- * Summaries `GET /__admin/notifications` answers without `limit`: the newest page, with `total` and
- * `nextCursor` for the older ones (decision 0209); the most `limit` may ask for too.
- */
-export const DEFAULT_LIST_LIMIT = 1000;
+import { withLimit } from './paging.js';
 
 /** How long `wait=settled` waits when the query gives no `timeoutMs` (at most 300,000: the declaration's bound). */
 const SETTLE_WAIT_DEFAULT_MS = 10_000;
@@ -74,18 +69,12 @@ export function notificationRoutes(emulator: Emulator): Hono {
       const listed = outbox.list(filter);
       const retention = outbox.retention();
       const dropped = retention.dropped > 0 || retention.exhaustedKept > 0 ? { retention } : {};
-      // Always a page (the newest `limit`, DEFAULT_LIST_LIMIT without one): a scan that yields, newest
-      // first, so neither the answer nor the time to make it grows with the notifications kept.
+      // Always a page (decision 0236): a scan that yields, newest first, so neither the answer nor
+      // the time to make it grows with the notifications kept.
       const found = await scanNotifications(
         listed,
         { passes, search },
-        {
-          limit: limit ?? DEFAULT_LIST_LIMIT,
-          ...(before === undefined ? {} : { before }),
-          ...(after === undefined ? {} : { after }),
-          oldest: end === 'oldest',
-          signal: c.req.raw.signal,
-        },
+        { ...withLimit({ limit, before, after, page: end }), signal: c.req.raw.signal },
       );
       const page = {
         notifications: found.records.map(toSummary),

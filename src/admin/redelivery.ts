@@ -3,6 +3,7 @@ import { bulkRetry, type StatusNow } from '../delivery/resend.js';
 import { triage } from '../delivery/triage.js';
 import type { Emulator } from '../emulator.js';
 import { NotFoundError } from '../errors.js';
+import { PAGE_LIMIT } from './contract/fields.js';
 import { mount } from './mount.js';
 import { ref } from './notifications.js';
 
@@ -17,9 +18,11 @@ export function redeliveryRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
     runRedelivery: async () => outbox.runBatch(emulator.clock.now()),
     listBatches: () => ({ batches: outbox.batches() }),
+    // The largest groups: a receiver whose answers differ by more than numbers and ids makes one
+    // group per notification (decision 0236).
     getTriage: async () => {
       const { groups, failing } = await triage(outbox);
-      return { failing, groups };
+      return { failing, groups: groups.slice(0, PAGE_LIMIT), groupCount: groups.length };
     },
     retryTriageGroup: async (_c, { body }) => {
       const { members } = await triage(outbox, body.key);

@@ -1,23 +1,22 @@
 import { Hono } from 'hono';
 import type { Emulator } from '../emulator.js';
 import { NotFoundError } from '../errors.js';
+import { reservationSummary } from '../reservations/index.js';
 import { eventResult } from './event-result.js';
-import { jsonListPieces, slicedBody } from './export.js';
 import { mount } from './mount.js';
+import { listPage } from './paging.js';
 
 /** `GET /__admin/reservations[/:bookingId]`, `POST /__admin/reservations/:bookingId/redeliver`. */
 export function reservationRoutes(emulator: Emulator): Hono {
   return mount(new Hono(), {
-    // Every reservation (one per booking, never dropped), written in slices (decision 0229).
-    listReservations: (c) =>
-      c.body(
-        slicedBody(
-          async () => jsonListPieces('reservations', emulator.reservations.summaries()),
-          c.req.raw.signal,
-        ),
-        200,
-        { 'Content-Type': 'application/json; charset=utf-8' },
-      ),
+    // Reservations are never dropped (one per booking): a page of them (decision 0236).
+    listReservations: (c, { query }) =>
+      listPage('reservations', [...emulator.reservations.storedAll().records], query, {
+        idOf: (r) => String(r.bookingId),
+        what: 'reservation',
+        view: reservationSummary,
+        signal: c.req.raw.signal,
+      }),
     getReservation: (_c, { params: { bookingId } }) => {
       const reservation = emulator.reservations.get(bookingId);
       if (!reservation)

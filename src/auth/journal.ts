@@ -103,13 +103,15 @@ export class Journal {
 
   /** Entries, oldest first, that match every given filter. */
   list(filter: JournalFilter = {}): JournalEntry[] {
-    if (!this.#entries) return [];
-    return this.#entries.filter(
-      (e) =>
-        (filter.version === undefined || e.version === filter.version) &&
-        (filter.variant === undefined || e.variant === filter.variant) &&
-        (filter.username === undefined || e.username === filter.username) &&
-        (filter.outcome === undefined || e.outcome === filter.outcome),
-    );
+    return this.#entries?.filter(journalFilter(filter)) ?? [];
   }
+}
+
+/** Whether an entry matches every given filter (what `list(filter)` keeps; the admin list pages with it). */
+export function journalFilter(filter: JournalFilter): (e: JournalEntry) => boolean {
+  return (e) =>
+    (filter.version === undefined || e.version === filter.version) &&
+    (filter.variant === undefined || e.variant === filter.variant) &&
+    (filter.username === undefined || e.username === filter.username) &&
+    (filter.outcome === undefined || e.outcome === filter.outcome);
 }

@@ -118,9 +118,12 @@ export class AdminClient implements ClientMethods {
     await this.call('untrust', { params: { fingerprint } });
   }
 
-  /** Lists GetAccessToken users. */
+  /** Lists GetAccessToken users (every page). */
   async listUsers() {
-    return (await this.call('listUsers')).users;
+    const pages = await olderPages(await this.call('listUsers'), (before) =>
+      this.call('listUsers', { query: { before } }),
+    );
+    return pages.flatMap((p) => p.users);
   }
   /** Adds a GetAccessToken user; the answer leaves the password out. */
   addUser(user: T.User) {
@@ -139,9 +142,12 @@ export class AdminClient implements ClientMethods {
   emitEvent(input: T.EventInput) {
     return this.call('emitEvent', { body: input });
   }
-  /** Lists reservations. */
+  /** Lists reservations (every page). */
   async listReservations() {
-    return (await this.call('listReservations')).reservations;
+    const pages = await olderPages(await this.call('listReservations'), (before) =>
+      this.call('listReservations', { query: { before } }),
+    );
+    return pages.flatMap((p) => p.reservations);
   }
   /** One reservation with its last body and history. */
   getReservation(bookingId: number) {
@@ -172,15 +178,10 @@ export class AdminClient implements ClientMethods {
   async allNotifications(query: T.NotificationQuery = {}) {
     return this.#olderPages(query, await this.listNotifications(query));
   }
-  /** `first` with the pages older than it prepended (`before` = each page's `nextCursor`). */
+  /** `first` with the pages older than it prepended. */
   async #olderPages(query: T.NotificationQuery, first: T.NotificationList): Promise<T.NotificationList> {
-    let page = first;
-    const pages = [first.notifications];
-    while (page.nextCursor) {
-      page = await this.listNotifications({ ...query, before: page.nextCursor });
-      pages.unshift(page.notifications);
-    }
-    return { ...first, notifications: pages.flat(), nextCursor: null };
+    const pages = await olderPages(first, (before) => this.listNotifications({ ...query, before }));
+    return { ...first, notifications: pages.flatMap((p) => p.notifications), nextCursor: null };
   }
   /**
    * The filtered notifications as HAR 1.2 (one entry per attempt, as sent, with the answers); with
@@ -231,17 +232,23 @@ export class AdminClient implements ClientMethods {
     return this.call('advanceClock', { body: input });
   }
 
-  /** Issued tokens with their expiry. */
+  /** Issued tokens with their expiry (every page). */
   async listTokens(username?: string) {
-    return (await this.call('listTokens', { query: { username } })).tokens;
+    const pages = await olderPages(await this.call('listTokens', { query: { username } }), (before) =>
+      this.call('listTokens', { query: { username, before } }),
+    );
+    return pages.flatMap((p) => p.tokens);
   }
   /** Revokes a token. */
   async revokeToken(token: string) {
     await this.call('revokeToken', { params: { token } });
   }
-  /** The GetAccessToken journal, optionally filtered. */
+  /** The GetAccessToken journal, optionally filtered (every page, oldest first). */
   async listRequests(query: T.JournalQuery = {}) {
-    return (await this.call('listRequests', { query })).requests;
+    const pages = await olderPages(await this.call('listRequests', { query }), (before) =>
+      this.call('listRequests', { query: { ...query, before } }),
+    );
+    return pages.flatMap((p) => p.requests);
   }
   /** One GetAccessToken call with its request and response as sent and received (`exchange`). */
   getRequest(id: string) {
@@ -341,4 +348,20 @@ export class AdminClient implements ClientMethods {
       throw AdminApiError.fromResponse(request, res.status, answer);
     return answer as Answer<AdminRoutes[K]>;
   }
+}
+
+/**
+ * A list's page `first` and the pages older than it, oldest first: `before(cursor)` reads the page
+ * older than `cursor` (each page's `nextCursor`) until a page reaches the oldest (decision 0236).
+ */
+async function olderPages<P extends { nextCursor: string | null }>(
+  first: P,
+  before: (cursor: string) => Promise<P>,
+): Promise<P[]> {
+  const pages = [first];
+  for (let page = first; page.nextCursor; ) {
+    page = await before(page.nextCursor);
+    pages.unshift(page);
+  }
+  return pages;
 }

@@ -131,7 +131,7 @@ export class ReservationStore {
       return {
         event: 'Issue',
         at,
-        reservations: [summary(created)],
+        reservations: [reservationSummary(created)],
         emit: [{ bookingId, body, gz: created.gz }],
         warnings,
       };
@@ -146,7 +146,7 @@ export class ReservationStore {
       return {
         event: 'Void',
         at,
-        reservations: [summary(changed)],
+        reservations: [reservationSummary(changed)],
         emit: [{ bookingId: changed.bookingId, body, gz: changed.gz }],
         warnings,
       };
@@ -169,7 +169,13 @@ export class ReservationStore {
       ...(notifies !== 'new' ? [{ bookingId: old.bookingId, body: oldBody, gz: old.gz }] : []),
       ...(notifies !== 'old' ? [{ bookingId: created.bookingId, body: newBody, gz: created.gz }] : []),
     ];
-    return { event: 'Exchange', at, reservations: [summary(old), summary(created)], emit, warnings };
+    return {
+      event: 'Exchange',
+      at,
+      reservations: [reservationSummary(old), reservationSummary(created)],
+      emit,
+      warnings,
+    };
   }
 
   /**
@@ -203,7 +209,7 @@ export class ReservationStore {
     return {
       event: 'Redeliver',
       at,
-      reservations: [summary(changed)],
+      reservations: [reservationSummary(changed)],
       emit: [{ bookingId, body, gz: changed.gz }],
       warnings,
     };
@@ -219,12 +225,7 @@ export class ReservationStore {
 
   /** Every reservation, in the order they were created. */
   list(): ReservationSummary[] {
-    return [...this.summaries()];
-  }
-
-  /** The summaries one at a time, in the order the reservations were created (an answer in slices). */
-  *summaries(): Generator<ReservationSummary> {
-    for (const r of this.records.values()) yield summary(r);
+    return [...this.records.values()].map(reservationSummary);
   }
 
   /** The stored form of one reservation, and the event sequence number (a data dir writes both: decision 0080). */
@@ -297,7 +298,8 @@ export class ReservationStore {
   }
 }
 
-function summary(r: StoredReservation): ReservationSummary {
+/** A stored reservation as lists show it: without its body and history. */
+export function reservationSummary(r: StoredReservation): ReservationSummary {
   const { gz: _gz, history: _history, ...rest } = r;
   return rest;
 }

@@ -26,7 +26,7 @@ import {
   OVER_CAP_WARNING,
   overCap,
 } from './evidence.js';
-import { type JsonPath, JsonScanError, JsonScanner, type ScanHandler } from './json-scan.js';
+import { type JsonPath, JsonScanError, JsonScanner, type ScanChoice, type ScanHandler } from './json-scan.js';
 import type { ResolvedOptions } from './options.js';
 import { Probe, probeEvidence, recordedText } from './probe.js';
 import { meets, tracedAttempt } from './trace.js';
@@ -156,16 +156,46 @@ async function scanReport(
   }
 }
 
+/** What the one reading of a report keeps: its settings, each case's names and counts, and one trace. */
+interface ReadReport {
+  top: Holder;
+  cases: CaseIndex[];
+  /** The case whose trace was kept: the first named `only` when its trace began; -1 for none. */
+  chosen: number;
+  /** That trace, each body as where it is in the file; undefined once it held over MAX_REPLAY_STEPS. */
+  trace: unknown;
+  spans: Map<number, BodySpan>;
+}
+
 /**
- * First reading of a report: its settings, and of each case the members that name it (id, status,
- * reason, whether it has a trace) and the size of its trace, counted without keeping any of it.
+ * The one reading of a report: its settings; of each case the members that name it (id, status,
+ * reason, whether it has a trace) and the size of its trace, counted; and the trace of case `only`
+ * (verify --json writes a case's id before its trace), each body kept as its place in the file. A
+ * trace that grows over MAX_REPLAY_STEPS is let go as it is read, and only counted from then on.
  */
-async function indexReport(
+async function readReport(
   file: string,
+  only: string,
   refuse: (m: string) => InputError,
-): Promise<{ top: Holder; cases: CaseIndex[] }> {
+): Promise<ReadReport> {
   const top: Holder = {};
   const cases: CaseIndex[] = [];
+  const read: ReadReport = { top, cases, chosen: -1, trace: undefined, spans: new Map() };
+  const holder: Holder = {};
+  const over = (c: CaseIndex) =>
+    c.requests + c.readings > MAX_REPLAY_STEPS || c.notifications > MAX_REPLAY_STEPS;
+  // Whether the value at `path` (inside a case's trace) belongs to the trace being kept.
+  const keeping = (path: JsonPath) =>
+    path[1] === read.chosen && path[2] === 'trace' && !over(cases[read.chosen]!);
+  // A member of a trace, just counted: kept when it is the chosen trace's, while it is in bounds.
+  const counted = (path: JsonPath): ScanChoice => {
+    if (keeping(path)) return 'keep';
+    if (path[1] === read.chosen) {
+      delete holder.trace; // over the bound: what was kept goes, the rest is only counted
+      read.spans.clear();
+    }
+    return 'skip';
+  };
   const notReport = () =>
     refuse('is not a verify report written by verify --json: the top level: expected object.');
   await scanReport(
@@ -180,20 +210,32 @@ async function indexReport(
         if (path.length === 2) return (i as number) <= MAX_CASES ? 'descend' : 'skip';
         const c = cases[i as number];
         if (!c) return 'skip';
-        if (path.length === 3)
-          return key === 'trace'
-            ? 'descend'
-            : key === 'id' || key === 'status' || key === 'reason'
-              ? 'keep'
-              : 'skip';
-        if (path.length === 4) return part === 'notifications' || part === 'probe' ? 'descend' : 'skip';
+        if (path.length === 3) {
+          if (key === 'trace') {
+            if (read.chosen < 0 && c.members.id === only) read.chosen = i as number;
+            return 'descend';
+          }
+          return key === 'id' || key === 'status' || key === 'reason' ? 'keep' : 'skip';
+        }
+        if (path.length === 4)
+          return part === 'notifications' || part === 'probe' ? 'descend' : counted(path);
         if (part === 'probe') {
           if (path.length === 5) c.readings++;
-        } else if (path.length === 5) {
+          return counted(path);
+        }
+        if (path.length === 5) {
           c.notifications++;
           return 'descend';
-        } else if (path.length === 6) return inner === 'attempts' ? 'descend' : 'skip';
-        else if (path.length === 7) c.requests++;
+        }
+        if (path.length === 7) {
+          c.requests++;
+          return counted(path);
+        }
+        if (inner === 'attempts') return 'descend';
+        if (!keeping(path)) return 'skip';
+        if (inner === 'gzipBase64') return 'span';
+        if (NOTIFICATION_MEMBERS.has(inner as string)) return 'keep';
+        setAt(holder, path.slice(2), null); // unknown: named by the schema's refusal, its value not kept
         return 'skip';
       },
       open(path, kind) {
@@ -204,69 +246,37 @@ async function indexReport(
         else if (path.length === 2) {
           (top.cases as unknown[])[path[1] as number] = made;
           cases[path[1] as number] = { members: made as Holder, notifications: 0, requests: 0, readings: 0 };
-        } else if (path.length === 3) cases[path[1] as number]!.members.trace = made;
+        } else {
+          if (path.length === 3) cases[path[1] as number]!.members.trace = made;
+          if (keeping(path)) setAt(holder, path.slice(2), kind === 'array' ? [] : {});
+        }
       },
       value(path, value) {
         if (path.length === 0) throw notReport();
         if (path.length === 1) top[path[0]!] = value;
         else if (path.length === 2) (top.cases as unknown[])[path[1] as number] = value;
-        else cases[path[1] as number]!.members[path[2] as string] = value;
-      },
-    },
-    refuse,
-  );
-  return { top, cases };
-}
-
-/** Second reading: the trace of case `at`, each body kept as where it is in the file. */
-async function traceOf(
-  file: string,
-  at: number,
-  refuse: (m: string) => InputError,
-): Promise<{ trace: unknown; spans: Map<number, BodySpan> }> {
-  const holder: Holder = {};
-  const spans = new Map<number, BodySpan>();
-  await scanReport(
-    file,
-    {
-      select(path) {
-        if (path.length === 0 || (path.length === 1 && path[0] === 'cases')) return 'descend';
-        if (path[0] !== 'cases' || path[1] !== at) return 'skip';
-        const rel = path.slice(2);
-        if (rel.length === 0) return 'descend';
-        const [, part, , member] = rel;
-        if (rel.length === 1) return rel[0] === 'trace' ? 'descend' : 'skip';
-        if (rel.length === 2) return part === 'notifications' || part === 'probe' ? 'descend' : 'keep';
-        if (part !== 'notifications') return 'keep';
-        if (rel.length === 3) return 'descend';
-        if (rel.length > 4) return 'keep';
-        if (member === 'gzipBase64') return 'span';
-        if (member === 'attempts') return 'descend';
-        if (NOTIFICATION_MEMBERS.has(member as string)) return 'keep';
-        setAt(holder, rel, null); // unknown: named by the schema's refusal, its value not kept
-        return 'skip';
-      },
-      open(path, kind) {
-        if (path.length > 2) setAt(holder, path.slice(2), kind === 'array' ? [] : {});
-      },
-      value(path, value) {
-        if (path.length > 2) setAt(holder, path.slice(2), value);
+        else {
+          if (path.length === 3) cases[path[1] as number]!.members[path[2] as string] = value;
+          if (keeping(path)) setAt(holder, path.slice(2), value);
+        }
       },
       span(path, span) {
+        if (!keeping(path)) return;
         setAt(holder, path.slice(2), '');
-        spans.set(path[4] as number, span);
+        read.spans.set(path[4] as number, span);
       },
     },
     refuse,
   );
-  return { trace: holder.trace, spans };
+  read.trace = holder.trace;
+  return read;
 }
 
 /**
  * Reads and checks a `--json` report and picks the case `only` names; every problem is an InputError.
- * The file is read twice, in pieces, and never held whole: first its settings and the size of each
- * case's trace (a trace over MAX_REPLAY_STEPS is refused there, before any of it is kept), then the
- * chosen case's trace, whose bodies stay in the file until each is sent.
+ * The file is read once, in pieces, and never held whole (readReport): its settings, the size of
+ * each case's trace (a trace over MAX_REPLAY_STEPS is refused, and never kept whole), and the chosen
+ * case's trace, whose bodies stay in the file until each is sent.
  */
 export async function loadReplay(file: string, only: string | undefined): Promise<ReplaySource> {
   const refuse = (message: string) => new InputError('verify_replay_invalid', `--replay ${file}: ${message}`);
@@ -289,7 +299,7 @@ export async function loadReplay(file: string, only: string | undefined): Promis
     throw refuse(
       `is ${info.size} bytes, over the ${MAX_REPORT_BYTES / 1024 / 1024} MiB a verify report can be.`,
     );
-  const { top, cases } = await indexReport(file, refuse);
+  const { top, cases, chosen, trace: read, spans } = await readReport(file, ids[0]!, refuse);
   const parsed = ReportFileSchema.safeParse(top);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -315,14 +325,17 @@ export async function loadReplay(file: string, only: string | undefined): Promis
         ? `case "${id}" did not run in that report (skipped: ${found.reason})${others}.`
         : `case "${id}" carries no trace (a report from a version before --replay); run verify --json again${others}.`,
     );
-  // Counted before any of the trace is kept: a file of 600,000 attempts is refused in the time it
-  // takes to read it, and nothing is sent.
+  if (at !== chosen)
+    throw refuse(
+      `case "${id}" has its trace before its id; verify --json writes the id first: give the file it wrote.`,
+    );
+  // Counted as it was read, and let go past the bound: a file of 600,000 attempts is refused in the
+  // time it takes to read it, and nothing is sent.
   const { requests, readings, notifications } = cases[at]!;
   if (requests + readings > MAX_REPLAY_STEPS || notifications > MAX_REPLAY_STEPS)
     throw refuse(
       `case "${id}" holds ${requests} requests${notifications > MAX_REPLAY_STEPS ? ` of ${notifications} notifications` : ''} and ${readings} probe readings, over the ${MAX_REPLAY_STEPS} a replay sends (a verify case sends at most about 5,000); it was not written by verify --json.`,
     );
-  const { trace: read, spans } = await traceOf(file, at, refuse);
   const traced = CaseTraceSchema.safeParse(read);
   if (!traced.success) {
     const issue = traced.error.issues[0]!;

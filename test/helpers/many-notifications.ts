@@ -22,7 +22,13 @@ const HOUR_MS = 3_600_000;
 export function addNotifications(
   emulator: Emulator,
   count: number,
-  options: { startMs: number; resendEvery?: number; credentialId?: string },
+  options: {
+    startMs: number;
+    resendEvery?: number;
+    credentialId?: string;
+    /** The receiver's answer to record i's failed attempts (default `busy`). */
+    answer?: (i: number) => string;
+  },
 ): NotificationRecord[] {
   const bodies = [
     ...notificationBodies({
@@ -55,7 +61,7 @@ export function addNotifications(
         outcome: 'http_status' as const,
         statusCode: ok ? 200 : 503,
         message: ok ? 'HTTP 200' : 'HTTP 503',
-        responseBody: ok ? 'ok' : 'busy',
+        responseBody: ok ? 'ok' : (options.answer?.(i) ?? 'busy'),
         responseHeaders: { 'content-type': 'text/plain' },
       };
     });

@@ -22,7 +22,7 @@ import {
   reservationSummaryFields,
 } from '../../model/reservation.js';
 import { EventInputSchema } from '../../reservations/events.js';
-import { ADMIN_COMPONENTS, instant, int, str } from './fields.js';
+import { ADMIN_COMPONENTS, instant, int, PAGE_FIELDS, PAGE_LIMIT, PAGE_QUERY, str } from './fields.js';
 import { JournalEntrySchema } from './schemas.js';
 
 const strings = z.array(str);
@@ -218,7 +218,10 @@ const TriageGroupSchema = z
 export const TriageSchema = z
   .object({
     failing: int.describe('failing notifications in all'),
-    groups: z.array(TriageGroupSchema).describe('the groups with the most first'),
+    groups: z
+      .array(TriageGroupSchema)
+      .describe(`the groups with the most first: the ${PAGE_LIMIT.toLocaleString('en-US')} largest`),
+    groupCount: int.describe('the groups in all'),
   })
   .register(ADMIN_COMPONENTS, { id: 'Triage' });
 export const TriageRetryInputSchema = z
@@ -282,15 +285,7 @@ export const NotificationListSchema = z
     retention: RetentionViewSchema.optional().describe(
       'present once older notifications were dropped by the retention setting (decision 0127), or exhausted ones are kept past it (decision 0211)',
     ),
-    total: int.optional().describe('how many notifications match in all (the answer is one page of them)'),
-    nextCursor: str
-      .nullable()
-      .optional()
-      .describe('pass as before for the next, older page; null when this page reaches the oldest match'),
-    newerCursor: str
-      .nullable()
-      .optional()
-      .describe('pass as after for the next, newer page; null when this page reaches the newest match'),
+    ...PAGE_FIELDS,
   })
   .register(ADMIN_COMPONENTS, { id: 'NotificationList' });
 /** The class of a notification's last attempt: its status class, `network` (no status line), `none` (no attempt). */
@@ -324,18 +319,7 @@ export const NotificationQuerySchema = z.object({
   ...notificationFilters,
   wait: z.literal('settled').optional().describe('wait until no matching attempt is queued or running'),
   timeoutMs: int.min(0).max(300_000).optional().describe('longest wait (default 10000); then settled=false'),
-  limit: int
-    .min(1)
-    .max(1000)
-    .optional()
-    .describe(
-      'answer the newest limit matches (oldest first; default 1000, also the most), with total and nextCursor for the older ones',
-    ),
-  before: str.optional().describe('a nextCursor: the page of matches older than that notification'),
-  after: str
-    .optional()
-    .describe('a newerCursor: the page of the limit matches just newer than that notification'),
-  page: z.literal('oldest').optional().describe('oldest: the oldest limit matches instead of the newest'),
+  ...PAGE_QUERY,
 });
 export const ExportQuerySchema = z.object({
   format: z.enum(['har', 'ndjson']).optional().describe('har (default) or ndjson'),

@@ -58,6 +58,11 @@ export interface RouteDeclaration {
    * or `Accept`): one value of this schema a line (decision 0112).
    */
   lines?: z.ZodType;
+  /**
+   * Why a GET that answers a list takes no `limit` (decision 0236): what keeps it short. Every other
+   * list pages (PAGE_QUERY in its `query`); test/admin-list-pages.test.ts checks each has one or the other.
+   */
+  unpaged?: string;
   /** Why `AdminClient` has no method for it (a page for browsers, an endless stream). */
   noClient?: string;
 }

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { FAULT_REFUSAL } from '../../auth/faults.js';
 import { userRefusal } from '../../auth/users.js';
+import { BATCH_HISTORY_LIMIT } from '../../delivery/batches.js';
 import { credentialRefusal } from '../../delivery/credential-schema.js';
 import { OUTAGE_REFUSAL } from '../../delivery/outages.js';
 import { EVENT_REFUSAL } from '../../reservations/events.js';
@@ -46,6 +47,7 @@ import {
   TriageRetryInputSchema,
   TriageSchema,
 } from './delivery-schemas.js';
+import { PAGE_LIMIT, PAGE_QUERY, pageOf } from './fields.js';
 import { route } from './route.js';
 import {
   ADVANCE_REFUSAL,
@@ -76,6 +78,7 @@ import {
 } from './schemas.js';
 
 const bookingIdParam = z.object({ bookingId: z.int().positive() });
+const PageQuerySchema = z.object(PAGE_QUERY);
 const listOf = <K extends string, S extends z.ZodType>(key: K, item: S) =>
   z.object({ [key]: z.array(item) } as { [P in K]: z.ZodArray<S> });
 
@@ -117,6 +120,7 @@ export const ADMIN_ROUTES = {
     tag: 'health',
     summary: 'effective settings (no secrets), as the start log line lists them',
     responses: { 200: EffectiveConfigSchema },
+    unpaged: 'the settings the emulator started with',
   }),
   reset: route({
     method: 'post',
@@ -134,6 +138,7 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'list credentials',
     responses: { 200: listOf('credentials', CredentialSchema) },
+    unpaged: 'configuration added through this API or the settings, not traffic',
   }),
   addCredential: route({
     method: 'post',
@@ -163,6 +168,7 @@ export const ADMIN_ROUTES = {
     summary:
       'per credential: notifications by state, attempts, success rate, last failure, the next batch when one is pending, and the attempts, successes and latency over time (at most 24 buckets of wall time)',
     responses: { 200: DeliveryStatsListSchema },
+    unpaged: 'one row per credential (as listCredentials) of at most 24 buckets',
   }),
   deleteCredential: route({
     method: 'delete',
@@ -179,6 +185,7 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'certificates trusted for https:// destinations besides the system roots',
     responses: { 200: TrustListSchema },
+    unpaged: 'configuration added through this API or the settings, not traffic',
   }),
   trust: route({
     method: 'post',
@@ -217,8 +224,10 @@ export const ADMIN_ROUTES = {
     method: 'get',
     path: '/reservations',
     tag: 'delivery',
-    summary: 'reservations and their BookingStatus',
-    responses: { 200: listOf('reservations', ReservationSummarySchema) },
+    summary: 'reservations and their BookingStatus, a page (newest first by default)',
+    query: PageQuerySchema,
+    responses: { 200: pageOf('reservations', ReservationSummarySchema) },
+    errors: [400],
   }),
   getReservation: route({
     method: 'get',
@@ -318,6 +327,7 @@ export const ADMIN_ROUTES = {
     summary:
       'failures grouped by cause: failing notifications (exhausted, or pending after a failed attempt, not covered by a resend) by credential and the cause of their last attempt, with counts, first and last seen and a sample',
     responses: { 200: TriageSchema },
+    unpaged: `the ${PAGE_LIMIT} largest groups and groupCount: a ranking that moves as attempts end has no stable cursor`,
   }),
   retryTriageGroup: route({
     method: 'post',
@@ -344,6 +354,7 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'batches run so far, and batch instants skipped with their reason',
     responses: { 200: listOf('batches', BatchResultSchema) },
+    unpaged: `the last ${BATCH_HISTORY_LIMIT} batches`,
   }),
 
   // delivery: simulated outages
@@ -353,6 +364,7 @@ export const ADMIN_ROUTES = {
     tag: 'delivery',
     summary: 'simulated outages of the receiver, with their status and the attempts they failed',
     responses: { 200: listOf('outages', OutageSchema) },
+    unpaged: 'configuration added through this API or the settings, not traffic',
   }),
   addOutage: route({
     method: 'post',
@@ -413,8 +425,10 @@ export const ADMIN_ROUTES = {
     method: 'get',
     path: '/users',
     tag: 'getaccesstoken',
-    summary: 'list GetAccessToken users (without passwords)',
-    responses: { 200: listOf('users', UserAnswerSchema) },
+    summary: 'list GetAccessToken users (without passwords), a page',
+    query: PageQuerySchema,
+    responses: { 200: pageOf('users', UserAnswerSchema) },
+    errors: [400],
   }),
   addUser: route({
     method: 'post',
@@ -448,9 +462,9 @@ export const ADMIN_ROUTES = {
     method: 'get',
     path: '/tokens',
     tag: 'getaccesstoken',
-    summary: 'issued tokens with expiry (8 h of emulator time)',
+    summary: 'issued tokens with expiry (8 h of emulator time), a page',
     query: TokenQuerySchema,
-    responses: { 200: listOf('tokens', TokenSchema) },
+    responses: { 200: pageOf('tokens', TokenSchema) },
     errors: [400],
   }),
   revokeToken: route({
@@ -465,9 +479,9 @@ export const ADMIN_ROUTES = {
     method: 'get',
     path: '/requests',
     tag: 'getaccesstoken',
-    summary: 'journal of GetAccessToken calls, oldest first',
+    summary: 'journal of GetAccessToken calls, a page, oldest first',
     query: JournalQuerySchema,
-    responses: { 200: listOf('requests', JournalEntrySchema) },
+    responses: { 200: pageOf('requests', JournalEntrySchema) },
     errors: [400],
   }),
   getRequest: route({
@@ -485,6 +499,7 @@ export const ADMIN_ROUTES = {
     tag: 'getaccesstoken',
     summary: 'active GetAccessToken faults',
     responses: { 200: listOf('faults', FaultAnswerSchema) },
+    unpaged: 'configuration added through this API or the settings, not traffic',
   }),
   addFault: route({
     method: 'post',

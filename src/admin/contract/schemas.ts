@@ -15,7 +15,7 @@ import { TrustedCertificateShape } from '../../model/trust.js';
 import { VerifyOptionsSchema } from '../../verify/options.js';
 import { CaseTraceSchema } from '../../verify/trace-shape.js';
 import { CASE_IDS } from '../../verify/types.js';
-import { ADMIN_COMPONENTS, API_VERSION, CLOCK_MODE, int, str } from './fields.js';
+import { ADMIN_COMPONENTS, API_VERSION, CLOCK_MODE, int, PAGE_QUERY, str } from './fields.js';
 
 // Every error answer (`errors`, `default` of each operation in the document): named, never returned by a handler.
 z.object({
@@ -109,7 +109,10 @@ export const UserReplaceInputSchema = UserReplaceSchema.describe(
 export const UserAnswerSchema = UserViewSchema.register(ADMIN_COMPONENTS, { id: 'User' });
 
 export const TokenSchema = TokenShape.register(ADMIN_COMPONENTS, { id: 'Token' });
-export const TokenQuerySchema = z.object({ username: str.optional().describe('only this user') });
+export const TokenQuerySchema = z.object({
+  username: str.optional().describe('only this user'),
+  ...PAGE_QUERY,
+});
 
 export const JournalEntrySchema = JournalEntryShape.register(ADMIN_COMPONENTS, { id: 'JournalEntry' });
 const headerPairs = z.array(z.tuple([str, str]));
@@ -134,6 +137,7 @@ export const JournalQuerySchema = z.object({
   variant: z.enum(VARIANTS).optional().describe('only this variant'),
   username: str.optional().describe('only this user'),
   outcome: str.optional().describe('only this outcome, e.g. ok'),
+  ...PAGE_QUERY,
 });
 
 export const FaultInputSchema = FaultSchema.register(ADMIN_COMPONENTS, { id: 'FaultInput', side: 'input' });
