@@ -87,7 +87,7 @@ let server: RunningEmulator;
 beforeAll(async () => {
   server = await startServer({ port: 0, logLevel: 'silent', clock: 'manual', clockStart: CLOCK_START });
   for (const { fill } of Object.values(FILL)) await fill(server.emulator);
-}, 120_000);
+});
 afterAll(() => server?.close());
 
 async function get(path: string): Promise<{ status: number; body: Item }> {
