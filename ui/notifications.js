@@ -106,6 +106,9 @@ export function filtersFromQuery(q) {
 /** @type {Map<string, { sig: string, el: HTMLElement }>} */
 const rowCache = new Map();
 
+/** Whether an attempt of `n` is queued or running (a notification cancelled meanwhile: no longer). @param {Summary} n */
+const sending = (n) => n.state === 'pending' && n.inFlight;
+
 /** @param {Summary} n */
 function nextAttemptAt(n) {
   if (n.state !== 'pending') return '';
@@ -118,7 +121,7 @@ function rowSignature(n) {
   const last = n.lastAttempt;
   return [
     n.state,
-    n.inFlight,
+    sending(n),
     n.attemptCount,
     last ? `${outcomeText(last)}|${last.startedAt}|${last.startedAtWall}|${last.message}` : '',
     nextAttemptAt(n),
@@ -177,7 +180,7 @@ function buildRow(n) {
     h('td', { class: 'mono' }, n.bookingNumber),
     h('td', null, n.bookingStatus),
     h('td', null, n.credentialId),
-    h('td', null, pill(n.state, n.state), n.inFlight ? h('span', { class: 'muted' }, ' sending…') : ''),
+    h('td', null, pill(n.state, n.state), sending(n) ? h('span', { class: 'muted' }, ' sending…') : ''),
     h('td', { class: 'attempts' }, `${n.attemptCount}/${MAX_ATTEMPTS}`),
     h(
       'td',
