@@ -1,7 +1,8 @@
 /**
  * Find and export in the dashboard, in real chromium: search inside the bodies (a passenger's name,
  * any text), filters by event, last status class, attempt count and credential, and the filtered
- * list exported as HAR 1.2 (checked against the HAR 1.2 schema) and NDJSON from the page's buttons.
+ * list exported as HAR 1.2 (checked against the HAR 1.2 schema) and NDJSON from the page's buttons;
+ * the search warmed up once when the page connects (decision 0243).
  */
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -12,7 +13,7 @@ import { deliveryEmulator } from './helpers/delivery.js';
 import { HAR_SCHEMA } from './helpers/har-schema.js';
 import { behave, receiver } from './helpers/receiver.js';
 
-const { open } = useChromium();
+const { newPage, open } = useChromium();
 
 const ids = (page: Page) =>
   page
@@ -28,6 +29,35 @@ async function saved(page: Page, button: string): Promise<{ name: string; text: 
 }
 
 describe.skipIf(!haveChromium)('finding and exporting notifications in chromium', () => {
+  it('warms the search up once as the page connects, and a text search sent meanwhile stops it', async () => {
+    const good = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'good', apiKey: 'k', url: good.url });
+    await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const page = await newPage();
+    // The warm-up is held unanswered: the search typed while it waits must stop it.
+    const warmUp = (url: URL) => url.searchParams.get('q') === '\u00a7\u00a7\u00a7';
+    const warmUps: string[] = [];
+    let arrived = () => {};
+    const held = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    await page.route(warmUp, (route) => {
+      warmUps.push(route.request().url());
+      arrived();
+    });
+    const stopped = page.waitForEvent('requestfailed', (r) => warmUp(new URL(r.url())));
+    await page.goto(`${emu.url}/__admin/ui`);
+    await held;
+    await page.fill('#filter-text', 'n-000001');
+    await page.keyboard.press('Enter');
+    await stopped;
+    await waitText(page, '#notification-list h2', /^1 matches$/);
+    expect(warmUps).toHaveLength(1); // entering the box sent no second one
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
   it('searches inside bodies and filters by event, status class, attempts and credential; exports what is shown as HAR and NDJSON', async () => {
     const good = await receiver();
     const bad = await receiver({ defaultBehaviour: behave.status(500) });

@@ -2,13 +2,17 @@
  * The notifications list kept from the change stream, in real chromium (issue 41 §3, §5): after the
  * first read, a new notification, a Void and a resend's cancel reach the page by the stream alone
  * (no list is read again: the requests the page makes are recorded); the page reaches the older
- * pages, the oldest one, the newer ones and the page at a time in one click each.
+ * pages, the oldest one, the newer ones and the page at a time in one click each. An attempt in
+ * flight shows from its start (a receiver holds its answer until the page shows it), and the
+ * notifications the retention setting drops leave the page.
  */
+import type { Socket } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitCount, waitText } from './helpers/chromium.js';
 import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { deliveryEmulator } from './helpers/delivery.js';
+import { OK_200, rawReceiver } from './helpers/raw-receiver.js';
 import { behave, receiver } from './helpers/receiver.js';
 
 const { newPage, open, pageErrors } = useChromium();
@@ -103,6 +107,80 @@ describe.skipIf(!haveChromium)('the list kept from the stream, in chromium', () 
     );
     // Seconds after the last event: the reservations were never read again (the events carry them).
     expect(reads.filter((r) => r.startsWith('GET /__admin/reservations'))).toEqual([]);
+  });
+
+  it('shows an attempt in flight from its start, in its row and its detail, until the answer comes', async () => {
+    // The receiver holds each request until the test answers it: the page must show the attempt
+    // while it is held, from the stream alone (no list read, no detail read again).
+    const held: Array<(answer: string) => void> = [];
+    let arrived = () => {};
+    const receiver = await rawReceiver({
+      answer(socket: Socket) {
+        held.push((answer) => socket.write(answer));
+        arrived();
+      },
+    });
+    const arrival = () =>
+      new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: receiver.url });
+    const page = await open(emu.url);
+    const first = arrival();
+    const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await first;
+    const stateCell = `#notification-table tr[data-id="${id}"] td:nth-child(5)`;
+    await waitText(page, stateCell, /^pending sending…$/);
+    await page.click(`#notification-table tr[data-id="${id}"] a.row-link`);
+    await waitText(
+      page,
+      '#attempt-in-flight',
+      /^Attempt 1\/5 \(first attempt\) sent at 2026-04-27 10:00:00 \(wall .+\): waiting for the receiver's answer…$/,
+    );
+    held.shift()!('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n');
+    await waitText(page, stateCell, /^pending$/);
+    await page.waitForSelector('#attempt-in-flight', { state: 'detached' });
+
+    // A redelivery batch: its attempt shows as it starts, with the batch named.
+    const second = arrival();
+    const moved = emu.advance({ to: 'next-batch' });
+    await second;
+    await waitText(page, stateCell, /^pending sending…$/);
+    await waitText(
+      page,
+      '#attempt-in-flight',
+      /^Attempt 2\/5 \(batch 10:55:00\) sent at 2026-04-27 10:55:00 \(wall .+\): waiting for the receiver's answer…$/,
+    );
+    held.shift()!(OK_200);
+    await moved;
+    await waitText(page, stateCell, /^delivered$/);
+    await page.waitForSelector('#attempt-in-flight', { state: 'detached' });
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('takes the notifications the retention setting drops off the page, its count and an open detail', async () => {
+    const good = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, seed: 42, notificationRetention: 3 });
+    await emu.credential({ id: 'main', apiKey: 'k', url: good.url });
+    for (let i = 0; i < 3; i++) await emu.event({ type: 'Issue' });
+    await emu.settle();
+    const page = await open(emu.url, `#notifications/${nid(1)}`);
+    await waitText(page, '#detail-title', new RegExp(nid(1)));
+    expect(await ids(page)).toEqual([nid(3), nid(2), nid(1)]);
+    const reads: string[] = [];
+    page.on('request', (r) => reads.push(new URL(r.url()).pathname));
+    for (let i = 0; i < 2; i++) await emu.event({ type: 'Issue' });
+    await emu.settle();
+    await expect.poll(() => ids(page), { timeout: WAIT_DEADLINE_MS }).toEqual([nid(5), nid(4), nid(3)]);
+    await waitText(page, '#tab-notifications .count', /^3$/);
+    await waitText(page, '#notification-list h2', /^3 notifications$/);
+    await waitText(
+      page,
+      '#detail',
+      new RegExp(`^${nid(1)} is not in the emulator: never made, or dropped since`),
+    );
+    expect(reads.filter((r) => r === '/__admin/notifications')).toEqual([]);
   });
 
   it("shows a clock move's progress from the stream, answers input meanwhile, then says where it moved", async () => {

@@ -35,11 +35,30 @@ describe('GET /__admin/stream (Server-Sent Events)', () => {
       routedTo: 1,
       reservations: [{ bookingId: result.reservations[0]!.bookingId, status: 'Issued' }],
     });
+    const started = await stream.next((e) => e.event === 'attempt_started');
+    expect(started.data).toMatchObject({
+      notification: { id, state: 'pending', attemptCount: 0, inFlight: true },
+      attempt: { number: 1, trigger: 'first', startedAt: '2026-04-27T10:00:00.000Z' },
+    });
     const attempt = await stream.next((e) => e.event === 'attempt');
     expect(attempt.data).toMatchObject({
       notification: { id, state: 'delivered', attemptCount: 1, lastAttempt: { statusCode: 200 } },
       attempt: { number: 1, trigger: 'first', outcome: 'http_status', statusCode: 200 },
     });
+    stream.close();
+  });
+
+  it('streams the notifications the retention setting drops, with the count dropped so far', async () => {
+    const r = await receiver();
+    const emu = await deliveryEmulator({ allowHttp: true, notificationRetention: 1 });
+    await emu.credential({ id: 'live', apiKey: 'k', url: r.url });
+    const stream = await openStream(`${emu.url}/__admin/stream`);
+    await stream.next((e) => e.event === 'hello');
+    const first = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
+    await emu.settle();
+    await emu.event({ type: 'Issue' });
+    const dropped = await stream.next((e) => e.event === 'notifications_dropped');
+    expect(dropped.data).toEqual({ kind: 'notifications_dropped', ids: [first], dropped: 1 });
     stream.close();
   });
 

@@ -187,6 +187,7 @@ describe('GET /__admin/openapi.json', () => {
     expect([...kinds].sort()).toEqual([
       'admin',
       'attempt',
+      'attempt_started',
       'batch',
       'clock',
       'event',

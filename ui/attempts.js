@@ -29,18 +29,21 @@ export function answerChanges(before, a) {
   return changes.length ? changes.join('; ') : 'same answer';
 }
 
+/** What started an attempt, in words. @param {Pick<Attempt, 'trigger' | 'batchAt'>} a */
+export const triggerText = (a) =>
+  a.trigger === 'first'
+    ? 'first attempt'
+    : a.trigger === 'batch'
+      ? `batch ${shortTime(a.batchAt)}`
+      : 'retry now';
+
 /**
  * @param {Attempt} a
  * @param {Attempt | undefined} before
  * @param {number} gzipBytes
  */
 export function renderAttempt(a, before, gzipBytes) {
-  const trigger =
-    a.trigger === 'first'
-      ? 'first attempt'
-      : a.trigger === 'batch'
-        ? `batch ${shortTime(a.batchAt)}`
-        : 'retry now';
+  const trigger = triggerText(a);
   const headers = Object.entries(a.responseHeaders ?? {});
   return h(
     'li',

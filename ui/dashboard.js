@@ -4,6 +4,7 @@
 // Plain browser JavaScript modules, no build step, no dependencies, no external files.
 
 import { streamUrl, whenAuthorized } from './admin-token.js';
+import { attemptEnded, attemptStarted } from './detail.js';
 import { fullTime, h } from './dom.js';
 import { renderJournal } from './journal.js';
 import { morph } from './morph.js';
@@ -13,6 +14,7 @@ import {
   renderNotifications,
   searchAgainSoon,
   searchNow,
+  warmUpSearch,
 } from './notifications.js';
 import { focusPending } from './panel.js';
 import { renderRetry } from './retry.js';
@@ -24,6 +26,7 @@ import {
   applyEvent,
   CONNECTION,
   created,
+  dropNotifications,
   filterQuery,
   forgetNotifications,
   load,
@@ -98,6 +101,7 @@ function listen() {
     unsay(CONNECTION); // the emulator answers again: what could not reach it no longer applies
     forgetNotifications(); // a reset may have happened while disconnected
     loadAll();
+    warmUpSearch(); // once per page: the first search's filters made before anyone types (decision 0243)
     if (currentSection().id === 'triage') triageSoon();
   });
   source.onerror = () => {
@@ -116,8 +120,14 @@ function listen() {
     searchAgainSoon();
     if (currentSection().id === 'triage') triageSoon();
   });
+  // An attempt's request went out: its row and its detail say so until it ends.
+  on('attempt_started', ({ notification, attempt }) => {
+    upsert(notification);
+    attemptStarted(notification.id, attempt);
+  });
   on('attempt', ({ notification, attempt }) => {
     upsert(notification);
+    attemptEnded(notification.id);
     if (moving && attempt.trigger === 'batch') {
       moving.attempts++;
       sayMoving();
@@ -135,6 +145,12 @@ function listen() {
     if (serverPaged()) searchAgainSoon();
     if (currentSection().id === 'triage') triageSoon();
     if (notification.id === state.selected) load('detail');
+  });
+  // Dropped by the retention setting: their rows go (a page of the admin API's is read again for its count).
+  on('notifications_dropped', (frame) => {
+    dropNotifications(frame);
+    if (serverPaged()) searchAgainSoon();
+    if (currentSection().id === 'triage') triageSoon();
   });
   on('event', applyEvent);
   // A clock move runs its batches one after another: the status line counts them as they end, and

@@ -2,7 +2,7 @@
 // One notification: its state and actions, the attempts, the request as sent (headers, curl, the
 // gzip body as a file) and its body decoded (as a tree and as raw text).
 
-import { renderAttempt } from './attempts.js';
+import { renderAttempt, triggerText } from './attempts.js';
 import { base64Of, copyText, curlCommand, MAX_INLINE_GZ_BYTES } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
 import { notificationsHash, openNotification } from './route.js';
@@ -25,6 +25,32 @@ import {
  * @typedef {import('../src/client/types.js').EventResult} EventResult
  */
 
+/**
+ * The attempts whose request went out and whose answer has not come (the stream's
+ * `attempt_started`, until its `attempt`), by notification id.
+ * @type {Map<string, Pick<import('./dom.js').Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>>}
+ */
+const started = new Map();
+
+/** @param {string} id @param {Parameters<typeof started.set>[1]} attempt */
+export function attemptStarted(id, attempt) {
+  started.set(id, attempt);
+}
+
+/** @param {string} id */
+export function attemptEnded(id) {
+  started.delete(id);
+}
+
+/** What the attempt in flight of `d` is doing: sent and waiting for the answer (the stream said when), or queued. @param {Detail} d */
+function inFlightText(d) {
+  const number = d.attempts.length + 1;
+  const a = started.get(d.id);
+  return a?.number === number
+    ? `Attempt ${number}/${MAX_ATTEMPTS} (${triggerText(a)}) sent at ${fullTime(a.startedAt)} (wall ${fullTime(a.startedAtWall)}): waiting for the receiver's answer…`
+    : `Attempt ${number}/${MAX_ATTEMPTS}: sending… (queued or waiting for the receiver's answer)`;
+}
+
 /** @param {...unknown} children */
 const panel = (...children) =>
   h('div', { class: 'panel detail', id: 'detail' }, h('div', { class: 'empty' }, ...children.map(String)));
@@ -42,7 +68,8 @@ export function renderDetail() {
         : `Loading ${state.selected}…`,
     );
   // Queued or running, as the detail was read or as the live stream's summary says since.
-  const inFlight = d.inFlight || (state.notifications.get(d.id)?.inFlight ?? false);
+  const inFlight =
+    d.state === 'pending' && (d.inFlight || (state.notifications.get(d.id)?.inFlight ?? false));
   const canRetry = d.state === 'pending' && !inFlight && !state.busy;
   const statuses = state.bookingStatuses.length ? state.bookingStatuses : [d.bookingStatus];
   // The exact text the receiver reads after gunzip: the body was packed as JSON.stringify of this object.
@@ -169,11 +196,7 @@ export function renderDetail() {
           : null,
       // The attempt queued or running now (the live stream's summary says so), then the next one due.
       inFlight
-        ? h(
-            'div',
-            { class: 'in-flight', id: 'attempt-in-flight', role: 'status' },
-            `Attempt ${d.attempts.length + 1}/${MAX_ATTEMPTS}: sending… (queued or waiting for the receiver's answer)`,
-          )
+        ? h('div', { class: 'in-flight', id: 'attempt-in-flight', role: 'status' }, inFlightText(d))
         : d.state === 'pending' && state.clock
           ? h(
               'div',

@@ -314,7 +314,7 @@ const loaders = {
   },
   async notifications() {
     // The newest page, once per connection; the stream adds the rest (merged: never older over newer).
-    const { notifications, total } = await list('/notifications');
+    const { notifications, total, retention } = await list('/notifications');
     // Held already and newer than the page's newest: the stream brought them while this was read,
     // after the page was made, so the page's total does not count them.
     const newest = notifications.at(-1)?.id;
@@ -322,6 +322,7 @@ const loaders = {
     const since = newest ? held.filter((id) => idNumber(id) > idNumber(newest)).length : held.length;
     for (const n of notifications) upsert(n);
     state.total = (total ?? notifications.length) + since;
+    droppedCounted = retention?.dropped ?? 0;
     counting = true;
   },
   async reservations() {
@@ -522,6 +523,8 @@ export const idNumber = (id) => Number(id.slice(id.lastIndexOf('-') + 1));
 let sortedIds = null;
 /** Whether the first page was read since the stream connected: each notification created after it adds one to `total`. */
 let counting = false;
+/** How many the retention setting had dropped when `total` was read (the first page's `retention.dropped`). */
+let droppedCounted = 0;
 
 /** The ids of the notifications held, newest first. */
 export function heldIds() {
@@ -534,6 +537,7 @@ export function forgetNotifications() {
   state.notifications.clear();
   sortedIds = null;
   counting = false;
+  droppedCounted = 0;
   state.total = 0;
 }
 
@@ -544,15 +548,22 @@ export function created(n) {
 }
 
 /**
+ * How far a notification has got, to tell the newer of two views of it (the stream's frames and a
+ * list read meanwhile arrive in either order): each attempt ended counts 4, leaving `pending` 2 and
+ * an attempt in flight 1 (an attempt starts after the last one ended and before it ends itself).
+ * @param {Summary} n
+ */
+const progress = (n) => 4 * n.attemptCount + (n.state === 'pending' ? 0 : 2) + (n.inFlight ? 1 : 0);
+
+/**
  * Keeps the newest view of a notification, whether it came from the stream or from a list read
- * meanwhile: more attempts is newer; with as many, the one no longer in flight is. Past HELD_MAX the
- * oldest not on the page shown (nor opened) are forgotten.
+ * meanwhile (`progress`; of two as far, the later). Past HELD_MAX the oldest not on the page shown
+ * (nor opened) are forgotten.
  * @param {Summary} n
  */
 export function upsert(n) {
   const known = state.notifications.get(n.id);
-  if (!known || n.attemptCount > known.attemptCount || (n.attemptCount === known.attemptCount && !n.inFlight))
-    state.notifications.set(n.id, n);
+  if (!known || progress(n) >= progress(known)) state.notifications.set(n.id, n);
   if (known) return;
   sortedIds = null;
   if (state.notifications.size <= HELD_MAX + HELD_MAX / 10) return;
@@ -563,6 +574,31 @@ export function upsert(n) {
     if (!keep.has(id)) state.notifications.delete(id);
   }
   sortedIds = null;
+}
+
+/**
+ * Settled notifications the retention setting dropped (the stream's `notifications_dropped`): no
+ * longer held, shown or counted; `dropped` (since the start or a reset) tells what the count the
+ * page holds already left out.
+ * @param {{ ids: readonly string[], dropped: number }} frame
+ */
+export function dropNotifications({ ids, dropped }) {
+  for (const id of ids) state.notifications.delete(id);
+  sortedIds = null;
+  if (counting && dropped > droppedCounted)
+    state.total = Math.max(0, state.total - (dropped - droppedCounted));
+  droppedCounted = Math.max(droppedCounted, dropped);
+  const gone = new Set(ids);
+  const p = state.page;
+  if (p.ids?.some((id) => gone.has(id))) {
+    const before = p.ids.length;
+    p.ids = p.ids.filter((id) => !gone.has(id));
+    p.total = Math.max(0, p.total - (before - p.ids.length));
+  }
+  if (state.selected && gone.has(state.selected)) {
+    state.detail = null;
+    state.detailMissing = state.selected;
+  }
 }
 
 /**

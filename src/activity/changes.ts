@@ -7,7 +7,7 @@ const apiOf = (versions: readonly string[]) => `(API ${versions.join(', ')})`;
 
 /**
  * The activity a change is news of (docs/admin-api.md "Live stream"), or none: what only the data
- * dir needs (an attempt started, a batch started, a rule used up, a reservation saved: its event
+ * dir needs (a batch started, a rule used up, a reservation saved: its event
  * says it) is not news. Exhaustive: a new kind of change must say whether it is.
  */
 export function activityOf(c: Change): Activity | undefined {
@@ -79,8 +79,12 @@ export function activityOf(c: Change): Activity | undefined {
       return { kind: 'notification_created', notification: toSummary(c.notification) };
     case 'notification_cancelled':
       return { kind: 'notification_changed', notification: toSummary(c.notification) };
+    case 'attempt_started':
+      return { kind: 'attempt_started', notification: toSummary(c.notification), attempt: c.attempt };
     case 'attempt_ended':
       return { kind: 'attempt', notification: toSummary(c.notification), attempt: c.attempt };
+    case 'notifications_dropped':
+      return { kind: 'notifications_dropped', ids: c.ids, dropped: c.dropped };
     case 'batch_done':
       return { kind: 'batch', batch: c.result };
     case 'clock_advanced':
@@ -94,10 +98,8 @@ export function activityOf(c: Change): Activity | undefined {
     case 'outages_of_credential_removed':
     case 'token_issued':
     case 'reservation_saved':
-    case 'attempt_started':
     case 'batch_started':
     case 'clock_started':
-    case 'notifications_dropped':
       return undefined;
     default:
       return unknownChange(c);

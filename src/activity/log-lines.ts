@@ -178,6 +178,8 @@ export function activityLine(a: Activity, clockMode = 'real', origin = ''): Acti
     }
     case 'notification_created':
     case 'notification_changed':
+    case 'attempt_started': // its end's line says it
+    case 'notifications_dropped':
       return undefined;
     case 'attempt': {
       const { notification: n, attempt: t } = a;

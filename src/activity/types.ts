@@ -1,6 +1,7 @@
 import type { JournalEntry } from '../auth/journal.js';
 import type { Attempt, NotificationSummary } from '../delivery/notification.js';
 import type { BatchResult } from '../delivery/outbox.js';
+import type { StartedAttempt } from '../delivery/outbox-state.js';
 
 /** What an admin change was (docs/admin-api.md "Live stream"). */
 export const ADMIN_CHANGES = [
@@ -39,7 +40,11 @@ export type Activity =
   | { kind: 'notification_created'; notification: NotificationSummary }
   /** A notification cancelled outside an attempt, or set to be when its attempt ends: as it now stands. */
   | { kind: 'notification_changed'; notification: NotificationSummary }
+  /** An attempt's request went out: the notification in flight, and what is known before the answer. */
+  | { kind: 'attempt_started'; notification: NotificationSummary; attempt: StartedAttempt }
   | { kind: 'attempt'; notification: NotificationSummary; attempt: Attempt }
+  /** Settled notifications the retention setting dropped (decision 0127); `dropped`: the count since the start or the last reset. */
+  | { kind: 'notifications_dropped'; ids: readonly string[]; dropped: number }
   | { kind: 'batch'; batch: BatchResult }
   | { kind: 'clock'; from: string; to: string; batches: readonly string[] }
   | { kind: 'token'; entry: JournalEntry }

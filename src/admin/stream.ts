@@ -76,7 +76,7 @@ class StreamHub {
 
 /**
  * `GET /__admin/stream`: Server-Sent Events, one per activity, the SSE event name being its kind
- * (`event`, `notification_created`, `notification_changed`, `attempt`, `batch`, `clock`, `token`, `admin`), the data its JSON.
+ * (`event`, `notification_created`, `notification_changed`, `attempt_started`, `attempt`, `notifications_dropped`, `batch`, `clock`, `token`, `admin`), the data its JSON.
  * The first event, `hello`, carries the clock; a client that falls more than
  * STREAM_CLIENT_BUFFER_BYTES behind is dropped and reads the lists again when it reconnects.
  */

@@ -411,9 +411,25 @@ export const ActivitySchema = z
     z.object({ kind: z.literal('notification_created'), notification: NotificationSummarySchema }),
     z.object({ kind: z.literal('notification_changed'), notification: NotificationSummarySchema }),
     z.object({
+      kind: z.literal('attempt_started'),
+      notification: NotificationSummarySchema.describe('in flight'),
+      attempt: AttemptSchema.pick({
+        number: true,
+        startedAt: true,
+        startedAtWall: true,
+        trigger: true,
+        batchAt: true,
+      }).describe('what is known before the answer'),
+    }),
+    z.object({
       kind: z.literal('attempt'),
       notification: NotificationSummarySchema,
       attempt: AttemptSchema,
+    }),
+    z.object({
+      kind: z.literal('notifications_dropped'),
+      ids: strings.describe('the settled notifications the retention setting dropped'),
+      dropped: int.describe('dropped since the start or the last reset, these included'),
     }),
     z.object({ kind: z.literal('batch'), batch: BatchResultSchema }),
     z.object({ kind: z.literal('clock'), from: instant, to: instant, batches: z.array(instant) }),

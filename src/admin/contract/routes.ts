@@ -556,7 +556,7 @@ export const ADMIN_ROUTES = {
     path: '/stream',
     tag: 'live',
     summary:
-      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, notification_changed, attempt, batch, clock, token, admin, refused; a client more than 256 KiB behind is dropped (reconnect: hello again, read the lists)',
+      'Server-Sent Events: hello (the clock), then one event per activity named by its kind: event, notification_created, notification_changed, attempt_started, attempt, notifications_dropped, batch, clock, token, admin, refused; a client more than 256 KiB behind is dropped (reconnect: hello again, read the lists)',
     responses: { 200: ActivitySchema },
     media: 'text/event-stream',
     noClient: 'an endless Server-Sent Events stream: read it with an EventSource',
