@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCertificateAuthority, createServerCertificate } from '../certs/index.js';
 import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
+import { createCertificateAuthority, createServerCertificate } from '../certs/index.js';
 import { behave, type Receiver, startReceiver } from './index.js';
 
 const open: Receiver[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../emulator.js';
 import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
+import { createEmulator, type Emulator } from '../emulator.js';
 import type { OutgoingRecord } from './kinds.js';
 import { stateRecords } from './snapshot.js';
 

@@ -5,8 +5,8 @@
 import { gzipSync } from 'node:zlib';
 import { Client, type Dispatcher, Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OK_200, rawReceiver } from '../../../test/helpers/raw-receiver.js';
 import { WAIT_DEADLINE_MS } from '../../../test/helpers/deadline.js';
+import { OK_200, rawReceiver } from '../../../test/helpers/raw-receiver.js';
 import { ConnectionWatch } from '../connection-watch.js';
 import type { SendResult } from '../outcome.js';
 import { KeptBody, keptHeaders, RESPONSE_BODY_CAP_BYTES, RESPONSE_HEADERS_CAP_BYTES } from './caps.js';
