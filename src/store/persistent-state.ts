@@ -118,14 +118,6 @@ export class PersistentState {
     if (this.#dir.wantsCompaction()) setImmediate(() => this.#compactQuietly());
   }
 
-  /** Folds everything into a new snapshot (after a reset: only what reset kept). */
-  compact(): void {
-    const t = this.#target;
-    if (!t) return;
-    this.#compactQueued = false;
-    this.#dir.compact(stateRecords(t, this.#mark(t.clock)));
-  }
-
   /**
    * A compaction nobody waits for, in the background (decision 0127): its duration is logged; a
    * failure is logged (the journals still hold everything) and tried again later, never thrown.
