@@ -75,4 +75,32 @@ describe.each(FIXTURES)('a data dir written by an earlier build ($name)', ({ nam
     );
     expect(stateDifferences(recorded, today)).toEqual([]);
   });
+
+  it('goes on in format 3 in the same journal, and a restart answers the same', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'reportbo-fixture-'));
+    dirs.push(d);
+    cpSync(join(fixture, 'data'), join(d, 'data'), { recursive: true });
+    const emu = new DataDirServe(join(d, 'data'), ['--clock', 'manual', '--seed', '4242', '--allow-http']);
+    const post = (path: string, body: unknown) =>
+      fetch(`${emu.url}/__admin${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
+    await emu.start();
+    // Records of both formats in one journal: a reservation, its notification, a user, a clock move.
+    expect(await post('/events', { type: 'Issue' })).toBe(202);
+    expect(await post('/users', { username: 'cy', password: 'pw-cy', idWeb: 9, webDescription: 'Cy' })).toBe(
+      201,
+    );
+    expect(await post('/clock/advance', { by: 'PT1H' })).toBe(200);
+    await fetch(`${emu.url}/__admin/notifications?wait=settled`).then((r) => r.arrayBuffer());
+    const before = await readState(emu.url);
+    expect(await emu.stop()).toBe(0);
+    expect(JSON.parse(readFileSync(join(d, 'data', 'format.json'), 'utf8')).format).toBe(3);
+    await emu.start();
+    const after = await readState(emu.url);
+    expect(await emu.stop()).toBe(0);
+    expect(stateDifferences(before, after)).toEqual([]);
+  });
 });
