@@ -143,10 +143,7 @@ export class RecordReader {
     const d = rest.settled;
     const settled: Settled = {
       state: d.state,
-      deliveredAt: d.deliveredAt ?? null,
-      exhaustedAt: d.exhaustedAt ?? null,
-      cancelledAt: d.cancelledAt ?? null,
-      cancelReason: d.cancelReason ?? null,
+      ...instantsOf(d),
       lastFinishedMs: d.lastFinishedMs,
       cancelWhenSettled: d.cancelWhenSettled,
     };
@@ -185,10 +182,7 @@ export class RecordReader {
       state: d.state,
       url: d.url,
       createdAt: d.createdAt,
-      deliveredAt: d.deliveredAt ?? null,
-      exhaustedAt: d.exhaustedAt ?? null,
-      cancelledAt: d.cancelledAt ?? null,
-      cancelReason: d.cancelReason ?? null,
+      ...instantsOf(d),
       cancelWhenSettled: d.cancelWhenSettled,
       filename: d.filename,
       authorization: d.authorization,
@@ -225,3 +219,15 @@ export class RecordReader {
 
 const isFormat2 = (rec: KeptRecord): rec is Extract<KeptRecord, { k: Format2Kind }> =>
   Object.hasOwn(FORMAT_2_SHAPES, rec.k);
+
+/** The settled members a record leaves out when null, null again. */
+function instantsOf(
+  d: Omit<Partial<Settled>, 'state'>,
+): Pick<Settled, 'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason'> {
+  return {
+    deliveredAt: d.deliveredAt ?? null,
+    exhaustedAt: d.exhaustedAt ?? null,
+    cancelledAt: d.cancelledAt ?? null,
+    cancelReason: d.cancelReason ?? null,
+  };
+}
