@@ -144,12 +144,10 @@ export const CHANGE_SHAPES = {
 /** The change kinds kept: all but the one that tells of changes kept on their own. */
 export type KeptChangeKind = Exclude<Change['kind'], 'event_routed'>;
 
-/** A change as the journal keeps it: its kind and its data. */
+/** A change as the journal keeps it: its kind and its data (the change but its `kind`). */
 export type KeptChange = {
-  [K in keyof typeof CHANGE_SHAPES]: { kind: K } & Data<z.output<(typeof CHANGE_SHAPES)[K]>>;
+  [K in keyof typeof CHANGE_SHAPES]: { k: K; d: z.output<(typeof CHANGE_SHAPES)[K]> };
 }[keyof typeof CHANGE_SHAPES];
-/** A kind's data (`reset`'s empty object is no index signature). */
-type Data<O> = string extends keyof O ? unknown : O;
 
 export type ClockMark = z.output<typeof ClockMarkShape>;
 export type NotificationData = z.output<typeof NotificationDataShape>;

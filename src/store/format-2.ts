@@ -64,60 +64,56 @@ export function changesOf(
 ): KeptChange[] {
   switch (rec.k) {
     case 'clock':
-      return [{ kind: 'clock_started', mark: rec.d }];
+      return [{ k: 'clock_started', d: { mark: rec.d } }];
     case 'user+':
-      return [{ kind: 'user_added', user: rec.d }];
+      return [{ k: 'user_added', d: { user: rec.d } }];
     case 'user-':
-      return [{ kind: 'user_removed', username: rec.d.username }];
+      return [{ k: 'user_removed', d: rec.d }];
     case 'cred+':
-      return [{ kind: 'credential_added', credential: rec.d }];
+      return [{ k: 'credential_added', d: { credential: rec.d } }];
     case 'cred-':
-      return [{ kind: 'credential_removed', id: rec.d.id }];
-    case 'trust+':
-      return [
-        {
-          kind: 'trust_added',
-          certificate: certificateInfo(new X509Certificate(rec.d.text), rec.d.source),
-          pem: rec.d.text,
-        },
-      ];
+      return [{ k: 'credential_removed', d: rec.d }];
+    case 'trust+': {
+      const certificate = certificateInfo(new X509Certificate(rec.d.text), rec.d.source);
+      return [{ k: 'trust_added', d: { certificate, pem: rec.d.text } }];
+    }
     case 'trust-': {
       const certificate = trusted(rec.d.fingerprint);
-      return certificate ? [{ kind: 'trust_removed', certificate }] : [];
+      return certificate ? [{ k: 'trust_removed', d: { certificate } }] : [];
     }
     case 'faults':
-      return [{ kind: 'fault_used', faults: rec.d.faults }];
+      return [{ k: 'fault_used', d: rec.d }];
     case 'outages':
-      return [{ kind: 'outage_used', outages: rec.d.outages }];
+      return [{ k: 'outage_used', d: rec.d }];
     case 'res':
-      return [{ kind: 'reservation_saved', ...rec.d }];
+      return [{ k: 'reservation_saved', d: rec.d }];
     case 'n+':
-      return [{ kind: 'notification_created', notification: rec.d }];
+      return [{ k: 'notification_created', d: { notification: rec.d } }];
     case 'a>':
-      return [{ kind: 'attempt_started', ...rec.d }];
+      return [{ k: 'attempt_started', d: rec.d }];
     case 'n': {
       const { id, attempt, ...settled } = rec.d;
       return [
         attempt
-          ? { kind: 'attempt_ended', id, attempt, settled }
-          : { kind: 'notification_cancelled', id, settled },
+          ? { k: 'attempt_ended', d: { id, attempt, settled } }
+          : { k: 'notification_cancelled', d: { id, settled } },
       ];
     }
     case 'n-':
-      return [{ kind: 'notifications_dropped', ...rec.d }];
+      return [{ k: 'notifications_dropped', d: rec.d }];
     case 'b>':
-      return [{ kind: 'batch_started', at: rec.d.at }];
+      return [{ k: 'batch_started', d: rec.d }];
     case 'b':
-      return [{ kind: 'batch_done', result: rec.d }];
+      return [{ k: 'batch_done', d: { result: rec.d } }];
     case 'req':
-      return [{ kind: 'call_journaled', entry: rec.d }];
+      return [{ k: 'call_journaled', d: { entry: rec.d } }];
     case 'tok': {
       const { revoked, ...issued } = rec.d;
-      const changes: KeptChange[] = [{ kind: 'token_issued', ...issued }];
-      if (revoked) changes.push({ kind: 'token_revoked', token: issued.token });
+      const changes: KeptChange[] = [{ k: 'token_issued', d: issued }];
+      if (revoked) changes.push({ k: 'token_revoked', d: { token: issued.token } });
       return changes;
     }
     case 'tok-':
-      return [{ kind: 'token_revoked', token: rec.d.token }];
+      return [{ k: 'token_revoked', d: rec.d }];
   }
 }

@@ -10,7 +10,7 @@ import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
 import type { KeptRecord } from './kinds.js';
 import type { ReplayedChange } from './owners.js';
 
-type KeptCredential = Extract<KeptChange, { kind: 'credential_added' }>['credential'];
+type KeptCredential = Extract<KeptChange, { k: 'credential_added' }>['d']['credential'];
 
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
@@ -52,67 +52,93 @@ export class RecordReader {
 
   /** Reads one record: a change (format 3), or a record of format 2 turned into its changes. */
   apply(rec: KeptRecord): void {
-    if (isFormat2(rec)) {
-      const trusted = (fingerprint: string) => this.trust.get(fingerprint)?.certificate;
-      for (const change of changesOf(rec, trusted)) this.#read(change, rec.b);
-    } else this.#read({ kind: rec.k, ...rec.d } as KeptChange, rec.b);
+    if (!isFormat2(rec)) {
+      this.#read(rec, rec.b);
+      return;
+    }
+    const trusted = (fingerprint: string) => this.trust.get(fingerprint)?.certificate;
+    for (const change of changesOf(rec, trusted)) this.#read(change, rec.b);
   }
 
   /** Reads one change as kept; exhaustive: a kind without a case here does not compile. */
-  #read(c: KeptChange, b: Buffer | undefined): void {
-    switch (c.kind) {
+  #read({ k, d }: KeptChange, b: Buffer | undefined): void {
+    switch (k) {
       case 'clock_started':
       case 'clock_advanced':
-        this.clock = c.mark;
+        this.clock = d.mark;
         break;
       case 'user_added':
       case 'user_replaced':
-        this.users.set(c.user.username, c.user);
+        this.users.set(d.user.username, d.user);
         break;
       case 'user_removed':
-        this.users.delete(c.username);
+        this.users.delete(d.username);
         break;
       case 'credential_added':
       case 'credential_replaced':
-        this.#retireWarnings(c.credential.id);
-        this.credentials.set(c.credential.id, c.credential);
+        this.#retireWarnings(d.credential.id);
+        this.credentials.set(d.credential.id, d.credential);
         break;
       case 'credential_removed':
-        this.#retireWarnings(c.id);
-        this.credentials.delete(c.id);
+        this.#retireWarnings(d.id);
+        this.credentials.delete(d.id);
         break;
       case 'trust_added':
-        this.trust.set(c.certificate.fingerprint256, { text: c.pem, certificate: c.certificate });
+        this.trust.set(d.certificate.fingerprint256, { text: d.pem, certificate: d.certificate });
         break;
       case 'trust_removed':
-        this.trust.delete(c.certificate.fingerprint256);
+        this.trust.delete(d.certificate.fingerprint256);
         break;
       case 'reservation_saved': {
         const gz = BodyFile.shared.keep(b!);
-        this.#bodies.set(c.record.bookingId, gz);
-        this.changes.push({ ...c, record: { ...c.record, gz } });
+        this.#bodies.set(d.record.bookingId, gz);
+        const { record, sequence, historyFrom } = d;
+        this.changes.push({
+          kind: k,
+          record: { ...record, gz },
+          sequence,
+          ...(historyFrom === undefined ? {} : { historyFrom }),
+        });
         break;
       }
       case 'notification_created': {
-        const notification = this.#created(c.notification, b);
+        const notification = this.#created(d.notification, b);
         this.#notifications.set(notification.id, notification);
-        this.changes.push({ kind: c.kind, notification });
+        this.changes.push({ kind: k, notification });
         break;
       }
-      case 'attempt_started':
-      case 'attempt_ended':
-      case 'notification_cancelled':
-        this.#ofNotification(c);
+      case 'attempt_started': {
+        const notification = this.#notifications.get(d.id);
+        if (notification) this.changes.push({ kind: k, notification, attempt: d.attempt });
         break;
+      }
+      case 'attempt_ended':
+      case 'notification_cancelled': {
+        // None: forgotten by a reset after the attempt started.
+        const notification = this.#notifications.get(d.id);
+        if (!notification) break;
+        const settled: Settled = {
+          state: d.settled.state,
+          ...instantsOf(d.settled),
+          lastFinishedMs: d.settled.lastFinishedMs,
+          cancelWhenSettled: d.settled.cancelWhenSettled,
+        };
+        this.changes.push(
+          k === 'attempt_ended'
+            ? { kind: k, notification, attempt: d.attempt, settled }
+            : { kind: 'notification_cancelled', notification, settled },
+        );
+        break;
+      }
       case 'notifications_dropped':
-        for (const id of c.ids) this.#notifications.delete(id);
-        this.changes.push(c);
+        for (const id of d.ids) this.#notifications.delete(id);
+        this.changes.push({ kind: k, ...d });
         break;
       case 'batch_started':
       case 'batch_done': {
-        const ms = Date.parse(c.kind === 'batch_started' ? c.at : c.result.at);
+        const ms = Date.parse(k === 'batch_started' ? d.at : d.result.at);
         if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
-        this.changes.push(c);
+        this.changes.push({ kind: k, ...d } as ReplayedChange);
         break;
       }
       case 'reset':
@@ -125,29 +151,8 @@ export class RecordReader {
         break;
       default:
         // Faults, outages, tokens, calls: the change read back is the change.
-        this.changes.push(c);
+        this.changes.push({ kind: k, ...d } as ReplayedChange);
     }
-  }
-
-  /** A change of a notification named by its id (none: forgotten by a reset after the attempt started). */
-  #ofNotification(
-    c: Extract<KeptChange, { kind: 'attempt_started' | 'attempt_ended' | 'notification_cancelled' }>,
-  ): void {
-    const { id, ...rest } = c;
-    const notification = this.#notifications.get(id);
-    if (!notification) return;
-    if (rest.kind === 'attempt_started') {
-      this.changes.push({ ...rest, notification });
-      return;
-    }
-    const d = rest.settled;
-    const settled: Settled = {
-      state: d.state,
-      ...instantsOf(d),
-      lastFinishedMs: d.lastFinishedMs,
-      cancelWhenSettled: d.cancelWhenSettled,
-    };
-    this.changes.push({ ...rest, notification, settled });
   }
 
   /** The credential `id` changes: the notifications named by it so far keep its warnings as they were. */
