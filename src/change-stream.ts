@@ -12,7 +12,7 @@ export type { ResetChange } from './model/change-sink.js';
 /**
  * Everything that changes the emulator's state, one member per kind (decision 0110). Each store
  * declares its own kinds beside its code; this union is where they meet. The data dir keeps each
- * kind (an exhaustive switch in src/store/keep.ts: a kind without a record does not compile), and
+ * kind as its journal record (src/store/change-shapes.ts: a kind without its shape does not compile), and
  * the info log and the live stream are derived from them (src/activity/changes.ts), so a change
  * made by a preload, `startEmulator` or the verify kit is kept and announced like an admin call's.
  */
@@ -25,6 +25,42 @@ export type Change =
   | ReservationChange
   | ClockChange
   | ResetChange;
+
+/** Every kind of change, at run time: the `satisfies` does not compile while one is missing or extra. */
+export const CHANGE_KINDS = Object.keys({
+  user_added: 0,
+  user_replaced: 0,
+  user_removed: 0,
+  credential_added: 0,
+  credential_replaced: 0,
+  credential_removed: 0,
+  trust_added: 0,
+  trust_removed: 0,
+  fault_added: 0,
+  fault_removed: 0,
+  faults_cleared: 0,
+  fault_used: 0,
+  outage_added: 0,
+  outage_removed: 0,
+  outages_cleared: 0,
+  outage_used: 0,
+  outages_of_credential_removed: 0,
+  token_issued: 0,
+  token_revoked: 0,
+  call_journaled: 0,
+  reservation_saved: 0,
+  notification_created: 0,
+  attempt_started: 0,
+  attempt_ended: 0,
+  notification_cancelled: 0,
+  batch_started: 0,
+  batch_done: 0,
+  notifications_dropped: 0,
+  event_routed: 0,
+  clock_started: 0,
+  clock_advanced: 0,
+  reset: 0,
+} satisfies Record<Change['kind'], 0>) as Change['kind'][];
 
 /** Someone who hears every change after it was kept and made (the activity bus). */
 export type ChangeObserver = (change: Change) => void;

@@ -5,18 +5,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { comparable, readState, type StateRead, stateDifferences } from './helpers/admin-state.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
 
-// A data dir written by the build before the journal's records became the stores' changes (data
-// dir format 2): users, credentials (one replaced), tokens (one revoked), journal entries, faults,
-// outages, reservations (one voided), notifications whose attempts failed, two redelivery batches
-// and a clock moved an hour. `answers.json` holds every state GET that build answered when it
-// opened this data dir again (recorded with RECORD_FIXTURE=1 on that build). Every later build must
-// open it and answer the same.
-
-const FIXTURE = join(import.meta.dirname, 'fixtures', 'data-dir-format-2');
-const ANSWERS = join(FIXTURE, 'answers.json');
+// Data dirs written by the build before the journal's records became the stores' changes (data dir
+// format 2, decision 0230). `data-dir-format-2`: users, credentials (one replaced), tokens (one
+// revoked), journal entries, faults, outages, reservations (one voided), notifications whose attempts
+// failed, two redelivery batches and a clock moved an hour. `data-dir-format-2-snapshot`: a snapshot
+// (written by a reset) holding users, credentials and trusted certificates, and a journal after it
+// that deletes one of each, then the same kinds of writes. Each `answers.json` holds every state GET
+// that build answered when it opened its data dir again (recorded with RECORD_FIXTURE=1 on that
+// build). Every later build must open them and answer the same.
 
 /**
- * Fields an answer gained after the fixture was recorded, by design and not from the data dir, per
+ * Fields an answer gained after `data-dir-format-2` was recorded, by design and not from the data dir, per
  * operation: they are left out of today's answer before the comparison (everything else must match).
  */
 const ADDED_SINCE: Readonly<Record<string, readonly string[]>> = {
@@ -30,14 +29,20 @@ const ADDED_SINCE: Readonly<Record<string, readonly string[]>> = {
   listRequests: ['total', 'nextCursor', 'newerCursor'],
 };
 
-/** State GETs added after the fixture was recorded: that build had no answer to compare with. */
+/** State GETs added after `data-dir-format-2` was recorded: that build had no answer to compare with. */
 const ROUTES_SINCE: ReadonlySet<string> = new Set([
   'getTriage', // decision 0202
 ]);
 
+/** Each fixture, and whether its answers were recorded before the fields and GETs above. */
+const FIXTURES = [
+  { name: 'data-dir-format-2', older: true },
+  { name: 'data-dir-format-2-snapshot', older: false },
+];
+
 /** `read` without the top-level fields its operation gained after the fixture was recorded. */
-function withoutAdded(read: StateRead): StateRead {
-  const added = ADDED_SINCE[read.operation];
+function withoutAdded(read: StateRead, older: boolean): StateRead {
+  const added = older ? ADDED_SINCE[read.operation] : undefined;
   if (!added || typeof read.body !== 'object' || read.body === null) return read;
   const body = Object.fromEntries(Object.entries(read.body).filter(([k]) => !added.includes(k)));
   return { ...read, body };
@@ -48,29 +53,59 @@ afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe('a data dir written by an earlier build', () => {
+describe.each(FIXTURES)('a data dir written by an earlier build ($name)', ({ name, older }) => {
+  const fixture = join(import.meta.dirname, 'fixtures', name);
+  const answers = join(fixture, 'answers.json');
   it('opens and answers every state GET as that build did', async () => {
     const d = mkdtempSync(join(tmpdir(), 'reportbo-fixture-'));
     dirs.push(d);
-    cpSync(join(FIXTURE, 'data'), join(d, 'data'), { recursive: true });
+    cpSync(join(fixture, 'data'), join(d, 'data'), { recursive: true });
     const emu = new DataDirServe(join(d, 'data'), ['--clock', 'manual', '--seed', '4242', '--allow-http']);
     await emu.start();
     const now = await readState(emu.url);
     expect(await emu.stop()).toBe(0);
     if (process.env.RECORD_FIXTURE === '1') {
-      writeFileSync(ANSWERS, `${JSON.stringify([...now.values()], null, 1)}\n`);
+      writeFileSync(answers, `${JSON.stringify([...now.values()], null, 1)}\n`);
       return;
     }
     const recorded = new Map(
       // Compared as the helper compares now (no wall-time buckets, no exchanges).
-      (JSON.parse(readFileSync(ANSWERS, 'utf8')) as StateRead[]).map((r) => [r.path, comparable(r)] as const),
+      (JSON.parse(readFileSync(answers, 'utf8')) as StateRead[]).map((r) => [r.path, comparable(r)] as const),
     );
     expect(recorded.size).toBeGreaterThan(20);
     const today = new Map(
       [...now]
-        .filter(([, read]) => !ROUTES_SINCE.has(read.operation))
-        .map(([path, read]) => [path, withoutAdded(read)] as const),
+        .filter(([, read]) => !older || !ROUTES_SINCE.has(read.operation))
+        .map(([path, read]) => [path, withoutAdded(read, older)] as const),
     );
     expect(stateDifferences(recorded, today)).toEqual([]);
+  });
+
+  it('goes on in format 3 in the same journal, and a restart answers the same', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'reportbo-fixture-'));
+    dirs.push(d);
+    cpSync(join(fixture, 'data'), join(d, 'data'), { recursive: true });
+    const emu = new DataDirServe(join(d, 'data'), ['--clock', 'manual', '--seed', '4242', '--allow-http']);
+    const post = (path: string, body: unknown) =>
+      fetch(`${emu.url}/__admin${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
+    await emu.start();
+    // Records of both formats in one journal: a reservation, its notification, a user, a clock move.
+    expect(await post('/events', { type: 'Issue' })).toBe(202);
+    expect(await post('/users', { username: 'cy', password: 'pw-cy', idWeb: 9, webDescription: 'Cy' })).toBe(
+      201,
+    );
+    expect(await post('/clock/advance', { by: 'PT1H' })).toBe(200);
+    await fetch(`${emu.url}/__admin/notifications?wait=settled`).then((r) => r.arrayBuffer());
+    const before = await readState(emu.url);
+    expect(await emu.stop()).toBe(0);
+    expect(JSON.parse(readFileSync(join(d, 'data', 'format.json'), 'utf8')).format).toBe(3);
+    await emu.start();
+    const after = await readState(emu.url);
+    expect(await emu.stop()).toBe(0);
+    expect(stateDifferences(before, after)).toEqual([]);
   });
 });

@@ -97,18 +97,18 @@ describe('reading a record back', () => {
   it('wrote records of the bulk kinds to read (the fixture is real)', () => {
     const kinds = new Set(records.map((r) => r.k));
     for (const k of [
-      'res',
-      'n+',
-      'a>',
-      'n',
-      'b',
-      'req',
-      'tok',
-      'faults',
-      'outages',
-      'user+',
-      'cred+',
-      'clock',
+      'reservation_saved',
+      'notification_created',
+      'attempt_started',
+      'attempt_ended',
+      'batch_done',
+      'call_journaled',
+      'token_issued',
+      'fault_used',
+      'outage_used',
+      'user_added',
+      'credential_added',
+      'clock_advanced',
     ])
       expect(kinds).toContain(k);
   });

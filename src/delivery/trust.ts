@@ -52,15 +52,7 @@ export class TrustStore {
     const added: TrustedCertificate[] = [];
     for (const { pem, cert } of parsed) {
       if (this.#byFingerprint.has(cert.fingerprint256)) continue;
-      const info: TrustedCertificate = {
-        subject: cert.subject.replaceAll('\n', ', '),
-        issuer: cert.issuer.replaceAll('\n', ', '),
-        fingerprint256: cert.fingerprint256,
-        validFrom: new Date(cert.validFrom).toISOString(),
-        validTo: new Date(cert.validTo).toISOString(),
-        ca: cert.ca,
-        source,
-      };
+      const info = certificateInfo(cert, source);
       this.changes.emit({ kind: 'trust_added', certificate: info, pem }, this);
       added.push(info);
     }
@@ -109,6 +101,19 @@ export class TrustStore {
   entries(): Array<{ pem: string; info: TrustedCertificate }> {
     return [...this.#byFingerprint.values()];
   }
+}
+
+/** What the admin API and the data dir tell of a trusted certificate. */
+export function certificateInfo(cert: X509Certificate, source: TrustSource): TrustedCertificate {
+  return {
+    subject: cert.subject.replaceAll('\n', ', '),
+    issuer: cert.issuer.replaceAll('\n', ', '),
+    fingerprint256: cert.fingerprint256,
+    validFrom: new Date(cert.validFrom).toISOString(),
+    validTo: new Date(cert.validTo).toISOString(),
+    ca: cert.ca,
+    source,
+  };
 }
 
 function normalizeFingerprint(f: string): string {

@@ -1,4 +1,4 @@
 /** Reservations: the store and its lifecycle transitions (product rule "Lifecycle"). */
 export type { EventType } from './events.js';
-export { ReservationStore, reservationSummary, type StoredReservation } from './store.js';
+export { ReservationStore, reservationSummary } from './store.js';
 export type { LifecycleResult } from './types.js';

@@ -15,11 +15,11 @@ import type { JournalMark } from './journal-read.js';
 import { LOCK_FILE } from './lock.js';
 
 /**
- * The on-disk format this code writes and reads (`format.json`); a newer one is refused. Format 2: a
- * journal's reservation record may carry only the history entries its save appended (`historyFrom`),
- * which a format-1 reader would take for the whole history.
+ * The on-disk format this code writes (`format.json`); a newer one is refused. Format 2: a journal's
+ * reservation record may carry only the history entries its save appended (`historyFrom`). Format 3:
+ * each record is a change (decision 0230); format 2's records are still read (src/store/format-2.ts).
  */
-export const DATA_DIR_FORMAT = 2;
+export const DATA_DIR_FORMAT = 3;
 const FORMAT_FILE = 'format.json';
 export const SNAPSHOT_FILE = 'snapshot.bin';
 export const CHECKPOINT_FILE = 'checkpoint.json';

@@ -1,141 +1,36 @@
 /**
- * The kinds of record a data dir keeps (decision 0080, 0101), defined once: each kind's data as a zod
- * shape. `KeptRecord` (kind → data) is derived from it and is what `recordOf` (src/store/keep.ts)
- * and the snapshot (src/store/snapshot.ts) write and what replay (src/store/replay.ts) applies, with
- * an exhaustive switch; `keptRecord` checks a record read from disk against its kind's shape.
+ * The kinds of record a data dir holds (decision 0080, 0101, 0230), defined once as zod shapes: each
+ * change kind (format 3, src/store/change-shapes.ts) and each kind of format 2 (src/store/format-2.ts),
+ * which a data dir written by an earlier build holds. `keptRecord` checks a record read from disk
+ * against its kind's shape.
  */
 import { z } from 'zod';
-import { FaultSchema } from '../auth/faults.js';
-import { API_VERSIONS } from '../auth/types.js';
-import { UserSchema } from '../auth/users.js';
 import { closestKey } from '../config/closest-key.js';
-import { BOOKING_STATUSES } from '../contract/index.js';
-import { CredentialInputSchema } from '../delivery/credential-schema.js';
-import { CANCEL_REASONS } from '../delivery/notification.js';
 import { formatPath } from '../errors.js';
-import { JournalEntryShape } from '../model/auth.js';
-import { CLOCK_MODES } from '../model/clock.js';
-import { AttemptShape, BatchResultShape, NOTIFICATION_STATES, OutageShape } from '../model/delivery.js';
-import { instant, int, str } from '../model/fields.js';
-import { HistoryEntryShape, reservationSummaryFields } from '../model/reservation.js';
-import { TRUST_SOURCES } from '../model/trust.js';
+import { int, str } from '../model/fields.js';
+import { CHANGE_SHAPES } from './change-shapes.js';
+import { FORMAT_2_SHAPES } from './format-2.js';
 
-/** Where the clock stood: emulator ms at wall ms (a compressed clock runs on from it at `hourMs`). */
-const ClockMarkShape = z.object({
-  mode: z.enum(CLOCK_MODES),
-  emuMs: z.number(),
-  wallMs: z.number(),
-  hourMs: z.number(),
-});
+/** Each kind of record and the shape of its data: the change kinds and the kinds of format 2. */
+export const RECORD_SHAPES = { ...CHANGE_SHAPES, ...FORMAT_2_SHAPES } as const;
 
-/** A token as the token store keeps it. */
-const KeptTokenShape = z.object({
-  token: str,
-  username: str,
-  version: z.enum(API_VERSIONS),
-  issuedAtMs: z.number(),
-  revoked: z.boolean(),
-});
-
-/** The members a notification's records leave out when they are null (`deliveredAt`, …). */
-const settledFields = {
-  deliveredAt: instant.nullish(),
-  exhaustedAt: instant.nullish(),
-  cancelledAt: instant.nullish(),
-  cancelReason: z.enum(CANCEL_REASONS).nullish(),
-  /** Pending, to be cancelled when its attempt in flight ends undelivered (decision 0224). */
-  cancelWhenSettled: z.enum(CANCEL_REASONS).optional(),
-  lastFinishedMs: z.number().optional(),
+/** The kinds whose record carries bytes (a gzipped body): a reservation's always, a notification's when not shared. */
+const BYTES: { readonly [K in RecordKind]?: 'always' | 'maybe' } = {
+  reservation_saved: 'always',
+  notification_created: 'maybe',
+  res: 'always',
+  'n+': 'maybe',
 };
-
-/**
- * A notification as its record carries it: null members left out, no body bytes (`gzOf`: the body is
- * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
- */
-const NotificationDataShape = z.object({
-  id: str,
-  credentialId: str,
-  bookingId: int,
-  bookingNumber: str,
-  bookingStatus: z.enum(BOOKING_STATUSES),
-  state: z.enum(NOTIFICATION_STATES),
-  url: str,
-  createdAt: instant,
-  filename: str,
-  authorization: str,
-  ...settledFields,
-  attempts: z.array(AttemptShape).optional(),
-  warnings: z.array(str).optional(),
-  warningsOf: str.optional(),
-  gzOf: int.optional(),
-  /** The notification this one resends (resend, bulk retry). */
-  resentFrom: str.optional(),
-});
-
-/** What a notification's change record carries: its state, and the attempt that ended. */
-const NotificationChangeShape = z.object({
-  id: str,
-  state: z.enum(NOTIFICATION_STATES),
-  ...settledFields,
-  attempt: AttemptShape.optional(),
-});
-
-/** An attempt that started (its record is written before it is sent). */
-const StartedAttemptShape = AttemptShape.pick({
-  number: true,
-  startedAt: true,
-  startedAtWall: true,
-  trigger: true,
-  batchAt: true,
-});
-
-/** Each kind of record and the shape of its data. */
-export const RECORD_SHAPES = {
-  clock: ClockMarkShape,
-  'user+': UserSchema,
-  'user-': z.object({ username: str }),
-  'cred+': CredentialInputSchema.extend({ id: str, omitAuthorization: z.literal(true).optional() }),
-  'cred-': z.object({ id: str }),
-  'trust+': z.object({ text: str, source: z.enum(TRUST_SOURCES), fingerprint: str }),
-  'trust-': z.object({ fingerprint: str }),
-  /** Each rule as the fault store lists it, its members in the same order (a restart answers the same JSON). */
-  faults: z.object({
-    faults: z.array(z.object({ id: str, ...FaultSchema.shape, remaining: int.nullable(), matched: int })),
-  }),
-  outages: z.object({ outages: z.array(OutageShape) }),
-  /**
-   * A reservation's state; its gzipped body travels as the record's bytes. A snapshot's record holds
-   * the whole history; a journal's, from the second save on, only the entries the save appended:
-   * those before `historyFrom` are the previous record's (data dir format 2).
-   */
-  res: z.object({
-    record: z.object({ ...reservationSummaryFields, history: z.array(HistoryEntryShape) }),
-    sequence: int,
-    historyFrom: int.optional(),
-  }),
-  'n+': NotificationDataShape,
-  'a>': z.object({ id: str, attempt: StartedAttemptShape }),
-  n: NotificationChangeShape,
-  /** Dropped by the retention setting; `dropped` is the count so far, `ids` the ones dropped now. */
-  'n-': z.object({ ids: z.array(str), dropped: int }),
-  'b>': z.object({ at: instant }),
-  b: BatchResultShape,
-  req: JournalEntryShape,
-  tok: KeptTokenShape,
-  'tok-': z.object({ token: str }),
-  reset: z.object({}),
-} as const;
-
-/** The kinds whose record carries bytes (a gzipped body): `res` always, `n+` when not shared. */
-const BYTES: { readonly [K in RecordKind]?: 'always' | 'maybe' } = { res: 'always', 'n+': 'maybe' };
 
 export type RecordKind = keyof typeof RECORD_SHAPES;
 export type RecordData<K extends RecordKind> = z.output<(typeof RECORD_SHAPES)[K]>;
 
 /** One record of a kind: its data, and its bytes for the kinds that carry them. */
-type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends 'res'
+type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends
+  | 'res'
+  | 'reservation_saved'
   ? { b: B }
-  : K extends 'n+'
+  : K extends 'n+' | 'notification_created'
     ? { b?: B | undefined }
     : { b?: undefined });
 
@@ -154,9 +49,8 @@ export interface OutgoingBytes {
 /** A record as it is written: a kept record whose bytes may still be where they are kept. */
 export type OutgoingRecord = { [K in RecordKind]: RecordOf<K, OutgoingBytes> }[RecordKind];
 
-export type ClockMark = RecordData<'clock'>;
-export type NotificationData = RecordData<'n+'>;
-export type NotificationChange = RecordData<'n'>;
+/** A record of a change kind (format 3), as it is written. */
+export type ChangeRecord = Extract<OutgoingRecord, { k: keyof typeof CHANGE_SHAPES }>;
 
 /** The first record of a snapshot file: which generation it is, and when it was written. */
 const SnapshotHeaderShape = z.object({ generation: int, format: int, at: str });

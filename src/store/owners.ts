@@ -1,5 +1,5 @@
 import type { Change } from '../change-stream.js';
-import type { KeptServices } from './snapshot.js';
+import type { KeptServices } from './change-records.js';
 
 /**
  * Hands a change read back from a data dir to the `apply` of the store that owns its kind (decision

@@ -2,13 +2,14 @@ import type { Change, ChangeStream } from '../change-stream.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
 import type { Logger } from '../log.js';
+import { type KeptServices, recordOf } from './change-records.js';
+import type { ClockMark } from './change-shapes.js';
 import { repairCrash } from './crash-repair.js';
 import { DataDir } from './data-dir.js';
-import { recordOf } from './keep.js';
-import type { ClockMark, KeptRecord, OutgoingRecord } from './kinds.js';
+import type { OutgoingRecord } from './kinds.js';
 import { applyReplayed } from './owners.js';
 import { RecordReader } from './replay.js';
-import { credentialData, type KeptServices, stateRecords, trustRecord } from './snapshot.js';
+import { stateRecords } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
 export interface AttachTarget extends KeptServices {
@@ -70,10 +71,14 @@ export class PersistentState {
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
     // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
     // journal and a snapshot always hold the same.
-    const preloaded: KeptRecord[] = [
-      ...t.auth.users.list().map((u): KeptRecord => ({ k: 'user+', d: u })),
-      ...t.delivery.credentials.list().map((c): KeptRecord => ({ k: 'cred+', d: credentialData(c) })),
-      ...t.delivery.trustStore.entries().map(({ pem, info }) => trustRecord(pem, info)),
+    const preloaded: Change[] = [
+      ...t.auth.users.list().map((user) => ({ kind: 'user_added' as const, user })),
+      ...t.delivery.credentials
+        .list()
+        .map((credential) => ({ kind: 'credential_added' as const, credential })),
+      ...t.delivery.trustStore
+        .entries()
+        .map(({ pem, info }) => ({ kind: 'trust_added' as const, pem, certificate: info })),
     ];
     // What was read back is put back quietly: the data dir holds it already, and it is not news.
     const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
@@ -90,10 +95,10 @@ export class PersistentState {
     t.changes.keep(
       (change) => this.#keep(t, change),
       () => {
-        if (this.#dir.failure) this.#append({ k: 'clock', d: this.#mark(t.clock) });
+        if (this.#dir.failure) this.#keep(t, { kind: 'clock_started' });
       },
     );
-    for (const rec of preloaded) this.#append(rec);
+    for (const change of preloaded) this.#keep(t, change);
     const interrupted = repairCrash(t.delivery.outbox, t.changes, clock.now().toISOString());
     t.delivery.outbox.resume();
     const { reservations, notifications } = r.counts();
@@ -111,14 +116,6 @@ export class PersistentState {
     this.#catchUp(t, r);
     // Not before ready: the server answers first, the snapshot is written right after.
     if (this.#dir.wantsCompaction()) setImmediate(() => this.#compactQuietly());
-  }
-
-  /** Folds everything into a new snapshot (after a reset: only what reset kept). */
-  compact(): void {
-    const t = this.#target;
-    if (!t) return;
-    this.#compactQueued = false;
-    this.#dir.compact(stateRecords(t, this.#mark(t.clock)));
   }
 
   /**
@@ -245,8 +242,8 @@ export class PersistentState {
         skipped.push(`credential ${id}: ${(err as Error).message}`);
       }
     }
-    for (const [, { text, source }] of r.trust)
-      t.delivery.trust(text, source, 'a certificate kept in the data dir');
+    for (const [, { text, certificate }] of r.trust)
+      t.delivery.trust(text, certificate.source, 'a certificate kept in the data dir');
     for (const s of skipped) t.log.warn({ dataDir: this.dir }, `data dir: not restored: ${s}`);
     return { users, credentials, trusted: r.trust.size };
   }

@@ -3,21 +3,21 @@ import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import type { Attempt, NotificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
-import type { TrustSource } from '../delivery/trust.js';
+import type { TrustedCertificate } from '../delivery/trust.js';
 import { RESET } from '../model/change-sink.js';
-import type { ClockMark, KeptRecord, NotificationChange, NotificationData, RecordData } from './kinds.js';
+import type { ClockMark, KeptChange, NotificationData } from './change-shapes.js';
+import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
+import type { KeptRecord } from './kinds.js';
 import type { ReplayedChange } from './owners.js';
 
-type KeptCredential = RecordData<'cred+'>;
-
-export type { ClockMark, NotificationChange } from './kinds.js';
+type KeptCredential = Extract<KeptChange, { k: 'credential_added' }>['d']['credential'];
 
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
 /**
- * The reader of a data dir's records (snapshot then journal, format 2): each record becomes the
- * changes it stands for, in order, for the stores' own `apply` (src/store/owners.ts). It keeps only
+ * The reader of a data dir's records (snapshot then journal): each record becomes the change it is
+ * (format 3) or the changes it stands for (format 2), in order, for the stores' own `apply` (src/store/owners.ts). It keeps only
  * what reading needs: where the clock stood, each reservation's latest body and the notifications
  * by id (a notification's record names them), and the configuration (users, credentials, trusted
  * certificates), which a config or scenario preload may win over.
@@ -30,8 +30,8 @@ export class RecordReader {
   lastBatchMs: number | undefined;
   readonly users = new Map<string, User>();
   readonly credentials = new Map<string, KeptCredential>();
-  /** PEM text and source by SHA-256 fingerprint. */
-  readonly trust = new Map<string, { text: string; source: TrustSource; fingerprint: string }>();
+  /** PEM text and certificate by SHA-256 fingerprint. */
+  readonly trust = new Map<string, { text: string; certificate: TrustedCertificate }>();
   /** Each reservation's latest body: a notification's record may name it (`gzOf`). */
   readonly #bodies = new Map<number, StoredBody>();
   /** The notifications read so far, by id: a change record names its notification by id. */
@@ -50,64 +50,97 @@ export class RecordReader {
     return { reservations: this.#bodies.size, notifications: this.#notifications.size };
   }
 
-  /** Reads one record; exhaustive: a kind without a case here does not compile. */
+  /** Reads one record: a change (format 3), or a record of format 2 turned into its changes. */
   apply(rec: KeptRecord): void {
-    switch (rec.k) {
-      case 'clock':
-        this.clock = rec.d;
+    if (!isFormat2(rec)) {
+      this.#read(rec, rec.b);
+      return;
+    }
+    const trusted = (fingerprint: string) => this.trust.get(fingerprint)?.certificate;
+    for (const change of changesOf(rec, trusted)) this.#read(change, rec.b);
+  }
+
+  /** Reads one change as kept; exhaustive: a kind without a case here does not compile. */
+  #read({ k, d }: KeptChange, b: Buffer | undefined): void {
+    switch (k) {
+      case 'clock_started':
+      case 'clock_advanced':
+        this.clock = d.mark;
         break;
-      case 'user+':
-      case 'user-':
-      case 'cred+':
-      case 'cred-':
-      case 'trust+':
-      case 'trust-':
-        this.#configuration(rec);
+      case 'user_added':
+      case 'user_replaced':
+        this.users.set(d.user.username, d.user);
         break;
-      case 'faults':
-        this.changes.push({ kind: 'fault_used', faults: rec.d.faults });
+      case 'user_removed':
+        this.users.delete(d.username);
         break;
-      case 'outages':
-        this.changes.push({ kind: 'outage_used', outages: rec.d.outages });
+      case 'credential_added':
+      case 'credential_replaced':
+        this.#retireWarnings(d.credential.id);
+        this.credentials.set(d.credential.id, d.credential);
         break;
-      case 'res': {
-        const { record, sequence, historyFrom } = rec.d;
-        const gz = BodyFile.shared.keep(rec.b);
-        this.#bodies.set(record.bookingId, gz);
+      case 'credential_removed':
+        this.#retireWarnings(d.id);
+        this.credentials.delete(d.id);
+        break;
+      case 'trust_added':
+        this.trust.set(d.certificate.fingerprint256, { text: d.pem, certificate: d.certificate });
+        break;
+      case 'trust_removed':
+        this.trust.delete(d.certificate.fingerprint256);
+        break;
+      case 'reservation_saved': {
+        const gz = BodyFile.shared.keep(b!);
+        this.#bodies.set(d.record.bookingId, gz);
+        const { record, sequence, historyFrom } = d;
         this.changes.push({
-          kind: 'reservation_saved',
+          kind: k,
           record: { ...record, gz },
           sequence,
           ...(historyFrom === undefined ? {} : { historyFrom }),
         });
         break;
       }
-      case 'n+':
-      case 'a>':
-      case 'n':
-      case 'n-':
-        this.#notificationRecord(rec);
-        break;
-      case 'b>':
-        this.changes.push({ kind: 'batch_started', at: rec.d.at });
-        this.#batchAt(rec.d.at);
-        break;
-      case 'b':
-        this.changes.push({ kind: 'batch_done', result: rec.d });
-        this.#batchAt(rec.d.at);
-        break;
-      case 'req':
-        this.changes.push({ kind: 'call_journaled', entry: rec.d });
-        break;
-      case 'tok': {
-        const { token, username, version, issuedAtMs, revoked } = rec.d;
-        this.changes.push({ kind: 'token_issued', token, username, version, issuedAtMs });
-        if (revoked) this.changes.push({ kind: 'token_revoked', token });
+      case 'notification_created': {
+        const notification = this.#created(d.notification, b);
+        this.#notifications.set(notification.id, notification);
+        this.changes.push({ kind: k, notification });
         break;
       }
-      case 'tok-':
-        this.changes.push({ kind: 'token_revoked', token: rec.d.token });
+      case 'attempt_started': {
+        const notification = this.#notifications.get(d.id);
+        if (notification) this.changes.push({ kind: k, notification, attempt: d.attempt });
         break;
+      }
+      case 'attempt_ended':
+      case 'notification_cancelled': {
+        // None: forgotten by a reset after the attempt started.
+        const notification = this.#notifications.get(d.id);
+        if (!notification) break;
+        const settled: Settled = {
+          state: d.settled.state,
+          ...instantsOf(d.settled),
+          lastFinishedMs: d.settled.lastFinishedMs,
+          cancelWhenSettled: d.settled.cancelWhenSettled,
+        };
+        this.changes.push(
+          k === 'attempt_ended'
+            ? { kind: k, notification, attempt: d.attempt, settled }
+            : { kind: 'notification_cancelled', notification, settled },
+        );
+        break;
+      }
+      case 'notifications_dropped':
+        for (const id of d.ids) this.#notifications.delete(id);
+        this.changes.push({ kind: k, ...d });
+        break;
+      case 'batch_started':
+      case 'batch_done': {
+        const ms = Date.parse(k === 'batch_started' ? d.at : d.result.at);
+        if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
+        this.changes.push({ kind: k, ...d } as ReplayedChange);
+        break;
+      }
       case 'reset':
         // product rule "Admin API": reset forgets these; users, credentials and trust stay.
         this.changes.push(RESET);
@@ -117,60 +150,8 @@ export class RecordReader {
         this.#formerWarningsOf = [];
         break;
       default:
-        unappliedKind(rec);
-    }
-  }
-
-  /** A notification created, an attempt started, a notification changed, notifications dropped. */
-  #notificationRecord(rec: Extract<KeptRecord, { k: 'n+' | 'a>' | 'n' | 'n-' }>): void {
-    switch (rec.k) {
-      case 'n+': {
-        const notification = this.#created(rec.d, rec.b);
-        this.#notifications.set(notification.id, notification);
-        this.changes.push({ kind: 'notification_created', notification });
-        break;
-      }
-      case 'a>': {
-        const notification = this.#notifications.get(rec.d.id);
-        if (notification)
-          this.changes.push({ kind: 'attempt_started', notification, attempt: rec.d.attempt });
-        break;
-      }
-      case 'n':
-        this.#changed(rec.d);
-        break;
-      case 'n-':
-        for (const id of rec.d.ids) this.#notifications.delete(id);
-        this.changes.push({ kind: 'notifications_dropped', ids: rec.d.ids, dropped: rec.d.dropped });
-        break;
-    }
-  }
-
-  /** Users, credentials and trusted certificates: put back through their mutators (a preload wins). */
-  #configuration(
-    rec: Extract<KeptRecord, { k: 'user+' | 'user-' | 'cred+' | 'cred-' | 'trust+' | 'trust-' }>,
-  ): void {
-    switch (rec.k) {
-      case 'user+':
-        this.users.set(rec.d.username, rec.d);
-        break;
-      case 'user-':
-        this.users.delete(rec.d.username);
-        break;
-      case 'cred+':
-        this.#retireWarnings(rec.d.id);
-        this.credentials.set(rec.d.id, rec.d);
-        break;
-      case 'cred-':
-        this.#retireWarnings(rec.d.id);
-        this.credentials.delete(rec.d.id);
-        break;
-      case 'trust+':
-        this.trust.set(rec.d.fingerprint, rec.d);
-        break;
-      case 'trust-':
-        this.trust.delete(rec.d.fingerprint);
-        break;
+        // Faults, outages, tokens, calls: the change read back is the change.
+        this.changes.push({ kind: k, ...d } as ReplayedChange);
     }
   }
 
@@ -181,11 +162,6 @@ export class RecordReader {
     if (!standIn || !credential) return;
     this.#formerWarningsOf.push({ standIn, credential });
     this.#warningsOf.delete(id);
-  }
-
-  #batchAt(at: string): void {
-    const ms = Date.parse(at);
-    if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
   }
 
   #created(d: NotificationData, b: Buffer | undefined): NotificationRecord {
@@ -211,10 +187,7 @@ export class RecordReader {
       state: d.state,
       url: d.url,
       createdAt: d.createdAt,
-      deliveredAt: d.deliveredAt ?? null,
-      exhaustedAt: d.exhaustedAt ?? null,
-      cancelledAt: d.cancelledAt ?? null,
-      cancelReason: d.cancelReason ?? null,
+      ...instantsOf(d),
       cancelWhenSettled: d.cancelWhenSettled,
       filename: d.filename,
       authorization: d.authorization,
@@ -247,29 +220,19 @@ export class RecordReader {
     this.#warningsOf.clear();
     this.#formerWarningsOf = [];
   }
-
-  /** A notification's change record: the attempt that ended and where it left it, or a cancel. */
-  #changed(d: NotificationChange): void {
-    const notification = this.#notifications.get(d.id);
-    if (!notification) return; // forgotten by a reset after the attempt started
-    const settled: Settled = {
-      state: d.state,
-      deliveredAt: d.deliveredAt ?? null,
-      exhaustedAt: d.exhaustedAt ?? null,
-      cancelledAt: d.cancelledAt ?? null,
-      cancelReason: d.cancelReason ?? null,
-      lastFinishedMs: d.lastFinishedMs,
-      cancelWhenSettled: d.cancelWhenSettled,
-    };
-    this.changes.push(
-      d.attempt
-        ? { kind: 'attempt_ended', notification, attempt: d.attempt, settled }
-        : { kind: 'notification_cancelled', notification, settled },
-    );
-  }
 }
 
-/** Never called: a kind of record without its case in `apply` leaves `rec` not `never`, a compile error. */
-function unappliedKind(rec: never): never {
-  throw new Error(`no replay of record ${JSON.stringify(rec)}`);
+const isFormat2 = (rec: KeptRecord): rec is Extract<KeptRecord, { k: Format2Kind }> =>
+  Object.hasOwn(FORMAT_2_SHAPES, rec.k);
+
+/** The settled members a record leaves out when null, null again. */
+function instantsOf(
+  d: Omit<Partial<Settled>, 'state'>,
+): Pick<Settled, 'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason'> {
+  return {
+    deliveredAt: d.deliveredAt ?? null,
+    exhaustedAt: d.exhaustedAt ?? null,
+    cancelledAt: d.cancelledAt ?? null,
+    cancelReason: d.cancelReason ?? null,
+  };
 }

@@ -44,15 +44,21 @@ describe('the state cut a snapshot is written from', () => {
     expect(notification.state).toBe('cancelled');
 
     const kept = byKind(cut);
-    expect(kept.get('tok')!.map((r) => r.d)).toEqual([
-      expect.objectContaining({ token: first.token, revoked: false }),
+    expect(kept.get('token_issued')!.map((r) => r.d)).toEqual([
+      expect.objectContaining({ token: first.token }),
     ]);
-    expect(kept.get('user+')!.map((r) => (r.d as { username: string }).username)).toEqual(['alice']);
+    expect(kept.get('token_revoked')).toBeUndefined();
+    expect(kept.get('user_added')!.map((r) => (r.d as { user: { username: string } }).user.username)).toEqual(
+      ['alice'],
+    );
     const reservation = kept
-      .get('res')!
+      .get('reservation_saved')!
       .map((r) => r.d as { record: { status: string; history: unknown[] } });
     expect(reservation.map((r) => [r.record.status, r.record.history.length])).toEqual([['Issued', 1]]);
     expect(stateAtCut).not.toBe('cancelled');
-    expect(kept.get('n+')!.map((r) => (r.d as { state: string }).state)).toEqual([stateAtCut]);
+    const notifications = kept
+      .get('notification_created')!
+      .map((r) => r.d as { notification: { state: string } });
+    expect(notifications.map((r) => r.notification.state)).toEqual([stateAtCut]);
   });
 });

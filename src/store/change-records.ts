@@ -1,0 +1,105 @@
+import type { AuthService } from '../auth/index.js';
+import type { Change } from '../change-stream.js';
+import type { DeliveryService } from '../delivery/index.js';
+import type { ReservationStore } from '../reservations/index.js';
+import type { ClockMark, NotificationData } from './change-shapes.js';
+import type { ChangeRecord } from './kinds.js';
+
+/** The services a data dir keeps (a subset of the Emulator). */
+export interface KeptServices {
+  auth: AuthService;
+  reservations: ReservationStore;
+  delivery: DeliveryService;
+}
+
+/** What writing a change needs besides the change: the services and where the clock stands. */
+export interface RecordContext {
+  services: KeptServices;
+  mark(): ClockMark;
+}
+
+/** A copy of `o` without its null members (a record leaves them out: a restart parses 100,000). */
+function withoutNulls<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
+  return out as { [K in keyof T]: Exclude<T[K], null> };
+}
+
+/**
+ * The record a change is kept as (data dir format 3, decision 0230): its kind, and the change itself
+ * as its data, except that a notification is named by its id and a body travels as the record's
+ * bytes; none for a change kept by others (an event routed: its reservations and notifications are
+ * changes of their own) or a call while the request journal is off. The journal and a snapshot both
+ * write through here.
+ */
+export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefined {
+  switch (c.kind) {
+    case 'event_routed':
+      return undefined;
+    case 'call_journaled':
+      // With the journal off (`journalEntries` 0) nothing of a call is kept, on disk either.
+      return ctx.services.auth.journal.enabled ? { k: c.kind, d: { entry: c.entry } } : undefined;
+    case 'credential_added':
+    case 'credential_replaced': {
+      const { id, apiKey, url, filters, omitAuthorization } = c.credential;
+      const credential = { id, apiKey, url, filters, ...(omitAuthorization ? { omitAuthorization } : {}) };
+      return { k: c.kind, d: { credential } };
+    }
+    case 'reservation_saved': {
+      const { gz, ...record } = c.record;
+      // A save appends one entry to the history it had: the journal carries that one, not all again
+      // (a reservation redelivered 1,000 times would otherwise write 1,000 entries on the next one).
+      // A snapshot's change holds the whole history (`historyFrom` 0).
+      const from = c.historyFrom === 0 ? 0 : record.history.length - 1;
+      if (from > 0) {
+        const d = { record: { ...record, history: record.history.slice(from) }, sequence: c.sequence };
+        return { k: c.kind, d: { ...d, historyFrom: from }, b: gz };
+      }
+      return { k: c.kind, d: { record, sequence: c.sequence }, b: gz };
+    }
+    case 'notification_created':
+      return notificationRecord(c.notification, ctx.services);
+    case 'attempt_started':
+      return { k: c.kind, d: { id: c.notification.id, attempt: c.attempt } };
+    case 'attempt_ended':
+      return {
+        k: c.kind,
+        d: { id: c.notification.id, attempt: c.attempt, settled: withoutNulls(c.settled) },
+      };
+    case 'notification_cancelled':
+      return { k: c.kind, d: { id: c.notification.id, settled: withoutNulls(c.settled) } };
+    case 'clock_started':
+    case 'clock_advanced': {
+      const { kind, ...moved } = c;
+      return { k: kind, d: { ...moved, mark: ctx.mark() } } as ChangeRecord;
+    }
+    default: {
+      // Every other change is plain data: the record is the change.
+      const { kind, ...d } = c;
+      return { k: kind, d } as ChangeRecord;
+    }
+  }
+}
+
+/**
+ * A new notification's record, as small as it can be read fast: null members left out, the warnings
+ * named by their credential when they are its warnings, and the body written once: when it is the
+ * reservation's latest body (the usual case, the same Buffer), the record names the reservation.
+ */
+function notificationRecord(
+  n: Extract<Change, { kind: 'notification_created' }>['notification'],
+  s: KeptServices,
+): ChangeRecord {
+  const { gz, inFlight: _, warnings, attempts, cancelWhenSettled, ...rest } = n;
+  const d: NotificationData = withoutNulls(rest);
+  if (n.state === 'pending' && cancelWhenSettled) d.cancelWhenSettled = cancelWhenSettled;
+  if (attempts.length > 0) d.attempts = [...attempts];
+  if (warnings.length > 0) {
+    if (warnings === s.delivery.credentials.get(n.credentialId)?.warnings) d.warningsOf = n.credentialId;
+    else d.warnings = [...warnings];
+  }
+  if (s.reservations.stored(n.bookingId)?.record.gz !== gz)
+    return { k: 'notification_created', d: { notification: d }, b: gz };
+  d.gzOf = n.bookingId;
+  return { k: 'notification_created', d: { notification: d } };
+}
