@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -389,6 +389,55 @@ describe('verify --budget', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
       await r.close();
+    }
+  });
+
+  it('through the CLI: a receiver that stalls the TLS handshake is cut at the budget, not waited for the response timeout', async () => {
+    // Accepts connections and never answers the TLS hello. The response timeout is 10 minutes, the
+    // CLI's deadline 2: only a tls case whose socket waits end on the run's signal gets to the report.
+    const held: Socket[] = [];
+    const server = createTcpServer((socket) => {
+      held.push(socket);
+      socket.on('error', () => {});
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-tls-'));
+    try {
+      const json = join(dir, 'report.json');
+      const run = await runCli(
+        [
+          'verify',
+          '--receiver',
+          `https://127.0.0.1:${port}/reportbo`,
+          '--api-key',
+          KEY,
+          '--response-timeout-ms',
+          '600000',
+          '--budget',
+          '2s',
+          '--json',
+          json,
+        ],
+        {},
+        undefined,
+        WAIT_DEADLINE_MS,
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
+      expect(caseOf(report, 'tls')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(
+          /^not judged: the run's --budget of 2000 ms was spent while this case ran .*; what it had seen: cut short by the run's --budget$/,
+        ),
+      });
+      expect(report.skippedForBudget?.[0]).toBe('tls');
+      expect(report.failed).toBe(0);
+    } finally {
+      for (const s of held) s.destroy();
+      server.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
