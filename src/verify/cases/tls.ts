@@ -70,7 +70,10 @@ function endOn(signal: AbortSignal, socket: Socket, done: () => void): void {
     socket.destroy();
     done();
   };
-  if (signal.aborted) return stop();
+  if (signal.aborted) {
+    stop();
+    return;
+  }
   signal.addEventListener('abort', stop, { once: true });
   socket.once('close', () => signal.removeEventListener('abort', stop));
 }
