@@ -209,7 +209,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     expect(attempts.map((a) => a.outcome)).toEqual(Array(attempts.length).fill('http_status'));
   });
 
-  it('a receiver that never answers a wrong key is waited out once: later refused credentials are cut at 3 s, still refused, the timeout still judged', async () => {
+  it('a receiver that never answers a wrong key is waited out once: the refused credentials wait together, a later one is cut at 3 s, still refused, the timeout still judged', async () => {
     const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
     const report = await verifyReceiver({
       receiver: r.url,
@@ -224,24 +224,70 @@ describe.concurrent('verify names a new bug from its experiments (connections an
       ['rejects-missing-authorization', 'passed'],
       ['answers-within-timeout', 'failed'],
     ]);
-    // Your key's control notification is answered; of the refused credentials, the first went
-    // unanswered for the whole timeout and every later one was cut, as data, naming why.
-    const attempts = report.cases
+    // Your key's control notification is answered; the refused credentials of the first case were sent
+    // at once and each waited the whole timeout; the later one was cut, as data, naming why.
+    const [wrong, missing] = report.cases
       .slice(0, 2)
-      .flatMap((c) => c.trace!.notifications.flatMap((n) => n.attempts))
-      .filter((a) => a.outcome !== 'http_status');
-    expect(attempts[0]).toMatchObject({ outcome: 'timeout' });
-    expect(attempts.length).toBeGreaterThan(2);
-    for (const a of attempts.slice(1))
-      expect(a).toMatchObject({
+      .map((c) =>
+        c.trace!.notifications.flatMap((n) => n.attempts).filter((a) => a.outcome !== 'http_status'),
+      );
+    expect(wrong!.length).toBeGreaterThan(1);
+    for (const a of wrong!) expect(a).toMatchObject({ outcome: 'timeout' });
+    expect(missing).toEqual([
+      expect.objectContaining({
         outcome: 'interrupted',
         message: expect.stringMatching(
           /^cancelled by the emulator \(waiting for the response headers\): the receiver already let a delivery with a credential it must refuse go unanswered for the whole response timeout \(in rejects-wrong-api-key\): not waited out again$/,
         ),
-      });
+      }),
+    ]);
     expect(caseOf(report, 'answers-within-timeout').reason).toMatch(
-      /^1 of \d+ deliveries got no answer within the 4000 ms response timeout \(in rejects-wrong-api-key\)/,
+      new RegExp(
+        `^${wrong!.length} of \\d+ deliveries got no answer within the 4000 ms response timeout \\(in rejects-wrong-api-key\\)`,
+      ),
     );
+  });
+
+  it('without --budget, a delivery unanswered for 10 s is cancelled, not waited out for 30 s: refused, and answers-within-timeout named not judged (exit 1)', async () => {
+    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+    const report = await verifyReceiver({
+      receiver: r.url,
+      apiKey: KEY,
+      allowHttp: true,
+      seed: 44,
+      only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
+    });
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+      ['rejects-wrong-api-key', 'passed'],
+      ['rejects-missing-authorization', 'passed'],
+      ['answers-within-timeout', 'skipped'],
+    ]);
+    const [wrong, missing] = report.cases
+      .slice(0, 2)
+      .map((c) =>
+        c.trace!.notifications.flatMap((n) => n.attempts).filter((a) => a.outcome !== 'http_status'),
+      );
+    expect(wrong!.length).toBeGreaterThan(1);
+    for (const a of wrong!)
+      expect(a).toMatchObject({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /^cancelled by the emulator \(waiting for the response headers\): no answer after 10000 ms: without --budget the kit waits that long for one answer, not the whole 30000 ms response timeout \(give --budget to wait it out\)$/,
+        ),
+      });
+    expect(missing).toEqual([
+      expect.objectContaining({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /: the receiver already let a delivery with a credential it must refuse go unanswered for 10000 ms \(in rejects-wrong-api-key\): not waited out again$/,
+        ),
+      }),
+    ]);
+    expect(caseOf(report, 'answers-within-timeout').reason).toMatch(
+      /^not judged: deliveries got no answer for 10000 ms and were cancelled \(in rejects-wrong-api-key\), so whether they would have been answered within the 30000 ms response timeout is not known; give --budget to wait it out/,
+    );
+    // Not judged keeps the run from passing: the CLI exits 1 (verify-command.ts).
+    expect(report.skippedForBudget).toEqual(['answers-within-timeout']);
   });
 
   it('a rate limit of 3 a second: named from "in a row" against "after a pause"', async () => {
@@ -384,7 +430,7 @@ describe('verify --budget', () => {
         });
       expect(report.skippedForBudget).toEqual(['acknowledges-issue', ...later.map((c) => c.id)]);
       expect(report.failed).toBe(0);
-      expect(run.stdout).toContain(`BUDGET spent: not judged: ${report.skippedForBudget!.join(', ')}`);
+      expect(run.stdout).toContain(`CUT SHORT: not judged: ${report.skippedForBudget!.join(', ')}`);
       expect(run.stdout).toMatch(/^NOT JUDGED: 17 cases: /m);
     } finally {
       await rm(dir, { recursive: true, force: true });

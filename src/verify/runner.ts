@@ -131,6 +131,8 @@ export async function runVerify(
         const found = [...diagnoses.values()].find((d) => d.diagnosis.kind === 'kept-open-connection');
         if (found) stuck ??= found.caseId;
       }
+      // A case that ran and was cut short is not judged: it keeps the run from passing (exit 1).
+      if (ran && outcome.status === 'skipped' && !overBudget.includes(def.id)) overBudget.push(def.id);
       if (outcome.guess) {
         // No experiment named the cause (or none ran): the case's own guess ends the reason.
         const { guess, ...rest } = outcome;
