@@ -291,7 +291,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
   });
 
   it('a rate limit of 3 a second: named from "in a row" against "after a pause"', async () => {
-    const { c } = await failedWith(
+    const { report, c } = await failedWith(
       'rate-limited',
       ['survives-batch-burst'],
       'survives-batch-burst',
@@ -299,6 +299,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
       { burstConcurrency: 20 },
     );
     expect(c.fix).toMatch(/^Do not rate-limit the provider/);
+    expectFlip(report, 'survives-batch-burst', /^again after a pause of 1500 ms$/);
   });
 });
 
