@@ -439,6 +439,28 @@ describe('verify --budget', () => {
     }
   });
 
+  it('without --budget, once a delivery with your key went unanswered for 10 s the run ends 25 s after its start, naming what it did not judge', async () => {
+    // Answers every notification after a minute: each case's delivery is cut at 10 s; the first cut
+    // arms the run's default limit, which ends the case running then and keeps the rest from running.
+    const report = await run({ slowMs: 60_000 }, [
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+    expect(caseOf(report, 'acknowledges-issue').reason).toMatch(
+      /^not judged: a delivery with your key was cancelled: no answer after 10000 ms: without --budget the kit waits that long for one answer/,
+    );
+    expect(report.cases.at(-1)!.reason).toMatch(
+      /^not (judged|run): the run's default limit of 25000 ms \(no --budget; a delivery with your key went unanswered for 10000 ms in acknowledges-issue\) was spent/,
+    );
+    expect(report.cases.map((c) => c.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(report.skippedForBudget).toEqual([
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+  });
+
   it('through the CLI: a receiver that stalls the TLS handshake is cut at the budget, not waited for the response timeout', async () => {
     // Accepts connections and never answers the TLS hello. The response timeout is 10 minutes, the
     // CLI's deadline 2: only a tls case whose socket waits end on the run's signal gets to the report.

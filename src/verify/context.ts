@@ -50,6 +50,8 @@ const STALL_EXPERIMENT_MS = 10_000;
  * seconds (decision 0239). A run given --budget waits every response timeout out, within the budget.
  */
 export const HELD_MS = 10_000;
+/** Once a delivery with your key was cut so, the run ends this long after its start (decision 0239). */
+const HELD_RUN_MS = 25_000;
 
 /** An attempt that reached (or tried to reach) the receiver, kept for answers-within-timeout. */
 export interface MeasuredAttempt {
@@ -338,7 +340,14 @@ export class VerifyContext {
     const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
     const why = `no answer after ${HELD_MS} ms: without --budget the kit waits that long for one answer, not the whole ${this.options.responseTimeoutMs} ms response timeout (give --budget to wait it out)`;
     this.held.push({ caseId: this.#caseId, mine });
-    if (mine) this.cutShort = { caseId: this.#caseId, why };
+    if (mine) {
+      this.cutShort = { caseId: this.#caseId, why };
+      // Later deliveries with your key may wait as long: the run ends within HELD_RUN_MS.
+      this.budget.arm(
+        HELD_RUN_MS,
+        `a delivery with your key went unanswered for ${HELD_MS} ms in ${this.#caseId}`,
+      );
+    }
     this.sender.cancelRunning(why);
     this.#stallStop.abort();
     this.#stallStop = new AbortController();
