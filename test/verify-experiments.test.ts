@@ -65,6 +65,32 @@ async function failedWith(
   return { report, c };
 }
 
+/**
+ * Runs the key cases and the timing against a receiver that never answers a refused credential; the
+ * key cases pass (refused by not answering), the timing ends `timing`. Answers the attempts of the
+ * refused credentials that were not answered, by case.
+ */
+async function hangsOnWrongKeys(extra: Partial<VerifyOptions>, timing: 'failed' | 'skipped') {
+  const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+  const report = await verifyReceiver({
+    receiver: r.url,
+    apiKey: KEY,
+    allowHttp: true,
+    seed: 44,
+    only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
+    ...extra,
+  });
+  expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+    ['rejects-wrong-api-key', 'passed'],
+    ['rejects-missing-authorization', 'passed'],
+    ['answers-within-timeout', timing],
+  ]);
+  const [wrong, missing] = report.cases
+    .slice(0, 2)
+    .map((c) => c.trace!.notifications.flatMap((n) => n.attempts).filter((a) => a.outcome !== 'http_status'));
+  return { report, wrong: wrong!, missing: missing! };
+}
+
 /** The flip a finding rests on is in the report: a variation answered 200 where the original was refused. */
 function expectFlip(report: VerifyReport, id: CaseId, tried: RegExp) {
   const c = caseOf(report, id);
@@ -210,29 +236,11 @@ describe.concurrent('verify names a new bug from its experiments (connections an
   });
 
   it('a receiver that never answers a wrong key is waited out once: the refused credentials wait together, a later one is cut at 3 s, still refused, the timeout still judged', async () => {
-    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      seed: 44,
-      responseTimeoutMs: 4_000,
-      only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
-    });
-    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
-      ['rejects-wrong-api-key', 'passed'],
-      ['rejects-missing-authorization', 'passed'],
-      ['answers-within-timeout', 'failed'],
-    ]);
+    const { report, wrong, missing } = await hangsOnWrongKeys({ responseTimeoutMs: 4_000 }, 'failed');
     // Your key's control notification is answered; the refused credentials of the first case were sent
     // at once and each waited the whole timeout; the later one was cut, as data, naming why.
-    const [wrong, missing] = report.cases
-      .slice(0, 2)
-      .map((c) =>
-        c.trace!.notifications.flatMap((n) => n.attempts).filter((a) => a.outcome !== 'http_status'),
-      );
-    expect(wrong!.length).toBeGreaterThan(1);
-    for (const a of wrong!) expect(a).toMatchObject({ outcome: 'timeout' });
+    expect(wrong.length).toBeGreaterThan(1);
+    for (const a of wrong) expect(a).toMatchObject({ outcome: 'timeout' });
     expect(missing).toEqual([
       expect.objectContaining({
         outcome: 'interrupted',
@@ -243,32 +251,15 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     ]);
     expect(caseOf(report, 'answers-within-timeout').reason).toMatch(
       new RegExp(
-        `^${wrong!.length} of \\d+ deliveries got no answer within the 4000 ms response timeout \\(in rejects-wrong-api-key\\)`,
+        `^${wrong.length} of \\d+ deliveries got no answer within the 4000 ms response timeout \\(in rejects-wrong-api-key\\)`,
       ),
     );
   });
 
   it('without --budget, a delivery unanswered for 10 s is cancelled, not waited out for 30 s: refused, and answers-within-timeout named not judged (exit 1)', async () => {
-    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      seed: 44,
-      only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
-    });
-    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
-      ['rejects-wrong-api-key', 'passed'],
-      ['rejects-missing-authorization', 'passed'],
-      ['answers-within-timeout', 'skipped'],
-    ]);
-    const [wrong, missing] = report.cases
-      .slice(0, 2)
-      .map((c) =>
-        c.trace!.notifications.flatMap((n) => n.attempts).filter((a) => a.outcome !== 'http_status'),
-      );
-    expect(wrong!.length).toBeGreaterThan(1);
-    for (const a of wrong!)
+    const { report, wrong, missing } = await hangsOnWrongKeys({}, 'skipped');
+    expect(wrong.length).toBeGreaterThan(1);
+    for (const a of wrong)
       expect(a).toMatchObject({
         outcome: 'interrupted',
         message: expect.stringMatching(
