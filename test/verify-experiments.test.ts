@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,32 @@ async function failedWith(
   expect(c.status, c.reason).toBe('failed');
   expect(c.reason).toMatch(reason);
   return { report, c };
+}
+
+/**
+ * Runs the key cases and the timing against a receiver that never answers a refused credential; the
+ * key cases pass (refused by not answering), the timing ends `timing`. Answers the attempts of the
+ * refused credentials that were not answered, by case.
+ */
+async function hangsOnWrongKeys(extra: Partial<VerifyOptions>, timing: 'failed' | 'skipped') {
+  const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+  const report = await verifyReceiver({
+    receiver: r.url,
+    apiKey: KEY,
+    allowHttp: true,
+    seed: 44,
+    only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
+    ...extra,
+  });
+  expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+    ['rejects-wrong-api-key', 'passed'],
+    ['rejects-missing-authorization', 'passed'],
+    ['answers-within-timeout', timing],
+  ]);
+  const [wrong, missing] = report.cases
+    .slice(0, 2)
+    .map((c) => c.trace!.notifications.flatMap((n) => n.attempts).filter((a) => a.outcome !== 'http_status'));
+  return { report, wrong: wrong!, missing: missing! };
 }
 
 /** The flip a finding rests on is in the report: a variation answered 200 where the original was refused. */
@@ -209,43 +235,54 @@ describe.concurrent('verify names a new bug from its experiments (connections an
     expect(attempts.map((a) => a.outcome)).toEqual(Array(attempts.length).fill('http_status'));
   });
 
-  it('a receiver that never answers a wrong key is waited out once: later refused credentials are cut at 3 s, still refused, the timeout still judged', async () => {
-    const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
-    const report = await verifyReceiver({
-      receiver: r.url,
-      apiKey: KEY,
-      allowHttp: true,
-      seed: 44,
-      responseTimeoutMs: 4_000,
-      only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
-    });
-    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
-      ['rejects-wrong-api-key', 'passed'],
-      ['rejects-missing-authorization', 'passed'],
-      ['answers-within-timeout', 'failed'],
-    ]);
-    // Your key's control notification is answered; of the refused credentials, the first went
-    // unanswered for the whole timeout and every later one was cut, as data, naming why.
-    const attempts = report.cases
-      .slice(0, 2)
-      .flatMap((c) => c.trace!.notifications.flatMap((n) => n.attempts))
-      .filter((a) => a.outcome !== 'http_status');
-    expect(attempts[0]).toMatchObject({ outcome: 'timeout' });
-    expect(attempts.length).toBeGreaterThan(2);
-    for (const a of attempts.slice(1))
-      expect(a).toMatchObject({
+  it('a receiver that never answers a wrong key is waited out once: the refused credentials wait together, a later one is cut at 3 s, still refused, the timeout still judged', async () => {
+    const { report, wrong, missing } = await hangsOnWrongKeys({ responseTimeoutMs: 4_000 }, 'failed');
+    // Your key's control notification is answered; the refused credentials of the first case were sent
+    // at once and each waited the whole timeout; the later one was cut, as data, naming why.
+    expect(wrong.length).toBeGreaterThan(1);
+    for (const a of wrong) expect(a).toMatchObject({ outcome: 'timeout' });
+    expect(missing).toEqual([
+      expect.objectContaining({
         outcome: 'interrupted',
         message: expect.stringMatching(
           /^cancelled by the emulator \(waiting for the response headers\): the receiver already let a delivery with a credential it must refuse go unanswered for the whole response timeout \(in rejects-wrong-api-key\): not waited out again$/,
         ),
-      });
+      }),
+    ]);
     expect(caseOf(report, 'answers-within-timeout').reason).toMatch(
-      /^1 of \d+ deliveries got no answer within the 4000 ms response timeout \(in rejects-wrong-api-key\)/,
+      new RegExp(
+        `^${wrong.length} of \\d+ deliveries got no answer within the 4000 ms response timeout \\(in rejects-wrong-api-key\\)`,
+      ),
     );
   });
 
+  it('without --budget, a delivery unanswered for 10 s is cancelled, not waited out for 30 s: refused, and answers-within-timeout named not judged (exit 1)', async () => {
+    const { report, wrong, missing } = await hangsOnWrongKeys({}, 'skipped');
+    expect(wrong.length).toBeGreaterThan(1);
+    for (const a of wrong)
+      expect(a).toMatchObject({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /^cancelled by the emulator \(waiting for the response headers\): no answer after 10000 ms: without --budget the kit waits that long for one answer, not the whole 30000 ms response timeout \(give --budget to wait it out\)$/,
+        ),
+      });
+    expect(missing).toEqual([
+      expect.objectContaining({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /: the receiver already let a delivery with a credential it must refuse go unanswered for 10000 ms \(in rejects-wrong-api-key\): not waited out again$/,
+        ),
+      }),
+    ]);
+    expect(caseOf(report, 'answers-within-timeout').reason).toMatch(
+      /^not judged: deliveries got no answer for 10000 ms and were cancelled \(in rejects-wrong-api-key\), so whether they would have been answered within the 30000 ms response timeout is not known; give --budget to wait it out/,
+    );
+    // Not judged keeps the run from passing: the CLI exits 1 (verify-command.ts).
+    expect(report.skippedForBudget).toEqual(['answers-within-timeout']);
+  });
+
   it('a rate limit of 3 a second: named from "in a row" against "after a pause"', async () => {
-    const { c } = await failedWith(
+    const { report, c } = await failedWith(
       'rate-limited',
       ['survives-batch-burst'],
       'survives-batch-burst',
@@ -253,6 +290,7 @@ describe.concurrent('verify names a new bug from its experiments (connections an
       { burstConcurrency: 20 },
     );
     expect(c.fix).toMatch(/^Do not rate-limit the provider/);
+    expectFlip(report, 'survives-batch-burst', /^again after a pause of 1500 ms$/);
   });
 });
 
@@ -384,11 +422,82 @@ describe('verify --budget', () => {
         });
       expect(report.skippedForBudget).toEqual(['acknowledges-issue', ...later.map((c) => c.id)]);
       expect(report.failed).toBe(0);
-      expect(run.stdout).toContain(`BUDGET spent: not judged: ${report.skippedForBudget!.join(', ')}`);
+      expect(run.stdout).toContain(`CUT SHORT: not judged: ${report.skippedForBudget!.join(', ')}`);
       expect(run.stdout).toMatch(/^NOT JUDGED: 17 cases: /m);
     } finally {
       await rm(dir, { recursive: true, force: true });
       await r.close();
+    }
+  });
+
+  it('without --budget, once a delivery with your key went unanswered for 10 s the run ends 25 s after its start, naming what it did not judge', async () => {
+    // Answers every notification after a minute: each case's delivery is cut at 10 s; the first cut
+    // arms the run's default limit, which ends the case running then and keeps the rest from running.
+    const report = await run({ slowMs: 60_000 }, [
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+    expect(caseOf(report, 'acknowledges-issue').reason).toMatch(
+      /^not judged: a delivery with your key was cancelled: no answer after 10000 ms: without --budget the kit waits that long for one answer/,
+    );
+    expect(report.cases.at(-1)!.reason).toMatch(
+      /^not (judged|run): the run's default limit of 25000 ms \(no --budget; a delivery with your key went unanswered for 10000 ms in acknowledges-issue\) was spent/,
+    );
+    expect(report.cases.map((c) => c.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(report.skippedForBudget).toEqual([
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+  });
+
+  it('through the CLI: a receiver that stalls the TLS handshake is cut at the budget, not waited for the response timeout', async () => {
+    // Accepts connections and never answers the TLS hello. The response timeout is 10 minutes, the
+    // CLI's deadline 2: only a tls case whose socket waits end on the run's signal gets to the report.
+    const held: Socket[] = [];
+    const server = createTcpServer((socket) => {
+      held.push(socket);
+      socket.on('error', () => {});
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-tls-'));
+    try {
+      const json = join(dir, 'report.json');
+      const run = await runCli(
+        [
+          'verify',
+          '--receiver',
+          `https://127.0.0.1:${port}/reportbo`,
+          '--api-key',
+          KEY,
+          '--response-timeout-ms',
+          '600000',
+          '--budget',
+          '2s',
+          '--json',
+          json,
+        ],
+        {},
+        undefined,
+        WAIT_DEADLINE_MS,
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
+      expect(caseOf(report, 'tls')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(
+          /^not judged: the run's --budget of 2000 ms was spent while this case ran .*; what it had seen: cut short by the run's --budget$/,
+        ),
+      });
+      expect(report.skippedForBudget?.[0]).toBe('tls');
+      expect(report.failed).toBe(0);
+    } finally {
+      for (const s of held) s.destroy();
+      server.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

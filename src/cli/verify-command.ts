@@ -35,8 +35,8 @@ export interface VerifyFlags {
 type Write = (text: string) => void;
 
 /**
- * Runs `verify` and answers the exit code: 0 no case failed, 1 a case failed or `--budget` left cases
- * unjudged. Bad usage throws an InputError, which the CLI prints and ends with 2.
+ * Runs `verify` and answers the exit code: 0 no case failed, 1 a case failed or cases were left
+ * unjudged (`--budget`, or the default wait for one answer, decision 0239). Bad usage throws an InputError, which the CLI prints and ends with 2.
  */
 export async function runVerifyCommand(
   flags: VerifyFlags,

@@ -14,7 +14,7 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
     .description(
       'check that your receiver handles notifications the way the provider sends them: sends real ' +
         'notifications from an in-process emulator on a manual clock and judges each case from what ' +
-        'the receiver did; exit 0 when no case failed (warnings allowed), 1 when one failed or --budget left cases unjudged, 2 for bad usage',
+        'the receiver did; exit 0 when no case failed (warnings allowed), 1 when one failed or cases were left unjudged (--budget, or a delivery unanswered for 10 s), 2 for bad usage',
     )
     .option('--receiver <url>', 'the URL your receiver takes notifications at (https://…; required)')
     .option('--api-key <key>', 'the ApiKey your receiver expects as "Authorization: Bearer <key>" (required)')
@@ -52,7 +52,7 @@ export function registerVerifyCommand(program: Command, setExit: (code: number) 
     .option('--fail-fast', 'stop at the first failed case; the cases after it are skipped')
     .option(
       '--budget <duration>',
-      "the run's time budget, 1s to 24h (90s, 2m, PT1M, or milliseconds): once it is spent the attempts in flight are cancelled, every wait ends, the case running and the ones after it are skipped as not judged (the report names them) and the exit code is 1 (default: none)",
+      "the run's time budget, 1s to 24h (90s, 2m, PT1M, or milliseconds): once it is spent the attempts in flight are cancelled, every wait ends, the case running and the ones after it are skipped as not judged (the report names them) and the exit code is 1 (default: none; without it, deliveries unanswered for 10 s are cancelled instead of waiting the response timeout out, and one with your key cut so ends the run 25 s after its start)",
     )
     .option('--junit <file>', 'write a JUnit XML report (one testcase per case; folders are created)')
     .option(

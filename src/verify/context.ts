@@ -44,6 +44,14 @@ const SETTLE_MARGIN_MS = 10_000;
 const STALL_CHECK_MS = 3_000;
 /** How long the stall's experiments may take. */
 const STALL_EXPERIMENT_MS = 10_000;
+/**
+ * Without --budget, the longest the kit waits for one answer (a third of the default response
+ * timeout): a delivery unanswered that long is cancelled, not waited out, so a failing run ends in
+ * seconds (decision 0239). A run given --budget waits every response timeout out, within the budget.
+ */
+export const HELD_MS = 10_000;
+/** Once a delivery with your key was cut so, the run ends this long after its start (decision 0239). */
+const HELD_RUN_MS = 25_000;
 
 /** An attempt that reached (or tried to reach) the receiver, kept for answers-within-timeout. */
 export interface MeasuredAttempt {
@@ -97,8 +105,12 @@ export class VerifyContext {
    * whole response timeout earlier in the run: the case it ran in is not judged.
    */
   cutShort: { caseId: string; why: string } | undefined;
+  /** Deliveries cancelled after HELD_MS unanswered (decision 0239): the case, and whether one had your key. */
+  readonly held: Array<{ caseId: string; mine: boolean }> = [];
   /** The stall watch's experiments, while they run. */
   #stallCheck: Promise<void> | undefined;
+  /** Ends the stall watch's experiments once the deliveries they vary are cancelled as held. */
+  #stallStop = new AbortController();
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -306,11 +318,39 @@ export class VerifyContext {
         this.#stallCheck = undefined;
       });
     }, STALL_CHECK_MS);
+    const held =
+      this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS
+        ? setTimeout(() => this.#cutHeld(), HELD_MS)
+        : undefined;
     try {
       return await work;
     } finally {
       clearTimeout(timer);
+      clearTimeout(held);
     }
+  }
+
+  /**
+   * Cancels every delivery still unanswered after HELD_MS (decision 0239): a refused credential cut
+   * counts as refused, as a timeout would; a case whose delivery with your key was cut is not judged.
+   */
+  #cutHeld(): void {
+    const waiting = this.caseRecords().filter((r) => r.inFlight);
+    if (waiting.length === 0 || this.budget.spent) return;
+    const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
+    const why = `no answer after ${HELD_MS} ms: without --budget the kit waits that long for one answer, not the whole ${this.options.responseTimeoutMs} ms response timeout (give --budget to wait it out)`;
+    this.held.push({ caseId: this.#caseId, mine });
+    if (mine) {
+      this.cutShort = { caseId: this.#caseId, why };
+      // Later deliveries with your key may wait as long: the run ends within HELD_RUN_MS.
+      this.budget.arm(
+        HELD_RUN_MS,
+        `a delivery with your key went unanswered for ${HELD_MS} ms in ${this.#caseId}`,
+      );
+    }
+    this.sender.cancelRunning(why);
+    this.#stallStop.abort();
+    this.#stallStop = new AbortController();
   }
 
   /**
@@ -326,16 +366,22 @@ export class VerifyContext {
     const caseId = this.#caseId;
     const yours = `Bearer ${this.options.apiKey}`;
     const mine = waiting.authorization === yours;
-    const late = [...this.measured, ...this.currentAttempts()].find(
+    const timedOut = [...this.measured, ...this.currentAttempts()].find(
       (m) => m.attempt.outcome === 'timeout' && (m.record.authorization === yours) === mine,
     );
+    // A later delivery with your key gets HELD_MS again: a receiver may catch up after a burst.
+    const held = mine ? undefined : this.held.find((h) => !h.mine);
+    const late = timedOut
+      ? { caseId: timedOut.caseId, for: 'the whole response timeout' }
+      : held && { caseId: held.caseId, for: `${HELD_MS} ms` };
     if (late) {
       // Waiting the timeout out again would only repeat what the run already showed.
-      const why = `the receiver already let a delivery ${mine ? 'with your key' : 'with a credential it must refuse'} go unanswered for the whole response timeout (in ${late.caseId}): not waited out again`;
+      const why = `the receiver already let a delivery ${mine ? 'with your key' : 'with a credential it must refuse'} go unanswered for ${late.for} (in ${late.caseId}): not waited out again`;
       if (mine) this.cutShort = { caseId, why };
       this.sender.cancelRunning(why);
       return;
     }
+    const stop = this.#stallStop.signal;
     const diagnosis = await diagnose(
       {
         url: waiting.url,
@@ -354,10 +400,12 @@ export class VerifyContext {
         responseTimeoutMs: this.options.responseTimeoutMs,
         caPems: this.options.caPems,
         deadline: Date.now() + STALL_EXPERIMENT_MS,
-        signal: this.budget.signal,
+        signal: AbortSignal.any([this.budget.signal, stop]),
       },
     );
-    if (diagnosis.kind !== 'kept-open-connection' || this.budget.spent || caseId !== this.#caseId) return;
+    // Cut short, a variation ends unanswered: nothing is concluded from it.
+    if (stop.aborted || this.budget.spent) return;
+    if (diagnosis.kind !== 'kept-open-connection' || caseId !== this.#caseId) return;
     this.stuck = { diagnosis, caseId };
     this.sender.cancelRunning(
       `the receiver does not answer a second request on a kept-open connection (found by experiment while this attempt waited): it would have waited the whole response timeout`,

@@ -163,6 +163,8 @@ export class Probe {
 
   async #ask(booking: { bookingId: number; bookingNumber: string }): Promise<ProbeAnswer> {
     const url = this.urlFor(booking);
+    // Once the budget is spent, no request goes out (a loaded machine may not abort one at once).
+    if (this.stop?.aborted) return { url, text: `no answer: ${(this.stop.reason as Error).message}` };
     try {
       const res = await request(url, {
         method: 'GET',

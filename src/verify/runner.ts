@@ -72,7 +72,7 @@ export async function runVerify(
         overBudget.push(def.id);
         outcome = {
           status: 'skipped',
-          reason: `not run: the run's --budget of ${options.budgetMs} ms was spent (${Math.round(performance.now() - started)} ms had passed when this case was due)`,
+          reason: `not run: ${budget.what} was spent (${Math.round(performance.now() - started)} ms had passed when this case was due)`,
         };
       } else {
         try {
@@ -85,7 +85,7 @@ export async function runVerify(
             reason: `the kit could not run this case: ${toEmulatorError(err).message}`,
           };
         }
-        if (budget.spent) outcome = notJudged(outcome, options, overBudget, def.id);
+        if (budget.spent) outcome = notJudged(outcome, budget.what, overBudget, def.id);
         else if (ctx.cutShort?.caseId === def.id)
           outcome = cutShort(outcome, `a delivery with your key was cancelled: ${ctx.cutShort.why}`);
       }
@@ -111,7 +111,7 @@ export async function runVerify(
         }
         if (probe && def.id !== 'tls' && !found) {
           outcome = await withLosses(outcome, ctx, probe, options.apiKey);
-          if (budget.spent) outcome = notJudged(outcome, options, overBudget, def.id);
+          if (budget.spent) outcome = notJudged(outcome, budget.what, overBudget, def.id);
         }
         death = found;
         if (death)
@@ -131,6 +131,8 @@ export async function runVerify(
         const found = [...diagnoses.values()].find((d) => d.diagnosis.kind === 'kept-open-connection');
         if (found) stuck ??= found.caseId;
       }
+      // A case that ran and was cut short is not judged: it keeps the run from passing (exit 1).
+      if (ran && outcome.status === 'skipped' && !overBudget.includes(def.id)) overBudget.push(def.id);
       if (outcome.guess) {
         // No experiment named the cause (or none ran): the case's own guess ends the reason.
         const { guess, ...rest } = outcome;
@@ -187,11 +189,11 @@ export async function runVerify(
  * A case the budget cut short (its attempts in flight cancelled, its probe readings stopped early):
  * what it saw is no verdict, so it is skipped as not judged, with what it had seen.
  */
-function notJudged(outcome: Outcome, options: ResolvedOptions, overBudget: CaseId[], id: CaseId): Outcome {
+function notJudged(outcome: Outcome, budget: string, overBudget: CaseId[], id: CaseId): Outcome {
   overBudget.push(id);
   return cutShort(
     outcome,
-    `the run's --budget of ${options.budgetMs} ms was spent while this case ran (its attempts in flight were cancelled, its waits cut short)`,
+    `${budget} was spent while this case ran (its attempts in flight were cancelled, its waits cut short)`,
   );
 }
 

@@ -36,24 +36,44 @@ export class CancellableSender implements Sender {
 }
 
 /**
- * The run's time budget: `signal` aborts when it is spent (never without a budget). Answers `left()`
- * in ms (Infinity without a budget).
+ * The run's time budget: `signal` aborts when it is spent (never without a budget, unless `arm`ed).
+ * Answers `left()` in ms (Infinity without a budget) and `what` it is, for reasons.
  */
 export class RunBudget {
   readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout | undefined;
-  readonly #end: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #end: number | undefined;
+  #what: string;
 
   constructor(
     readonly budgetMs: number | undefined,
-    started = performance.now(),
+    readonly started = performance.now(),
   ) {
-    if (budgetMs === undefined) return;
-    this.#end = started + budgetMs;
+    this.#what = `the run's --budget of ${budgetMs} ms`;
+    if (budgetMs !== undefined) this.#set(started + budgetMs);
+  }
+
+  #set(end: number): void {
+    this.#end = end;
     this.#timer = setTimeout(
-      () => this.#controller.abort(new Error(`the run's --budget of ${budgetMs} ms was spent`)),
-      Math.max(0, this.#end - performance.now()),
+      () => this.#controller.abort(new Error(`${this.#what} was spent`)),
+      Math.max(0, end - performance.now()),
     );
+  }
+
+  /**
+   * Without --budget, gives the run one of `limitMs` from its start, saying `why` (decision 0239);
+   * a run with a budget, or already armed, keeps its own.
+   */
+  arm(limitMs: number, why: string): void {
+    if (this.#end !== undefined) return;
+    this.#what = `the run's default limit of ${limitMs} ms (no --budget; ${why})`;
+    this.#set(this.started + limitMs);
+  }
+
+  /** The budget as reasons name it: `the run's --budget of N ms`, or the default limit and why. */
+  get what(): string {
+    return this.#what;
   }
 
   get signal(): AbortSignal {

@@ -135,7 +135,10 @@ export interface VerifyReport {
   probeDeadlineMs: number;
   responseTimeoutMs: number;
   durationMs: number;
-  /** The cases `--budget` left unjudged (not run, or cut short while they ran), when any. */
+  /**
+   * The cases left unjudged (not run, or cut short while they ran) by `--budget`, or without it by the
+   * longest wait for one answer (decision 0239), when any: the run then exits 1.
+   */
   skippedForBudget?: CaseId[];
 }
 

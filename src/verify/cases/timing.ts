@@ -1,5 +1,5 @@
 /** answers-within-timeout: every answer of the whole run, measured against the response timeout. */
-import type { MeasuredAttempt } from '../context.js';
+import { HELD_MS, type MeasuredAttempt } from '../context.js';
 import { evidenceOf } from '../evidence.js';
 import { CASE_TITLES } from '../types.js';
 import { type CaseDefinition, failed, passed, warned } from './case.js';
@@ -66,6 +66,15 @@ export const answersWithinTimeout: CaseDefinition = {
         ...evidenceOf(m.record, options.apiKey, m.attempt),
         sent: `${evidenceOf(m.record, options.apiKey, m.attempt).sent} [case ${m.caseId}]`,
       }));
+    if (late.length === 0 && ctx.held.length > 0) {
+      // A delivery cut before the response timeout (decision 0239) says nothing about the 30 s bar.
+      const cases = [...new Set(ctx.held.map((h) => h.caseId))].join(', ');
+      return {
+        status: 'skipped',
+        reason: `not judged: deliveries got no answer for ${HELD_MS} ms and were cancelled (in ${cases}), so whether they would have been answered within the ${options.responseTimeoutMs} ms response timeout is not known; give --budget to wait it out (${figures})`,
+        timing,
+      };
+    }
     if (late.length > 0) {
       const cases = [...new Set(late.map((m) => m.caseId))].join(', ');
       return {

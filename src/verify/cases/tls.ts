@@ -42,13 +42,14 @@ export const tls: CaseDefinition = {
   title: CASE_TITLES.tls,
   rule: 'spec "What the service does" 4 and "Limits": the destination must be an HTTPS URL with TLS 1.2 or higher; plain HTTP destinations are unsupported (docs/spec-rules.md#what-the-service-does)',
   fix: 'Serve the receiver over HTTPS with TLS 1.2 or 1.3 and a certificate from a public CA whose names (subjectAltName) include the host in the URL, with its full chain; for a private CA pass it with --ca-file.',
-  async run({ options }) {
+  async run({ options, ctx }) {
+    const { signal } = ctx.budget;
     const url = new URL(options.receiver);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     const timeoutMs = options.responseTimeoutMs;
     if (url.protocol === 'http:') {
-      const error = await plainConnect(host, port, timeoutMs);
+      const error = await plainConnect(host, port, timeoutMs, signal);
       const sent = { sent: `TCP connection to ${url.host}`, received: error ?? 'connected' };
       if (error) return failed(`cannot reach the receiver: ${error}`, [sent]);
       return warned(
@@ -56,13 +57,39 @@ export const tls: CaseDefinition = {
         [sent],
       );
     }
-    return checkTls(host, port, url.host, options.caPems, timeoutMs);
+    return checkTls(host, port, url.host, options.caPems, timeoutMs, signal);
   },
 };
 
-function plainConnect(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+/**
+ * Ends `socket` and its wait (`done`) once `signal` aborts (the run's budget): every wait of this
+ * case takes the run's signal, as the sender's attempts do (docs/verify.md "Speed").
+ */
+function endOn(signal: AbortSignal, socket: Socket, done: () => void): void {
+  const stop = () => {
+    socket.destroy();
+    done();
+  };
+  if (signal.aborted) {
+    stop();
+    return;
+  }
+  signal.addEventListener('abort', stop, { once: true });
+  socket.once('close', () => signal.removeEventListener('abort', stop));
+}
+
+/** What a wait the budget cut short answers (the runner reports the case as not judged). */
+const CUT = "cut short by the run's --budget";
+
+function plainConnect(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket: Socket = netConnect({ host, port });
+    endOn(signal, socket, () => resolve(CUT));
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
       resolve(`no connection within ${timeoutMs} ms`);
@@ -81,10 +108,12 @@ function checkTls(
   target: string,
   caPems: string[],
   timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     const sent = `TLS handshake with ${target} (TLS 1.2 or higher, certificate checked for ${host})`;
     const socket = tlsConnect(asTheSender(host, port, caPems));
+    endOn(signal, socket, () => resolve(failed(CUT, [{ sent, received: CUT }])));
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
       resolve(failed(`no TLS handshake within ${timeoutMs} ms`, [{ sent, received: 'nothing' }]));
@@ -97,7 +126,7 @@ function checkTls(
       const evidence = [{ sent, received: `${protocol}, ${description}` }];
       if (protocol !== 'TLSv1.2') {
         // "TLS 1.2 or higher": the provider may connect with 1.2; a 1.3-only endpoint refuses it.
-        const tls12 = await handshake({ host, port, caPems, timeoutMs, maxVersion: 'TLSv1.2' });
+        const tls12 = await handshake({ host, port, caPems, timeoutMs, signal, maxVersion: 'TLSv1.2' });
         evidence.push({
           sent: `TLS handshake with ${target} offering TLS 1.2 only`,
           received: tls12 ?? 'TLSv1.2',
@@ -105,7 +134,7 @@ function checkTls(
         if (tls12) {
           // A TLS 1.2 handshake that fails may be a server that wants a client certificate: 1.3
           // completes before the server refuses one, 1.2 does not. Told apart by experiment.
-          const mutual = await mutualTls(host, port, caPems, timeoutMs);
+          const mutual = await mutualTls(host, port, caPems, timeoutMs, signal);
           if (mutual) {
             evidence.push(...mutual.evidence);
             resolve(failed(mutualReason(mutual.finding), evidence));
@@ -137,9 +166,13 @@ function checkTls(
       const cause = classifyError(err, 'connect', target).message;
       const code = (err as NodeJS.ErrnoException).code ?? '';
       let why = `the provider could not deliver: ${cause}`;
-      const plain = UNTRUSTED_CODES.has(code) ? undefined : await plainHttpAnswer(host, port, timeoutMs);
+      const plain = UNTRUSTED_CODES.has(code)
+        ? undefined
+        : await plainHttpAnswer(host, port, timeoutMs, signal);
       const mutual =
-        plain || UNTRUSTED_CODES.has(code) ? undefined : await mutualTls(host, port, caPems, timeoutMs);
+        plain || UNTRUSTED_CODES.has(code)
+          ? undefined
+          : await mutualTls(host, port, caPems, timeoutMs, signal);
       if (mutual) {
         resolve(failed(mutualReason(mutual.finding), [{ sent, received: cause }, ...mutual.evidence]));
         return;
@@ -149,7 +182,7 @@ function checkTls(
       else if (/NO_APPLICATION_PROTOCOL/.test(code) || /no.application.protocol/i.test(err.message))
         why = `the receiver speaks HTTP/2 only: it refused the ALPN offer "http/1.1" that the sender makes (${code}); the provider's sender speaks HTTP/1.1, so enable HTTP/1.1 on the endpoint (e.g. allowHTTP1, or http1 in the proxy's ALPN list)`;
       else if (UNTRUSTED_CODES.has(code) && caPems.length > 0) {
-        const chain = await chainProblem(host, port, caPems, timeoutMs);
+        const chain = await chainProblem(host, port, caPems, timeoutMs, signal);
         if (chain) why = `the provider could not deliver: ${chain}`;
       }
       resolve(failed(why, [{ sent, received: cause }]));
@@ -177,11 +210,16 @@ function clientHello(): Buffer {
  * answers (Python's http.server) does not answer a hello, which has no line end, and answers a line
  * of garbage without a status line: it is sent a full plain-HTTP request line on a second connection.
  */
-async function plainHttpAnswer(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
-  const hello = await plainExchange(host, port, timeoutMs, clientHello());
+async function plainHttpAnswer(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const hello = await plainExchange(host, port, timeoutMs, signal, clientHello());
   if (hello) return `it answered the TLS handshake with "${hello}" (an HTTP answer to a TLS hello)`;
   const request = Buffer.from(`HEAD / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 'latin1');
-  const line = await plainExchange(host, port, timeoutMs, request);
+  const line = await plainExchange(host, port, timeoutMs, signal, request);
   return line
     ? `it did not answer a TLS hello, and answered a plain HTTP request line with "${line}"`
     : undefined;
@@ -191,6 +229,7 @@ function plainExchange(
   host: string,
   port: number,
   timeoutMs: number,
+  signal: AbortSignal,
   hello: Buffer,
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -200,6 +239,7 @@ function plainExchange(
       socket.destroy();
       resolve(value);
     };
+    endOn(signal, socket, () => done(undefined));
     socket.setTimeout(Math.min(timeoutMs, 3_000), () => done(undefined));
     socket.once('connect', () => socket.write(hello));
     socket.on('data', (chunk: Buffer) => {
@@ -226,6 +266,7 @@ function tlsExchange(o: {
   port: number;
   caPems: string[];
   timeoutMs: number;
+  signal: AbortSignal;
   client?: { certPem: string; keyPem: string };
 }): Promise<string> {
   return new Promise((resolve) => {
@@ -237,6 +278,7 @@ function tlsExchange(o: {
       socket.destroy();
       resolve(how);
     };
+    endOn(o.signal, socket, () => done(CUT));
     socket.setTimeout(Math.min(o.timeoutMs, 3_000), () => done('no answer'));
     // After the handshake, a request: a TLS 1.3 server refuses a missing certificate only then.
     socket.once('secureConnect', () =>
@@ -258,8 +300,9 @@ async function mutualTls(
   port: number,
   caPems: string[],
   timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<{ finding: string; evidence: Array<{ sent: string; received: string }> } | undefined> {
-  const without = await tlsExchange({ host, port, caPems, timeoutMs });
+  const without = await tlsExchange({ host, port, caPems, timeoutMs, signal });
   const evidence = [
     {
       sent: `TLS handshake with ${host}:${port} without a client certificate, then a request`,
@@ -273,7 +316,7 @@ async function mutualTls(
     };
   if (!/HANDSHAKE_FAILURE|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|ACCESS_DENIED/.test(without)) return undefined;
   const throwaway = createServerCertificate({ hosts: ['verify-kit-client.invalid'] });
-  const withCert = await tlsExchange({ host, port, caPems, timeoutMs, client: throwaway });
+  const withCert = await tlsExchange({ host, port, caPems, timeoutMs, signal, client: throwaway });
   evidence.push({
     sent: `the same handshake offering a throwaway self-signed client certificate`,
     received: withCert,
@@ -301,6 +344,7 @@ function chainProblem(
   port: number,
   caPems: string[],
   timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = tlsConnect({
@@ -310,6 +354,7 @@ function chainProblem(
       rejectUnauthorized: false,
       ALPNProtocols: SENDER_ALPN,
     });
+    endOn(signal, socket, () => resolve(undefined));
     socket.setTimeout(timeoutMs, () => {
       socket.destroy();
       resolve(undefined);
@@ -345,10 +390,12 @@ function handshake(o: {
   port: number;
   caPems: string[];
   timeoutMs: number;
+  signal: AbortSignal;
   maxVersion: 'TLSv1.2';
 }): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = tlsConnect({ ...asTheSender(o.host, o.port, o.caPems), maxVersion: o.maxVersion });
+    endOn(o.signal, socket, () => resolve(CUT));
     socket.setTimeout(o.timeoutMs, () => {
       socket.destroy();
       resolve(`no TLS handshake within ${o.timeoutMs} ms`);

@@ -29,7 +29,7 @@ export function formatSummary(report: VerifyReport): string {
         `\n  CAUSE ${c.cause} — ${c.summary}\n      fix first: ${c.fixFirst}\n      explains:  ${c.cases.join(', ')}\n`,
     )
     .join('');
-  const budget = unjudged.length ? `\n  BUDGET spent: not judged: ${unjudged.join(', ')}\n` : '';
+  const budget = unjudged.length ? `\n  CUT SHORT: not judged: ${unjudged.join(', ')}\n` : '';
   return (
     `${causes}${budget}\n${verdict}: ${n} case${n === 1 ? '' : 's'}: ${report.passed} passed, ${report.failed} failed, ` +
     `${report.warned} warned, ${report.skipped} skipped (${(report.durationMs / 1000).toFixed(1)} s)\n`
