@@ -30,7 +30,7 @@ const measured = (caseId: string, ms: number[], batchAt?: string): MeasuredAttem
   ms.map((d) => ({ caseId, record, attempt: attempt(d, batchAt) }));
 
 async function judge(list: MeasuredAttempt[], kitLagMs: number) {
-  const ctx = { measured: list, kitLagMs: () => kitLagMs } as unknown as VerifyContext;
+  const ctx = { measured: list, held: [], kitLagMs: () => kitLagMs } as unknown as VerifyContext;
   const options = { apiKey: 'k', responseTimeoutMs: 30_000 } as ResolvedOptions;
   return answersWithinTimeout.run({ ctx, options, probe: undefined });
 }
