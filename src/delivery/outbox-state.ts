@@ -45,8 +45,6 @@ export type OutboxChange =
 export class OutboxState {
   readonly store = new NotificationStore();
   readonly history: BatchHistory;
-  /** Ids of the notifications a resend or bulk retry took (some notification's `resentFrom`). */
-  readonly resent = new Set<string>();
   /** Attempts started and not ended, by notification id: a crash leaves them cut off. */
   readonly started = new Map<string, StartedAttempt>();
   /** The instant of the batch running now, if one is. */
@@ -59,12 +57,9 @@ export class OutboxState {
   apply(change: OutboxChange | ResetChange): void {
     const store = this.store;
     switch (change.kind) {
-      case 'notification_created': {
-        const n = change.notification;
-        store.add(n);
-        if (n.resentFrom !== null) this.resent.add(n.resentFrom);
+      case 'notification_created':
+        store.add(change.notification);
         break;
-      }
       case 'attempt_started':
         this.started.set(change.notification.id, change.attempt);
         break;
@@ -97,7 +92,6 @@ export class OutboxState {
         break;
       case 'reset':
         store.reset();
-        this.resent.clear();
         this.history.clear();
         this.started.clear();
         this.batchRunning = undefined;

@@ -9,7 +9,6 @@ import { FaultSchema } from '../auth/faults.js';
 import { API_VERSIONS } from '../auth/types.js';
 import { UserSchema } from '../auth/users.js';
 import { closestKey } from '../config/closest-key.js';
-import { BOOKING_STATUSES } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
 import { CANCEL_REASONS } from '../delivery/notification.js';
 import { formatPath } from '../errors.js';
@@ -17,6 +16,7 @@ import { JournalEntryShape } from '../model/auth.js';
 import { CLOCK_MODES } from '../model/clock.js';
 import { AttemptShape, BatchResultShape, NOTIFICATION_STATES, OutageShape } from '../model/delivery.js';
 import { instant, int, str } from '../model/fields.js';
+import { KEPT_MEMBER_SHAPES } from '../model/notification.js';
 import { HistoryEntryShape, reservationSummaryFields } from '../model/reservation.js';
 import { TRUST_SOURCES } from '../model/trust.js';
 
@@ -53,23 +53,15 @@ const settledFields = {
  * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
  */
 const NotificationDataShape = z.object({
-  id: str,
-  credentialId: str,
-  bookingId: int,
-  bookingNumber: str,
-  bookingStatus: z.enum(BOOKING_STATUSES),
-  state: z.enum(NOTIFICATION_STATES),
-  url: str,
-  createdAt: instant,
-  filename: str,
+  ...KEPT_MEMBER_SHAPES,
   authorization: str,
-  ...settledFields,
+  /** Pending, to be cancelled when its attempt in flight ends undelivered (decision 0224). */
+  cancelWhenSettled: z.enum(CANCEL_REASONS).optional(),
+  lastFinishedMs: z.number().optional(),
   attempts: z.array(AttemptShape).optional(),
   warnings: z.array(str).optional(),
   warningsOf: str.optional(),
   gzOf: int.optional(),
-  /** The notification this one resends (resend, bulk retry). */
-  resentFrom: str.optional(),
 });
 
 /** What a notification's change record carries: its state, and the attempt that ended. */

@@ -1,7 +1,7 @@
 import type { User } from '../auth/users.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
-import type { Attempt, NotificationRecord } from '../delivery/notification.js';
+import { type Attempt, type NotificationRecord, notificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustSource } from '../delivery/trust.js';
 import { RESET } from '../model/change-sink.js';
@@ -201,30 +201,16 @@ export class RecordReader {
       this.#warningsOf.set(d.warningsOf, standIn);
       warnings = standIn;
     }
-    // Every member in the order Outbox.create writes them: one object shape for all records.
-    return {
-      id: d.id,
-      credentialId: d.credentialId,
-      bookingId: d.bookingId,
-      bookingNumber: d.bookingNumber,
-      bookingStatus: d.bookingStatus,
-      state: d.state,
-      url: d.url,
-      createdAt: d.createdAt,
-      deliveredAt: d.deliveredAt ?? null,
-      exhaustedAt: d.exhaustedAt ?? null,
-      cancelledAt: d.cancelledAt ?? null,
-      cancelReason: d.cancelReason ?? null,
-      cancelWhenSettled: d.cancelWhenSettled,
-      filename: d.filename,
-      authorization: d.authorization,
-      gz,
-      attempts: d.attempts ?? NO_ATTEMPTS,
-      warnings,
-      inFlight: false,
-      lastFinishedMs: d.lastFinishedMs,
-      resentFrom: d.resentFrom ?? null,
-    };
+    return notificationRecord(
+      { ...d, warnings, inFlight: false },
+      {
+        cancelWhenSettled: d.cancelWhenSettled,
+        authorization: d.authorization,
+        gz,
+        attempts: d.attempts ?? NO_ATTEMPTS,
+        lastFinishedMs: d.lastFinishedMs,
+      },
+    );
   }
 
   /**

@@ -3,6 +3,7 @@ import type { DeliveryService } from '../delivery/index.js';
 import type { NotificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
+import { keptMembers } from '../model/notification.js';
 import type { ReservationStore, StoredReservation } from '../reservations/index.js';
 import type { ClockMark, KeptRecord, NotificationChange, NotificationData, OutgoingRecord } from './kinds.js';
 
@@ -44,25 +45,9 @@ export function notificationRecord(
   sharesBody: boolean,
   credentialWarnings: readonly string[] | undefined,
 ): OutgoingRecord {
-  const d: NotificationData = {
-    id: n.id,
-    credentialId: n.credentialId,
-    bookingId: n.bookingId,
-    bookingNumber: n.bookingNumber,
-    bookingStatus: n.bookingStatus,
-    state: n.state,
-    url: n.url,
-    createdAt: n.createdAt,
-    filename: n.filename,
-    authorization: n.authorization,
-  };
-  if (n.deliveredAt !== null) d.deliveredAt = n.deliveredAt;
-  if (n.exhaustedAt !== null) d.exhaustedAt = n.exhaustedAt;
-  if (n.cancelledAt !== null) d.cancelledAt = n.cancelledAt;
-  if (n.cancelReason !== null) d.cancelReason = n.cancelReason;
+  const d = { ...keptMembers(n), authorization: n.authorization } as NotificationData;
   if (n.state === 'pending' && n.cancelWhenSettled) d.cancelWhenSettled = n.cancelWhenSettled;
   if (n.lastFinishedMs !== undefined) d.lastFinishedMs = n.lastFinishedMs;
-  if (n.resentFrom !== null) d.resentFrom = n.resentFrom;
   if (n.attempts.length > 0) d.attempts = [...n.attempts];
   if (n.warnings.length > 0) {
     if (n.warnings === credentialWarnings) d.warningsOf = n.credentialId;
