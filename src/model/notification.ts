@@ -1,5 +1,5 @@
 /**
- * A notification's members, defined once (issue 38 §1): the outbox's record is typed by this shape
+ * A notification's members, defined once (decision 0234): the outbox's record is typed by this shape
  * (src/delivery/notification.ts), its summary and detail views copy the members it lists
  * (`toSummary`), the admin contract registers it (src/admin/contract/delivery-schemas.ts), the data
  * dir's records leave its null members out (`withoutNulls`, `withNulls`), and the dashboard draws the
