@@ -54,6 +54,15 @@ export const NotificationSummaryShape = z.object({
   lastAttempt: AttemptShape.nullable(),
 });
 
+/** Where a notification stands: the members every change of its state sets. */
+export const SETTLED_MEMBERS = [
+  'state',
+  'deliveredAt',
+  'exhaustedAt',
+  'cancelledAt',
+  'cancelReason',
+] as const;
+
 /** The summary's members a view computes from the record rather than copies. */
 export const COMPUTED_MEMBERS = ['stateNote', 'attemptCount', 'lastAttempt'] as const;
 type Computed = (typeof COMPUTED_MEMBERS)[number];
