@@ -1,10 +1,14 @@
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { ADMIN_ROUTES } from '../../src/admin/contract/routes.js';
 import { readState, stateDifferences } from './admin-state.js';
 import { serveOnDataDir, stop } from './data-dir-emulators.js';
+import { atFileEnd } from './file-hooks.js';
 import { testCa } from './tls.js';
 
 // The restart-equivalence property (issue 38 §5), shared by test/restart-equivalence.test.ts and
@@ -42,7 +46,34 @@ interface Call {
 const USERS = ['ana', 'bo'];
 const CREDENTIALS = ['c1', 'c2'];
 /** Nothing listens on port 9: every attempt fails at once (connection refused). */
-const URL = 'http://127.0.0.1:9/hook';
+/**
+ * Where each credential sends: nothing listens on port 9 for c1 (every attempt fails at once,
+ * connection refused); c2's receiver answers 200, so its notifications settle and the retention
+ * drops them.
+ */
+const REFUSED = 'http://127.0.0.1:9/hook';
+let accepting: Server | undefined;
+const urlOf = (credential: string | undefined) =>
+  credential === 'c2' && accepting
+    ? `http://127.0.0.1:${(accepting.address() as AddressInfo).port}/hook`
+    : REFUSED;
+
+/** Starts c2's receiver (once per test file: it is closed at the file's end). */
+async function acceptingReceiver(): Promise<void> {
+  if (accepting) return;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200).end());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  accepting = server;
+  atFileEnd(() => {
+    accepting = undefined;
+    server.closeAllConnections();
+    server.close();
+  });
+}
 const pem = testCa().certPem;
 
 type Lists = Record<string, Array<Record<string, unknown>>>;
@@ -76,11 +107,18 @@ export const REQUESTS: Record<
   deleteUser: (s) => ({ path: `/users/${USERS[s.pick % 2]}` }),
   addCredential: (s) => ({
     path: '/credentials',
-    body: { id: CREDENTIALS[s.pick % 2], apiKey: `key-${String(s.variant).padStart(12, '0')}`, url: URL },
+    body: {
+      id: CREDENTIALS[s.pick % 2],
+      apiKey: `key-${String(s.variant).padStart(12, '0')}`,
+      url: urlOf(CREDENTIALS[s.pick % 2]),
+    },
   }),
   updateCredential: (s) => ({
     path: `/credentials/${CREDENTIALS[s.pick % 2]}`,
-    body: { apiKey: `new-${String(s.variant).padStart(12, '0')}`, url: `${URL}/${s.variant}` },
+    body: {
+      apiKey: `new-${String(s.variant).padStart(12, '0')}`,
+      url: `${urlOf(CREDENTIALS[s.pick % 2])}/${s.variant}`,
+    },
   }),
   deleteCredential: (s) => ({ path: `/credentials/${CREDENTIALS[s.pick % 2]}` }),
   trust: () => ({ path: '/trust', raw: { text: pem, type: 'application/x-pem-file' } }),
@@ -205,13 +243,14 @@ async function run(url: string, step: Step): Promise<string | undefined> {
 
 const DRAWN = Object.keys(REQUESTS) as Step['op'][];
 /**
- * What every sequence starts from, so the drawn steps find something to act on: two users, a
- * credential, a token, a fault rule, an outage of the credential, an event and its notification.
+ * What every sequence starts from, so the drawn steps find something to act on: two users, the two
+ * credentials, a token, a fault rule, an outage of c1, an event and its two notifications.
  */
 const PREAMBLE: Step[] = [
   { op: 'addUser', pick: 0, variant: 0 },
   { op: 'addUser', pick: 1, variant: 1 },
   { op: 'addCredential', pick: 0, variant: 0 },
+  { op: 'addCredential', pick: 1, variant: 1 },
   { op: 'getAccessToken', pick: 0, variant: 1 },
   { op: 'addFault', pick: 0, variant: 2 },
   { op: 'addOutage', pick: 0, variant: 0 },
@@ -241,6 +280,7 @@ export async function restartsTheSame(
   steps: Step[],
   phase: (p: Phase) => void = () => {},
 ): Promise<void> {
+  await acceptingReceiver();
   const dataDir = join(root, `d${sequenceNumber++}`);
   let emu = await serve(dataDir);
   const done: string[] = [];
