@@ -60,7 +60,7 @@ type Kept = Pick<
  * A record of `members` (the nullable ones left out are null), every member in one order whatever
  * made it (an event, a resend, a restart): one object shape for 100,000 records.
  */
-export function notificationRecord(members: Partial<NotificationMembers>, kept: Kept): NotificationRecord {
+export function buildNotification(members: Partial<NotificationMembers>, kept: Kept): NotificationRecord {
   const n = membersOf(members) as NotificationRecord;
   n.cancelWhenSettled = kept.cancelWhenSettled;
   n.authorization = kept.authorization;

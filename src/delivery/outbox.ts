@@ -8,7 +8,7 @@ import { Attempts, type DrainResult } from './attempts.js';
 import { type BatchResult, runBatch } from './batches.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
-import { type CancelReason, type NotificationRecord, notificationRecord } from './notification.js';
+import { buildNotification, type CancelReason, type NotificationRecord } from './notification.js';
 import type { OutageStore } from './outages.js';
 import { type OutboxChange, OutboxState, type Settled, settledOf } from './outbox-state.js';
 import { authorizationOf, notificationFilename } from './prepare.js';
@@ -98,7 +98,7 @@ export class Outbox {
     /** Warnings of this notification beyond its credential's (a resend's, decision 0200). */
     warnings?: readonly string[],
   ): NotificationRecord {
-    const record = notificationRecord(
+    const record = buildNotification(
       {
         id: this.#store.nextId(),
         credentialId: credential.id,

@@ -1,7 +1,7 @@
 import type { User } from '../auth/users.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
-import { type Attempt, type NotificationRecord, notificationRecord } from '../delivery/notification.js';
+import { type Attempt, buildNotification, type NotificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustSource } from '../delivery/trust.js';
 import { RESET } from '../model/change-sink.js';
@@ -201,7 +201,7 @@ export class RecordReader {
       this.#warningsOf.set(d.warningsOf, standIn);
       warnings = standIn;
     }
-    return notificationRecord(
+    return buildNotification(
       { ...d, warnings, inFlight: false },
       {
         cancelWhenSettled: d.cancelWhenSettled,
