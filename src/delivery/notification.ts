@@ -4,6 +4,7 @@ import { ATTEMPT_TRIGGERS, type AttemptShape, NOTIFICATION_STATES } from '../mod
 import {
   CANCEL_REASONS,
   type COMPUTED_MEMBERS,
+  literalOf,
   membersOf,
   type NotificationMembers,
   NotificationSummaryShape,
@@ -99,14 +100,15 @@ const COMPUTED: {
   /** The latest attempt (a reference, not a copy), null before the first one ended. */
   lastAttempt: (n) => n.attempts.at(-1) ?? null,
 };
-const SUMMARY = Object.keys(NotificationSummaryShape.shape) as Array<keyof NotificationSummary>;
+const summaryOf = literalOf<NotificationRecord, typeof COMPUTED, NotificationSummary>(
+  Object.keys(NotificationSummaryShape.shape).map(
+    (k) => [k, k in COMPUTED ? `f.${k}(n)` : `n.${k}`] as const,
+  ),
+);
 
 /** The admin API's summary view of a notification: the members of its shape, in its order. */
 export function toSummary(n: NotificationRecord): NotificationSummary {
-  const out: Record<string, unknown> = {};
-  for (const k of SUMMARY)
-    out[k] = k in COMPUTED ? COMPUTED[k as keyof typeof COMPUTED](n) : n[k as keyof NotificationRecord];
-  return out as NotificationSummary;
+  return summaryOf(n, COMPUTED);
 }
 
 /** The admin API's full view: summary plus headers, the body (decompressed) and every attempt. */

@@ -116,15 +116,27 @@ export function keptMembers(n: NotificationMembers): Partial<NotificationMembers
   return out as Partial<NotificationMembers>;
 }
 
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * `(n, f) => ({ name: expression, … })` compiled once from the shape's member names: an object
+ * literal of one fixed shape, as fast as one written by hand (a loop of keyed stores into an empty
+ * object was 10 to 20 times slower, measured over 100,000 summaries). `n` is the object read, `f`
+ * the functions the expressions call.
+ */
+export function literalOf<A, F, R>(members: ReadonlyArray<readonly [name: string, expression: string]>) {
+  for (const [name] of members) if (!IDENTIFIER.test(name)) throw new Error(`not a member name: ${name}`);
+  const body = members.map(([name, expression]) => `${name}: ${expression}`).join(', ');
+  return new Function('n', 'f', `return { ${body} };`) as (n: A, f?: F) => R;
+}
+
 /**
  * Every member, in the summary's order whatever `d` holds (one object shape for every record made:
  * by an event, a resend or a restart), a nullable one `d` left out as null.
  */
-export function membersOf(d: Partial<NotificationMembers>): NotificationMembers {
-  const out: Record<string, unknown> = {};
-  for (const k of COPIED_MEMBERS) out[k] = NULLABLE.has(k) ? (d[k] ?? null) : d[k];
-  return out as NotificationMembers;
-}
+export const membersOf: (d: Partial<NotificationMembers>) => NotificationMembers = literalOf(
+  COPIED_MEMBERS.map((k) => [k, NULLABLE.has(k) ? `n.${k} ?? null` : `n.${k}`] as const),
+);
 
 /** The member that makes a new notification the resend of notification `original`. */
 export const resending = (original: string | undefined): Partial<NotificationMembers> =>
