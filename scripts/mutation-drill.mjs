@@ -1,26 +1,24 @@
 #!/usr/bin/env node
 /**
- * The mutation drill of the stores' one writer (issue 38 §5, decision 0213). Every store has one
- * `apply(change)`, called by the change stream after the keeper and by replay after a restart. For
- * each case of each store's `apply`, one mutant whose case does nothing; for each kind of change a
- * store emits, one mutant that bypasses the stream (the store applies the change itself: never kept,
- * never heard). Each mutant is made in a copy of the source (one copy per worker, `--workers` of
- * them at once), and the killers run against it, stopping at the first failure: the
- * restart-equivalence property (test/restart-equivalence.test.ts, `--sequences` of them) with the
- * in-process crash test (test/restart-crash-cut.test.ts) and the sweep of every kind of change
- * (test/restart-sweep.test.ts), then the unit and end-to-end tests of the
- * store's own feature. Prints every mutant and the test that killed it; exits 0 only if every mutant
- * was killed.
+ * The mutation drill of the stores' one writer (issue 38 §5, decisions 0213, 0233). Every store has
+ * one `apply(change)`, called by the change stream after the keeper and by replay after a restart.
+ * For each case of each store's `apply`, one mutant whose case does nothing in the restarted
+ * emulator (its replay and what follows); for each kind of change a store applies, one mutant that
+ * bypasses the stream (the owner applies the change itself: never kept, never heard). The mutants
+ * are found in the source and run in one process (test/drill/mutation-drill.drill.ts), each a hook
+ * on a prototype, met by the restart-equivalence property (test/helpers/restart-property.ts) on a
+ * fixed seed and stopped at its first failing sequence. Prints every mutant and what killed it;
+ * exits 0 only if every mutant was killed.
  *
- *   node scripts/mutation-drill.mjs [--only <substring>[,<substring>…]] [--sequences <n>] [--workers <n>] [--list]
+ *   node scripts/mutation-drill.mjs [--only <substring>[,<substring>…]] [--sequences <n>] [--seed <n>] [--list]
  *
  * `--list` prints the mutants and runs none.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest } from 'vitest/node';
+import { startVitest } from 'vitest/node';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -35,11 +33,12 @@ if (args.includes('--help')) {
 }
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const only = option('--only', undefined);
-const sequences = option('--sequences', '30');
-const workers = Math.max(1, Number(option('--workers', '2')));
+// 200 sequences bound a mutant that would survive; a killed one stops at its first failing sequence.
+const sequences = option('--sequences', '200');
+const seed = option('--seed', '38');
 for (const [name, value] of [
   ['--sequences', sequences],
-  ['--workers', String(workers)],
+  ['--seed', seed],
 ]) {
   if (!/^\d+$/.test(value) || Number(value) < 1) {
     console.error(`${name} takes a whole number of at least 1, not ${JSON.stringify(value)}`);
@@ -54,6 +53,17 @@ const NO_OWNER = {
   clock_advanced: 'the clock is no store: the data dir keeps where it stood, the clock starts there',
 };
 
+/**
+ * Kinds whose state only a restart after a crash reads (what the crash cut off): their mutants meet
+ * the crash cut first, and their `apply` mutant does nothing while the restarted emulator starts.
+ * Every other kind's does nothing in the emulator that makes the change, which keeps and tells it:
+ * the restart makes it, and the property sees the difference.
+ */
+const READ_AT_RESTART = {
+  attempt_started: 'the attempts started and not ended are what a crash cuts off',
+  batch_started: 'the batch running is what a crash cuts off',
+};
+
 /** The source files of src/ (tests aside), relative to the root. */
 function sources(dir = 'src') {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -63,182 +73,82 @@ function sources(dir = 'src') {
   });
 }
 
-/** Every mutant: a name, a file, and the text that replaces one exact occurrence. */
+/**
+ * Every mutant: one per case of each store class's `apply(change: …)` (the class that holds the
+ * method), then one per kind those cases apply (the stream bypassed).
+ */
 function mutants() {
   const out = [];
   const applied = new Set();
   for (const file of sources()) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    // Each case of an `apply(change: …)` method, up to the method's closing brace.
     for (const method of text.matchAll(/^( +)apply\(change: [^)]*\): void \{\n([\s\S]*?)^\1\}$/gm)) {
-      const whole = method[0];
-      const opening = /switch \(change\.kind\) \{\n/.exec(whole);
-      if (!opening) continue;
-      for (const c of whole.matchAll(/^( +)case '([a-z_]+)':( \{)?\n/gm)) {
-        applied.add(c[2]);
-        // Its label leaves its group (the cases that share its code) for a case of its own that
-        // does nothing, first in the switch: the other kinds of the group still run their code.
-        const at = opening.index + opening[0].length;
-        const without = `${whole.slice(0, c.index)}${c[3] ? `${c[1]}{\n` : ''}${whole.slice(c.index + c[0].length)}`;
+      if (!/switch \(change\.kind\) \{\n/.test(method[0])) continue;
+      const owner = [...text.slice(0, method.index).matchAll(/^export class (\w+)/gm)].at(-1)?.[1];
+      for (const c of method[0].matchAll(/^ +case '([a-z_]+)':/gm)) {
+        applied.add(c[1]);
+        const phase = c[1] in READ_AT_RESTART ? 'restart' : 'live';
+        const when = phase === 'live' ? 'kept and told, never made' : 'while the restarted emulator starts';
         out.push({
-          name: `apply: ${c[2]} does nothing (${file})`,
+          name: `apply: ${c[1]} does nothing, ${when} (${owner}, ${file})`,
+          how: 'apply',
+          phase,
+          crashFirst: c[1] in READ_AT_RESTART,
+          kind: c[1],
           file,
-          from: whole,
-          to: `${without.slice(0, at)}${c[1]}case '${c[2]}':\n${c[1]}  break;\n${without.slice(at)}`,
+          owner,
         });
       }
     }
   }
-  // Each kind's emit, in the store that owns it (the data dir's crash repair is no store).
-  const bypassed = new Set();
-  for (const file of sources().filter((f) => !f.startsWith('src/store/'))) {
-    const text = readFileSync(join(ROOT, file), 'utf8');
-    const sites = [
-      ...text.matchAll(/([\w.#?]+)\.(emit|emitMade)\((\s*\{\s*kind: '([a-z_]+)')/g),
-      ...text.matchAll(/([\w.#?]+)\.(emit|emitMade)\((RESET)(),/g),
-    ];
-    for (const site of sites) {
-      const kind = site[4] || 'reset';
-      if (kind in NO_OWNER || bypassed.has(kind)) continue;
-      bypassed.add(kind);
-      // The call to the end of the line its kind is on: two emits of a kind may begin alike.
-      const line = text.slice(site.index, text.indexOf('\n', site.index + site[0].length));
-      const call = `${site[1]}.${site[2]}(`;
-      out.push({
-        name: `stream bypassed: ${kind} applied but never kept nor heard (${file})`,
-        file,
-        from: line,
-        to: `((c, owner) => owner.apply(c))(${line.slice(call.length)}`,
-      });
-    }
-  }
   for (const kind of applied)
-    if (!bypassed.has(kind)) console.warn(`warning: no emit of ${kind} found outside src/store/`);
+    if (!(kind in NO_OWNER))
+      out.push({
+        name: `stream bypassed: ${kind} applied but never kept nor heard`,
+        how: 'bypass',
+        crashFirst: kind in READ_AT_RESTART,
+        phase: 'live',
+        kind,
+      });
   return out.filter((x) => !only || only.split(',').some((o) => x.name.includes(o)));
 }
 
-/**
- * The killers of a mutant of `file`, in order, each one vitest run that stops at its first failure:
- * the property with the in-process crash test; the unit tests beside the mutated file; then the
- * end-to-end tests of the stores' features.
- */
-function killers(file) {
-  const folder = dirname(file);
-  const units = readdirSync(join(ROOT, folder))
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => `${folder}/${f}`);
-  return [
-    {
-      files: [
-        'test/restart-equivalence.test.ts',
-        'test/restart-crash-cut.test.ts',
-        'test/restart-sweep.test.ts',
-      ],
-    },
-    ...(units.length > 0 ? [{ files: units }] : []),
-    {
-      files: [
-        'test/auth-admin.test.ts',
-        'test/api-faults.test.ts',
-        'test/delivery-outages.test.ts',
-        'test/delivery-trust.test.ts',
-        'test/notification-retention.test.ts',
-        'test/delivery-redelivery.test.ts',
-        'test/delivery-cancel.test.ts',
-      ],
-    },
-  ];
-}
-
-/** A copy of what the killers run (the source, the tests, the UI they serve), node_modules linked. */
-function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'reportbo-drill-'));
-  for (const f of ['src', 'test', 'ui', 'package.json', 'tsconfig.json', 'vitest.config.ts'])
-    cpSync(join(ROOT, f), join(dir, f), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
-
-/** The first failed test of a run (its file, its name, the GET that differs), or undefined. */
-function firstFailure(dir, files, run) {
-  // A Vitest keeps the modules of its earlier runs: only this run's files count.
-  const ran = new Set(files);
-  for (const m of run.testModules.filter((x) => ran.has(x.moduleId)))
-    for (const t of m.children.allTests()) {
-      const r = t.result();
-      if (r.state !== 'failed') continue;
-      const message = String(r.errors?.[0]?.message ?? '');
-      const line = message.split('\n').find((l) => l.includes('GET /'));
-      return `${relative(dir, t.module.moduleId)} > ${t.fullName}${line ? `: ${line.trim()}` : ''}`;
-    }
-  if (run.unhandledErrors.length > 0)
-    return `an unhandled error: ${String(run.unhandledErrors[0]).slice(0, 200)}`;
-  return undefined;
-}
-
-// Read by the property test and by vitest.config.ts (its workers per run) in every run.
-process.env.RESTART_SEQUENCES = sequences;
-process.env.VITEST_MAX_WORKERS = '2';
 const started = Date.now();
 const queue = mutants();
 if (args.includes('--list')) {
-  let bad = 0;
-  for (const m of queue) {
-    const once = readFileSync(join(ROOT, m.file), 'utf8').split(m.from).length === 2;
-    if (!once) bad++;
-    console.log(`${m.name}${once ? '' : ': its text is not found exactly once'}`);
-  }
-  process.exit(bad === 0 ? 0 : 1);
+  for (const m of queue) console.log(m.name);
+  process.exit(queue.length > 0 ? 0 : 1);
 }
-const results = [];
-/**
- * One worker: a copy of the source and one Vitest of its own, which keeps its transforms between
- * runs; a mutant is written into the copy, its file invalidated, the killers run, the file put back.
- */
-async function worker() {
-  const dir = workspace();
-  const vitest = await createVitest('test', { root: dir, watch: false, reporters: [{}] });
-  await vitest.standalone();
-  try {
-    for (let mutant = queue.shift(); mutant; mutant = queue.shift()) {
-      const file = join(dir, mutant.file);
-      const original = readFileSync(file, 'utf8');
-      let by = 'survived: no test failed';
-      let killed = false;
-      if (original.split(mutant.from).length !== 2)
-        by = `the text to mutate is not found exactly once in ${mutant.file}`;
-      else {
-        writeFileSync(file, original.replace(mutant.from, mutant.to));
-        vitest.invalidateFile(file);
-        try {
-          for (const killer of killers(mutant.file)) {
-            const files = killer.files.map((f) => join(dir, f));
-            const failed = firstFailure(dir, files, await vitest.runTestFiles(files));
-            if (failed) {
-              killed = true;
-              by = failed;
-              break;
-            }
-          }
-        } finally {
-          writeFileSync(file, original);
-          vitest.invalidateFile(file);
-        }
-      }
-      results.push({ ...mutant, killed, by });
-      console.log(`${killed ? 'killed  ' : 'SURVIVED'} ${mutant.name}: ${by}`);
-    }
-  } finally {
-    await vitest.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+const work = mkdtempSync(join(tmpdir(), 'reportbo-drill-'));
+const report = join(work, 'report.json');
+writeFileSync(join(work, 'mutants.json'), JSON.stringify(queue));
+// Read by the drill's test file in its worker.
+process.env.REPORTBO_DRILL_MUTANTS = join(work, 'mutants.json');
+process.env.REPORTBO_DRILL_REPORT = report;
+process.env.REPORTBO_DRILL_SEED = seed;
+process.env.RESTART_SEQUENCES = sequences;
+const vitest = await startVitest('test', [], {
+  root: ROOT,
+  config: false,
+  include: ['test/drill/*.drill.ts'],
+  setupFiles: ['test/setup/file-hooks.ts'],
+  pool: 'forks',
+  watch: false,
+  reporters: ['dot'],
+});
+await vitest?.close();
+let results = [];
+try {
+  results = JSON.parse(readFileSync(report, 'utf8'));
+} catch {
+  // No report: the drill's file did not start (printed above by vitest).
 }
-const total = queue.length;
-await Promise.all(Array.from({ length: Math.min(workers, total) }, worker));
+rmSync(work, { recursive: true, force: true });
+for (const r of results) console.log(`${r.killed ? 'killed  ' : 'SURVIVED'} ${r.name}: ${r.by}`);
 const survived = results.filter((r) => !r.killed);
 console.log(
-  `\nmutation drill: ${total - survived.length} of ${total} mutants killed in ${Math.round((Date.now() - started) / 1000)} s (${workers} workers, ${sequences} sequences)`,
+  `\nmutation drill: ${results.length - survived.length} of ${queue.length} mutants killed in ${Math.round((Date.now() - started) / 1000)} s (seed ${seed}, at most ${sequences} sequences each)`,
 );
 for (const [kind, why] of Object.entries(NO_OWNER)) console.log(`  no mutant of ${kind}: ${why}`);
 for (const r of survived) console.log(`  survived: ${r.name} (${r.by})`);
-process.exit(survived.length === 0 && total > 0 ? 0 : 1);
+process.exit(survived.length === 0 && results.length === queue.length && queue.length > 0 ? 0 : 1);

@@ -5,6 +5,7 @@
 import { renderAttempt, triggerText } from './attempts.js';
 import { base64Of, copyText, curlCommand, MAX_INLINE_GZ_BYTES } from './curl.js';
 import { fullTime, h, jsonTree, outcomeText, pill, select } from './dom.js';
+import { NOTIFICATION_LINKS } from './fields.js';
 import { notificationsHash, openNotification } from './route.js';
 import {
   ApiError,
@@ -376,25 +377,32 @@ async function redeliverStatus(d) {
   return now.status;
 }
 
-/** Links between a resend and the notification it resends, both ways. @param {Detail} d */
+/**
+ * Links between a resend and the notification it resends, both ways: each member the notification's
+ * shape marks as naming other notifications (fields.js), in an element named after it.
+ * @param {Detail} d
+ */
 function resentLinks(d) {
-  const as = d.resentAs ?? [];
-  if (!d.resentFrom && as.length === 0) return null;
   /** @param {string} id */
   const link = (id) => h('a', { href: notificationsHash(id), class: 'mono' }, id);
+  const parts = NOTIFICATION_LINKS.flatMap(({ member, label }) => {
+    const ids = /** @type {string[]} */ ([/** @type {Record<string, unknown>} */ (d)[member] ?? []].flat());
+    if (ids.length === 0) return [];
+    const id = member.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return [
+      h(
+        'span',
+        { id },
+        `${label} `,
+        ids.flatMap((x, i) => (i === 0 ? [link(x)] : [', ', link(x)])),
+      ),
+    ];
+  });
+  if (parts.length === 0) return null;
   return h(
     'div',
     { class: 'resent-links', id: 'resent-links' },
-    d.resentFrom ? h('span', { id: 'resent-from' }, 'Resends ', link(d.resentFrom)) : null,
-    d.resentFrom && as.length ? ' · ' : null,
-    as.length
-      ? h(
-          'span',
-          { id: 'resent-as' },
-          `Resent as `,
-          as.flatMap((id, i) => (i === 0 ? [link(id)] : [', ', link(id)])),
-        )
-      : null,
+    parts.flatMap((p, i) => (i === 0 ? [p] : [' · ', p])),
   );
 }
 

@@ -82,27 +82,22 @@ async function inSlices(count: number, step: (i: number) => void, stopped: () =>
   return true;
 }
 
-/**
- * The NDJSON export: one line per notification with the notifications that resend it (`resentAs`),
- * found through one index of every notification's `resentFrom` (`all`), not a scan per line.
- */
+/** The NDJSON export: one line per notification with the notifications that resend it (`resentAs`). */
 export function ndjsonPieces(
   records: readonly NotificationRecord[],
-  all: readonly NotificationRecord[],
+  resentAs: (id: string) => readonly NotificationRecord[],
 ): Pieces {
-  const resentAs = new Map<string, string[]>();
-  for (const r of all) {
-    if (r.resentFrom === null) continue;
-    const list = resentAs.get(r.resentFrom);
-    if (list) list.push(r.id);
-    else resentAs.set(r.resentFrom, [r.id]);
-  }
   let i = 0;
   return {
     head: '',
     next: () => {
       const n = records[i++];
-      return n === undefined ? undefined : ndjsonLine(n, resentAs.get(n.id) ?? []);
+      return n === undefined
+        ? undefined
+        : ndjsonLine(
+            n,
+            resentAs(n.id).map((r) => r.id),
+          );
     },
     tail: '',
   };

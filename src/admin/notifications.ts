@@ -39,7 +39,9 @@ export function notificationRoutes(emulator: Emulator): Hono {
       // holds the event loop, and stops when the client goes.
       const body = slicedBody(async (stopped) => {
         const { records } = await scanNotifications(listed, { passes, search }, { signal });
-        return format === 'har' ? harPieces(records, stopped) : ndjsonPieces(records, outbox.list());
+        return format === 'har'
+          ? harPieces(records, stopped)
+          : ndjsonPieces(records, (id) => outbox.resendsOf(id));
       }, signal);
       return c.body(body, 200, {
         'Content-Type':

@@ -1,7 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { NotFoundError } from '../errors.js';
+import { NOTIFICATION_LINKS } from '../model/notification.js';
 import { mount } from './mount.js';
+
+/**
+ * The dashboard's modules made from the model rather than kept in ui/ (typed there by a `.d.ts`): the
+ * notification members it links, so the page names no member of a notification by hand.
+ */
+const GENERATED: Record<string, string> = {
+  'fields.js': `export const NOTIFICATION_LINKS = ${JSON.stringify(NOTIFICATION_LINKS)};\n`,
+};
 
 /** The dashboard's files, shipped in the package's `ui/` folder (no build step, no CDN). */
 const UI_DIR = new URL('../../ui/', import.meta.url);
@@ -26,6 +35,7 @@ const ASSETS: Record<string, string> = {
   'retry.js': JS,
   'triage.js': JS,
   'charts.js': JS,
+  'fields.js': JS,
   'dashboard.css': 'text/css; charset=utf-8',
   'inspector.css': 'text/css; charset=utf-8',
 };
@@ -42,7 +52,9 @@ export function uiRoutes(): Hono {
   const file = (name: string) => {
     let text = cache.get(name);
     if (!text) {
-      text = readFile(new URL(name, UI_DIR), 'utf8');
+      text = Object.hasOwn(GENERATED, name)
+        ? Promise.resolve(GENERATED[name]!)
+        : readFile(new URL(name, UI_DIR), 'utf8');
       text.catch(() => cache.delete(name)); // a failed read is retried, not cached
       cache.set(name, text);
     }

@@ -12,6 +12,8 @@ export class NotificationStore {
   readonly inFlight = new Set<NotificationRecord>();
   /** The resends of each notification resent at least once, oldest first (decision 0200). */
   readonly resends = new Map<string, NotificationRecord[]>();
+  /** Ids of the notifications a resend or bulk retry took, kept when the resends are dropped. */
+  readonly resent = new Set<string>();
   readonly waiters = new SettleWaiters(() => this.inFlight);
   // Emulator time and wall time change at different paces: one last-string cache each.
   readonly clockIso = new IsoStrings();
@@ -37,6 +39,7 @@ export class NotificationStore {
     this.byId.set(n.id, n);
     if (n.state === 'pending') this.pending.add(n);
     if (n.resentFrom !== null) {
+      this.resent.add(n.resentFrom);
       const resends = this.resends.get(n.resentFrom);
       if (resends) resends.push(n);
       else this.resends.set(n.resentFrom, [n]);
@@ -81,6 +84,7 @@ export class NotificationStore {
     this.pending.clear();
     this.inFlight.clear();
     this.resends.clear();
+    this.resent.clear();
     this.texts.clear();
     this.headers.clear();
     this.#seq = 0;

@@ -1,6 +1,14 @@
 import type { z } from 'zod';
-import { type BookingStatus, type StoredBody, unpackBody } from '../contract/index.js';
+import { type StoredBody, unpackBody } from '../contract/index.js';
 import { ATTEMPT_TRIGGERS, type AttemptShape, NOTIFICATION_STATES } from '../model/delivery.js';
+import {
+  CANCEL_REASONS,
+  type COMPUTED_MEMBERS,
+  literalOf,
+  membersOf,
+  type NotificationMembers,
+  NotificationSummaryShape,
+} from '../model/notification.js';
 import { UNCOUNTED_OUTCOMES } from './outcome.js';
 import { deliveryHeaders } from './prepare.js';
 
@@ -16,11 +24,7 @@ export const MAX_ATTEMPTS = 1 + MAX_REDELIVERIES;
 export { NOTIFICATION_STATES };
 export type NotificationState = (typeof NOTIFICATION_STATES)[number];
 
-/**
- * Why a notification was cancelled: `credential_deleted`, its credential was deleted while it was
- * pending; `resent`, a resend took its place (decision 0200).
- */
-export const CANCEL_REASONS = ['credential_deleted', 'resent'] as const;
+export { CANCEL_REASONS };
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 export { ATTEMPT_TRIGGERS };
@@ -30,40 +34,41 @@ export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
 export type Attempt = z.output<typeof AttemptShape>;
 
 /**
- * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): the body gzipped only
- * (the Buffer the reservation store also holds), strings shared with the credential or with other
- * records, and the headers built per attempt from `authorization`, `filename` and `gz.length`.
+ * A notification as the outbox keeps it, compact for 100,000 pending (decision 0018): its members
+ * (src/model/notification.ts), the body gzipped only (the Buffer the reservation store also holds),
+ * strings shared with the credential or with other records, and the headers built per attempt from
+ * `authorization`, `filename` and `gz.length`.
  */
-export interface NotificationRecord {
-  id: string;
-  credentialId: string;
-  bookingId: number;
-  bookingNumber: string;
-  bookingStatus: BookingStatus;
-  state: NotificationState;
-  url: string;
-  createdAt: string;
-  deliveredAt: string | null;
-  exhaustedAt: string | null;
-  /** Emulator time it was cancelled (state `cancelled`), else null. */
-  cancelledAt: string | null;
-  cancelReason: CancelReason | null;
+export interface NotificationRecord extends NotificationMembers {
   /** Set while an attempt runs when the notification must be cancelled once it ends undelivered. */
   cancelWhenSettled: CancelReason | undefined;
-  filename: string;
   /** `Bearer <apiKey>` of the credential, one string shared by its notifications. */
   authorization: string;
   gz: StoredBody;
   /** Replaced (not pushed to) on each attempt, so it never carries spare capacity. */
   attempts: readonly Attempt[];
-  /** The credential's warnings array itself (credentials are immutable once stored). */
-  warnings: readonly string[];
-  /** An attempt is queued or running. */
-  inFlight: boolean;
   /** Emulator ms when the last attempt finished. */
   lastFinishedMs?: number;
-  /** The notification this one resends (POST /__admin/notifications/:id/resend, bulk retry), else null. */
-  resentFrom: string | null;
+}
+
+/** What a record holds beyond its members. */
+type Kept = Pick<
+  NotificationRecord,
+  'cancelWhenSettled' | 'authorization' | 'gz' | 'attempts' | 'lastFinishedMs'
+>;
+
+/**
+ * A record of `members` (the nullable ones left out are null), every member in one order whatever
+ * made it (an event, a resend, a restart): one object shape for 100,000 records.
+ */
+export function buildNotification(members: Partial<NotificationMembers>, kept: Kept): NotificationRecord {
+  const n = membersOf(members) as NotificationRecord;
+  n.cancelWhenSettled = kept.cancelWhenSettled;
+  n.authorization = kept.authorization;
+  n.gz = kept.gz;
+  n.attempts = kept.attempts;
+  n.lastFinishedMs = kept.lastFinishedMs;
+  return n;
 }
 
 /** Attempts that count toward MAX_ATTEMPTS: all but those the emulator itself cut short. */
@@ -86,30 +91,24 @@ export function stateNote(n: Pick<NotificationRecord, 'state' | 'attempts'>): st
   return `exhausted; ${cut} attempt${cut === 1 ? '' : 's'} cut off by a crash: the receiver may have acknowledged`;
 }
 
-/** The admin API's summary view of a notification. */
-export function toSummary(n: NotificationRecord) {
-  return {
-    id: n.id,
-    credentialId: n.credentialId,
-    bookingId: n.bookingId,
-    bookingNumber: n.bookingNumber,
-    bookingStatus: n.bookingStatus,
-    state: n.state,
-    stateNote: stateNote(n),
-    url: n.url,
-    createdAt: n.createdAt,
-    deliveredAt: n.deliveredAt,
-    exhaustedAt: n.exhaustedAt,
-    cancelledAt: n.cancelledAt,
-    cancelReason: n.cancelReason,
-    resentFrom: n.resentFrom,
-    filename: n.filename,
-    attemptCount: n.attempts.length,
-    inFlight: n.inFlight,
-    warnings: n.warnings,
-    /** The latest attempt (a reference, not a copy), null before the first one ended. */
-    lastAttempt: n.attempts.at(-1) ?? null,
-  };
+/** The summary's members a view computes from the record. */
+const COMPUTED: {
+  [K in (typeof COMPUTED_MEMBERS)[number]]: (n: NotificationRecord) => NotificationSummary[K];
+} = {
+  stateNote,
+  attemptCount: (n) => n.attempts.length,
+  /** The latest attempt (a reference, not a copy), null before the first one ended. */
+  lastAttempt: (n) => n.attempts.at(-1) ?? null,
+};
+const summaryOf = literalOf<NotificationRecord, typeof COMPUTED, NotificationSummary>(
+  Object.keys(NotificationSummaryShape.shape).map(
+    (k) => [k, k in COMPUTED ? `f.${k}(n)` : `n.${k}`] as const,
+  ),
+);
+
+/** The admin API's summary view of a notification: the members of its shape, in its order. */
+export function toSummary(n: NotificationRecord): NotificationSummary {
+  return summaryOf(n, COMPUTED);
 }
 
 /** The admin API's full view: summary plus headers, the body (decompressed) and every attempt. */
@@ -123,4 +122,4 @@ export function toDetail(n: NotificationRecord) {
   };
 }
 
-export type NotificationSummary = ReturnType<typeof toSummary>;
+export type NotificationSummary = z.output<typeof NotificationSummaryShape>;

@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { ResetChange } from '../model/change-sink.js';
+import { SETTLED_MEMBERS } from '../model/notification.js';
 import { BatchHistory, type BatchResult } from './batches.js';
 import type { Attempt, NotificationRecord } from './notification.js';
 import { NotificationStore } from './notification-store.js';
@@ -7,17 +8,15 @@ import { NotificationStore } from './notification-store.js';
 /** An attempt as it starts: what is known before the receiver answers. */
 export type StartedAttempt = Pick<Attempt, 'number' | 'startedAt' | 'startedAtWall' | 'trigger' | 'batchAt'>;
 
-/** Where a notification stands after a change: its state and when it got there. */
+/**
+ * Where a notification stands after a change: its settled members (src/model/notification.ts), when
+ * its last attempt ended, and a cancel waiting for its attempt in flight.
+ */
 export type Settled = Pick<
   NotificationRecord,
-  | 'state'
-  | 'deliveredAt'
-  | 'exhaustedAt'
-  | 'cancelledAt'
-  | 'cancelReason'
-  | 'lastFinishedMs'
-  | 'cancelWhenSettled'
+  (typeof SETTLED_MEMBERS)[number] | 'lastFinishedMs' | 'cancelWhenSettled'
 >;
+const SETTLED: ReadonlyArray<keyof Settled> = [...SETTLED_MEMBERS, 'lastFinishedMs', 'cancelWhenSettled'];
 
 /** What the outbox changed (src/change-stream.ts). */
 export type OutboxChange =
@@ -45,8 +44,6 @@ export type OutboxChange =
 export class OutboxState {
   readonly store = new NotificationStore();
   readonly history: BatchHistory;
-  /** Ids of the notifications a resend or bulk retry took (some notification's `resentFrom`). */
-  readonly resent = new Set<string>();
   /** Attempts started and not ended, by notification id: a crash leaves them cut off. */
   readonly started = new Map<string, StartedAttempt>();
   /** The instant of the batch running now, if one is. */
@@ -59,12 +56,9 @@ export class OutboxState {
   apply(change: OutboxChange | ResetChange): void {
     const store = this.store;
     switch (change.kind) {
-      case 'notification_created': {
-        const n = change.notification;
-        store.add(n);
-        if (n.resentFrom !== null) this.resent.add(n.resentFrom);
+      case 'notification_created':
+        store.add(change.notification);
         break;
-      }
       case 'attempt_started':
         this.started.set(change.notification.id, change.attempt);
         break;
@@ -97,7 +91,6 @@ export class OutboxState {
         break;
       case 'reset':
         store.reset();
-        this.resent.clear();
         this.history.clear();
         this.started.clear();
         this.batchRunning = undefined;
@@ -106,27 +99,18 @@ export class OutboxState {
   }
 
   #settle(n: NotificationRecord, s: Settled): void {
-    n.state = s.state;
-    n.deliveredAt = s.deliveredAt;
-    n.exhaustedAt = s.exhaustedAt;
-    n.cancelledAt = s.cancelledAt;
-    n.cancelReason = s.cancelReason;
-    n.lastFinishedMs = s.lastFinishedMs;
-    n.cancelWhenSettled = s.state === 'pending' ? s.cancelWhenSettled : undefined;
+    for (const k of SETTLED) (n as Record<keyof Settled, unknown>)[k] = s[k];
     if (s.state === 'pending') this.store.pending.add(n);
-    else this.store.pending.delete(n);
+    else {
+      n.cancelWhenSettled = undefined;
+      this.store.pending.delete(n);
+    }
   }
 }
 
 /** Where `n` stands now. */
 export function settledOf(n: NotificationRecord): Settled {
-  return {
-    state: n.state,
-    deliveredAt: n.deliveredAt,
-    exhaustedAt: n.exhaustedAt,
-    cancelledAt: n.cancelledAt,
-    cancelReason: n.cancelReason,
-    lastFinishedMs: n.lastFinishedMs,
-    cancelWhenSettled: n.cancelWhenSettled,
-  };
+  const s = {} as Record<keyof Settled, unknown>;
+  for (const k of SETTLED) s[k] = n[k];
+  return s as Settled;
 }

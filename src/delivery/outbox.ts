@@ -3,11 +3,12 @@ import { type BookingStatus, type NotificationBody, packBody, type StoredBody } 
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { APPLY_ONLY, type ChangeSink, RESET } from '../model/change-sink.js';
+import { resending } from '../model/notification.js';
 import { Attempts, type DrainResult } from './attempts.js';
 import { type BatchResult, runBatch } from './batches.js';
 import type { Credential } from './credential-schema.js';
 import { Limiter } from './limiter.js';
-import type { CancelReason, NotificationRecord } from './notification.js';
+import { buildNotification, type CancelReason, type NotificationRecord } from './notification.js';
 import type { OutageStore } from './outages.js';
 import { type OutboxChange, OutboxState, type Settled, settledOf } from './outbox-state.js';
 import { authorizationOf, notificationFilename } from './prepare.js';
@@ -92,33 +93,34 @@ export class Outbox {
     bookingId: number,
     body: NotificationBody,
     gz?: StoredBody,
-    resentFrom?: string,
+    /** The notification this one resends, if it is a resend. */
+    original?: string,
     /** Warnings of this notification beyond its credential's (a resend's, decision 0200). */
     warnings?: readonly string[],
   ): NotificationRecord {
-    const record: NotificationRecord = {
-      id: this.#store.nextId(),
-      credentialId: credential.id,
-      bookingId,
-      bookingNumber: body.Reservation.BookingNumber,
-      bookingStatus: body.Reservation.BookingStatus as BookingStatus,
-      state: 'pending',
-      url: credential.url,
-      createdAt: this.#store.clockIso.of(this.deps.clock.now()),
-      deliveredAt: null,
-      exhaustedAt: null,
-      cancelledAt: null,
-      cancelReason: null,
-      cancelWhenSettled: undefined,
-      filename: notificationFilename(body),
-      authorization: authorizationOf(credential),
-      gz: gz ?? packBody(body),
-      attempts: [],
-      warnings: warnings?.length ? credential.warnings.concat(warnings) : credential.warnings,
-      inFlight: false,
-      lastFinishedMs: undefined,
-      resentFrom: resentFrom ?? null,
-    };
+    const record = buildNotification(
+      {
+        id: this.#store.nextId(),
+        credentialId: credential.id,
+        bookingId,
+        bookingNumber: body.Reservation.BookingNumber,
+        bookingStatus: body.Reservation.BookingStatus as BookingStatus,
+        state: 'pending',
+        url: credential.url,
+        createdAt: this.#store.clockIso.of(this.deps.clock.now()),
+        filename: notificationFilename(body),
+        warnings: warnings?.length ? credential.warnings.concat(warnings) : credential.warnings,
+        inFlight: false,
+        ...resending(original),
+      },
+      {
+        cancelWhenSettled: undefined,
+        authorization: authorizationOf(credential),
+        gz: gz ?? packBody(body),
+        attempts: [],
+        lastFinishedMs: undefined,
+      },
+    );
     // Kept before it exists: a notification the data dir could not keep is never created.
     this.#changes.emit({ kind: 'notification_created', notification: record }, this.state);
     this.#applyRetention();
@@ -199,7 +201,7 @@ export class Outbox {
    * so it stays until a resend or bulk retry took it, or the setting retentionDropsExhausted lets it go.
    */
   #waitsForRetry(n: NotificationRecord): boolean {
-    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.state.resent.has(n.id);
+    return n.state === 'exhausted' && !this.deps.retentionDropsExhausted && !this.#store.resent.has(n.id);
   }
 
   /**

@@ -15,6 +15,7 @@ import { JournalEntryShape } from '../model/auth.js';
 import { AdvanceResultShape, CLOCK_MODES } from '../model/clock.js';
 import { AttemptShape, BatchResultShape, NOTIFICATION_STATES, OutageShape } from '../model/delivery.js';
 import { instant, int, str } from '../model/fields.js';
+import { KEPT_MEMBER_SHAPES } from '../model/notification.js';
 import { HistoryEntryShape, reservationSummaryFields } from '../model/reservation.js';
 import { TrustedCertificateShape } from '../model/trust.js';
 
@@ -44,22 +45,13 @@ const SettledShape = z.object(settledFields);
  * that reservation's latest one), warnings given or named by their credential (`warningsOf`).
  */
 export const NotificationDataShape = z.object({
-  id: str,
-  credentialId: str,
-  bookingId: int,
-  bookingNumber: str,
-  url: str,
-  createdAt: instant,
-  filename: str,
-  authorization: str,
-  bookingStatus: z.enum(BOOKING_STATUSES),
+  ...KEPT_MEMBER_SHAPES,
   ...settledFields,
+  authorization: str,
   attempts: z.array(AttemptShape).optional(),
   warnings: z.array(str).optional(),
   warningsOf: str.optional(),
   gzOf: int.optional(),
-  /** The notification this one resends (resend, bulk retry). */
-  resentFrom: str.optional(),
 });
 
 /** An attempt that started (its record is written before it is sent). */

@@ -1,7 +1,7 @@
 import type { User } from '../auth/users.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
-import type { Attempt, NotificationRecord } from '../delivery/notification.js';
+import { type Attempt, buildNotification, type NotificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
 import { RESET } from '../model/change-sink.js';
@@ -177,27 +177,16 @@ export class RecordReader {
       this.#warningsOf.set(d.warningsOf, standIn);
       warnings = standIn;
     }
-    // Every member in the order Outbox.create writes them: one object shape for all records.
-    return {
-      id: d.id,
-      credentialId: d.credentialId,
-      bookingId: d.bookingId,
-      bookingNumber: d.bookingNumber,
-      bookingStatus: d.bookingStatus,
-      state: d.state,
-      url: d.url,
-      createdAt: d.createdAt,
-      ...instantsOf(d),
-      cancelWhenSettled: d.cancelWhenSettled,
-      filename: d.filename,
-      authorization: d.authorization,
-      gz,
-      attempts: d.attempts ?? NO_ATTEMPTS,
-      warnings,
-      inFlight: false,
-      lastFinishedMs: d.lastFinishedMs,
-      resentFrom: d.resentFrom ?? null,
-    };
+    return buildNotification(
+      { ...d, warnings, inFlight: false },
+      {
+        cancelWhenSettled: d.cancelWhenSettled,
+        authorization: d.authorization,
+        gz,
+        attempts: d.attempts ?? NO_ATTEMPTS,
+        lastFinishedMs: d.lastFinishedMs,
+      },
+    );
   }
 
   /**

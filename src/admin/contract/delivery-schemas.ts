@@ -7,7 +7,7 @@ import { ADMIN_CHANGES } from '../../activity/types.js';
 import { InstantInput } from '../../clock/bounds.js';
 import { BOOKING_STATUSES, EVENT_TYPES, NotificationBodySchema } from '../../contract/index.js';
 import { CredentialInputSchema } from '../../delivery/credential-schema.js';
-import { CANCEL_REASONS, NOTIFICATION_STATES } from '../../delivery/notification.js';
+import { NOTIFICATION_STATES } from '../../delivery/notification.js';
 import { OutageInputSchema } from '../../delivery/outages.js';
 import { ATTEMPT_OUTCOMES } from '../../delivery/outcome.js';
 import { BULK_SKIP_REASONS, ORIGINAL_FATES } from '../../delivery/resend.js';
@@ -15,6 +15,7 @@ import { TIMELINE_BUCKETS } from '../../delivery/stats.js';
 import { TRIAGE_IDS_PER_GROUP } from '../../delivery/triage.js';
 import { formatPath } from '../../errors.js';
 import { AttemptShape, BatchResultShape, NotificationRefShape, OutageShape } from '../../model/delivery.js';
+import { NotificationDetailMembers, NotificationSummaryShape } from '../../model/notification.js';
 import type { Refusal } from '../../model/refusal.js';
 import {
   HistoryEntryShape,
@@ -233,49 +234,16 @@ export const TriageRetryInputSchema = z
 
 export const AttemptSchema = AttemptShape.register(ADMIN_COMPONENTS, { id: 'Attempt' });
 
-const summaryShape = {
-  ...NotificationRefSchema.shape,
-  bookingNumber: str,
-  bookingStatus,
-  url: str,
-  createdAt: instant,
-  deliveredAt: instant.nullable(),
-  exhaustedAt: instant.nullable(),
-  cancelledAt: instant.nullable(),
-  cancelReason: z
-    .enum(CANCEL_REASONS)
-    .nullable()
-    .describe(
-      'why a cancelled notification is no longer redelivered: credential_deleted, or resent (a resend or redelivery took its place)',
-    ),
-  resentFrom: str.nullable().describe('the notification this one resends (resend, bulk retry), else null'),
-  filename: str.describe('Content-Disposition filename, <yyyyMMdd_HHmmssZ>-<BookingNumber>.json'),
-  warnings: strings,
-  stateNote: str
-    .nullable()
-    .describe(
-      'exhausted after attempts a crash cut off (they count toward the 5): "exhausted; 3 attempts cut off by a crash: the receiver may have acknowledged"; else null',
-    ),
-};
-export const NotificationSummarySchema = z
-  .object({
-    ...summaryShape,
-    attemptCount: int,
-    inFlight: z.boolean().describe('an attempt is queued or running'),
-    lastAttempt: AttemptSchema.nullable(),
-  })
-  .register(ADMIN_COMPONENTS, { id: 'NotificationSummary' });
-export const NotificationSchema = z
-  .object({
-    ...summaryShape,
+/** The summary view: the notification's members (src/model/notification.ts), in the answer's order. */
+export const NotificationSummarySchema = NotificationSummaryShape.register(ADMIN_COMPONENTS, {
+  id: 'NotificationSummary',
+});
+/** The full view: the summary's members but the count and the last attempt, and what it adds. */
+export const NotificationSchema = NotificationSummaryShape.omit({ attemptCount: true, lastAttempt: true })
+  .extend({
     headers: z.record(str, str).describe('exactly as sent on every attempt'),
     body: NotificationBodyComponent,
-    attempts: z.array(AttemptSchema),
-    inFlight: z.boolean().describe('an attempt is queued or running'),
-    resentAs: z
-      .array(str)
-      .optional()
-      .describe('GET /notifications/:id: the notifications that resend this one, oldest first'),
+    ...NotificationDetailMembers,
   })
   .register(ADMIN_COMPONENTS, { id: 'Notification' });
 export const NotificationListSchema = z
