@@ -8,7 +8,6 @@ import { FaultSchema } from '../auth/faults.js';
 import { API_VERSIONS } from '../auth/types.js';
 import { UserSchema } from '../auth/users.js';
 import type { Change } from '../change-stream.js';
-import { BOOKING_STATUSES } from '../contract/index.js';
 import { CredentialInputSchema } from '../delivery/credential-schema.js';
 import { CANCEL_REASONS } from '../delivery/notification.js';
 import { JournalEntryShape } from '../model/auth.js';

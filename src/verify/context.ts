@@ -111,6 +111,8 @@ export class VerifyContext {
   #stallCheck: Promise<void> | undefined;
   /** Ends the stall watch's experiments once the deliveries they vary are cancelled as held. */
   #stallStop = new AbortController();
+  /** The HELD_MS check of the settle being watched, put off while the receiver keeps answering. */
+  #heldTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -318,15 +320,14 @@ export class VerifyContext {
         this.#stallCheck = undefined;
       });
     }, STALL_CHECK_MS);
-    const held =
-      this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS
-        ? setTimeout(() => this.#cutHeld(), HELD_MS)
-        : undefined;
+    if (this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS)
+      this.#heldTimer = setTimeout(() => this.#cutHeld(), HELD_MS);
     try {
       return await work;
     } finally {
       clearTimeout(timer);
-      clearTimeout(held);
+      clearTimeout(this.#heldTimer);
+      this.#heldTimer = undefined;
     }
   }
 
@@ -335,8 +336,16 @@ export class VerifyContext {
    * counts as refused, as a timeout would; a case whose delivery with your key was cut is not judged.
    */
   #cutHeld(): void {
-    const waiting = this.caseRecords().filter((r) => r.inFlight);
+    const records = this.caseRecords();
+    const waiting = records.filter((r) => r.inFlight);
     if (waiting.length === 0 || this.budget.spent) return;
+    // A receiver still answering is slow, not stuck (a burst worked through one at a time, a loaded
+    // machine): the cut waits until it has answered nothing for HELD_MS.
+    const quietMs = Date.now() - lastAnswerMs(records);
+    if (quietMs < HELD_MS) {
+      this.#heldTimer = setTimeout(() => this.#cutHeld(), HELD_MS - quietMs);
+      return;
+    }
     const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
     const why = `no answer after ${HELD_MS} ms: without --budget the kit waits that long for one answer, not the whole ${this.options.responseTimeoutMs} ms response timeout (give --budget to wait it out)`;
     this.held.push({ caseId: this.#caseId, mine });
@@ -474,4 +483,13 @@ export class VerifyContext {
     this.#lag.disable();
     await this.#emulator.stop();
   }
+}
+
+/** When the receiver last answered one of `records` (wall clock, ms; 0 when it never did). */
+function lastAnswerMs(records: readonly NotificationRecord[]): number {
+  let last = 0;
+  for (const r of records)
+    for (const a of r.attempts)
+      if (a.outcome === 'http_status') last = Math.max(last, Date.parse(a.startedAtWall) + a.durationMs);
+  return last;
 }
