@@ -49,16 +49,14 @@ export interface JournalExchange {
 }
 
 // Where the parts wait until the call's answer is known: the request's own variables (`c.set`), a
-// symbol on the Response the renderer made, and the journal's attachment symbol on the entry, which
-// the journal keeps for its newest JOURNAL_EXCHANGE_ENTRIES entries (src/auth/journal.ts). JSON never sees a symbol key, so admin answers and the
-// data dir are unchanged. (WeakMaps keyed by these short-lived objects cost ~10-15 µs of GC per call:
-// server CPU per 1.7 JSON call at --log-level warn went 76.8 -> 59.6 µs without them, 2026-11-24.)
+// WeakMap keyed by the Response the renderer made, and the journal's attachment symbol on the entry,
+// which the journal keeps for its newest JOURNAL_EXCHANGE_ENTRIES entries (src/auth/journal.ts). JSON
+// never sees a symbol key, so admin answers and the data dir are unchanged.
 const REQUEST_BODY = 'reportbo.exchange.requestBody';
 const ENTRY = 'reportbo.exchange.entry';
-const RENDERED = Symbol('reportbo.exchange.rendered');
 
 type Rendered = { body: string; headers: Readonly<Record<string, string>> };
-type WithRendered = Response & { [RENDERED]?: Rendered };
+const rendered = new WeakMap<Response, Rendered>();
 type WithParts = JournalEntry & { [JOURNAL_ATTACHMENT]?: ExchangeParts };
 
 /**
@@ -83,8 +81,8 @@ export function textResponse(
   body: string,
   init: ResponseInit & { headers: Record<string, string> },
 ): Response {
-  const res: WithRendered = new Response(body, init);
-  res[RENDERED] = { body, headers: init.headers };
+  const res = new Response(body, init);
+  rendered.set(res, { body, headers: init.headers });
   return res;
 }
 
@@ -94,7 +92,7 @@ export function keepExchange(c: Context, res: Response): void {
   if (!entry) return;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const requestBody = c.get(REQUEST_BODY) as Buffer | string | undefined;
-  const rendered = (res as WithRendered)[RENDERED];
+  const made = rendered.get(res);
   const length = c.req.header('content-length');
   entry[JOURNAL_ATTACHMENT] = {
     method: c.req.method,
@@ -103,8 +101,8 @@ export function keepExchange(c: Context, res: Response): void {
     requestBody,
     requestBytes: length === undefined ? undefined : Number(length),
     status: res.status,
-    responseHeaders: rendered?.headers ?? res.headers,
-    responseBody: rendered?.body,
+    responseHeaders: made?.headers ?? res.headers,
+    responseBody: made?.body,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
+import { undici } from './undici.js';
 
 /**
  * What the sender knows about the request last written on one connection: whether the connection
@@ -123,7 +124,7 @@ export class ConnectionWatch {
 
   /** undici's connector for `options`, watching every socket it opens. */
   connector(options: ConnectOptions): buildConnector.connector {
-    const connect = buildConnector(options);
+    const connect = undici().buildConnector(options);
     return (opts, callback) =>
       connect(opts, (err, socket) => {
         if (socket) this.#watch(socket as Socket);

@@ -1,28 +1,25 @@
 /**
  * At most `concurrency` tasks at once; the rest wait in arrival order. Keeps 10,000 pending
- * notifications from opening 10,000 sockets (settings.deliveryConcurrency). A waiting task is the
- * closure it was given and nothing else: no suspended async function, no promise of its own
- * (`start`). A burst of events queues thousands of first attempts, and each one waiting as an
- * async frame (~1.6 KB with its promises) lived long enough to be promoted to V8's old space and
- * fragment it (decision 0159).
+ * notifications from opening 10,000 sockets (settings.deliveryConcurrency).
  */
 export class Limiter {
   #active = 0;
-  readonly #waiting = new WaitQueue<() => Promise<unknown>>();
+  readonly #waiting = new WaitQueue<() => void>();
 
   constructor(readonly concurrency: number) {}
 
   /** Runs `task` once a slot is free; resolves or rejects as it does. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) =>
-      this.start(async () => {
-        try {
-          resolve(await task());
-        } catch (err) {
-          reject(err);
-        }
-      }),
-    );
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.concurrency) await new Promise<void>((wake) => this.#waiting.push(wake));
+    else this.#active++;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the oldest waiting task, so `active` never overshoots.
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#active--;
+    }
   }
 
   /**
@@ -30,30 +27,8 @@ export class Limiter {
    * (an attempt always ends as data, decision 0120). A task that throws or rejects still frees its slot.
    */
   start(task: () => Promise<unknown>): void {
-    if (this.#active >= this.concurrency) {
-      this.#waiting.push(task);
-      return;
-    }
-    this.#active++;
-    this.#go(task);
+    this.run(task).catch(() => {});
   }
-
-  #go(task: () => Promise<unknown>): void {
-    let running: Promise<unknown>;
-    try {
-      running = task();
-    } catch {
-      running = Promise.resolve();
-    }
-    running.then(this.#next, this.#next);
-  }
-
-  /** A task ended: its slot passes straight to the oldest waiting task, so `active` never overshoots. */
-  readonly #next = (): void => {
-    const next = this.#waiting.shift();
-    if (next) this.#go(next);
-    else this.#active--;
-  };
 
   get active(): number {
     return this.#active;

@@ -1,5 +1,6 @@
-import { Client, type Dispatcher, Pool } from 'undici';
+import type { Client, Dispatcher, Pool } from 'undici';
 import type { ConnectionWatch } from './connection-watch.js';
+import { undici } from './undici.js';
 
 /** Connection options handed to undici's connector (net.connect / tls.connect options). */
 export interface ConnectOptions {
@@ -20,28 +21,32 @@ export class OriginPools {
   readonly #pools = new Map<string, Pool>();
   /** One-off clients of retries on a fresh connection, until they close. */
   readonly #fresh = new Set<Client>();
-  readonly #connector: ReturnType<ConnectionWatch['connector']>;
+  #connector: ReturnType<ConnectionWatch['connector']> | undefined;
 
   constructor(
     private readonly maxConnections: number,
-    connect: ConnectOptions,
-    watch: ConnectionWatch,
-  ) {
-    this.#connector = watch.connector(connect);
+    private readonly connect: ConnectOptions,
+    private readonly watch: ConnectionWatch,
+  ) {}
+
+  /** Made with the first connection, so undici is loaded only by a start that delivers (undici.ts). */
+  #connect(): ReturnType<ConnectionWatch['connector']> {
+    this.#connector ??= this.watch.connector(this.connect);
+    return this.#connector;
   }
 
   /** The pool for `origin` (e.g. `https://receiver.test:8443`), made room for under the cap. */
   for(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, {
+      pool = new (undici().Pool)(origin, {
         connections: this.maxConnections,
         pipelining: 1,
         // The sender's one deadline covers connect, headers and body; undici's own timers would
         // end attempts earlier (headers/body: 300 s) or with other messages, so they are off.
         headersTimeout: 0,
         bodyTimeout: 0,
-        connect: this.#connector,
+        connect: this.#connect(),
       });
       this.#pools.set(origin, pool);
     }
@@ -59,11 +64,11 @@ export class OriginPools {
     options: Dispatcher.DispatchOptions,
     handler: Dispatcher.DispatchHandler,
   ): void {
-    const client = new Client(origin, {
+    const client = new (undici().Client)(origin, {
       pipelining: 1,
       headersTimeout: 0,
       bodyTimeout: 0,
-      connect: this.#connector,
+      connect: this.#connect(),
     });
     this.#fresh.add(client);
     client.dispatch(options, handler);

@@ -87,6 +87,8 @@ export class HttpSender implements Sender {
       const target = this.#target(request.url);
       const options = { method: 'POST', path: target.path, headers: request.headers, body: request.body };
       const pools = target.https ? this.#https : this.#http;
+      // Before the handler starts the deadline: the first pool loads undici (src/delivery/undici.ts).
+      const pool = pools.for(target.origin);
       const handler = attemptHandler({
         target: target.host,
         timeoutMs: this.#options.timeoutMs,
@@ -96,7 +98,7 @@ export class HttpSender implements Sender {
         // `reset: true` sends `Connection: close`: the retry's connection serves it alone.
         retryOnFreshConnection: (h) => pools.dispatchFresh(target.origin, { ...options, reset: true }, h),
       });
-      pools.for(target.origin).dispatch(options, handler);
+      pool.dispatch(options, handler);
     });
   }
 
