@@ -360,7 +360,10 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     await page.route('**/__admin/verify', async (route) => {
       sent = route.request().postDataJSON() as Record<string, unknown>;
       await released;
-      await route.continue();
+      // What the page sent, with a budget: without one the kit cuts deliveries after 10 s without
+      // an answer (decision 0239), which a correct receiver sharing two loaded cores with the suite
+      // can show. The page's run is what this test checks, not the receiver's speed.
+      await route.continue({ postData: JSON.stringify({ ...sent, budgetMs: 600_000 }) });
     });
     await page.click('#verify-run');
     await page.waitForSelector('#verify-run[disabled]');
@@ -388,7 +391,7 @@ describe.skipIf(!haveChromium)('the dashboard in chromium', () => {
     // (verify-correct-receivers gives the CLI's runs 300 s). A failed run ends the wait too, and the
     // failure shows the report's rows.
     const summary = await waitText(page, '#verify-summary', /^(OK|FAILED): /, 240_000);
-    const report = summary.startsWith('OK') ? '' : await page.locator('#verify-cases').textContent();
+    const report = / 17 passed/.test(summary) ? '' : await page.locator('#verify-cases').textContent();
     expect(summary, report ?? '').toMatch(
       /^OK: 17 cases: 17 passed, 0 failed, 0 warned, 0 skipped \(\d+\.\d s\)$/,
     );

@@ -24,9 +24,10 @@ const linkTo = (label: string) => ({ link: label });
  * members and the ones the view computes (`stateNote`, `attemptCount`, `lastAttempt`).
  */
 export const NotificationSummaryShape = z.object({
-  ...NotificationRefShape.shape,
+  ...NotificationRefShape.omit({ state: true }).shape,
   bookingNumber: str,
   bookingStatus: z.enum(BOOKING_STATUSES),
+  state: NotificationRefShape.shape.state,
   stateNote: str
     .nullable()
     .describe(
