@@ -197,28 +197,29 @@ describe('--data-dir across kill -9', () => {
     await emulator.kill();
     await emulator.start();
 
-    // Every page of the list (a page holds the newest 1,000 at most, decision 0209), oldest first.
+    // Every page of a list (a page holds the newest 1,000 at most, decisions 0209 and 0236), oldest first.
+    const everyPage = async <T>(path: string, member: string): Promise<T[]> => {
+      const items: T[] = [];
+      for (let before: string | null = null; ; ) {
+        const page = (await until(
+          'GET',
+          `${path}?limit=1000${before === null ? '' : `&before=${before}`}`,
+        )) as Record<string, unknown> & { nextCursor: string | null };
+        items.unshift(...(page[member] as T[]));
+        before = page.nextCursor;
+        if (before === null) return items;
+      }
+    };
     type Listed = { id: string; state: string; filename: string; attemptCount: number };
-    const all = { notifications: [] as Listed[] };
-    for (let before: string | null = null; ; ) {
-      const page = (await until(
-        'GET',
-        `/__admin/notifications?limit=1000${before === null ? '' : `&before=${before}`}`,
-      )) as { notifications: Listed[]; nextCursor: string | null };
-      all.notifications.unshift(...page.notifications);
-      before = page.nextCursor;
-      if (before === null) break;
-    }
+    const all = { notifications: await everyPage<Listed>('/__admin/notifications', 'notifications') };
     const byId = new Map(all.notifications.map((n) => [n.id, n]));
     const users = new Set(
-      ((await until('GET', '/__admin/users')) as { users: Array<{ username: string }> }).users.map(
-        (u) => u.username,
-      ),
+      (await everyPage<{ username: string }>('/__admin/users', 'users')).map((u) => u.username),
     );
     const reservations = new Set(
-      (
-        (await until('GET', '/__admin/reservations')) as { reservations: Array<{ bookingId: number }> }
-      ).reservations.map((r) => r.bookingId),
+      (await everyPage<{ bookingId: number }>('/__admin/reservations', 'reservations')).map(
+        (r) => r.bookingId,
+      ),
     );
     const clock = (await until('GET', '/__admin/clock')) as { now: string };
     const { batches } = (await until('GET', '/__admin/redelivery/batches')) as {
