@@ -430,20 +430,6 @@ describe('verify --budget', () => {
     }
   });
 
-  it('without --budget, a receiver still answering is not cut at 10 s: one worker through a burst of 30, 500 ms each, passes', async () => {
-    // The burst's last answer comes ~15 s after the first request: a cut of every delivery waiting
-    // 10 s would leave it not judged (a loaded CI machine looks the same); the cut waits for 10 s
-    // without any answer.
-    const report = await run({ serialMs: 500 }, ['survives-batch-burst'], { burstConcurrency: 30 });
-    expect(
-      caseOf(report, 'survives-batch-burst'),
-      caseOf(report, 'survives-batch-burst').reason,
-    ).toMatchObject({
-      status: 'passed',
-    });
-    expect(report.skippedForBudget ?? []).toEqual([]);
-  });
-
   it('without --budget, once a delivery with your key went unanswered for 10 s the run ends 25 s after its start, naming what it did not judge', async () => {
     // Answers every notification after a minute: each case's delivery is cut at 10 s; the first cut
     // arms the run's default limit, which ends the case running then and keeps the rest from running.

@@ -339,11 +339,9 @@ export class VerifyContext {
     const records = this.caseRecords();
     const waiting = records.filter((r) => r.inFlight);
     if (waiting.length === 0 || this.budget.spent) return;
-    // A receiver still answering is slow, not stuck (a burst worked through one at a time, a loaded
-    // machine): the cut waits until it has answered nothing for HELD_MS.
-    const quietMs = Date.now() - lastAnswerMs(records);
-    if (quietMs < HELD_MS) {
-      this.#heldTimer = setTimeout(() => this.#cutHeld(), HELD_MS - quietMs);
+    const wait = heldCutInMs(records, Date.now());
+    if (wait > 0) {
+      this.#heldTimer = setTimeout(() => this.#cutHeld(), wait);
       return;
     }
     const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
@@ -485,11 +483,15 @@ export class VerifyContext {
   }
 }
 
-/** When the receiver last answered one of `records` (wall clock, ms; 0 when it never did). */
-function lastAnswerMs(records: readonly NotificationRecord[]): number {
+/**
+ * How long until the deliveries still waiting among `records` are cut (decision 0239), 0 when due:
+ * HELD_MS after the receiver's last answer. A receiver still answering is slow, not stuck (a burst
+ * worked through one at a time, a loaded machine).
+ */
+export function heldCutInMs(records: readonly NotificationRecord[], nowMs: number): number {
   let last = 0;
   for (const r of records)
     for (const a of r.attempts)
       if (a.outcome === 'http_status') last = Math.max(last, Date.parse(a.startedAtWall) + a.durationMs);
-  return last;
+  return Math.max(0, HELD_MS - (nowMs - last));
 }

@@ -105,8 +105,6 @@ export interface BugReceiverOptions {
   queueLagMs?: number;
   /** Correct style: answers every POST after this many ms. */
   slowMs?: number;
-  /** Correct style: one worker: answers POSTs one at a time, each this many ms after the one before. */
-  serialMs?: number;
   /** Correct style: answers every POST 200 with a body of this many bytes (over the 64 KiB cap). */
   answerBodyBytes?: number;
   /** Correct style (warned): answers 503 to a Void of a booking it does not know once, then takes it. */
@@ -184,8 +182,6 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const deferred = new Set<number>();
   let posts = 0;
   let answered = 0;
-  /** The single worker of `serialMs`: each answer waits for the one before. */
-  let oneWorker: Promise<unknown> = Promise.resolve();
   const recent: number[] = [];
   const perSocket = new WeakMap<object, number>();
   let inFlight = 0;
@@ -437,11 +433,6 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
         answer = [400, (err as Error).message];
       }
       if (o.slowMs) await sleep(o.slowMs);
-      if (o.serialMs) {
-        const turn = oneWorker.then(() => sleep(o.serialMs!));
-        oneWorker = turn;
-        await turn;
-      }
       inFlight--;
       res.writeHead(answer[0], { 'content-type': 'text/plain', ...answer[2] }).end(answer[1]);
       answered++;

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { Attempt, NotificationRecord } from '../delivery/index.js';
+import { HELD_MS, heldCutInMs } from './context.js';
+
+// Decision 0239: without --budget, deliveries still waiting are cut once the receiver has answered
+// nothing for HELD_MS, not once one delivery has waited that long. Instants are given, not measured.
+
+const T = Date.parse('2026-04-27T10:00:00.000Z');
+const attempt = (startMs: number, durationMs: number, outcome: Attempt['outcome'] = 'http_status') =>
+  ({ startedAtWall: new Date(startMs).toISOString(), durationMs, outcome }) as Attempt;
+const record = (...attempts: Attempt[]) => ({ attempts }) as unknown as NotificationRecord;
+
+describe('the held cut', () => {
+  it('is due at once when the receiver never answered', () => {
+    expect(heldCutInMs([record(), record(attempt(T, 0, 'interrupted'))], T)).toBe(0);
+  });
+
+  it('waits HELD_MS from the last answer of any delivery, however long the others have waited', () => {
+    // One delivery has waited 14 s; another was answered 3 s ago: 7 s more.
+    const waiting = record();
+    const answered = record(attempt(T + 10_000, 1_000));
+    expect(heldCutInMs([waiting, answered], T + 14_000)).toBe(HELD_MS - 3_000);
+    expect(heldCutInMs([waiting, answered], T + 11_000 + HELD_MS)).toBe(0);
+  });
+
+  it('counts only answers: a timeout or a refused connection is not one', () => {
+    const records = [
+      record(attempt(T, 500), attempt(T + 5_000, 30_000, 'timeout')),
+      record(attempt(T + 9_000, 0, 'connect_refused')),
+    ];
+    expect(heldCutInMs(records, T + 500 + HELD_MS)).toBe(0);
+  });
+});
