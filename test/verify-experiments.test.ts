@@ -50,6 +50,10 @@ async function run(bug: Bug | BugReceiverOptions, only: CaseId[], extra: Partial
   }
 }
 
+/** `verify` with one more option, `flag value`, against an address nothing is sent to: bad usage exits 2 first. */
+const badUsage = (flag: string, value: string) =>
+  runMain(['verify', '--receiver', 'http://127.0.0.1:9/r', '--api-key', KEY, '--allow-http', flag, value]);
+
 /** Runs `only` against `bug`; case `id` must have failed with `reason`. Answers the report and the case. */
 async function failedWith(
   bug: Bug,
@@ -513,16 +517,7 @@ describe('verify --budget', () => {
     ['soon', /^reportbo-emulator: --budget: "soon" is not a duration\. Use ISO 8601 .* or a short form/m],
     ['1.5', /^reportbo-emulator: --budget: "1\.5" is not a whole number of milliseconds\.$/m],
   ])('refuses --budget %s as bad usage, saying what it takes', async (value, message) => {
-    const bad = await runMain([
-      'verify',
-      '--receiver',
-      'http://127.0.0.1:9/r',
-      '--api-key',
-      KEY,
-      '--allow-http',
-      '--budget',
-      value,
-    ]);
+    const bad = await badUsage('--budget', value);
     expect(bad.code, bad.stdout + bad.stderr).toBe(2);
     expect(bad.stderr).toMatch(message);
   });
@@ -534,16 +529,7 @@ describe('verify --budget', () => {
     expect(c.reason).toMatch(/HTTP 415/);
     expect(c.reason).not.toMatch(/Found by experiment/);
     expect(c.experiments ?? []).toEqual([]);
-    const bad = await runMain([
-      'verify',
-      '--receiver',
-      'http://127.0.0.1:9/r',
-      '--api-key',
-      KEY,
-      '--allow-http',
-      '--experiment-ms',
-      '600001',
-    ]);
+    const bad = await badUsage('--experiment-ms', '600001');
     expect(bad.code, bad.stdout + bad.stderr).toBe(2);
     expect(bad.stderr).toMatch(/--experiment-ms/);
   });
