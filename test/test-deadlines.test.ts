@@ -9,8 +9,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_DEADLINE_MS, WAIT_DEADLINE_MS } from './helpers/deadline.js';
 
-const TEST_DIR = new URL('.', import.meta.url).pathname;
-
 /** `}, 60_000);` closing a test or hook, and `{ timeout: 60_000 }, async () =>` opening one. */
 const TRAILING = /\},\s*([\d_]+)\s*\);/g;
 const OPTIONS = /\{\s*timeout:\s*([\d_]+),?\s*\},\s*(?:async\s*)?\(/g;
@@ -42,21 +40,17 @@ function shortDeadlines(source: string): string[] {
   return found;
 }
 
-/** The files of `npm test` (the package and scale runs have configs and deadlines of their own); this one quotes the forms. */
-const SRC_DIR = new URL('../src/', import.meta.url).pathname;
+const ROOT = new URL('..', import.meta.url).pathname;
 const inNpmTest = (f: string) =>
   /\.(test|browser)\.ts$/.test(f) && !/\.(package|scale)\.test\.ts$/.test(f) && !f.includes('fixtures');
-const files = [
-  ...readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
+/**
+ * The files of `npm test` as `test/…` and `src/…` paths (the package and scale runs have configs and
+ * deadlines of their own); this one quotes the forms.
+ */
+const files = ['test', 'src'].flatMap((dir) =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => inNpmTest(f) && f !== 'test-deadlines.test.ts')
-    .map((f) => join(TEST_DIR, f)),
-  ...readdirSync(SRC_DIR, { recursive: true, encoding: 'utf8' })
-    .filter(inNpmTest)
-    .map((f) => join(SRC_DIR, f)),
-].map((path) =>
-  path.slice(
-    path.indexOf(TEST_DIR) === 0 ? TEST_DIR.length - 'test/'.length : SRC_DIR.length - 'src/'.length,
-  ),
+    .map((f) => `${dir}/${f}`),
 );
 
 describe('test deadlines', () => {
@@ -74,6 +68,6 @@ describe('test deadlines', () => {
   });
 
   it.each(files)('%s sets no deadline under the suite’s, and no wait under the wait deadline', (file) => {
-    expect(shortDeadlines(readFileSync(join(TEST_DIR, '..', file), 'utf8'))).toEqual([]);
+    expect(shortDeadlines(readFileSync(join(ROOT, file), 'utf8'))).toEqual([]);
   });
 });
