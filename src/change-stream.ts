@@ -12,7 +12,7 @@ export type { ResetChange } from './model/change-sink.js';
 /**
  * Everything that changes the emulator's state, one member per kind (decision 0110). Each store
  * declares its own kinds beside its code; this union is where they meet. The data dir keeps each
- * kind as its journal record (src/store/change-shapes.ts: a kind without its shape does not compile), and
+ * kind as its journal record (src/model/changes.ts: a kind without its shape does not compile), and
  * the info log and the live stream are derived from them (src/activity/changes.ts), so a change
  * made by a preload, `startEmulator` or the verify kit is kept and announced like an admin call's.
  */

@@ -1,45 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatPath, NotFoundError } from '../errors.js';
+import { FAULT_KINDS, FAULT_STATUSES, FaultSchema, MAX_FAULT_DELAY_MS } from '../model/auth.js';
 import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
-import { API_VERSIONS, type ApiVersion, VARIANTS, type Variant } from './types.js';
+import type { ApiVersion, Variant } from './types.js';
 
-/** Longest injectable delay: long enough for any SDK timeout test, short enough to end. */
-export const MAX_FAULT_DELAY_MS = 5 * 60 * 1000;
-export const FAULT_KINDS = ['delay', 'status', 'malformed', 'drop'] as const;
-export const FAULT_STATUSES = [500, 502, 503, 504] as const;
-
-/** `POST /__admin/faults` body: which calls (version, variant, next `count` or a `fraction`) and what happens. */
-export const FaultSchema = z
-  .strictObject({
-    version: z.enum(API_VERSIONS).optional(),
-    /** `soap` matches both SOAP 1.1 and 1.2. */
-    variant: z.enum([...VARIANTS, 'soap']).optional(),
-    kind: z.enum(FAULT_KINDS),
-    delayMs: z.number().int().min(1).max(MAX_FAULT_DELAY_MS).optional(),
-    status: z
-      .number()
-      .int()
-      .refine(
-        (s) => (FAULT_STATUSES as readonly number[]).includes(s),
-        `expected one of ${FAULT_STATUSES.join(', ')}`,
-      )
-      .optional(),
-    count: z.number().int().min(1).max(1_000_000).optional(),
-    fraction: z.number().gt(0).max(1).optional(),
-  })
-  .superRefine((f, ctx) => {
-    if (f.kind === 'delay' && f.delayMs === undefined)
-      ctx.addIssue({ code: 'custom', path: ['delayMs'], message: 'required for kind "delay"' });
-    if (f.kind === 'status' && f.status === undefined)
-      ctx.addIssue({ code: 'custom', path: ['status'], message: 'required for kind "status"' });
-    if (f.count !== undefined && f.fraction !== undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['fraction'],
-        message: 'give either count or fraction, not both',
-      });
-  });
+export { FAULT_KINDS, FAULT_STATUSES, FaultSchema, MAX_FAULT_DELAY_MS };
 
 export type FaultInput = z.infer<typeof FaultSchema>;
 

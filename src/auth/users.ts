@@ -1,27 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConflictError, formatPath, InputError, NotFoundError } from '../errors.js';
+import { UserSchema } from '../model/auth.js';
 import { APPLY_ONLY, type ChangeSink } from '../model/change-sink.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
-import { API_VERSIONS } from './types.js';
 
-/** No control characters: `webDescription` travels in the X-API-User-WebDescription header. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
-
-/**
- * An API user (product rule "Core concepts"); the admin API, config files and scenarios all use this shape.
- */
-export const UserSchema = z.strictObject({
-  username: z.string().min(1).max(256).refine(noControlChars, 'must not contain control characters'),
-  password: z.string().max(256),
-  idWeb: z.number().int().min(0).max(2_147_483_647),
-  webDescription: z.string().max(256).refine(noControlChars, 'must not contain control characters'),
-  versions: z
-    .array(z.enum(API_VERSIONS))
-    .min(1)
-    .default([...API_VERSIONS]),
-});
-
+export { UserSchema };
 export type User = z.infer<typeof UserSchema>;
 
 /** A user as the admin API answers it: never the password (it was given, it is never echoed). */

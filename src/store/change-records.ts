@@ -1,8 +1,8 @@
 import type { AuthService } from '../auth/index.js';
 import type { Change } from '../change-stream.js';
 import type { DeliveryService } from '../delivery/index.js';
+import type { ClockMark, NotificationData } from '../model/changes.js';
 import type { ReservationStore } from '../reservations/index.js';
-import type { ClockMark, NotificationData } from './change-shapes.js';
 import type { ChangeRecord } from './kinds.js';
 
 /** The services a data dir keeps (a subset of the Emulator). */

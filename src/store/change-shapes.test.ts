@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHANGE_KINDS } from '../change-stream.js';
-import { CHANGE_SHAPES } from './change-shapes.js';
+import { CHANGE_SHAPES } from '../model/changes.js';
 import { FORMAT_2_SHAPES } from './format-2.js';
 import { RECORD_SHAPES } from './kinds.js';
 

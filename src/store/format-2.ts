@@ -8,9 +8,6 @@ import { z } from 'zod';
 import { UserSchema } from '../auth/users.js';
 import { certificateInfo, type TrustedCertificate } from '../delivery/trust.js';
 import { JournalEntryShape } from '../model/auth.js';
-import { AttemptShape, BatchResultShape } from '../model/delivery.js';
-import { instant, str } from '../model/fields.js';
-import { TRUST_SOURCES } from '../model/trust.js';
 import {
   CHANGE_SHAPES,
   ClockMarkShape,
@@ -20,7 +17,10 @@ import {
   ReservationDataShape,
   StartedAttemptShape,
   settledFields,
-} from './change-shapes.js';
+} from '../model/changes.js';
+import { AttemptShape, BatchResultShape } from '../model/delivery.js';
+import { instant, str } from '../model/fields.js';
+import { TRUST_SOURCES } from '../model/trust.js';
 
 /** Each kind of format-2 record and the shape of its data. */
 export const FORMAT_2_SHAPES = {

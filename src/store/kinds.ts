@@ -1,15 +1,29 @@
 /**
  * The kinds of record a data dir holds (decision 0080, 0101, 0230), defined once as zod shapes: each
- * change kind (format 3, src/store/change-shapes.ts) and each kind of format 2 (src/store/format-2.ts),
+ * change kind (format 3, src/model/changes.ts) and each kind of format 2 (src/store/format-2.ts),
  * which a data dir written by an earlier build holds. `keptRecord` checks a record read from disk
  * against its kind's shape.
  */
 import { z } from 'zod';
+import type { Change } from '../change-stream.js';
 import { closestKey } from '../config/closest-key.js';
 import { formatPath } from '../errors.js';
+import { CHANGE_SHAPES } from '../model/changes.js';
 import { int, str } from '../model/fields.js';
-import { CHANGE_SHAPES } from './change-shapes.js';
+import { type Check, plainCheck } from '../model/plain-check.js';
 import { FORMAT_2_SHAPES } from './format-2.js';
+
+/**
+ * Compiles only while the kinds of CHANGE_SHAPES are exactly the change kinds kept: all but the one
+ * that tells of changes kept on their own.
+ */
+const KEPT_KINDS_EXACT: [keyof typeof CHANGE_SHAPES] extends [KeptChangeKind]
+  ? [KeptChangeKind] extends [keyof typeof CHANGE_SHAPES]
+    ? true
+    : false
+  : false = true;
+type KeptChangeKind = Exclude<Change['kind'], 'event_routed'>;
+void KEPT_KINDS_EXACT;
 
 /** Each kind of record and the shape of its data: the change kinds and the kinds of format 2. */
 export const RECORD_SHAPES = { ...CHANGE_SHAPES, ...FORMAT_2_SHAPES } as const;
@@ -113,95 +127,6 @@ export function keptRecord(
   if (!bytes && b) return `record "${k}" with bytes its kind never carries`;
   // The one place a kind and its data meet untyped: the data was just checked against the kind's shape.
   return (b ? { k, d: data, b } : { k, d: data }) as KeptRecord;
-}
-
-type Check = (v: unknown) => boolean;
-
-/** What `plainCheck` reads of a zod 4 schema's definition. */
-interface PlainDef {
-  type: string;
-  checks?: unknown[];
-  format?: string;
-  entries?: Record<string, unknown>;
-  values?: unknown[];
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  keyType?: z.ZodType;
-  valueType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  catchall?: unknown;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * A predicate true exactly when zod would answer `schema`'s parse with the input unchanged, for the
- * plain shapes records use (objects without unknown members, strings, numbers, safe integers,
- * booleans, enums, literals, optional, nullable, arrays, records); undefined when the schema holds
- * anything else (a check, a transform, a default, a strict object): zod reads those kinds.
- */
-function plainCheck(schema: z.ZodType): Check | undefined {
-  const def = schema._zod.def as PlainDef;
-  if (def.checks?.length) return undefined;
-  switch (def.type) {
-    case 'string':
-      return (v) => typeof v === 'string';
-    case 'boolean':
-      return (v) => typeof v === 'boolean';
-    case 'number':
-      if (def.format === 'safeint') return Number.isSafeInteger;
-      return def.format === undefined ? Number.isFinite : undefined;
-    case 'enum': {
-      const values = new Set(Object.values(def.entries ?? {}));
-      return (v) => values.has(v);
-    }
-    case 'literal': {
-      const values = new Set(def.values);
-      return (v) => values.has(v);
-    }
-    case 'optional':
-    case 'nullable': {
-      const inner = def.innerType && plainCheck(def.innerType);
-      if (!inner) return undefined;
-      return def.type === 'optional' ? (v) => v === undefined || inner(v) : (v) => v === null || inner(v);
-    }
-    case 'array': {
-      const element = def.element && plainCheck(def.element);
-      if (!element) return undefined;
-      return (v) => {
-        if (!Array.isArray(v)) return false;
-        // A loop, not every(): every() skips the holes of a sparse array, which zod reads as undefined.
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
-        return true;
-      };
-    }
-    case 'record': {
-      const key = def.keyType && plainCheck(def.keyType);
-      const value = def.valueType && plainCheck(def.valueType);
-      if (!key || !value) return undefined;
-      return (v) => isObject(v) && Object.keys(v).every((k) => key(k) && value(v[k]));
-    }
-    case 'object': {
-      if (def.catchall !== undefined || !def.shape) return undefined;
-      const members: Array<[string, Check]> = [];
-      for (const [name, member] of Object.entries(def.shape)) {
-        const check = plainCheck(member);
-        if (!check) return undefined;
-        members.push([name, check]);
-      }
-      const known = new Set(members.map(([name]) => name));
-      return (v) => {
-        if (!isObject(v)) return false;
-        for (const [name, check] of members) if (!check(v[name])) return false;
-        // A member zod would drop: zod reads it.
-        for (const name in v) if (!known.has(name)) return false;
-        return true;
-      };
-    }
-    default:
-      return undefined;
-  }
 }
 
 function misfit(k: string, error: z.ZodError): string {

@@ -5,7 +5,7 @@ import { type Attempt, buildNotification, type NotificationRecord } from '../del
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
 import { RESET } from '../model/change-sink.js';
-import type { ClockMark, KeptChange, NotificationData } from './change-shapes.js';
+import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
 import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
 import type { KeptRecord } from './kinds.js';
 import type { ReplayedChange } from './owners.js';

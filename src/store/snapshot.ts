@@ -1,6 +1,6 @@
 import type { Change } from '../change-stream.js';
+import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
-import type { ClockMark } from './change-shapes.js';
 import type { ChangeRecord } from './kinds.js';
 
 /**
