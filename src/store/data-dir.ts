@@ -1,6 +1,8 @@
 import {
   fdatasync,
   fdatasyncSync,
+  fsync,
+  fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -16,9 +18,9 @@ import {
   type DataDirFailure,
   deleteJournalsBefore,
   describeError,
+  type JournalMark,
   journalName,
   readFormat,
-  removeLeftovers,
   SNAPSHOT_FILE,
   type SnapshotMark,
   storeError,
@@ -26,12 +28,10 @@ import {
   writeCheckpoint,
   writeFormat,
 } from './dir-files.js';
-import type { JournalMark } from './journal-read.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { readBack } from './read-back.js';
-import { encodeRecord, encodeRecordAt } from './records.js';
-import { writeSnapshot, writeSnapshotInSlices } from './snapshot-file.js';
+import { encodeRecord, encodeRecordAt, RecordSlices } from './records.js';
 
 export { DATA_DIR_FORMAT, type DataDirFailure } from './dir-files.js';
 
@@ -42,6 +42,13 @@ const APPEND_SCRATCH_BYTES = 64 * 1024;
 /** How often written records are flushed to the disk itself (fdatasync): a power cut loses at most this. */
 export const SYNC_INTERVAL_MS = 1000;
 
+/** What a compaction wrote: its records (the header aside) and bytes, and how long it held the event loop to switch journals. */
+interface Compacted {
+  records: number;
+  bytes: number;
+  captureMs: number;
+}
+
 /**
  * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N, every state
  * record at one instant) and `journal-N.bin` (every change since, appended). Opening it takes the
@@ -50,23 +57,20 @@ export const SYNC_INTERVAL_MS = 1000;
  */
 export class DataDir {
   readonly notices: string[] = [];
-  #generation: number;
+  /** The journal appended to: its generation, bytes, records and how many of each kind (decision 0111). */
+  #current: JournalMark;
   #fd: number;
-  #journalBytes = 0;
   #snapshotBytes: number;
   #dirty = false;
   /** A flush to the disk is under way on the thread pool (`#flush`). */
   #flushing = false;
-  /** A failed write may have left part of a record after #journalBytes: cut it before the next one. */
+  /** A failed write may have left part of a record after the journal's end: cut it before the next one. */
   #unclean = false;
   #failure: DataDirFailure | undefined;
   /** The background compaction running now (a token: a synchronous one replaces it). */
   #compacting: object | undefined;
   readonly #timer: NodeJS.Timeout;
   #closed = false;
-  /** Records of the current journal and how many of each kind, for the checkpoint (decision 0111). */
-  #records = 0;
-  #kinds = new Map<string, number>();
   /** An append encodes its record here (written before it returns) instead of in a Buffer of its own. */
   readonly #scratch = Buffer.allocUnsafeSlow(APPEND_SCRATCH_BYTES);
   /** Journals closed by a background compaction whose snapshot is not in place yet. */
@@ -80,19 +84,11 @@ export class DataDir {
     acceptDataLoss: boolean,
   ) {
     const back = readBack(dir, onRecord, acceptDataLoss, this.notices);
-    this.#generation = back.generation;
-    this.#journalBytes = back.journalBytes;
+    ({ current: this.#current, sealed: this.#sealed, snapshotMark: this.#snapshotMark } = back);
     this.#snapshotBytes = back.snapshotBytes;
-    this.#snapshotMark = back.snapshotMark;
-    const { sealed, current, snapshotGeneration, format } = back;
-    this.#sealed = sealed;
-    this.#records = current.records;
-    this.#kinds = new Map(Object.entries(current.kinds));
-    removeLeftovers(dir, snapshotGeneration);
-    const journalFile = join(dir, journalName(this.#generation));
     // The journal before format.json: a format.json without a journal beside it is then always damage.
-    this.#fd = openSync(journalFile, 'a');
-    if (format === undefined || format < DATA_DIR_FORMAT) writeFormat(dir);
+    this.#fd = openSync(join(dir, journalName(this.#current.generation)), 'a');
+    if (back.format === undefined || back.format < DATA_DIR_FORMAT) writeFormat(dir);
     this.#writeCheckpoint('running');
     this.#timer = setInterval(() => this.#flush(), SYNC_INTERVAL_MS);
     this.#timer.unref();
@@ -162,11 +158,12 @@ export class DataDir {
       } catch {
         // Tried again before the next write.
       }
-      throw this.#fail(`${describeError(err)} writing ${journalName(this.#generation)}`);
+      throw this.#fail(`${describeError(err)} writing ${journalName(this.#current.generation)}`);
     }
-    this.#journalBytes += buf.length;
-    this.#records++;
-    this.#kinds.set(rec.k, (this.#kinds.get(rec.k) ?? 0) + 1);
+    const c = this.#current;
+    c.bytes += buf.length;
+    c.records++;
+    c.kinds[rec.k] = (c.kinds[rec.k] ?? 0) + 1;
     this.#dirty = true;
     this.#failure = undefined;
   }
@@ -177,7 +174,7 @@ export class DataDir {
   }
 
   #rollback(): void {
-    ftruncateSync(this.#fd, this.#journalBytes);
+    ftruncateSync(this.#fd, this.#current.bytes);
     this.#unclean = false;
   }
 
@@ -195,68 +192,13 @@ export class DataDir {
   wantsCompaction(): boolean {
     if (this.#compacting) return false;
     return (
-      this.#sealed.length > 0 || this.#journalBytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes)
+      this.#sealed.length > 0 || this.#current.bytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes)
     );
   }
 
-  /**
-   * Writes every record of `state` as snapshot generation N+1 (temporary file, fsync, rename), then
-   * starts journal N+1 and deletes journal N. A crash at any step leaves either the old snapshot with
-   * its journal or the new snapshot (whose journal is empty or absent).
-   */
-  compact(state: Iterable<OutgoingRecord>): void {
-    if (this.#closed) return;
-    this.#compacting = undefined; // a background one in flight gives up: this one is newer
-    const generation = this.#generation + 1;
-    const tmp = join(this.dir, `${SNAPSHOT_FILE}.tmp`);
-    let bytes = 0;
-    let records = 0;
-    let journal: number | undefined;
-    try {
-      ({ bytes, records } = writeSnapshot(tmp, generation, state));
-      // Opened before the rename: a crash between leaves an empty journal of a generation the old
-      // snapshot does not name, deleted at the next start.
-      journal = openSync(join(this.dir, journalName(generation)), 'a');
-      renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
-    } catch (err) {
-      if (journal !== undefined) closeQuietly(journal);
-      for (const f of [tmp, join(this.dir, journalName(generation))]) {
-        try {
-          unlinkSync(f);
-        } catch {
-          // Never created.
-        }
-      }
-      // The journal still holds everything: only the compaction is lost.
-      throw new DataDirUnwritableError(this.dir, `${describeError(err)} writing a snapshot`);
-    }
-    syncDir(this.dir);
-    closeQuietly(this.#fd);
-    this.#generation = generation;
-    this.#fd = journal;
-    this.#startJournal();
-    this.#unclean = false;
-    this.#snapshotBytes = bytes;
-    this.#snapshotMark = { generation, bytes, records };
-    this.#sealed = [];
-    deleteJournalsBefore(this.dir, generation);
-    this.#writeCheckpoint('running');
-  }
-
-  /** The new journal's counts start at nothing. */
-  #startJournal(): void {
-    this.#journalBytes = 0;
-    this.#records = 0;
-    this.#kinds = new Map();
-  }
-
+  /** The current journal as it stands now (its counts copied). */
   #mark(): JournalMark {
-    return {
-      generation: this.#generation,
-      bytes: this.#journalBytes,
-      records: this.#records,
-      kinds: Object.fromEntries(this.#kinds),
-    };
+    return { ...this.#current, kinds: { ...this.#current.kinds } };
   }
 
   /**
@@ -275,21 +217,41 @@ export class DataDir {
   }
 
   /**
-   * Compaction that never holds the event loop for long (decisions 0127, 0146): `state` is a cut
-   * of the state taken just before the call (`stateRecords`: references and shallow copies; its
-   * records are built as they are iterated), the journal switches to generation N+1 at that
-   * instant, and snapshot N+1 is then built, encoded and written in slices of
-   * COMPACT_SLICE_BYTES with a turn of the event loop between them, synced and renamed into place.
-   * A crash before the rename leaves snapshot N with journals N and N+1, read in order at the next
-   * start; after it, snapshot N+1 with journal N+1. Resolves with what it wrote, or undefined when
-   * it did not run (closed, another one running, a synchronous compaction overtook it).
+   * Compaction (decisions 0127, 0146): `state` is a cut of the state taken just before the call
+   * (`stateRecords`: references and shallow copies; its records are built as they are iterated).
+   * The journal switches to generation N+1 at once, then snapshot N+1 is built, encoded and written
+   * in slices of COMPACT_SLICE_BYTES with a turn of the event loop between them, synced and renamed
+   * into place. A crash before the rename leaves snapshot N with journals N and N+1, read in order
+   * at the next start; after it, snapshot N+1 with journal N+1. Resolves with what it wrote, or
+   * undefined when it did not run (closed, another one running, overtaken by `compact`).
    */
-  async compactInBackground(
-    state: Iterable<OutgoingRecord>,
-  ): Promise<{ records: number; bytes: number; captureMs: number } | undefined> {
+  async compactInBackground(state: Iterable<OutgoingRecord>): Promise<Compacted | undefined> {
     if (this.#closed || this.#compacting) return undefined;
+    const steps = this.#compaction(state);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done) return step.value;
+      if (typeof step.value === 'number') {
+        const fd = step.value;
+        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+      } else await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** The same steps without a turn of the event loop between them: done when it returns. */
+  compact(state: Iterable<OutgoingRecord>): void {
+    if (this.#closed) return;
+    const steps = this.#compaction(state);
+    for (let step = steps.next(); !step.done; step = steps.next())
+      if (typeof step.value === 'number') fsyncSync(step.value);
+  }
+
+  /**
+   * The one compaction: yields between slices (undefined) and the snapshot's fd when it is to be
+   * synced; answers what it wrote, or undefined when a newer compaction overtook it.
+   */
+  *#compaction(state: Iterable<OutgoingRecord>): Generator<number | undefined, Compacted | undefined> {
     const started = performance.now();
-    const generation = this.#generation + 1;
+    const generation = this.#current.generation + 1;
     let journal: number;
     try {
       journal = openSync(join(this.dir, journalName(generation)), 'a');
@@ -301,22 +263,30 @@ export class DataDir {
     const sealed = this.#fd;
     fdatasync(sealed, () => closeQuietly(sealed));
     this.#dirty = false;
-    this.#sealed.push(this.#mark());
+    this.#sealed.push(this.#current);
     this.#fd = journal;
-    this.#generation = generation;
-    this.#startJournal();
+    this.#current = { generation, bytes: 0, records: 0, kinds: {} };
     this.#unclean = false;
     this.#writeCheckpoint('running');
     const captureMs = performance.now() - started;
     const token = {};
-    this.#compacting = token;
+    this.#compacting = token; // one running already gives up: this one is newer
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.${generation}.tmp`);
-    let bytes = 0;
-    let count = 0;
+    let out: RecordSlices | undefined;
     try {
-      const written = await writeSnapshotInSlices(tmp, generation, state, () => this.#compacting === token);
-      bytes = written.bytes;
-      count = written.records - 1;
+      const fd = openSync(tmp, 'w');
+      try {
+        out = new RecordSlices(fd);
+        out.add({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
+        for (const rec of state) {
+          if (out.add(rec)) yield;
+          if (this.#compacting !== token) throw new Error('overtaken');
+        }
+        out.flush();
+        yield fd;
+      } finally {
+        closeQuietly(fd);
+      }
       if (this.#compacting !== token) throw new Error('overtaken');
       renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
     } catch (err) {
@@ -332,17 +302,18 @@ export class DataDir {
     }
     this.#compacting = undefined;
     syncDir(this.dir);
+    const { bytes, records } = out;
     this.#snapshotBytes = bytes;
-    this.#snapshotMark = { generation, bytes, records: count + 1 };
+    this.#snapshotMark = { generation, bytes, records };
     this.#sealed = this.#sealed.filter((j) => j.generation >= generation);
     deleteJournalsBefore(this.dir, generation);
     this.#writeCheckpoint('running');
-    return { records: count, bytes, captureMs };
+    return { records: records - 1, bytes, captureMs };
   }
 
   /** Sizes for messages and benchmarks. */
   sizes(): { snapshotBytes: number; journalBytes: number } {
-    return { snapshotBytes: this.#snapshotBytes, journalBytes: this.#journalBytes };
+    return { snapshotBytes: this.#snapshotBytes, journalBytes: this.#current.bytes };
   }
 
   /**
@@ -352,13 +323,13 @@ export class DataDir {
    */
   #flush(): void {
     if (!this.#dirty || this.#closed || this.#flushing) return;
-    const generation = this.#generation;
     const mark = this.#mark();
+    const { generation } = mark;
     this.#dirty = false;
     this.#flushing = true;
     fdatasync(this.#fd, (err) => {
       this.#flushing = false;
-      if (this.#closed || generation !== this.#generation) return;
+      if (this.#closed || generation !== this.#current.generation) return;
       if (err) {
         this.#dirty = true;
         this.#fail(`${describeError(err)} flushing ${journalName(generation)} to the disk`);
@@ -377,7 +348,7 @@ export class DataDir {
       this.#writeCheckpoint('running');
     } catch (err) {
       // Never throws past a close: health says so until a write succeeds.
-      this.#fail(`${describeError(err)} flushing ${journalName(this.#generation)} to the disk`);
+      this.#fail(`${describeError(err)} flushing ${journalName(this.#current.generation)} to the disk`);
     }
   }
 

@@ -11,7 +11,6 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { EmulatorError } from '../errors.js';
-import type { JournalMark } from './journal-read.js';
 import { LOCK_FILE } from './lock.js';
 
 /**
@@ -37,6 +36,14 @@ export function removeLeftovers(dir: string, snapshotGeneration: number | undefi
       unlinkSync(join(dir, f));
     if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
   }
+}
+
+/** What one journal held at a checkpoint. */
+export interface JournalMark {
+  generation: number;
+  bytes: number;
+  records: number;
+  kinds: Record<string, number>;
 }
 
 export interface SnapshotMark {

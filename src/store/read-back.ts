@@ -1,31 +1,38 @@
-import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   CHECKPOINT_FILE,
   type Checkpoint,
+  type JournalMark,
   journalName,
   journalsIn,
   readCheckpoint,
   readFormat,
+  removeLeftovers,
   SNAPSHOT_FILE,
   type SnapshotMark,
   storeError,
 } from './dir-files.js';
-import { countRecords, cutFile, describeCount, type JournalMark, readJournal } from './journal-read.js';
 import type { KeptRecord } from './kinds.js';
 import { decodeRecords } from './records.js';
 
 /** What reading a data dir back found: where its files stand, for the DataDir that writes on. */
 export interface ReadBack {
   format: number | undefined;
-  /** The generation of the journal appended to next, and how long it is. */
-  generation: number;
-  journalBytes: number;
   snapshotBytes: number;
-  snapshotGeneration: number | undefined;
   snapshotMark: SnapshotMark | undefined;
   /** Journals closed by a background compaction whose snapshot is not in place yet. */
   sealed: JournalMark[];
+  /** The journal appended to next, as it was read. */
   current: JournalMark;
 }
 
@@ -46,7 +53,6 @@ export function readBack(
   const damage: string[] = [];
   const snapshot = readSnapshot(dir, checkpoint, onRecord, damage);
   const snapshotGeneration = snapshot?.generation;
-  const at = { generation: snapshotGeneration ?? 0, journalBytes: 0 };
   const onDisk = journalsIn(dir);
   if (snapshotGeneration === undefined) {
     const named = checkpoint?.snapshot;
@@ -60,7 +66,7 @@ export function readBack(
   // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
   // as long as it was then (decision 0111).
   const first = snapshotGeneration ?? onDisk[0] ?? 0;
-  const { sealed, current, held } = readJournals(dir, notices, at, {
+  const { sealed, current, held } = readJournals(dir, notices, {
     format,
     checkpoint,
     onDisk,
@@ -78,12 +84,10 @@ export function readBack(
       `${CHECKPOINT_FILE} is ${checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
     );
   refuseOrAccept(dir, notices, damage, acceptDataLoss);
+  removeLeftovers(dir, snapshotGeneration);
   return {
     format,
-    generation: at.generation,
-    journalBytes: at.journalBytes,
     snapshotBytes: snapshot?.fileBytes ?? 0,
-    snapshotGeneration,
     snapshotMark: snapshot?.mark,
     sealed,
     current,
@@ -99,7 +103,6 @@ export function readBack(
 function readJournals(
   dir: string,
   notices: string[],
-  at: { generation: number; journalBytes: number },
   o: {
     format: number | undefined;
     checkpoint: Checkpoint | undefined;
@@ -113,7 +116,6 @@ function readJournals(
   const { format, checkpoint, onDisk, first, acceptDataLoss, onRecord, damage } = o;
   const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
   const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
-  at.journalBytes = 0;
   /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
   let stopped = false;
   const sealed: JournalMark[] = [];
@@ -166,8 +168,6 @@ function readJournals(
     if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
     if (g > first) sealed.push(current);
     current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
-    at.generation = g;
-    at.journalBytes = read.goodBytes;
   }
   return { sealed, current, held };
 }
@@ -224,4 +224,131 @@ function readSnapshot(
     fileBytes: buf.length,
     mark: { generation, bytes: read.goodBytes, records: read.count },
   };
+}
+
+/** One journal read back: how much is good, its records by kind, and what its end says. */
+interface JournalRead {
+  read: { goodBytes: number; count: number };
+  kinds: Record<string, number>;
+  /** Damage to acknowledged records: where, and what was lost. */
+  lost?: string;
+  /** The last write a crash cut short, to be cut off (never acknowledged): what it was. */
+  repaired?: string;
+}
+
+/**
+ * Reads `buf`, one journal's bytes, handing each good record to `onRecord`. `mark`: what the
+ * checkpoint named for it; `newest`: the last journal, the only one a crash can leave cut short.
+ */
+function readJournal(
+  buf: Buffer,
+  o: {
+    mark: JournalMark | undefined;
+    newest: boolean;
+    checkpointAt: string | undefined;
+    onRecord: (rec: KeptRecord) => void;
+  },
+): JournalRead {
+  const { mark } = o;
+  const kinds: Record<string, number> = {};
+  const read = decodeRecords(buf, (rec) => {
+    kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
+    o.onRecord(rec);
+  });
+  const { problem } = read;
+  const markBytes = mark?.bytes ?? 0;
+  if (problem) {
+    // The one thing a crash leaves: the last write cut short (or, after a power cut, blocks the disk
+    // never got: zeros), at the end of the newest journal, after the checkpoint. Anything else
+    // was acknowledged (decision 0111).
+    const interrupted =
+      o.newest &&
+      problem.last &&
+      problem.offset >= markBytes &&
+      (isCutShort(buf, problem.offset) || buf.subarray(problem.offset).every((b) => b === 0));
+    if (interrupted)
+      return {
+        read,
+        kinds,
+        repaired: `dropped a ${problem.reason} at byte ${problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
+      };
+    const after = problem.last ? undefined : countRecords(buf, problem.offset + 1);
+    const found = { count: 1 + (after?.count ?? 0), kinds: { ...(after?.kinds ?? {}) } };
+    const kind = kindAt(buf, problem.offset);
+    if (kind) found.kinds[kind] = (found.kinds[kind] ?? 0) + 1;
+    const counted = lostSince(mark, read.count, kinds, found);
+    const why = after
+      ? ` with ${after.count} good record${after.count === 1 ? '' : 's'} after it`
+      : !isCutShort(buf, problem.offset)
+        ? ' (the whole record is there: not a write a crash cut short)'
+        : ` (the checkpoint of ${o.checkpointAt} names ${markBytes} bytes: the file was cut)`;
+    return { read, kinds, lost: `a ${problem.reason} at byte ${problem.offset}${why}: lost ${counted}` };
+  }
+  if (mark && (read.goodBytes < mark.bytes || read.count < mark.records))
+    return {
+      read,
+      kinds,
+      lost: `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${o.checkpointAt} names ${mark.bytes} bytes): lost ${lostSince(mark, read.count, kinds, { count: 0, kinds: {} })}`,
+    };
+  return { read, kinds };
+}
+
+/** Cuts `file` back to its first `bytes` and flushes it. */
+function cutFile(file: string, bytes: number): void {
+  const fd = openSync(file, 'r+');
+  ftruncateSync(fd, bytes);
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
+function isCutShort(buf: Buffer, at: number): boolean {
+  return buf.length - at < 12 || at + 8 + buf.readUInt32LE(at) > buf.length;
+}
+
+/** The kind a damaged record names, when its JSON still reads. */
+function kindAt(buf: Buffer, at: number): string | undefined {
+  try {
+    const jsonLength = buf.readUInt32LE(at + 8);
+    const k = (JSON.parse(buf.toString('utf8', at + 12, at + 12 + jsonLength)) as { k?: unknown }).k;
+    return typeof k === 'string' && k.length <= 40 ? k : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The good records of `buf` from the first one found at or after `from`, counted by kind. */
+function countRecords(buf: Buffer, from: number): { count: number; kinds: Record<string, number> } {
+  const kinds: Record<string, number> = {};
+  for (let at = from; at + 12 <= buf.length; at++) {
+    const read = decodeRecords(buf.subarray(at), (rec) => {
+      kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
+    });
+    if (read.count > 0 || read.problem === undefined) return { count: read.count, kinds };
+  }
+  return { count: 0, kinds };
+}
+
+/**
+ * What was lost from a journal that held `mark` at the checkpoint and now reads `count` records
+ * (`kinds`), or, beyond what the checkpoint names, the records `found` past the damage.
+ */
+function lostSince(
+  mark: JournalMark | undefined,
+  count: number,
+  kinds: Record<string, number>,
+  found: { count: number; kinds: Record<string, number> },
+): string {
+  if (!mark || mark.records - count < found.count) return describeCount(found.count, found.kinds);
+  const missing: Record<string, number> = {};
+  for (const [k, n] of Object.entries(mark.kinds)) if (n > (kinds[k] ?? 0)) missing[k] = n - (kinds[k] ?? 0);
+  return describeCount(mark.records - count, missing);
+}
+
+/** `3 records (n: 2, a+: 1)`. */
+function describeCount(count: number, kinds: Record<string, number>): string {
+  const parts = Object.entries(kinds)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k}: ${n}`);
+  return `${count} record${count === 1 ? '' : 's'}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }

@@ -61,33 +61,13 @@ export class RecordReader {
   }
 
   /** Reads one change as kept; exhaustive: a kind without a case here does not compile. */
-  #read({ k, d }: KeptChange, b: Buffer | undefined): void {
+  #read(change: KeptChange, b: Buffer | undefined): void {
+    if (this.#configuration(change)) return;
+    const { k, d } = change;
     switch (k) {
       case 'clock_started':
       case 'clock_advanced':
         this.clock = d.mark;
-        break;
-      case 'user_added':
-      case 'user_replaced':
-        this.users.set(d.user.username, d.user);
-        break;
-      case 'user_removed':
-        this.users.delete(d.username);
-        break;
-      case 'credential_added':
-      case 'credential_replaced':
-        this.#retireWarnings(d.credential.id);
-        this.credentials.set(d.credential.id, d.credential);
-        break;
-      case 'credential_removed':
-        this.#retireWarnings(d.id);
-        this.credentials.delete(d.id);
-        break;
-      case 'trust_added':
-        this.trust.set(d.certificate.fingerprint256, { text: d.pem, certificate: d.certificate });
-        break;
-      case 'trust_removed':
-        this.trust.delete(d.certificate.fingerprint256);
         break;
       case 'reservation_saved': {
         const gz = BodyFile.shared.keep(b!);
@@ -152,6 +132,36 @@ export class RecordReader {
       default:
         // Faults, outages, tokens, calls: the change read back is the change.
         this.changes.push({ kind: k, ...d } as ReplayedChange);
+    }
+  }
+
+  /** Users, credentials and trusted certificates: kept as they stand, for `#restoreConfiguration`. */
+  #configuration({ k, d }: KeptChange): boolean {
+    switch (k) {
+      case 'user_added':
+      case 'user_replaced':
+        this.users.set(d.user.username, d.user);
+        return true;
+      case 'user_removed':
+        this.users.delete(d.username);
+        return true;
+      case 'credential_added':
+      case 'credential_replaced':
+        this.#retireWarnings(d.credential.id);
+        this.credentials.set(d.credential.id, d.credential);
+        return true;
+      case 'credential_removed':
+        this.#retireWarnings(d.id);
+        this.credentials.delete(d.id);
+        return true;
+      case 'trust_added':
+        this.trust.set(d.certificate.fingerprint256, { text: d.pem, certificate: d.certificate });
+        return true;
+      case 'trust_removed':
+        this.trust.delete(d.certificate.fingerprint256);
+        return true;
+      default:
+        return false;
     }
   }
 
