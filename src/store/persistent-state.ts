@@ -1,10 +1,10 @@
 import type { Change, ChangeStream } from '../change-stream.js';
 import type { Clock } from '../clock/index.js';
 import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
+import { repairCrash } from '../delivery/crash-repair.js';
 import type { Logger } from '../log.js';
 import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
-import { repairCrash } from './crash-repair.js';
 import { DataDir } from './data-dir.js';
 import type { OutgoingRecord } from './kinds.js';
 import { applyReplayed } from './owners.js';

@@ -1,18 +1,18 @@
-import type { ChangeStream } from '../change-stream.js';
-import type { BatchResult } from '../delivery/batches.js';
-import { type Attempt, countedAttempts, MAX_ATTEMPTS } from '../delivery/notification.js';
-import type { Outbox } from '../delivery/outbox.js';
-import { type Settled, settledOf } from '../delivery/outbox-state.js';
 import { acknowledges } from '../model/acknowledgement.js';
+import type { ChangeSink } from '../model/change-sink.js';
+import type { BatchResult } from './batches.js';
+import { type Attempt, countedAttempts, MAX_ATTEMPTS } from './notification.js';
+import type { Outbox } from './outbox.js';
+import { type OutboxChange, type Settled, settledOf } from './outbox-state.js';
 
 /**
- * Ends what a crash cut off, as changes like any other writer's (kept, applied by the outbox's state,
+ * Ends what a crash cut off (a data dir read back, src/store/persistent-state.ts), as changes like any other writer's (kept, applied by the outbox's state,
  * heard): each attempt that started and never ended becomes an `interrupted_by_crash` attempt (it
  * counts toward the 5: the receiver may have got it), the notification stays pending unless that was
  * its fifth (exhausted) or a cancel waited for its end (cancelled, decision 0224); a batch that started and never ended gets its result, counted from the attempts that
  * carry its instant. Answers how many attempts it ended.
  */
-export function repairCrash(outbox: Outbox, changes: ChangeStream, atIso: string): number {
+export function repairCrash(outbox: Outbox, changes: ChangeSink<OutboxChange>, atIso: string): number {
   const { state } = outbox;
   let interrupted = 0;
   for (const [id, s] of [...state.started]) {
