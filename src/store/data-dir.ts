@@ -62,8 +62,6 @@ export class DataDir {
   #fd: number;
   #snapshotBytes: number;
   #dirty = false;
-  /** A flush to the disk is under way on the thread pool (`#flush`). */
-  #flushing = false;
   /** A failed write may have left part of a record after the journal's end: cut it before the next one. */
   #unclean = false;
   #failure: DataDirFailure | undefined;
@@ -90,7 +88,7 @@ export class DataDir {
     this.#fd = openSync(join(dir, journalName(this.#current.generation)), 'a');
     if (back.format === undefined || back.format < DATA_DIR_FORMAT) writeFormat(dir);
     this.#writeCheckpoint('running');
-    this.#timer = setInterval(() => this.#flush(), SYNC_INTERVAL_MS);
+    this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
     this.#timer.unref();
   }
 
@@ -317,29 +315,11 @@ export class DataDir {
   }
 
   /**
-   * The timer's flush: what was written so far reaches the disk on the thread pool, and the
-   * checkpoint then names the journal as long as it was when the flush began. A compaction or close
-   * meanwhile takes over (it names the journals itself); a failure is kept for health, never thrown.
+   * Flushes what was written to the disk itself (fdatasync), then the checkpoint names the journal
+   * as it is: every SYNC_INTERVAL_MS and at a clean close. On the event loop: on the thread pool it
+   * gained nothing on the data dir's throughput (docs/perf-budget.md). A failure is kept for health,
+   * never thrown.
    */
-  #flush(): void {
-    if (!this.#dirty || this.#closed || this.#flushing) return;
-    const mark = this.#mark();
-    const { generation } = mark;
-    this.#dirty = false;
-    this.#flushing = true;
-    fdatasync(this.#fd, (err) => {
-      this.#flushing = false;
-      if (this.#closed || generation !== this.#current.generation) return;
-      if (err) {
-        this.#dirty = true;
-        this.#fail(`${describeError(err)} flushing ${journalName(generation)} to the disk`);
-        return;
-      }
-      this.#writeCheckpoint('running', mark);
-    });
-  }
-
-  /** Flushes what was written to the disk itself now, on the event loop (a clean close). */
   sync(): void {
     if (!this.#dirty || this.#closed) return;
     try {
@@ -347,14 +327,12 @@ export class DataDir {
       this.#dirty = false;
       this.#writeCheckpoint('running');
     } catch (err) {
-      // Never throws past a close: health says so until a write succeeds.
       this.#fail(`${describeError(err)} flushing ${journalName(this.#current.generation)} to the disk`);
     }
   }
 
   close(): void {
     if (this.#closed) return;
-    if (this.#flushing) this.#dirty = true; // the timer's flush may not have reached the disk yet
     this.sync();
     if (!this.#failure) this.#writeCheckpoint('stopped');
     this.#closed = true;

@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { EmulatorError } from '../errors.js';
 import { LOCK_FILE } from './lock.js';
 
@@ -38,28 +39,20 @@ export function removeLeftovers(dir: string, snapshotGeneration: number | undefi
   }
 }
 
-/** What one journal held at a checkpoint. */
-export interface JournalMark {
-  generation: number;
-  bytes: number;
-  records: number;
-  kinds: Record<string, number>;
-}
-
-export interface SnapshotMark {
-  generation: number;
-  bytes: number;
-  records: number;
-}
-
-/** `checkpoint.json` (decision 0111). */
-export interface Checkpoint {
-  at: string;
-  /** `stopped`: written by a clean close, so the journal ends exactly where it says. */
-  state: 'running' | 'stopped';
-  snapshot?: SnapshotMark;
-  journals: JournalMark[];
-}
+const count = z.int().nonnegative();
+const SnapshotMarkShape = z.object({ generation: count, bytes: count, records: count });
+/** What one journal held at a checkpoint: its bytes and records, by kind. */
+const JournalMarkShape = SnapshotMarkShape.extend({ kinds: z.record(z.string(), z.number()) });
+/** `checkpoint.json` (decision 0111); `stopped`: written by a clean close. */
+const CheckpointShape = z.object({
+  at: z.string(),
+  state: z.enum(['running', 'stopped']).optional(),
+  snapshot: SnapshotMarkShape.optional(),
+  journals: z.array(JournalMarkShape),
+});
+export type SnapshotMark = z.output<typeof SnapshotMarkShape>;
+export type JournalMark = z.output<typeof JournalMarkShape>;
+export type Checkpoint = z.output<typeof CheckpointShape>;
 
 /**
  * The checkpoint, or what is wrong with it: `missing` (a data dir of an older emulator, one never
@@ -69,18 +62,9 @@ export function readCheckpoint(dir: string): { checkpoint?: Checkpoint; problem?
   const file = join(dir, CHECKPOINT_FILE);
   if (!existsSync(file)) return { problem: 'missing' };
   try {
-    const cp = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
-    const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-    const markOk = (m: Partial<JournalMark> | undefined) =>
-      !!m && count(m.generation) && count(m.bytes) && count(m.records);
-    if (
-      typeof cp.at !== 'string' ||
-      !Array.isArray(cp.journals) ||
-      !cp.journals.every((j) => markOk(j) && typeof j.kinds === 'object' && j.kinds !== null) ||
-      (cp.snapshot !== undefined && !markOk(cp.snapshot))
-    )
-      throw new Error('not a checkpoint');
-    return { checkpoint: cp };
+    const read = CheckpointShape.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!read.success) throw new Error('not a checkpoint');
+    return { checkpoint: read.data };
   } catch (err) {
     return { problem: `damaged (${(err as Error).message})` };
   }

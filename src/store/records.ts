@@ -95,7 +95,6 @@ export function decodeRecords(
   let count = 0;
   let at = 0;
   let head: SnapshotHeader | undefined;
-  const slab = new Slab();
   while (at < buf.length) {
     const problem = checkRecord(buf, at);
     if (problem)
@@ -117,7 +116,8 @@ export function decodeRecords(
       return damaged(`record whose JSON cannot be read (${(err as Error).message})`);
     }
     const { k, d } = (raw ?? {}) as { k?: unknown; d?: unknown };
-    const b = end > jsonStart + jsonLength ? slab.copy(buf.subarray(jsonStart + jsonLength, end)) : undefined;
+    // A view of the file's bytes: replay copies a body into the body file (decision 0153) as it reads it.
+    const b = end > jsonStart + jsonLength ? buf.subarray(jsonStart + jsonLength, end) : undefined;
     const rec = keptRecord(k, d, b, header && !head ? 'header' : undefined);
     if (typeof rec === 'string') return damaged(rec);
     if (rec.k === 'snapshot') head = rec;
@@ -152,31 +152,6 @@ function isLast(buf: Buffer, at: number): boolean {
     if (checkRecord(buf, i) === undefined) return false;
   }
   return true;
-}
-
-/** Bytes per slab chunk the bodies read back are copied into. */
-const SLAB_BYTES = 4 * 1024 * 1024;
-
-/**
- * Copies the bodies read back into a few large chunks: a view of the file's buffer would keep all of
- * it alive (its JSON too: 100 MB more RSS after reading 100,000 notifications), and one Buffer per
- * body cost ~250 ms of a restart in allocations. A chunk is freed once none of its bodies is used.
- */
-class Slab {
-  #chunk = Buffer.allocUnsafeSlow(0);
-  #used = 0;
-
-  copy(src: Buffer): Buffer {
-    if (src.length > SLAB_BYTES / 8) return Buffer.from(src);
-    if (this.#used + src.length > this.#chunk.length) {
-      this.#chunk = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      this.#used = 0;
-    }
-    const start = this.#used;
-    src.copy(this.#chunk, start);
-    this.#used += src.length;
-    return this.#chunk.subarray(start, this.#used);
-  }
 }
 
 /** How much of a snapshot is encoded before it is written (a background compaction yields between slices). */
