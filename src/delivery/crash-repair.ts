@@ -1,3 +1,4 @@
+import { batchesBetween } from '../clock/schedule.js';
 import { acknowledges } from '../model/acknowledgement.js';
 import type { ChangeSink } from '../model/change-sink.js';
 import type { BatchResult } from './batches.js';
@@ -74,4 +75,25 @@ function interruptedBatch(
     if (n.state === 'exhausted' && n.attempts.at(-1) === a) result.exhausted++;
   }
   return result;
+}
+
+/**
+ * Batch instants that passed while the emulator was down, from `fromMs` (its data dir's last record)
+ * to `nowMs` (the restart): the latest runs now, the earlier ones are recorded as skipped with the
+ * reason. Never silently lost. Answers the latest and how many passed, or undefined when none did.
+ */
+export function catchUpBatches(
+  outbox: Outbox,
+  fromMs: number,
+  nowMs: number,
+): { latest: string; missed: number } | undefined {
+  const missed = batchesBetween(fromMs, nowMs);
+  const latestMs = missed.pop();
+  if (latestMs === undefined) return undefined;
+  const latest = new Date(latestMs).toISOString();
+  const down = `the emulator was not running at this instant (its data dir's last record before it is at ${new Date(fromMs).toISOString()}, restarted at ${new Date(nowMs).toISOString()} emulator time)`;
+  for (const at of missed)
+    outbox.recordSkipped(new Date(at), `${down}; the catch-up batch of ${latest} retried what was due`);
+  void outbox.runBatch(new Date(latestMs));
+  return { latest, missed: missed.length + 1 };
 }

@@ -1,7 +1,7 @@
 import type { Change, ChangeStream } from '../change-stream.js';
 import type { Clock } from '../clock/index.js';
-import { batchesBetween, HOUR_MS } from '../clock/schedule.js';
-import { repairCrash } from '../delivery/crash-repair.js';
+import { HOUR_MS } from '../clock/schedule.js';
+import { catchUpBatches, repairCrash } from '../delivery/crash-repair.js';
 import type { Logger } from '../log.js';
 import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
@@ -113,7 +113,14 @@ export class PersistentState {
       },
       `data dir read back: ${notifications} notifications, ${reservations} reservations${interrupted ? `, ${interrupted} attempts found interrupted (at-least-once: they stay pending)` : ''}`,
     );
-    this.#catchUp(t, r);
+    // Batch instants that passed while the emulator was down (real and compressed clocks).
+    const mark = r.clock;
+    if (t.clock.mode !== 'manual' && mark) {
+      const from = Math.max(mark.emuMs, r.lastBatchMs ?? mark.emuMs);
+      const caught = catchUpBatches(t.delivery.outbox, from, t.clock.now().getTime());
+      if (caught)
+        log.info({ missed: caught.missed }, `data dir: running the catch-up batch of ${caught.latest}`);
+    }
     // Not before ready: the server answers first, the snapshot is written right after.
     if (this.#dir.wantsCompaction()) setImmediate(() => this.#compactQuietly());
   }
@@ -258,31 +265,6 @@ export class PersistentState {
     if (rec) this.#append(rec);
     // What reset forgot, the data dir forgets too: the next snapshot holds only what it kept.
     if (change.kind === 'reset') this.#queueCompaction();
-  }
-
-  /**
-   * Batch instants that passed while the emulator was down (real and compressed clocks): the latest
-   * runs now, the earlier ones are recorded as skipped with the reason. Never silently lost.
-   */
-  #catchUp(t: AttachTarget, r: RecordReader): void {
-    const mark = r.clock;
-    if (t.clock.mode === 'manual' || !mark) return;
-    const fromMs = Math.max(mark.emuMs, r.lastBatchMs ?? mark.emuMs);
-    const nowMs = t.clock.now().getTime();
-    const missed = batchesBetween(fromMs, nowMs);
-    if (missed.length === 0) return;
-    const latest = missed.pop()!;
-    const down = `the emulator was not running at this instant (its data dir's last record before it is at ${new Date(fromMs).toISOString()}, restarted at ${new Date(nowMs).toISOString()} emulator time)`;
-    for (const at of missed)
-      t.delivery.outbox.recordSkipped(
-        new Date(at),
-        `${down}; the catch-up batch of ${new Date(latest).toISOString()} retried what was due`,
-      );
-    t.log.info(
-      { missed: missed.length + 1 },
-      `data dir: running the catch-up batch of ${new Date(latest).toISOString()}`,
-    );
-    void t.delivery.outbox.runBatch(new Date(latest));
   }
 }
 
