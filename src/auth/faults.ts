@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { formatPath, NotFoundError } from '../errors.js';
-import { FAULT_KINDS, FAULT_STATUSES, FaultSchema, MAX_FAULT_DELAY_MS } from '../model/auth.js';
+import { FAULT_KINDS, FaultSchema } from '../model/auth.js';
 import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
 import type { ApiVersion, Variant } from './types.js';
 
-export { FAULT_KINDS, FAULT_STATUSES, FaultSchema, MAX_FAULT_DELAY_MS };
+export { FAULT_KINDS, FaultSchema };
 
 export type FaultInput = z.infer<typeof FaultSchema>;
 

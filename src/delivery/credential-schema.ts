@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { formatPath, InputError } from '../errors.js';
-import { ApiKeySchema, apiKeyProblem, CredentialInputSchema } from '../model/credential.js';
+import { ApiKeySchema, CredentialInputSchema } from '../model/credential.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
 
-export { ApiKeySchema, apiKeyProblem, CredentialInputSchema };
+export { ApiKeySchema, CredentialInputSchema };
 
 export type CredentialInput = z.input<typeof CredentialInputSchema>;
 
