@@ -47,183 +47,173 @@ export function readBack(
   acceptDataLoss: boolean,
   notices: string[],
 ): ReadBack {
-  const format = readFormat(dir);
-  const { checkpoint, problem: checkpointProblem } = readCheckpoint(dir);
+  return new Reading(dir, onRecord, acceptDataLoss, notices).all();
+}
+
+/** One reading of a data dir back: what it was handed, and what is missing or damaged so far. */
+class Reading {
+  readonly format: number | undefined;
+  readonly checkpoint: Checkpoint | undefined;
+  readonly checkpointProblem: string | undefined;
   /** What is missing or damaged, one line per file (decision 0111). */
-  const damage: string[] = [];
-  const snapshot = readSnapshot(dir, checkpoint, onRecord, damage);
-  const snapshotGeneration = snapshot?.generation;
-  const onDisk = journalsIn(dir);
-  if (snapshotGeneration === undefined) {
-    const named = checkpoint?.snapshot;
-    if (named || (onDisk[0] ?? 0) > 0)
-      damage.push(
-        `${SNAPSHOT_FILE} is missing${named ? `: lost its ${named.records} records (generation ${named.generation}, ${named.bytes} bytes at the checkpoint of ${checkpoint?.at})` : ` (the journals start at generation ${onDisk[0]}): lost every record it held`}`,
-      );
-  }
-  // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
-  // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
-  // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
-  // as long as it was then (decision 0111).
-  const first = snapshotGeneration ?? onDisk[0] ?? 0;
-  const { sealed, current, held } = readJournals(dir, notices, {
-    format,
-    checkpoint,
-    onDisk,
-    first,
-    acceptDataLoss,
-    onRecord,
-    damage,
-  });
-  // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
-  // without one, a journal cut at a record boundary looks whole, so records may be missing
-  // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
-  // cut before its checkpoint) is started as it is.
-  if (checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
-    damage.push(
-      `${CHECKPOINT_FILE} is ${checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
-    );
-  refuseOrAccept(dir, notices, damage, acceptDataLoss);
-  removeLeftovers(dir, snapshotGeneration);
-  return {
-    format,
-    snapshotBytes: snapshot?.fileBytes ?? 0,
-    snapshotMark: snapshot?.mark,
-    sealed,
-    current,
-  };
-}
+  readonly damage: string[] = [];
 
-/**
- * Reads the journals back from generation `first` on, in order, handing their records on: each
- * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
- * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
- * sealed journals, the current one, and which journals hold records.
- */
-function readJournals(
-  dir: string,
-  notices: string[],
-  o: {
-    format: number | undefined;
-    checkpoint: Checkpoint | undefined;
-    onDisk: number[];
-    first: number;
-    acceptDataLoss: boolean;
-    onRecord: (rec: KeptRecord) => void;
-    damage: string[];
-  },
-): { sealed: JournalMark[]; current: JournalMark; held: string[] } {
-  const { format, checkpoint, onDisk, first, acceptDataLoss, onRecord, damage } = o;
-  const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
-  const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
-  /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
-  let stopped = false;
-  const sealed: JournalMark[] = [];
-  /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
-  const held: string[] = [];
-  let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
-  const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  for (let g = first; g <= lastExpected; g++) {
-    const name = journalName(g);
-    const file = join(dir, name);
-    const mark = named.find((j) => j.generation === g);
-    if (!existsSync(file)) {
-      // A new data dir has no journal yet and no format.json; one with format.json always has one.
-      if (format === undefined && onDisk.length === 0 && !mark) break;
-      if (stopped) continue;
+  constructor(
+    readonly dir: string,
+    readonly onRecord: (rec: KeptRecord) => void,
+    readonly acceptDataLoss: boolean,
+    readonly notices: string[],
+  ) {
+    this.format = readFormat(dir);
+    ({ checkpoint: this.checkpoint, problem: this.checkpointProblem } = readCheckpoint(dir));
+  }
+
+  all(): ReadBack {
+    const { dir, checkpoint, damage, format } = this;
+    const snapshot = this.snapshot();
+    const snapshotGeneration = snapshot?.generation;
+    const onDisk = journalsIn(dir);
+    if (snapshotGeneration === undefined) {
+      const named = checkpoint?.snapshot;
+      if (named || (onDisk[0] ?? 0) > 0)
+        damage.push(
+          `${SNAPSHOT_FILE} is missing${named ? `: lost its ${named.records} records (generation ${named.generation}, ${named.bytes} bytes at the checkpoint of ${checkpoint?.at})` : ` (the journals start at generation ${onDisk[0]}): lost every record it held`}`,
+        );
+    }
+    // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
+    // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
+    // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
+    // as long as it was then (decision 0111).
+    const { sealed, current, held } = this.journals(snapshotGeneration ?? onDisk[0] ?? 0, onDisk);
+    // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
+    // without one, a journal cut at a record boundary looks whole, so records may be missing
+    // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
+    // cut before its checkpoint) is started as it is.
+    if (this.checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
       damage.push(
-        `${name} is missing: ${mark ? `lost its ${describeCount(mark.records, mark.kinds)} (${mark.bytes} bytes at the checkpoint of ${checkpoint?.at})` : 'lost every record it held (how many is unknown: no checkpoint names it)'}`,
+        `${CHECKPOINT_FILE} is ${this.checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
       );
-      if (acceptDataLoss) stopped = true;
-      continue;
-    }
-    const buf = readFileSync(file);
-    if (stopped) {
-      const later = countRecords(buf, 0);
-      damage.push(
-        `${name}: set aside as ${name}${aside} (it follows the damage): lost its ${describeCount(later.count, later.kinds)}`,
-      );
-      renameSync(file, `${file}${aside}`);
-      continue;
-    }
-    const { read, kinds, lost, repaired } = readJournal(buf, {
-      mark,
-      newest: g === lastExpected,
-      checkpointAt: checkpoint?.at,
-      onRecord,
-    });
-    if (repaired !== undefined) {
-      cutFile(file, read.goodBytes);
-      notices.push(`data dir ${dir}: repaired ${name}: ${repaired}`);
-    }
-    if (lost !== undefined) {
-      damage.push(`${name}: ${lost}`);
-      if (acceptDataLoss) {
-        // Kept as it was beside the data dir's files, then cut back to what was read.
-        copyFileSync(file, `${file}${aside}`);
-        cutFile(file, read.goodBytes);
-        stopped = true;
+    this.refuseOrAccept();
+    removeLeftovers(dir, snapshotGeneration);
+    return { format, snapshotBytes: snapshot?.fileBytes ?? 0, snapshotMark: snapshot?.mark, sealed, current };
+  }
+
+  /**
+   * Reads the journals back from generation `first` on, in order, handing their records on: each
+   * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
+   * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
+   * sealed journals, the current one, and which journals hold records.
+   */
+  journals(first: number, onDisk: number[]): { sealed: JournalMark[]; current: JournalMark; held: string[] } {
+    const { dir, notices, format, checkpoint, acceptDataLoss, damage } = this;
+    const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
+    const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
+    /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
+    let stopped = false;
+    const sealed: JournalMark[] = [];
+    /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
+    const held: string[] = [];
+    let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
+    const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    for (let g = first; g <= lastExpected; g++) {
+      const name = journalName(g);
+      const file = join(dir, name);
+      const mark = named.find((j) => j.generation === g);
+      if (!existsSync(file)) {
+        // A new data dir has no journal yet and no format.json; one with format.json always has one.
+        if (format === undefined && onDisk.length === 0 && !mark) break;
+        if (stopped) continue;
+        damage.push(
+          `${name} is missing: ${mark ? `lost its ${describeCount(mark.records, mark.kinds)} (${mark.bytes} bytes at the checkpoint of ${checkpoint?.at})` : 'lost every record it held (how many is unknown: no checkpoint names it)'}`,
+        );
+        if (acceptDataLoss) stopped = true;
+        continue;
       }
+      const buf = readFileSync(file);
+      if (stopped) {
+        const later = countRecords(buf, 0);
+        damage.push(
+          `${name}: set aside as ${name}${aside} (it follows the damage): lost its ${describeCount(later.count, later.kinds)}`,
+        );
+        renameSync(file, `${file}${aside}`);
+        continue;
+      }
+      const { read, kinds, lost, repaired } = readJournal(buf, {
+        mark,
+        newest: g === lastExpected,
+        checkpointAt: checkpoint?.at,
+        onRecord: this.onRecord,
+      });
+      if (repaired !== undefined) {
+        cutFile(file, read.goodBytes);
+        notices.push(`data dir ${dir}: repaired ${name}: ${repaired}`);
+      }
+      if (lost !== undefined) {
+        damage.push(`${name}: ${lost}`);
+        if (acceptDataLoss) {
+          // Kept as it was beside the data dir's files, then cut back to what was read.
+          copyFileSync(file, `${file}${aside}`);
+          cutFile(file, read.goodBytes);
+          stopped = true;
+        }
+      }
+      if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
+      if (g > first) sealed.push(current);
+      current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
     }
-    if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
-    if (g > first) sealed.push(current);
-    current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
+    return { sealed, current, held };
   }
-  return { sealed, current, held };
-}
 
-/**
- * What was lost refuses the start (decision 0111), unless `--accept-data-loss` said to go on:
- * then each loss is a notice.
- */
-function refuseOrAccept(dir: string, notices: string[], damage: string[], acceptDataLoss: boolean): void {
-  if (damage.length === 0) return;
-  if (!acceptDataLoss)
-    throw storeError(
-      'data_dir_corrupt',
-      `The data dir ${dir} has lost acknowledged records:\n${damage.map((d) => `  - ${d}`).join('\n')}\nStart with --accept-data-loss (REPORTBO_ACCEPT_DATA_LOSS=true) to keep what is readable and go on (damaged files are kept beside as *${'.damaged-<time>'}), or restore the data dir from a backup.`,
-      { dataDir: dir, damage },
-    );
-  for (const d of damage) notices.push(`data dir ${dir}: accepted a loss (--accept-data-loss): ${d}`);
-}
-
-/**
- * Reads the snapshot back (none: undefined), handing its records on; what it lost is added to
- * `damage`. A snapshot is written to a temporary file, synced and renamed: one without its
- * header is not a crash case and refuses the start.
- */
-function readSnapshot(
-  dir: string,
-  checkpoint: Checkpoint | undefined,
-  onRecord: (rec: KeptRecord) => void,
-  damage: string[],
-): { generation: number; fileBytes: number; mark: SnapshotMark } | undefined {
-  const snapshotFile = join(dir, SNAPSHOT_FILE);
-  if (!existsSync(snapshotFile)) return undefined;
-  const buf = readFileSync(snapshotFile);
-  const read = decodeRecords(buf, onRecord, 'header');
-  const { header } = read;
-  if (!header)
-    throw storeError(
-      'data_dir_corrupt',
-      `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
-      { dataDir: dir },
-    );
-  const generation = header.d.generation;
-  const mark = checkpoint?.snapshot?.generation === generation ? checkpoint.snapshot : undefined;
-  if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
-    const lost = mark
-      ? `${Math.max(1, mark.records - read.count)} of its ${mark.records} records`
-      : 'the records from there on';
-    damage.push(
-      `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
-    );
+  /**
+   * What was lost refuses the start (decision 0111), unless `--accept-data-loss` said to go on:
+   * then each loss is a notice.
+   */
+  refuseOrAccept(): void {
+    const { dir, notices, damage, acceptDataLoss } = this;
+    if (damage.length === 0) return;
+    if (!acceptDataLoss)
+      throw storeError(
+        'data_dir_corrupt',
+        `The data dir ${dir} has lost acknowledged records:\n${damage.map((d) => `  - ${d}`).join('\n')}\nStart with --accept-data-loss (REPORTBO_ACCEPT_DATA_LOSS=true) to keep what is readable and go on (damaged files are kept beside as *${'.damaged-<time>'}), or restore the data dir from a backup.`,
+        { dataDir: dir, damage },
+      );
+    for (const d of damage) notices.push(`data dir ${dir}: accepted a loss (--accept-data-loss): ${d}`);
   }
-  return {
-    generation,
-    fileBytes: buf.length,
-    mark: { generation, bytes: read.goodBytes, records: read.count },
-  };
+
+  /**
+   * Reads the snapshot back (none: undefined), handing its records on; what it lost is added to
+   * `damage`. A snapshot is written to a temporary file, synced and renamed: one without its
+   * header is not a crash case and refuses the start.
+   */
+  snapshot(): { generation: number; fileBytes: number; mark: SnapshotMark } | undefined {
+    const { dir, checkpoint, damage } = this;
+    const snapshotFile = join(dir, SNAPSHOT_FILE);
+    if (!existsSync(snapshotFile)) return undefined;
+    const buf = readFileSync(snapshotFile);
+    const read = decodeRecords(buf, this.onRecord, 'header');
+    const { header } = read;
+    if (!header)
+      throw storeError(
+        'data_dir_corrupt',
+        `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
+        { dataDir: dir },
+      );
+    const generation = header.d.generation;
+    const mark = checkpoint?.snapshot?.generation === generation ? checkpoint.snapshot : undefined;
+    if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
+      const lost = mark
+        ? `${Math.max(1, mark.records - read.count)} of its ${mark.records} records`
+        : 'the records from there on';
+      damage.push(
+        `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
+      );
+    }
+    return {
+      generation,
+      fileBytes: buf.length,
+      mark: { generation, bytes: read.goodBytes, records: read.count },
+    };
+  }
 }
 
 /** One journal read back: how much is good, its records by kind, and what its end says. */
