@@ -8,7 +8,6 @@ import {
   openSync,
   renameSync,
   unlinkSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
@@ -31,7 +30,7 @@ import {
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
 import { readBack } from './read-back.js';
-import { encodeRecord, encodeRecordAt, RecordSlices } from './records.js';
+import { encodeRecord, encodeRecordAt, RecordSlices, writeWhole } from './records.js';
 
 export { DATA_DIR_FORMAT, type DataDirFailure } from './dir-files.js';
 
@@ -143,12 +142,7 @@ export class DataDir {
     const buf = end < 0 ? encodeRecord(rec) : this.#scratch.subarray(0, end);
     try {
       if (this.#unclean) this.#rollback();
-      let written = 0;
-      while (written < buf.length) {
-        const n = writeSync(this.#fd, buf, written, buf.length - written);
-        if (n <= 0) throw new Error(`short write: ${written} of ${buf.length} bytes`);
-        written += n;
-      }
+      writeWhole(this.#fd, buf);
     } catch (err) {
       this.#unclean = true;
       try {

@@ -31,12 +31,9 @@ export const journalName = (generation: number) => `journal-${generation}.bin`;
  * after its rename) and temporary files; another opener's lock being written is its own to remove.
  */
 export function removeLeftovers(dir: string, snapshotGeneration: number | undefined): void {
-  for (const f of readdirSync(dir)) {
-    const journal = /^journal-(\d+)\.bin$/.exec(f);
-    if (journal && snapshotGeneration !== undefined && Number(journal[1]) < snapshotGeneration)
-      unlinkSync(join(dir, f));
+  if (snapshotGeneration !== undefined) deleteJournalsBefore(dir, snapshotGeneration);
+  for (const f of readdirSync(dir))
     if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
-  }
 }
 
 const count = z.int().nonnegative();
@@ -92,7 +89,7 @@ export function describeError(err: unknown): string {
     : String(err);
 }
 
-/** Writes all of `buf` (a short write is continued; no progress is an error). */
+/** Closes `fd`; a failure to close loses nothing written. */
 export function closeQuietly(fd: number): void {
   try {
     closeSync(fd);
@@ -165,11 +162,10 @@ export function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
 
 /** Deletes the journals older than `generation` (folded into its snapshot). */
 export function deleteJournalsBefore(dir: string, generation: number): void {
-  for (const f of readdirSync(dir)) {
-    const journal = /^journal-(\d+)\.bin$/.exec(f);
-    if (!journal || Number(journal[1]) >= generation) continue;
+  for (const g of journalsIn(dir)) {
+    if (g >= generation) break;
     try {
-      unlinkSync(join(dir, f));
+      unlinkSync(join(dir, journalName(g)));
     } catch {
       // Already gone.
     }

@@ -200,7 +200,8 @@ export class RecordSlices {
   }
 }
 
-function writeWhole(fd: number, buf: Buffer): void {
+/** Writes all of `buf` at the file's position (a short write is continued; no progress is an error). */
+export function writeWhole(fd: number, buf: Buffer): void {
   let written = 0;
   while (written < buf.length) {
     const n = writeSync(fd, buf, written, buf.length - written);
