@@ -5,7 +5,7 @@ import { ChangeStream } from '../../src/change-stream.js';
 import type { ChangeOwner } from '../../src/model/change-sink.js';
 import { crashCutRestart } from '../helpers/crash-cut.js';
 import { dataDirRoot } from '../helpers/data-dir-emulators.js';
-import { type Phase, restartsTheSame, sequenceArb } from '../helpers/restart-property.js';
+import { type Phase, RESET_ORACLE, restartsTheSame, sequenceArb } from '../helpers/restart-property.js';
 
 // The mutation drill's one process (scripts/mutation-drill.mjs runs it; decision 0233). Every mutant
 // is a hook this file installs on a prototype, so no production code can switch it on: an `apply`
@@ -92,7 +92,8 @@ function killer(details: { numRuns: number; errorInstance: unknown }): string {
   const message = String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance);
   const lines = message.split('\n');
   const line = lines.find((l) => l.includes('GET /')) ?? lines[0] ?? '';
-  return `test/restart-equivalence.test.ts property, sequence ${details.numRuns} of seed ${SEED}: ${line.trim()}`;
+  const check = message.includes(RESET_ORACLE) ? 'its reset oracle' : 'a restart';
+  return `test/restart-equivalence.test.ts property, sequence ${details.numRuns} of seed ${SEED}, ${check}: ${line.trim()}`;
 }
 
 /** Runs the property on `m`: what killed it, or undefined when every sequence passed. */

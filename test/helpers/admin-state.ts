@@ -39,9 +39,13 @@ export interface StateRead {
  * Every GET of the route table that answers state, answered now: the list GETs, and each GET with
  * path parameters once per item of the list GET its path extends (`/reservations/:bookingId` for
  * every `bookingId` of `GET /reservations`), so a replay that loses what only a detail shows (a
- * reservation's history, an attempt's answer) is seen. Keyed by path.
+ * reservation's history, an attempt's answer) is seen; `also` adds the paths of another reading (a
+ * detail GET of an item this emulator may not list). Keyed by path.
  */
-export async function readState(url: string): Promise<Map<string, StateRead>> {
+export async function readState(
+  url: string,
+  also: Iterable<StateRead> = [],
+): Promise<Map<string, StateRead>> {
   await get(url, '/notifications?wait=settled');
   const out = new Map<string, StateRead>();
   const routes = Object.entries(ADMIN_ROUTES) as Array<[Operation, (typeof ADMIN_ROUTES)[Operation]]>;
@@ -60,6 +64,8 @@ export async function readState(url: string): Promise<Map<string, StateRead>> {
       out.set(path, comparable({ operation, path, ...(await get(url, path)) }));
     }
   }
+  for (const { operation, path } of also)
+    if (!out.has(path)) out.set(path, comparable({ operation, path, ...(await get(url, path)) }));
   return out;
 }
 
@@ -75,15 +81,20 @@ export function comparable(read: StateRead): StateRead {
   return read;
 }
 
-/** What differs between two readings: one line per path, naming the operation. */
-export function stateDifferences(before: Map<string, StateRead>, after: Map<string, StateRead>): string[] {
+/** What differs between two readings: one line per path, naming the operation and each reading. */
+export function stateDifferences(
+  before: Map<string, StateRead>,
+  after: Map<string, StateRead>,
+  names: [string, string] = ['before', 'after '],
+): string[] {
   const problems: string[] = [];
   for (const path of new Set([...before.keys(), ...after.keys()])) {
     const b = before.get(path);
     const a = after.get(path);
     const was = JSON.stringify(b && { status: b.status, body: b.body });
     const is = JSON.stringify(a && { status: a.status, body: a.body });
-    if (was !== is) problems.push(`GET ${path} (${(b ?? a)!.operation}):\n  before ${was}\n  after  ${is}`);
+    if (was !== is)
+      problems.push(`GET ${path} (${(b ?? a)!.operation}):\n  ${names[0]} ${was}\n  ${names[1]} ${is}`);
   }
   return problems;
 }
