@@ -9,12 +9,13 @@ import { type Phase, RESET_ORACLE, restartsTheSame, sequenceArb } from '../helpe
 
 // The mutation drill's one process (scripts/mutation-drill.mjs runs it; decision 0233). Every mutant
 // is a hook this file installs on a prototype, so no production code can switch it on: an `apply`
-// case that does nothing patches the owning store class's `apply` for the restarted emulator (its
-// replay and what follows), a bypassed stream patches `ChangeStream`'s `emit` and `emitMade` for
-// the first one (the owner applies the change, nobody keeps or hears it). Each mutant meets the
-// restart-equivalence property on the same fixed seed and stops at its first failing sequence; one
-// it leaves meets the crash cut (test/helpers/crash-cut.ts), the only restart that reads what a
-// crash cut off.
+// case that does nothing patches the owning store class's `apply` in the emulator that makes the
+// change (for the kinds only crash repair reads, while the restarted one starts), a bypassed stream
+// patches `ChangeStream`'s `emit` and `emitMade` (the owner applies the change, nobody keeps or
+// hears it). Each mutant meets the
+// restart-equivalence property (its reset oracle included, decision 0250) on the same fixed seed
+// and stops at its first failing sequence; one it leaves meets the crash cut
+// (test/helpers/crash-cut.ts), the only restart that reads what a crash cut off.
 
 interface Mutant {
   name: string;
