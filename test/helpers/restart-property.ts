@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { ADMIN_ROUTES } from '../../src/admin/contract/routes.js';
-import { readState, type StateRead, stateDifferences } from './admin-state.js';
+import { readState, type StatePath, stateDifferences, statePaths } from './admin-state.js';
 import { serveOnDataDir, stop } from './data-dir-emulators.js';
 import { atFileEnd } from './file-hooks.js';
 import { WRITES_KEPT_BY_RESET } from './reset-oracle.js';
@@ -194,22 +194,22 @@ const serve = (dataDir: string, clockStart?: string) =>
  * The reset oracle (test/helpers/reset-oracle.ts) right after a reset on `url`: a fresh start on
  * `freshDir` with the same settings, the writes of what reset keeps among `made` (the steps before
  * the reset) and its clock where this one's stands answers every state GET as this one does, the
- * paths read in `before` (right before the reset: the items it forgot) included. Throws naming the
+ * paths `listed` right before the reset (the items it forgot) included. Throws naming the
  * steps done and each GET that differs.
  */
 async function forgetsAsAFreshStart(
   freshDir: string,
   url: string,
-  before: Map<string, StateRead>,
+  listed: StatePath[],
   made: Step[],
   done: string[],
 ): Promise<void> {
-  const after = await readState(url, before.values());
+  const after = await readState(url, listed);
   const clock = [...after.values()].find((r) => r.operation === 'getClock')?.body as { now: string };
   const fresh = await serve(freshDir, clock.now);
   try {
     for (const step of made) if (WRITES_KEPT_BY_RESET.has(step.op)) await run(fresh.url, step);
-    const answers = await readState(fresh.url, [...before.values(), ...after.values()]);
+    const answers = await readState(fresh.url, [...listed, ...after.values()]);
     const differences = stateDifferences(answers, after, ['a fresh start ', 'after the reset']);
     if (differences.length > 0)
       throw new Error(`after:\n  ${done.join('\n  ')}\n${RESET_ORACLE}:\n${differences.join('\n')}`);
@@ -323,10 +323,10 @@ export async function restartsTheSame(
   try {
     const made: Step[] = [];
     for (const step of [...PREAMBLE, ...steps]) {
-      const before = step.op === 'reset' ? await readState(emu.url) : undefined;
+      const listed = step.op === 'reset' ? await statePaths(emu.url) : undefined;
       const said = await run(emu.url, step);
       if (said) done.push(said);
-      if (before) await forgetsAsAFreshStart(`${dataDir}-fresh`, emu.url, before, made, done);
+      if (listed) await forgetsAsAFreshStart(`${dataDir}-fresh`, emu.url, listed, made, done);
       made.push(step);
     }
     const before = await readState(emu.url);
