@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 /**
- * The mutation drill of the stores' one writer (issue 38 §5, decisions 0213, 0233). Every store has
- * one `apply(change)`, called by the change stream after the keeper and by replay after a restart.
- * For each case of each store's `apply`, one mutant whose case does nothing in the restarted
- * emulator (its replay and what follows); for each kind of change a store applies, one mutant that
+ * The mutation drill of the stores' one writer (issue 38 §5, decisions 0213, 0233, 0250). Every
+ * store has one `apply(change)`, called by the change stream after the keeper and by replay after a
+ * restart.
+ * For each case of each store's `apply`, one mutant whose case does nothing in the emulator that
+ * makes the change (kept and told, never made; for the kinds only crash repair reads, while the
+ * restarted emulator starts); for each kind of change a store applies, one mutant that
  * bypasses the stream (the owner applies the change itself: never kept, never heard). The mutants
  * are found in the source and run in one process (test/drill/mutation-drill.drill.ts), each a hook
- * on a prototype, met by the restart-equivalence property (test/helpers/restart-property.ts) on a
- * fixed seed and stopped at its first failing sequence. Prints every mutant and what killed it;
- * exits 0 only if every mutant was killed.
+ * on a prototype, met by the restart-equivalence property (test/helpers/restart-property.ts, its
+ * reset oracle included: decision 0250) on a fixed seed and stopped at its first failing sequence.
+ * Prints every mutant and what killed it (the test, the sequence and the GET that differed) on
+ * stdout, which `.ci/run` leaves in the CI log; exits 0 only if every mutant was killed.
  *
  *   node scripts/mutation-drill.mjs [--only <substring>[,<substring>…]] [--sequences <n>] [--seed <n>] [--list]
  *

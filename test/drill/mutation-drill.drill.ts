@@ -5,16 +5,17 @@ import { ChangeStream } from '../../src/change-stream.js';
 import type { ChangeOwner } from '../../src/model/change-sink.js';
 import { crashCutRestart } from '../helpers/crash-cut.js';
 import { dataDirRoot } from '../helpers/data-dir-emulators.js';
-import { type Phase, restartsTheSame, sequenceArb } from '../helpers/restart-property.js';
+import { type Phase, RESET_ORACLE, restartsTheSame, sequenceArb } from '../helpers/restart-property.js';
 
 // The mutation drill's one process (scripts/mutation-drill.mjs runs it; decision 0233). Every mutant
 // is a hook this file installs on a prototype, so no production code can switch it on: an `apply`
-// case that does nothing patches the owning store class's `apply` for the restarted emulator (its
-// replay and what follows), a bypassed stream patches `ChangeStream`'s `emit` and `emitMade` for
-// the first one (the owner applies the change, nobody keeps or hears it). Each mutant meets the
-// restart-equivalence property on the same fixed seed and stops at its first failing sequence; one
-// it leaves meets the crash cut (test/helpers/crash-cut.ts), the only restart that reads what a
-// crash cut off.
+// case that does nothing patches the owning store class's `apply` in the emulator that makes the
+// change (for the kinds only crash repair reads, while the restarted one starts), a bypassed stream
+// patches `ChangeStream`'s `emit` and `emitMade` (the owner applies the change, nobody keeps or
+// hears it). Each mutant meets the
+// restart-equivalence property (its reset oracle included, decision 0250) on the same fixed seed
+// and stops at its first failing sequence; one it leaves meets the crash cut
+// (test/helpers/crash-cut.ts), the only restart that reads what a crash cut off.
 
 interface Mutant {
   name: string;
@@ -92,7 +93,8 @@ function killer(details: { numRuns: number; errorInstance: unknown }): string {
   const message = String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance);
   const lines = message.split('\n');
   const line = lines.find((l) => l.includes('GET /')) ?? lines[0] ?? '';
-  return `test/restart-equivalence.test.ts property, sequence ${details.numRuns} of seed ${SEED}: ${line.trim()}`;
+  const check = message.includes(RESET_ORACLE) ? 'its reset oracle' : 'a restart';
+  return `test/restart-equivalence.test.ts property, sequence ${details.numRuns} of seed ${SEED}, ${check}: ${line.trim()}`;
 }
 
 /** Runs the property on `m`: what killed it, or undefined when every sequence passed. */

@@ -35,32 +35,57 @@ export interface StateRead {
   body: unknown;
 }
 
+/** Where a state GET is read: its operation and path. */
+export type StatePath = Pick<StateRead, 'operation' | 'path'>;
+
+const STATE_GETS = (
+  Object.entries(ADMIN_ROUTES) as Array<[Operation, (typeof ADMIN_ROUTES)[Operation]]>
+).filter(([op, r]) => r.method === 'get' && !(op in NOT_STATE));
+
 /**
  * Every GET of the route table that answers state, answered now: the list GETs, and each GET with
  * path parameters once per item of the list GET its path extends (`/reservations/:bookingId` for
  * every `bookingId` of `GET /reservations`), so a replay that loses what only a detail shows (a
- * reservation's history, an attempt's answer) is seen. Keyed by path.
+ * reservation's history, an attempt's answer) is seen; `also` adds paths of another emulator (a
+ * detail GET of an item this one may not list). Keyed by path.
  */
-export async function readState(url: string): Promise<Map<string, StateRead>> {
+export async function readState(
+  url: string,
+  also: Iterable<StatePath> = [],
+): Promise<Map<string, StateRead>> {
+  const out = await readLists(url);
+  for (const { operation, path } of [...detailPaths(out), ...also])
+    if (!out.has(path)) out.set(path, comparable({ operation, path, ...(await get(url, path)) }));
+  return out;
+}
+
+/** The paths `readState` would read now: the lists are read, their items' detail GETs are not. */
+export async function statePaths(url: string): Promise<StatePath[]> {
+  const lists = await readLists(url);
+  return [...lists.values(), ...detailPaths(lists)];
+}
+
+/** The list GETs (those without path parameters), once the notifications have settled. */
+async function readLists(url: string): Promise<Map<string, StateRead>> {
   await get(url, '/notifications?wait=settled');
   const out = new Map<string, StateRead>();
-  const routes = Object.entries(ADMIN_ROUTES) as Array<[Operation, (typeof ADMIN_ROUTES)[Operation]]>;
-  const gets = routes.filter(([op, r]) => r.method === 'get' && !(op in NOT_STATE));
-  for (const [operation, r] of gets) {
-    if (r.path.includes(':')) continue;
-    out.set(r.path, comparable({ operation, path: r.path, ...(await get(url, r.path)) }));
-  }
-  for (const [operation, r] of gets) {
-    const param = /\/:(\w+)/.exec(r.path);
-    if (!param) continue;
-    const listPath = r.path.slice(0, param.index);
-    const list = out.get(listPath)?.body;
-    for (const value of idsIn(list, param[1]!)) {
-      const path = r.path.replace(`:${param[1]}`, encodeURIComponent(String(value)));
-      out.set(path, comparable({ operation, path, ...(await get(url, path)) }));
-    }
-  }
+  for (const [operation, r] of STATE_GETS)
+    if (!r.path.includes(':'))
+      out.set(r.path, comparable({ operation, path: r.path, ...(await get(url, r.path)) }));
   return out;
+}
+
+/** Each GET with path parameters once per item of the list GET its path extends. */
+function detailPaths(lists: Map<string, StateRead>): StatePath[] {
+  return STATE_GETS.flatMap(([operation, r]) => {
+    const param = /\/:(\w+)/.exec(r.path);
+    if (!param) return [];
+    const list = lists.get(r.path.slice(0, param.index))?.body;
+    return idsIn(list, param[1]!).map((value) => ({
+      operation,
+      path: r.path.replace(`:${param[1]}`, encodeURIComponent(String(value))),
+    }));
+  });
 }
 
 /**
@@ -75,15 +100,20 @@ export function comparable(read: StateRead): StateRead {
   return read;
 }
 
-/** What differs between two readings: one line per path, naming the operation. */
-export function stateDifferences(before: Map<string, StateRead>, after: Map<string, StateRead>): string[] {
+/** What differs between two readings: one line per path, naming the operation and each reading. */
+export function stateDifferences(
+  before: Map<string, StateRead>,
+  after: Map<string, StateRead>,
+  names: [string, string] = ['before', 'after '],
+): string[] {
   const problems: string[] = [];
   for (const path of new Set([...before.keys(), ...after.keys()])) {
     const b = before.get(path);
     const a = after.get(path);
     const was = JSON.stringify(b && { status: b.status, body: b.body });
     const is = JSON.stringify(a && { status: a.status, body: a.body });
-    if (was !== is) problems.push(`GET ${path} (${(b ?? a)!.operation}):\n  before ${was}\n  after  ${is}`);
+    if (was !== is)
+      problems.push(`GET ${path} (${(b ?? a)!.operation}):\n  ${names[0]} ${was}\n  ${names[1]} ${is}`);
   }
   return problems;
 }

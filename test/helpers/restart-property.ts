@@ -6,16 +6,18 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { ADMIN_ROUTES } from '../../src/admin/contract/routes.js';
-import { readState, stateDifferences } from './admin-state.js';
+import { readState, type StatePath, stateDifferences, statePaths } from './admin-state.js';
 import { serveOnDataDir, stop } from './data-dir-emulators.js';
 import { atFileEnd } from './file-hooks.js';
+import { WRITES_KEPT_BY_RESET } from './reset-oracle.js';
 import { testCa } from './tls.js';
 
 // The restart-equivalence property (issue 38 §5), shared by test/restart-equivalence.test.ts and
 // the mutation drill (test/drill/mutation-drill.drill.ts): random sequences of admin writes (every
 // write route of the route table), reservation events, GetAccessToken calls and clock moves; after
 // each sequence every state GET (detail GETs included, reached through the ids of the list answers)
-// answers the same after a restart on the same data dir.
+// answers the same after a restart on the same data dir; after each reset, as a fresh start does
+// (the reset oracle, test/helpers/reset-oracle.ts).
 
 type Operation = keyof typeof ADMIN_ROUTES;
 
@@ -185,7 +187,40 @@ const METHODS: Record<string, string> = Object.fromEntries(
 );
 
 /** Small retention, so sequences reach it: the notifications retention drops are kept too. */
-const serve = (dataDir: string) => serveOnDataDir(dataDir, { seed: 7, notificationRetention: 3 });
+const serve = (dataDir: string, clockStart?: string) =>
+  serveOnDataDir(dataDir, { seed: 7, notificationRetention: 3, ...(clockStart ? { clockStart } : {}) });
+
+/**
+ * The reset oracle (test/helpers/reset-oracle.ts) right after a reset on `url`: a fresh start on
+ * `freshDir` with the same settings, the writes of what reset keeps among `made` (the steps before
+ * the reset) and its clock where this one's stands answers every state GET as this one does, the
+ * paths `listed` right before the reset (the items it forgot) included. Throws naming the
+ * steps done and each GET that differs.
+ */
+async function forgetsAsAFreshStart(
+  freshDir: string,
+  url: string,
+  listed: StatePath[],
+  made: Step[],
+  done: string[],
+): Promise<void> {
+  const after = await readState(url, listed);
+  const clock = [...after.values()].find((r) => r.operation === 'getClock')?.body as { now: string };
+  const fresh = await serve(freshDir, clock.now);
+  try {
+    for (const step of made) if (WRITES_KEPT_BY_RESET.has(step.op)) await run(fresh.url, step);
+    const answers = await readState(fresh.url, [...listed, ...after.values()]);
+    const differences = stateDifferences(answers, after, ['a fresh start ', 'after the reset']);
+    if (differences.length > 0)
+      throw new Error(`after:\n  ${done.join('\n  ')}\n${RESET_ORACLE}:\n${differences.join('\n')}`);
+  } finally {
+    await stop(fresh);
+    rmSync(freshDir, { recursive: true, force: true });
+  }
+}
+
+/** How a failure of the reset oracle starts its list of differences. */
+export const RESET_ORACLE = 'the reset did not forget as a fresh start does (the reset oracle)';
 
 /** The list a step picks from (ids of notifications, reservations, …), by the operation that picks. */
 const PICKS_FROM: Partial<Record<Step['op'], string>> = {
@@ -286,9 +321,13 @@ export async function restartsTheSame(
   const done: string[] = [];
   phase('live');
   try {
+    const made: Step[] = [];
     for (const step of [...PREAMBLE, ...steps]) {
+      const listed = step.op === 'reset' ? await statePaths(emu.url) : undefined;
       const said = await run(emu.url, step);
       if (said) done.push(said);
+      if (listed) await forgetsAsAFreshStart(`${dataDir}-fresh`, emu.url, listed, made, done);
+      made.push(step);
     }
     const before = await readState(emu.url);
     await stop(emu);
