@@ -36,13 +36,16 @@ export function termBits(text: string): number[] {
   return bits;
 }
 
+/** The one sketch being made: the file copies it, so no 512-byte buffer is left per body packed. */
+const scratch = new Uint8Array(SKETCH_BYTES);
+
 /**
- * The sketch of a body: the trigrams of each of its values as text (`String(value)`, lower case,
+ * The sketch of a body (valid until the next call): the trigrams of each of its values as text (`String(value)`, lower case,
  * as the search reads them; never a key, and none across two values), ASCII letters lower-cased as
  * they are read, any other text lower-cased whole.
  */
 export function sketchOf(body: unknown): Uint8Array {
-  const sketch = new Uint8Array(SKETCH_BYTES);
+  const sketch = scratch.fill(0);
   const add = (value: string): void => {
     let text = value;
     let ascii = true;
