@@ -42,12 +42,15 @@ function values(value: unknown, at: string[] = [], out: Array<{ at: string[]; te
   return out;
 }
 
-/** The brute-force answer: a plain word in a value or in the notification's own names; `LastName:` under that key. */
+/** The brute-force answer: a plain word in a value or in the notification's own names; `Key:text` under that key. */
 function bruteMatches(n: Detail, term: string): boolean {
-  const colon = term.indexOf(':');
-  if (colon > 0) {
-    const text = term.slice(colon + 1).toLowerCase();
-    return values(n.body).some((v) => v.at.at(-1) === 'lastname' && v.text.includes(text));
+  // A field is letters, digits and dots before the colon (`10:55` is a plain word); one key here.
+  const field = /^([A-Za-z][\w]*):(.+)$/.exec(term);
+  if (field) {
+    const [, key, text] = field as unknown as [string, string, string];
+    return values(n.body).some(
+      (v) => v.at.at(-1) === key.toLowerCase() && v.text.includes(text.toLowerCase()),
+    );
   }
   const text = term.toLowerCase();
   const own = [n.id, n.bookingNumber, n.filename, n.credentialId].some((s) => s.toLowerCase().includes(text));

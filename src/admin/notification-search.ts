@@ -219,13 +219,11 @@ export function searchMatches(
   // A body without a sketch (read back from a data dir) gets one now; a term absent from the whole
   // text cannot be in a value: the rest stop here, unparsed.
   const text = textOf(n);
-  let parsed: unknown;
   if (n.gz.sketch < 0) {
-    parsed = JSON.parse(text);
-    sketchBody(n.gz, parsed);
+    sketchBody(n.gz, text);
     if (lacks()) return false;
   }
   const lower = text.toLowerCase();
   if (valueTerms.some((t, i) => !found[i] && !lower.includes(t.escaped))) return false;
-  return walkValues(parsed ?? JSON.parse(text), valueTerms, found, []);
+  return walkValues(JSON.parse(text) as unknown, valueTerms, found, []);
 }

@@ -16,7 +16,7 @@ import { sketchBody } from './sketch.js';
 export function packBody(body: NotificationBody, file: BodyFile = BodyFile.shared): StoredBody {
   const text = JSON.stringify(body);
   const packed = file.keep(gzipSync(Buffer.from(text, 'utf8')));
-  sketchBody(packed, body);
+  sketchBody(packed, text);
   return packed;
 }
 

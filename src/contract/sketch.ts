@@ -38,47 +38,101 @@ export function termBits(text: string): number[] {
 
 /** The one sketch being made: the file copies it, so no 512-byte buffer is left per body packed. */
 const scratch = new Uint8Array(SKETCH_BYTES);
+/** The last three characters of the value being read, and how many of it were read. */
+let window = 0;
+let read = 0;
+
+/** Reads one character of a value (lower case already, or an ASCII capital). */
+function addChar(code: number): void {
+  const c = code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+  window = (window << 8) | (c & 0xff);
+  if (++read >= 3) {
+    const first = firstBit(window);
+    const second = secondBit(window);
+    scratch[first >>> 3]! |= 1 << (first & 7);
+    scratch[second >>> 3]! |= 1 << (second & 7);
+  }
+}
+
+/** The index just past the string whose characters start at `from` (after its opening quote). */
+function stringEnd(json: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const c = json.charCodeAt(i++);
+    if (c === 0x5c) i++;
+    else if (c === 0x22 || Number.isNaN(c)) return i;
+  }
+}
+
+/** JSON's one-letter escapes: `\n` → 10, …; any other (`\"`, `\\`, `\/`) is the character itself. */
+const ESCAPED: Record<number, number> = { 98: 8, 102: 12, 110: 10, 114: 13, 116: 9 };
 
 /**
- * The sketch of a body (valid until the next call): the trigrams of each of its values as text (`String(value)`, lower case,
- * as the search reads them; never a key, and none across two values), ASCII letters lower-cased as
- * they are read, any other text lower-cased whole.
+ * Reads the value string starting at `from` (after its quote), unescaped; answers the index past it.
+ * A string with a character past U+007F is parsed and lower-cased whole, as the search reads it.
  */
-export function sketchOf(body: unknown): Uint8Array {
-  const sketch = scratch.fill(0);
-  const add = (value: string): void => {
-    let text = value;
-    let ascii = true;
-    let window = 0;
-    for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
-      if (c > 0x7f && ascii) {
-        // Read again from the start, lower-cased whole (the letters read so far set the same bits).
-        ascii = false;
-        text = value.toLowerCase();
-        window = 0;
-        i = -1;
-        continue;
-      }
-      if (c >= 0x41 && c <= 0x5a) c += 0x20;
-      window = (window << 8) | (c & 0xff);
-      if (i >= 2) {
-        const first = firstBit(window);
-        const second = secondBit(window);
-        sketch[first >>> 3]! |= 1 << (first & 7);
-        sketch[second >>> 3]! |= 1 << (second & 7);
-      }
+function addString(json: string, from: number): number {
+  window = 0;
+  read = 0;
+  let i = from;
+  for (;;) {
+    let c = json.charCodeAt(i++);
+    if (c === 0x22 || Number.isNaN(c)) return i;
+    if (c === 0x5c) {
+      const e = json.charCodeAt(i++);
+      if (e === 0x75) {
+        c = Number.parseInt(json.slice(i, i + 4), 16);
+        i += 4;
+      } else c = ESCAPED[e] ?? e;
     }
-  };
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') add(value);
-    else if (Array.isArray(value)) for (const item of value) walk(item);
-    else if (value !== null && typeof value === 'object')
-      for (const key in value) walk((value as Record<string, unknown>)[key]);
-    else add(String(value));
-  };
-  walk(body);
-  return sketch;
+    if (c > 0x7f) {
+      const end = stringEnd(json, from);
+      const text = (JSON.parse(json.slice(from - 1, end)) as string).toLowerCase();
+      window = 0;
+      read = 0;
+      for (let k = 0; k < text.length; k++) addChar(text.charCodeAt(k));
+      return end;
+    }
+    addChar(c);
+  }
+}
+
+/** Object or array, per depth of the text being read (deeper than this: read as an array's values). */
+const inObject = new Uint8Array(256);
+
+/**
+ * The sketch of a body's JSON text (valid until the next call): the trigrams of each of its values
+ * as the search reads them (`String(value)`, lower case; never a key, none across two values), read
+ * from the text with nothing parsed or allocated but for a string with a character past U+007F.
+ */
+export function sketchOf(json: string): Uint8Array {
+  scratch.fill(0);
+  let depth = 0;
+  let key = false;
+  window = 0;
+  read = 0;
+  for (let i = 0; i < json.length; ) {
+    const c = json.charCodeAt(i++);
+    if (c === 0x22) {
+      i = key ? stringEnd(json, i) : addString(json, i);
+      key = false;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) {
+      depth++;
+      key = c === 0x7b;
+      if (depth < inObject.length) inObject[depth] = key ? 1 : 0;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c) key = depth < inObject.length && inObject[depth] === 1;
+    else if (c === 0x3a) key = false;
+    else if (c > 0x20) {
+      addChar(c); // a number, true, false or null: as String() writes it
+      continue;
+    }
+    window = 0;
+    read = 0;
+  }
+  return scratch;
 }
 
 /** The sketches of one body file's bodies, in a body file of their own; the block read last kept. */
@@ -132,9 +186,9 @@ function sketchesOf(file: BodyFile): Sketches {
   return kept;
 }
 
-/** Sketches the packed body `body` from what it holds (as packed, or as a search decoded it). */
-export function sketchBody(body: StoredBody, value: unknown): void {
-  body.sketch = sketchesOf(body.file).keep(sketchOf(value));
+/** Sketches the packed body `body` from its JSON text (as packed, or as a search decoded it). */
+export function sketchBody(body: StoredBody, json: string): void {
+  body.sketch = sketchesOf(body.file).keep(sketchOf(json));
 }
 
 /** False when no value of `body` can hold a text whose trigrams have the sketch bits `bits`; true when one may. */
