@@ -6,13 +6,13 @@
  * entry each, so a body keeps only its entry's number. A body without one (read back from a data
  * dir) is sketched by the first search that decodes it.
  */
-import { type BodyFile, StoredBody } from './body-file.js';
+import { BODY_SLAB_BYTES, type BodyFile, StoredBody } from './body-file.js';
 
 const SKETCH_BITS = 4096;
-/** 512: a body file slab (64 KiB) holds 128 sketches exactly, so sketch `i` is at `i × SKETCH_BYTES`. */
+/** 512: a body file slab holds 128 sketches exactly, so sketch `i` is at `i × SKETCH_BYTES`. */
 const SKETCH_BYTES = SKETCH_BITS / 8;
 /** Sketches read with one read: a whole slab of the file. */
-const BLOCK_SKETCHES = (64 * 1024) / SKETCH_BYTES;
+const BLOCK_SKETCHES = BODY_SLAB_BYTES / SKETCH_BYTES;
 /** A hash's top bits name a sketch bit: 12 of them for 4,096. */
 const SHIFT = 32 - Math.log2(SKETCH_BITS);
 
