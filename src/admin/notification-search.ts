@@ -119,26 +119,34 @@ function endsWith(at: readonly string[], path: readonly string[]): boolean {
 }
 
 /** Marks in `found` the value terms some value of `body` satisfies; true once all are. */
-function walkValues(body: unknown, terms: readonly ValueTerm[], found: boolean[], at: string[]): boolean {
+function walkValues(
+  body: unknown,
+  terms: readonly ValueTerm[],
+  found: boolean[],
+  at: string[] | null,
+): boolean {
   if (body !== null && typeof body === 'object') {
     if (Array.isArray(body)) {
       for (const item of body) if (walkValues(item, terms, found, at)) return true;
       return false;
     }
-    for (const [key, value] of Object.entries(body)) {
-      at.push(key.toLowerCase());
-      const done = walkValues(value, terms, found, at);
-      at.pop();
+    // Key paths are kept only when a term names one (`at` null otherwise: no key lower-cased).
+    for (const key in body) {
+      at?.push(key.toLowerCase());
+      const done = walkValues((body as Record<string, unknown>)[key], terms, found, at);
+      at?.pop();
       if (done) return true;
     }
     return false;
   }
   const text = String(body).toLowerCase();
   let all = true;
-  terms.forEach((t, i) => {
-    if (!found[i] && text.includes(t.text) && (t.path === null || endsWith(at, t.path))) found[i] = true;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    if (!found[i] && text.includes(t.text) && (t.path === null || endsWith(at ?? [], t.path)))
+      found[i] = true;
     all &&= found[i] === true;
-  });
+  }
   return all;
 }
 
@@ -225,5 +233,6 @@ export function searchMatches(
   }
   const lower = text.toLowerCase();
   if (valueTerms.some((t, i) => !found[i] && !lower.includes(t.escaped))) return false;
-  return walkValues(JSON.parse(text) as unknown, valueTerms, found, []);
+  const paths = valueTerms.some((t) => t.path !== null);
+  return walkValues(JSON.parse(text) as unknown, valueTerms, found, paths ? [] : null);
 }

@@ -139,7 +139,8 @@ export function sketchOf(json: string): Uint8Array {
 class Sketches {
   readonly #file: BodyFile;
   #count = 0;
-  #block: Uint8Array = new Uint8Array(0);
+  /** The slab read last, read into this one buffer: a search over 20,000 reads 157 slabs, and a new 64 KiB buffer each made 10 MB of garbage per search. */
+  readonly #block = new Uint8Array(BODY_SLAB_BYTES);
   #blockAt = -1;
   #blockCount = 0;
 
@@ -161,7 +162,7 @@ class Sketches {
       const count = Math.min(BLOCK_SKETCHES, this.#count - block * BLOCK_SKETCHES);
       const where = new StoredBody(this.#file, block * BLOCK_SKETCHES * SKETCH_BYTES, count * SKETCH_BYTES);
       try {
-        this.#block = this.#file.bytes(where);
+        this.#file.copy(where, this.#block, 0);
       } catch {
         this.#blockAt = -1;
         return true;
