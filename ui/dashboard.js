@@ -14,7 +14,6 @@ import {
   renderNotifications,
   searchAgainSoon,
   searchNow,
-  warmUpSearch,
 } from './notifications.js';
 import { focusPending } from './panel.js';
 import { renderRetry } from './retry.js';
@@ -101,7 +100,6 @@ function listen() {
     unsay(CONNECTION); // the emulator answers again: what could not reach it no longer applies
     forgetNotifications(); // a reset may have happened while disconnected
     loadAll();
-    warmUpSearch(); // once per page: the first search's filters made before anyone types (decision 0243)
     if (currentSection().id === 'triage') triageSoon();
   });
   source.onerror = () => {

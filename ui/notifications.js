@@ -244,37 +244,10 @@ function searchAfterPause() {
   searchTimer = setTimeout(searchNow, SEARCH_PAUSE_MS);
 }
 
-/** A search term no body holds: the warm-up's (its answer is not read). */
-const WARM_UP_TERM = '\u00a7\u00a7\u00a7';
-let warmedUp = false;
-/** @type {AbortController | null} the warm-up under way */
-let warming = null;
-
-/**
- * The first search in an emulator decodes every body and keeps its trigram filter (decision 0203;
- * ~0.9 s of CPU at 20,000 notifications); later ones skip most bodies. Asked for once per page, when
- * the stream first connects and when the reader enters the search box (decisions 0226, 0243), that
- * first scan runs while the reader looks and types, and the search they send finds the filters made.
- */
-export function warmUpSearch() {
-  if (warmedUp) return;
-  warmedUp = true;
-  const controller = new AbortController();
-  warming = controller;
-  api(`/notifications?q=${encodeURIComponent(WARM_UP_TERM)}&limit=1`, { signal: controller.signal })
-    .catch(() => {})
-    .finally(() => {
-      if (warming === controller) warming = null;
-    });
-}
-
 /** Reads the newest page of the filters shown now (their rows go until it answers). */
 export function searchNow() {
   clearTimeout(searchTimer);
   searchTimer = undefined;
-  // A warm-up still under way is stopped by a text search: that one makes the filters the warm-up
-  // would (decision 0243), and two scans of the same bodies would share the emulator's time.
-  if (state.filters.text.trim()) warming?.abort();
   toNewest();
   load('page');
 }
@@ -483,7 +456,6 @@ function renderFilters() {
       value: state.filters.text,
       title:
         'values in the body (never key names), the id, BookingNumber, filename; Pax.LastName:Smith for one field, status:500 for an answer; sent on a pause or Enter',
-      onfocus: warmUpSearch,
       oninput: (/** @type {Event} */ e) => {
         state.filters.text = /** @type {HTMLInputElement} */ (e.target).value;
         replace(notificationsHash(state.selected));

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { concatBodies } from '../contract/index.js';
+import { bodyMayHold, concatBodies, sketchBody, termBits } from '../contract/index.js';
 import type { NotificationRecord } from '../delivery/index.js';
 import { InputError } from '../errors.js';
 
@@ -19,8 +19,10 @@ interface ValueTerm {
   text: string;
   /** The same text as it appears inside a JSON string (quotes and control characters escaped), lower case. */
   escaped: string;
-  /** The filter bits of `escaped`'s trigrams (a body whose filter lacks one cannot hold it). */
+  /** The sketch bits of `text`'s trigrams (a body whose sketch lacks one cannot hold it). */
   bits: readonly number[];
+  /** A plain word's text, any case, to look for in the notification's own names; null under a path. */
+  own: RegExp | null;
 }
 
 /** `status:500`, `status:5xx`, `status:network`: an attempt answered that (or got no status line). */
@@ -83,7 +85,8 @@ export function parseSearch(q: string): NotificationSearch | null {
       path: field === null ? null : field.toLowerCase().split('.').filter(Boolean),
       text: value,
       escaped,
-      bits: termBits(escaped),
+      bits: termBits(value),
+      own: field === null ? new RegExp(value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') : null,
     });
   }
   return terms.length ? { terms } : null;
@@ -116,26 +119,34 @@ function endsWith(at: readonly string[], path: readonly string[]): boolean {
 }
 
 /** Marks in `found` the value terms some value of `body` satisfies; true once all are. */
-function walkValues(body: unknown, terms: readonly ValueTerm[], found: boolean[], at: string[]): boolean {
+function walkValues(
+  body: unknown,
+  terms: readonly ValueTerm[],
+  found: boolean[],
+  at: string[] | null,
+): boolean {
   if (body !== null && typeof body === 'object') {
     if (Array.isArray(body)) {
       for (const item of body) if (walkValues(item, terms, found, at)) return true;
       return false;
     }
-    for (const [key, value] of Object.entries(body)) {
-      at.push(key.toLowerCase());
-      const done = walkValues(value, terms, found, at);
-      at.pop();
+    // Key paths are kept only when a term names one (`at` null otherwise: no key lower-cased).
+    for (const key in body) {
+      at?.push(key.toLowerCase());
+      const done = walkValues((body as Record<string, unknown>)[key], terms, found, at);
+      at?.pop();
       if (done) return true;
     }
     return false;
   }
   const text = String(body).toLowerCase();
   let all = true;
-  terms.forEach((t, i) => {
-    if (!found[i] && text.includes(t.text) && (t.path === null || endsWith(at, t.path))) found[i] = true;
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    if (!found[i] && text.includes(t.text) && (t.path === null || endsWith(at ?? [], t.path)))
+      found[i] = true;
     all &&= found[i] === true;
-  });
+  }
   return all;
 }
 
@@ -166,89 +177,29 @@ export function bodyTexts(
   }
 }
 
-/**
- * A filter of the trigrams of each searched body's lower-case JSON text (decision 0203): 4,096 bits,
- * one bit per trigram, kept beside the record (a WeakMap, so a dropped record takes its filter along)
- * from the first search that decoded the body. A later search decodes a body only when the filter
- * holds every trigram of each term it still needs: a body that lacks one cannot contain the term, so
- * most bodies are never decoded again. 512 bytes per notification searched once; none before.
- */
-const TRIGRAM_BITS = 4096;
-/** A hash's top bits name a filter bit: 12 of them for 4,096. */
-const TRIGRAM_SHIFT = 32 - Math.log2(TRIGRAM_BITS);
-const trigrams = new WeakMap<NotificationRecord, Uint32Array>();
-
-/**
- * The filter bit of the trigram ending at a character: `window` holds the low bytes of the last
- * three characters' codes, each read once (three reads and multiplies per trigram cost the first
- * search ~0.3 s of CPU at 20,000 bodies). Characters past U+00FF share bits with others: a false
- * "may hold", never a false "lacks".
- */
-const trigramBit = (window: number): number => Math.imul(window & 0xffffff, 0x9e3779b1) >>> TRIGRAM_SHIFT;
-
-/** The filter bits of a term's trigrams (lower case already). */
-function termBits(text: string): number[] {
-  const bits: number[] = [];
-  let window = 0;
-  for (let i = 0; i < text.length; i++) {
-    window = (window << 8) | (text.charCodeAt(i) & 0xff);
-    if (i >= 2) bits.push(trigramBit(window));
-  }
-  return bits;
-}
-
-/**
- * Keeps the trigram filter of `n`'s body, given its JSON text, lower-cased as it is read: ASCII
- * letters one by one; a text with a character past U+007F is lower-cased whole and read again.
- */
-function rememberTrigrams(n: NotificationRecord, text: string): void {
-  const filter = new Uint32Array(TRIGRAM_BITS / 32);
-  let lower = text;
-  let ascii = true;
-  let window = 0;
-  for (let i = 0; i < lower.length; i++) {
-    let c = lower.charCodeAt(i);
-    if (ascii && c > 0x7f) {
-      // Read again from the start, lower-cased whole (the letters read so far set the same bits).
-      ascii = false;
-      lower = text.toLowerCase();
-      window = 0;
-      i = -1;
-      continue;
-    }
-    if (c >= 0x41 && c <= 0x5a) c += 0x20;
-    window = (window << 8) | (c & 0xff);
-    if (i >= 2) {
-      const bit = trigramBit(window);
-      filter[bit >>> 5]! |= 1 << (bit & 31);
-    }
-  }
-  trigrams.set(n, filter);
-}
-
-/** False when `n`'s body certainly lacks term `t`; true when it may hold it. */
+/** False when `n`'s body certainly lacks term `t` (its sketch, decision 0254); true when it may hold it. */
 function mayHold(n: NotificationRecord, t: ValueTerm): boolean {
-  const filter = trigrams.get(n);
-  if (!filter) return true;
-  for (const bit of t.bits) if ((filter[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
-  return true;
+  return bodyMayHold(n.gz, t.bits);
 }
 
-/** Whether the terms of `search` need `n`'s body to be decided (the attempts, its own names and its trigram filter may settle it). */
+/** Whether the terms of `search` need `n`'s body to be decided (the attempts, its own names and its sketch may settle it). */
 export function needsBody(n: NotificationRecord, search: NotificationSearch): boolean {
-  const own = ownText(n);
   let needed = false;
   for (const t of search.terms) {
-    if (t.kind === 'status' || (t.path === null && own.includes(t.text))) continue;
+    if (t.kind === 'status' || namesIt(n, t)) continue;
     if (!mayHold(n, t)) return false;
     needed = true;
   }
   return needed;
 }
 
-/** The notification's own names, lower case: a plain word may name them rather than the body. */
-function ownText(n: NotificationRecord): string {
-  return `${n.id}\u0000${n.bookingNumber}\u0000${n.filename}\u0000${n.credentialId}`.toLowerCase();
+/** Whether plain word `t` is in one of `n`'s own names (id, BookingNumber, filename, credential id: all ASCII), any case. */
+function namesIt(n: NotificationRecord, t: ValueTerm): boolean {
+  const own = t.own;
+  return (
+    own !== null &&
+    (own.test(n.id) || own.test(n.bookingNumber) || own.test(n.filename) || own.test(n.credentialId))
+  );
 }
 
 /**
@@ -260,29 +211,28 @@ export function searchMatches(
   search: NotificationSearch,
   textOf: (n: NotificationRecord) => string = bodyText,
 ): boolean {
-  const valueTerms: ValueTerm[] = [];
+  // Most records are settled here, nothing allocated: an attempt that fails a status term, or a word
+  // that neither the notification's names nor its body's sketch can hold.
   for (const t of search.terms) {
-    if (t.kind === 'status') {
-      if (!statusHolds(n, t.status)) return false;
-    } else valueTerms.push(t);
+    if (t.kind === 'status' ? !statusHolds(n, t.status) : !namesIt(n, t) && !mayHold(n, t)) return false;
   }
-  if (!valueTerms.length) return true;
+  const valueTerms = search.terms.filter((t): t is ValueTerm => t.kind === 'value');
   // Plain words may name the notification itself rather than its body.
-  const own = ownText(n);
-  const found = valueTerms.map((t) => t.path === null && own.includes(t.text));
+  const found = valueTerms.map((t) => namesIt(n, t));
   if (found.every(Boolean)) return true;
-  // A body whose trigram filter lacks a term's trigram cannot hold it: not decoded again.
+  // A body whose sketch lacks a term's trigram cannot hold it: not decoded.
   const lacks = () => valueTerms.some((t, i) => !found[i] && !mayHold(n, t));
   if (lacks()) return false;
   // The body is decompressed per search and never kept (100,000 decoded bodies would be ~300 MB).
-  // Its filter, made now (the first search to decode it), settles most; a term absent from the
-  // whole text cannot be in a value: the rest stop here, unparsed.
+  // A body without a sketch (read back from a data dir) gets one now; a term absent from the whole
+  // text cannot be in a value: the rest stop here, unparsed.
   const text = textOf(n);
-  if (!trigrams.has(n)) {
-    rememberTrigrams(n, text);
+  if (n.gz.sketch < 0) {
+    sketchBody(n.gz, text);
     if (lacks()) return false;
   }
   const lower = text.toLowerCase();
   if (valueTerms.some((t, i) => !found[i] && !lower.includes(t.escaped))) return false;
-  return walkValues(JSON.parse(text) as unknown, valueTerms, found, []);
+  const paths = valueTerms.some((t) => t.path !== null);
+  return walkValues(JSON.parse(text) as unknown, valueTerms, found, paths ? [] : null);
 }

@@ -25,6 +25,9 @@ const COALESCE_GAP_BYTES = 16 * 1024;
 /** …and while the read stays at most this long. */
 const COALESCE_MAX_BYTES = 1024 * 1024;
 
+/** Files opened by this process: two opened in the same millisecond get different names. */
+let opened = 0;
+
 /** A slab the file could not take: kept in memory, found by its start. */
 interface KeptSlab {
   start: number;
@@ -37,6 +40,9 @@ interface KeptSlab {
  * notifications made of it, so `===` still tells a shared body.
  */
 export class StoredBody {
+  /** Its sketch's number among its file's sketches (src/contract/sketch.ts, decision 0254); -1: none yet. */
+  sketch = -1;
+
   constructor(
     readonly file: BodyFile,
     readonly offset: number,
@@ -210,6 +216,11 @@ export class BodyFile {
     return Buffer.concat(pieces);
   }
 
+  /** Another file of the same kind in the same directory (the bodies' sketches, src/contract/sketch.ts). */
+  sibling(): BodyFile {
+    return new BodyFile(this.dir);
+  }
+
   /** Closes the file (tests: what an attempt does with a body it cannot read); later bodies stay in memory. */
   close(): void {
     if (this.#fd) closeSync(this.#fd);
@@ -267,7 +278,10 @@ export class BodyFile {
   }
 
   #open(): void {
-    const path = join(this.dir, `reportbo-emulator-bodies-${process.pid}-${Date.now().toString(36)}`);
+    const path = join(
+      this.dir,
+      `reportbo-emulator-bodies-${process.pid}-${Date.now().toString(36)}-${++opened}`,
+    );
     try {
       this.#fd = openSync(path, 'wx+', 0o600);
     } catch (err) {

@@ -34,3 +34,4 @@ export function notificationJsonSchemaText(): string {
 }
 export { BodyFile, concatBodies, StoredBody } from './body-file.js';
 export { packBody, unpackBody } from './packed.js';
+export { bodyMayHold, sketchBody, termBits } from './sketch.js';

@@ -6,13 +6,18 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { NotificationBody } from './body.js';
 import { BodyFile, type StoredBody } from './body-file.js';
+import { sketchBody } from './sketch.js';
 
 /**
- * Serializes and gzips a body and keeps its bytes in `file` (the process's body file by default).
- * gzipSync answers a view into zlib's 16 KiB output chunk; the file copies it, so nothing pins it.
+ * Serializes and gzips a body, keeps its bytes in `file` (the process's body file by default) and
+ * sketches its values for the search (decision 0254). gzipSync answers a view into zlib's 16 KiB output
+ * chunk; the file copies it, so nothing pins it.
  */
 export function packBody(body: NotificationBody, file: BodyFile = BodyFile.shared): StoredBody {
-  return file.keep(gzipSync(Buffer.from(JSON.stringify(body), 'utf8')));
+  const text = JSON.stringify(body);
+  const packed = file.keep(gzipSync(Buffer.from(text, 'utf8')));
+  sketchBody(packed, text);
+  return packed;
 }
 
 /** The body a packed body holds, parsed afresh (callers may change it). */
