@@ -468,7 +468,8 @@ export class VerifyContext {
     );
     // Cut short, a variation ends unanswered: nothing is concluded from it.
     if (stop.aborted || this.budget.spent) return;
-    if (diagnosis.kind !== 'kept-open-connection' || caseId !== this.#caseId) {
+    if (caseId !== this.#caseId) return;
+    if (diagnosis.kind !== 'kept-open-connection') {
       if (this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS)
         await this.#copiesWhileWaiting(waiting, stop);
       return;
