@@ -1,6 +1,6 @@
 /**
  * Wall time of `verify` through the CLI against every receiver of the test set that has a bug (the
- * test helpers' receivers, one bug each), with default options and `--probe`: the figures of
+ * test helpers' receivers, one bug each), then the correct ones, with default options and `--probe`: the figures of
  * docs/benchmarks.md "Failing verify runs" (issue 44: every failing run under 30 s). Not a bar the
  * suite asserts: a measurement, one receiver at a time. Each run's JSON report (its reasons) is kept
  * in the folder the last line names.
@@ -91,6 +91,11 @@ const targets: Target[] = [
     name: 'python-threaded-global-lock',
     start: () => python(['--threaded', '--global-lock', '--handle-ms', '150']),
   },
+  // The correct receivers of test/verify-correct-receivers.test.ts, for their run time (they pass).
+  { name: 'correct-node', start: () => bugReceiver(KEY, {}) },
+  { name: 'correct-queue-300ms', start: () => bugReceiver(KEY, { queueLagMs: 300 }) },
+  { name: 'correct-python-threaded', start: () => python(['--threaded']) },
+  { name: 'correct-python-single-threaded', start: () => python([]) },
 ];
 
 async function python(args: string[]) {

@@ -8,13 +8,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { nextBatchAfter } from '../clock/schedule.js';
 import type { NotificationBody, StoredBody } from '../contract/index.js';
 import { type Attempt, HttpSender, type NotificationRecord } from '../delivery/index.js';
+import { deliveryHeaders } from '../delivery/prepare.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
-import { acknowledged } from './evidence.js';
+import { acknowledged, shortAnswer } from './evidence.js';
 import { type Diagnosis, diagnose } from './experiments.js';
 import type { ResolvedOptions } from './options.js';
-import { CancellableSender, RunBudget } from './stop.js';
+import { CancellableSender, pause, RunBudget } from './stop.js';
 
 import type { CredentialKind } from './trace-shape.js';
 
@@ -52,6 +53,16 @@ const STALL_EXPERIMENT_MS = 10_000;
 export const HELD_MS = 10_000;
 /** Once a delivery with your key was cut so, the run ends this long after its start (decision 0239). */
 const HELD_RUN_MS = 25_000;
+/**
+ * Copies of a waiting delivery, each sent alone on a new connection, that must all be answered while
+ * no delivery of the case is, before the waiting ones count as held outside the receiver (decision
+ * 0256, `waitOutside`); the kit pauses COPY_PAUSE_MS between two, so the receiver had that long to
+ * answer one of them each time.
+ */
+export const OUTSIDE_COPIES = 3;
+const COPY_PAUSE_MS = 1_000;
+/** How long one copy may take: a copy unanswered that long shows nothing. */
+const COPY_TIMEOUT_MS = 5_000;
 
 /** An attempt that reached (or tried to reach) the receiver, kept for answers-within-timeout. */
 export interface MeasuredAttempt {
@@ -346,18 +357,63 @@ export class VerifyContext {
     }
     const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
     const why = `no answer after ${HELD_MS} ms: without --budget the kit waits that long for one answer, not the whole ${this.options.responseTimeoutMs} ms response timeout (give --budget to wait it out)`;
+    this.#cut(why, mine, `a delivery with your key went unanswered for ${HELD_MS} ms in ${this.#caseId}`);
+  }
+
+  /**
+   * Cancels the deliveries in flight as held (decisions 0239, 0256): a refused credential cut counts
+   * as refused; a case whose delivery with your key was cut is not judged, and the run ends within
+   * HELD_RUN_MS of its start (`armedBy` says why).
+   */
+  #cut(why: string, mine: boolean, armedBy: string): void {
     this.held.push({ caseId: this.#caseId, mine });
     if (mine) {
       this.cutShort = { caseId: this.#caseId, why };
       // Later deliveries with your key may wait as long: the run ends within HELD_RUN_MS.
-      this.budget.arm(
-        HELD_RUN_MS,
-        `a delivery with your key went unanswered for ${HELD_MS} ms in ${this.#caseId}`,
-      );
+      this.budget.arm(HELD_RUN_MS, armedBy);
     }
     this.sender.cancelRunning(why);
     this.#stallStop.abort();
     this.#stallStop = new AbortController();
+  }
+
+  /**
+   * Sends copies of the waiting delivery `waiting`, each alone on a new connection, COPY_PAUSE_MS
+   * apart, while deliveries of the case wait; once `waitOutside` holds (the receiver answered the
+   * copies and none of the deliveries), the deliveries still waiting are cut as held (decision 0256).
+   * Without --budget only, as the held cut. Never throws.
+   */
+  async #copiesWhileWaiting(waiting: NotificationRecord, stop: AbortSignal): Promise<void> {
+    const caseId = this.#caseId;
+    const copies: Copy[] = [];
+    const headers = deliveryHeaders(waiting.authorization, waiting.filename, waiting.gz.bytes().length);
+    while (!stop.aborted && !this.budget.spent && caseId === this.#caseId) {
+      const records = this.caseRecords();
+      if (!records.some((r) => r.inFlight)) return;
+      const sender = new HttpSender({
+        timeoutMs: Math.min(this.options.responseTimeoutMs, COPY_TIMEOUT_MS),
+        maxSockets: 1,
+        extraCaPem: this.options.caPems,
+      });
+      const sentMs = Date.now();
+      try {
+        const answer = await sender.send({ url: waiting.url, headers, body: waiting.gz.bytes() }, stop);
+        copies.push({ sentMs, answer: answer.outcome === 'http_status' ? shortAnswer(answer) : undefined });
+      } finally {
+        sender.close();
+      }
+      if (stop.aborted || this.budget.spent || caseId !== this.#caseId) return;
+      const after = this.caseRecords();
+      if (waitOutside(after, copies)) {
+        const n = after.filter((r) => r.inFlight).length;
+        const answers = copies.slice(-OUTSIDE_COPIES).map((c) => c.answer);
+        const why = `held outside the receiver: ${OUTSIDE_COPIES} copies of a waiting delivery, each sent alone on a new connection ${COPY_PAUSE_MS} ms apart, were answered (${answers.join('; ')}) while none of the ${n} deliveries waiting was: they wait in front of it (a listen backlog or a proxy queue that overflowed), not waited out`;
+        const mine = after.some((r) => r.inFlight && r.authorization === `Bearer ${this.options.apiKey}`);
+        this.#cut(why, mine, `a delivery with your key was held outside the receiver in ${caseId}`);
+        return;
+      }
+      await pause(COPY_PAUSE_MS, stop);
+    }
   }
 
   /**
@@ -412,7 +468,12 @@ export class VerifyContext {
     );
     // Cut short, a variation ends unanswered: nothing is concluded from it.
     if (stop.aborted || this.budget.spent) return;
-    if (diagnosis.kind !== 'kept-open-connection' || caseId !== this.#caseId) return;
+    if (caseId !== this.#caseId) return;
+    if (diagnosis.kind !== 'kept-open-connection') {
+      if (this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS)
+        await this.#copiesWhileWaiting(waiting, stop);
+      return;
+    }
     this.stuck = { diagnosis, caseId };
     this.sender.cancelRunning(
       `the receiver does not answer a second request on a kept-open connection (found by experiment while this attempt waited): it would have waited the whole response timeout`,
@@ -481,6 +542,31 @@ export class VerifyContext {
     this.#lag.disable();
     await this.#emulator.stop();
   }
+}
+
+/** A copy of a waiting delivery sent alone on a new connection: when, and its answer (undefined: none). */
+export interface Copy {
+  sentMs: number;
+  answer: string | undefined;
+}
+
+/**
+ * Whether the deliveries still waiting among `records` wait outside the receiver (decision 0256): the
+ * last OUTSIDE_COPIES `copies` of one of them, each sent alone on a new connection, were all answered,
+ * and no delivery of `records` was answered from the first of those copies' sending on. A receiver
+ * working through the waiting deliveries answers some of them meanwhile (one that takes requests in
+ * order answers the copies after them); one that answers the copies and none of the deliveries does
+ * not have them: they wait in front of it, in a listen backlog or a proxy queue.
+ */
+export function waitOutside(records: readonly NotificationRecord[], copies: readonly Copy[]): boolean {
+  const last = copies.slice(-OUTSIDE_COPIES);
+  if (last.length < OUTSIDE_COPIES || last.some((c) => c.answer === undefined)) return false;
+  if (!records.some((r) => r.inFlight)) return false;
+  const since = last[0]!.sentMs;
+  for (const r of records)
+    for (const a of r.attempts)
+      if (a.outcome === 'http_status' && Date.parse(a.startedAtWall) + a.durationMs >= since) return false;
+  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
-import { HELD_MS, heldCutInMs } from './context.js';
+import { HELD_MS, heldCutInMs, OUTSIDE_COPIES, waitOutside } from './context.js';
 
 // Decision 0239: without --budget, deliveries still waiting are cut once the receiver has answered
 // nothing for HELD_MS, not once one delivery has waited that long. Instants are given, not measured.
@@ -29,5 +29,32 @@ describe('the held cut', () => {
       record(attempt(T + 9_000, 0, 'connect_refused')),
     ];
     expect(heldCutInMs(records, T + 500 + HELD_MS)).toBe(0);
+  });
+});
+
+// Decision 0256: deliveries still waiting while copies of one of them, each sent alone on a new
+// connection, are answered and none of the deliveries is, wait outside the receiver.
+describe('held outside the receiver', () => {
+  const waiting = () => ({ attempts: [], inFlight: true }) as unknown as NotificationRecord;
+  const copy = (sentMs: number, answer: string | undefined = 'HTTP 200') => ({ sentMs, answer });
+  const copies = [copy(T + 4_000), copy(T + 5_200), copy(T + 6_400)];
+
+  it(`holds once ${OUTSIDE_COPIES} copies in a row were answered and no delivery since the first of them`, () => {
+    const answeredBefore = record(attempt(T, 2_000));
+    expect(waitOutside([answeredBefore, waiting()], copies)).toBe(true);
+    expect(waitOutside([answeredBefore, waiting()], copies.slice(0, OUTSIDE_COPIES - 1))).toBe(false);
+  });
+
+  it('does not hold while the receiver answers a delivery between the copies: it is working through them', () => {
+    const answeredBetween = record(attempt(T + 1_000, 4_500));
+    expect(waitOutside([answeredBetween, waiting()], copies)).toBe(false);
+    // A copy unanswered shows nothing: the run of answered copies starts again after it.
+    const gap = [copy(T + 4_000), { sentMs: T + 5_200, answer: undefined }, copy(T + 6_400), copy(T + 7_600)];
+    expect(waitOutside([waiting()], gap)).toBe(false);
+    expect(waitOutside([waiting()], [...gap, copy(T + 8_800)])).toBe(true);
+  });
+
+  it('does not hold when nothing waits', () => {
+    expect(waitOutside([record(attempt(T, 100))], copies)).toBe(false);
   });
 });

@@ -61,7 +61,12 @@ export async function findLosses(
   const unseen = ctx
     .caseRecords()
     .filter((r) => mine(r) && acknowledged(r.attempts.at(-1)) && !seen.has(key(r)));
-  if (unseen.length === 0) {
+  // A booking read as recorded is final for this check: each is asked once, and only when one is not
+  // recorded yet does the check wait for the receiver's queue (a sentinel) and ask again.
+  const asked = [...new Map(unseen.map((r) => [key(r), r])).values()];
+  const once = await probe.untilAll(asked.map(booking), recorded, 'recorded', true);
+  for (const [i, r] of asked.entries()) if (recorded(once[i]!)) seen.add(key(r));
+  if (unseen.every((r) => seen.has(key(r)))) {
     for (const r of ctx.caseRecords()) if (mine(r) && acknowledged(r.attempts.at(-1))) ctx.sawRecorded(r);
     return undefined;
   }

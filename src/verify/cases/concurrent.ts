@@ -38,8 +38,7 @@ export const recordsConcurrentIssueAndVoid: CaseDefinition = {
   rule: 'spec "Limits": a batch re-attempts every pending notification at minute 55, so an Issue and its Void that both failed arrive together, on two connections at once; "Reservation": UpdateDate orders them (docs/spec-rules.md#limits)',
   fix: `Serialize the updates of one booking: a per-BookingID lock, a transaction with SELECT … FOR UPDATE, or a conditional write (UPDATE … WHERE BookingID = ? AND UpdateDate < ?), so the newer state wins whatever finishes last. The tie rule: ${TIE_RULE}.`,
   async run({ ctx, options, probe }) {
-    const issueFirst = await inOrder(ctx, 'the Issue, then its Void, one after the other', false);
-    const voidFirst = await inOrder(ctx, 'the Void, then its Issue, one after the other', true);
+    const [issueFirst, voidFirst] = await inOrder(ctx);
     const issued = ctx.issue();
     await ctx.tick(STEP_MS);
     const voidEmit = ctx.void(issued.reservations[0]!.bookingId).emit;
@@ -98,13 +97,24 @@ export const recordsConcurrentIssueAndVoid: CaseDefinition = {
 /** The attempts that reached for the receiver (the kit's simulated outage sends nothing). */
 const real = (r: NotificationRecord) => r.attempts.filter((a) => a.outcome !== 'simulated_outage');
 
-/** One booking's Issue and Void sent one after the other, in the order asked (each answer awaited). */
-async function inOrder(ctx: VerifyContext, what: string, voidFirst: boolean): Promise<Flow> {
-  const issued = ctx.issue();
+/**
+ * Two bookings' Issue and Void sent one after the other, the first booking's Issue first, the second's
+ * Void first (each answer awaited). The bookings are independent: each step goes to both at once
+ * (decision 0257).
+ */
+async function inOrder(ctx: VerifyContext): Promise<[Flow, Flow]> {
+  const issued = [ctx.issue(), ctx.issue()] as const;
   await ctx.tick(STEP_MS);
-  const voided = ctx.void(issued.reservations[0]!.bookingId);
-  const order = voidFirst ? [voided.emit, issued.emit] : [issued.emit, voided.emit];
-  const records: NotificationRecord[] = [];
-  for (const emit of order) records.push(...(await ctx.send(emit)));
-  return { what, booking: booking(issued.reservations[0]!), records };
+  const voided = issued.map((i) => ctx.void(i.reservations[0]!.bookingId));
+  const first = await ctx.send([...issued[0].emit, ...voided[1]!.emit]);
+  const second = await ctx.send([...voided[0]!.emit, ...issued[1].emit]);
+  const flow = (i: 0 | 1, what: string, records: NotificationRecord[]): Flow => ({
+    what,
+    booking: booking(issued[i].reservations[0]!),
+    records,
+  });
+  return [
+    flow(0, 'the Issue, then its Void, one after the other', [first[0]!, second[0]!]),
+    flow(1, 'the Void, then its Issue, one after the other', [first[1]!, second[1]!]),
+  ];
 }

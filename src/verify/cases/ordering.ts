@@ -5,10 +5,8 @@
  * after "10/1/2026, 12:00:01 AM") the Issue looks newer. And a Void that arrives before its Issue with
  * the same UpdateDate: a receiver whose tie rule lets the later arrival win (`>=`) ends Issued.
  */
-import type { NotificationBody } from '../../contract/index.js';
 import type { NotificationRecord } from '../../delivery/index.js';
 import { deriveSeed, generateNotification } from '../../generate/index.js';
-import type { VerifyContext } from '../context.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
 import { probeEvidence, recordedText } from '../probe.js';
 import { CASE_TITLES, type Evidence } from '../types.js';
@@ -73,19 +71,28 @@ export const recordsNewestUpdateDate: CaseDefinition = {
   fix: `Parse UpdateDate as a UTC instant ("Z") and compare instants, never formatted text or a local time; on the same UpdateDate follow the tie rule: ${TIE_RULE}.`,
   async run({ ctx, options, probe }) {
     const pairs = boundaryPairs(new Date());
-    const flows: Array<{ pair: Pair; booking: Booking; records: NotificationRecord[] }> = [];
-    for (const [i, pair] of pairs.entries()) {
+    const flows = pairs.map((pair, i) => {
       const seed = deriveSeed(options.seed, 110 + i);
       const issue = generateNotification({ event: 'Issue', seed, at: pair.issueAt }).target;
       const voided = generateNotification({ event: 'Void', seed, at: pair.voidAt, previous: issue }).target;
-      const order = pair.voidFirst ? [voided, issue] : [issue, voided];
-      const records: NotificationRecord[] = [];
-      for (const body of order) records.push(await send(ctx, body));
-      flows.push({
+      const booking: Booking = {
+        bookingId: issue.Reservation.BookingID,
+        bookingNumber: issue.Reservation.BookingNumber,
+      };
+      return {
         pair,
-        booking: { bookingId: issue.Reservation.BookingID, bookingNumber: issue.Reservation.BookingNumber },
-        records,
-      });
+        booking,
+        order: pair.voidFirst ? [voided, issue] : [issue, voided],
+        records: [] as NotificationRecord[],
+      };
+    });
+    // The bookings are independent: each step goes to all of them at once (decision 0257), and a
+    // booking's second notification leaves only once its first was answered, as one after the other.
+    for (const step of [0, 1]) {
+      const sent = await ctx.send(
+        flows.map((f) => ({ bookingId: f.booking.bookingId, body: f.order[step]! })),
+      );
+      for (const [i, f] of flows.entries()) f.records.push(sent[i]!);
     }
     const all = () => flows.flatMap((f) => f.records.map((r) => ctx.record(r.id)));
     await redeliverUnacknowledged(
@@ -140,8 +147,3 @@ export const recordsNewestUpdateDate: CaseDefinition = {
     );
   },
 };
-
-async function send(ctx: VerifyContext, body: NotificationBody): Promise<NotificationRecord> {
-  const [record] = await ctx.send([{ bookingId: body.Reservation.BookingID, body }]);
-  return record!;
-}
