@@ -5,7 +5,7 @@
  * TypeScript compiler's own parser (declarations, methods, constructors, accessors, function
  * expressions and arrow functions), measured from their first line to their last.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Node, SyntaxKind } from 'typescript/unstable/ast';
@@ -13,6 +13,8 @@ import { API } from 'typescript/unstable/sync';
 import { describe, expect, it } from 'vitest';
 
 const STORE_MAX_LINES = 1600;
+/** Today's size of src/store/: lower it as the folder shrinks, never raise it. */
+const STORE_CEILING = 2282;
 const FILE_MAX_LINES = 400;
 const FUNCTION_MAX_LINES = 80;
 
@@ -81,10 +83,13 @@ describe('the size of src/store/ and the outbox', () => {
     expect(over().filter((line) => !isTotal(line))).toEqual([]);
   });
 
-  // Not met yet (decision 0248 says how far it got): this fails the day src/store/ is within its
-  // bar, and `.fails` goes then, so the bar guards from that day on.
-  it.fails('is within its total of non-test lines', () => {
-    expect(over().filter(isTotal)).toEqual([]);
+  // The issue's bar (STORE_MAX_LINES) is not met yet (decision 0248 says how far it got). Until it
+  // is, the folder may not grow past what it is today: STORE_CEILING only ever comes down.
+  it('is within its ceiling of non-test lines, on its way to the bar', () => {
+    const total = store.reduce((n, path) => n + lineCount(readFileSync(join(ROOT, path), 'utf8')), 0);
+    expect(total, `src/store/ is ${total} lines; the bar is ${STORE_MAX_LINES}`).toBeLessThanOrEqual(
+      STORE_CEILING,
+    );
   });
 
   it('bites: a folder over its total, a file over its bar, a function over its bar', () => {
