@@ -103,6 +103,11 @@ export interface BugReceiverOptions {
   bug?: Bug;
   /** Correct style: records after this lag, in order, from a queue (answers 200 at once). */
   queueLagMs?: number;
+  /**
+   * Correct style: a queue that records a notification only once the probe has been asked for its
+   * booking, so the first read of every booking finds it missing however fast the machine runs.
+   */
+  recordsWhenAsked?: boolean;
   /** Correct style: answers every POST after this many ms. */
   slowMs?: number;
   /** Correct style: answers every POST 200 with a body of this many bytes (over the 64 KiB cap). */
@@ -205,8 +210,12 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const queue: Stored[] = [];
   const inbox = new Map<number, Stored>();
   let recordedCount = 0;
-  const later = (work: () => void) => {
-    if (!o.queueLagMs) work();
+  // recordsWhenAsked: the notifications of each booking waiting for the probe's next read of it.
+  const untilAsked = new Map<number, Stored[]>();
+  const later = (work: () => void, state: Stored) => {
+    if (o.recordsWhenAsked)
+      untilAsked.set(state.BookingID, [...(untilAsked.get(state.BookingID) ?? []), state]);
+    else if (!o.queueLagMs) work();
     else setTimeout(work, o.queueLagMs);
   };
   // The worker of 'full-queue-drops' and 'inbox-keyed-by-arrival-time'.
@@ -392,10 +401,10 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
     }
     if (o.stallAfter !== undefined) {
       // The worker hangs after stallAfter notifications; the front end keeps answering 200.
-      if (recordedCount++ < o.stallAfter) later(() => record(state));
+      if (recordedCount++ < o.stallAfter) later(() => record(state), state);
       return [200, 'OK'];
     }
-    later(() => record(state));
+    later(() => record(state), state);
     if (bug === 'answers-huge-body' && text.length > 20_000) return [200, 'x'.repeat(100 * 1024)];
     if (o.answerBodyBytes) return [200, 'x'.repeat(o.answerBodyBytes)];
     return [200, 'OK'];
@@ -404,7 +413,11 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
   const probe = (path: string): [number, string] => {
     const m = /^\/bookings\/(\d+)$/.exec(path);
     if (!m) return [404, 'no such route'];
-    const state = bookings.get(Number(m[1]));
+    const id = Number(m[1]);
+    const state = bookings.get(id);
+    // Answered as it stands; what waited for this read is recorded for the next one.
+    for (const waiting of untilAsked.get(id) ?? []) record(waiting);
+    untilAsked.delete(id);
     return state ? [200, JSON.stringify(state)] : [404, '{"error":"unknown booking"}'];
   };
 
