@@ -12,5 +12,13 @@ if (!existsSync(fileURLToPath(entry))) {
   );
   process.exit(2);
 }
+// A reader that went away (`reportbo-emulator verify --help | head -5`) ends the output, not the
+// process with a stack trace: the rest is not wanted.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

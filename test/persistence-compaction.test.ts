@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminCall } from './helpers/admin-call.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
+import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 
 // Issue 43 §3, through the real CLI (dist/): a background compaction that a crash cut off leaves
 // the snapshot's journal sealed beside the next one; a later start must compact them (in the
@@ -24,7 +25,7 @@ const journals = (dir: string) => readdirSync(dir).filter((f) => /^journal-\d+\.
 const bytesIn = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 
 /** Waits until `done()` holds, checking every 50 ms; fails naming `what` after `timeoutMs`. */
-async function until(done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+async function until(done: () => boolean, what: string, timeoutMs = WAIT_DEADLINE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);

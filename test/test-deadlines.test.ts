@@ -19,6 +19,8 @@ const OPTIONS = /\{\s*timeout:\s*([\d_]+),?\s*\},\s*(?:async\s*)?\(/g;
  */
 const WAIT_OPTION = /\btimeout:\s*([\d_]+)/g;
 const WAIT_CALL = /\bwaitFor\w*\([^,;()]*,\s*([\d_]+)\s*\)/g;
+/** A harness's default deadline: `function bash(cmd: string, timeoutMs = 30_000)` (10 s and more). */
+const DEFAULT_PARAM = /\b\w*(?:timeout|deadline)Ms\s*=\s*([\d_]+)\s*[,)]/gi;
 
 /** The literal test deadlines of `source` under the suite's (10 s and more: shorter ones are waits), and waits' under the wait deadline. */
 function shortDeadlines(source: string): string[] {
@@ -28,6 +30,7 @@ function shortDeadlines(source: string): string[] {
     [OPTIONS, 10_000, TEST_DEADLINE_MS],
     [WAIT_OPTION, 1_000, WAIT_DEADLINE_MS],
     [WAIT_CALL, 1_000, WAIT_DEADLINE_MS],
+    [DEFAULT_PARAM, 10_000, WAIT_DEADLINE_MS],
   ] as const) {
     for (const m of source.matchAll(re)) {
       const ms = Number(m[1]!.replaceAll('_', ''));
@@ -65,6 +68,9 @@ describe('test deadlines', () => {
     expect(shortDeadlines("await expect(r.waitForRequests(3, 50)).rejects.toThrow('…');")).toEqual([]);
     expect(shortDeadlines("it('x', async () => {}, 2 * TEST_DEADLINE_MS);")).toEqual([]);
     expect(shortDeadlines('setTimeout(() => {}, 500);')).toEqual([]);
+    expect(shortDeadlines('function bash(c: string, timeoutMs = 30_000): void {}')).toHaveLength(1);
+    expect(shortDeadlines('function until(ok: () => boolean, timeoutMs = WAIT_DEADLINE_MS) {}')).toEqual([]);
+    expect(shortDeadlines('function sender(timeoutMs = 2_000) {}')).toEqual([]);
   });
 
   it.each(files)('%s sets no deadline under the suite’s, and no wait under the wait deadline', (file) => {

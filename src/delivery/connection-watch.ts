@@ -121,13 +121,22 @@ type Claim = (request: RequestOnConnection) => void;
  */
 export class ConnectionWatch {
   #claim: Claim | undefined;
+  /**
+   * When (epoch ms) a receiver last showed it is working: a TLS handshake completed (the receiver's
+   * process ran it; a plain TCP connect completes in the kernel's backlog alone) or an answer byte
+   * came back. 0 before any. verify's held cut waits on it (decision 0258).
+   */
+  signOfLifeAt = 0;
 
   /** undici's connector for `options`, watching every socket it opens. */
   connector(options: ConnectOptions): buildConnector.connector {
     const connect = undici().buildConnector(options);
     return (opts, callback) =>
       connect(opts, (err, socket) => {
-        if (socket) this.#watch(socket as Socket);
+        if (socket) {
+          if ((socket as { encrypted?: boolean }).encrypted) this.signOfLifeAt = Date.now();
+          this.#watch(socket as Socket);
+        }
         // undici's callback type is a union of the error and the success signature.
         (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
       });
@@ -139,6 +148,9 @@ export class ConnectionWatch {
   }
 
   #watch(socket: Socket): void {
+    const alive = () => {
+      this.signOfLifeAt = Date.now();
+    };
     const use: ConnectionUse = { requests: 0, answerBytes: 0, interim: 0 };
     const filter = new InterimFilter();
     const write = socket.write;
@@ -168,6 +180,7 @@ export class ConnectionWatch {
       }
       const bytes = chunk as Buffer;
       use.answerBytes += bytes.length;
+      alive();
       const out = filter.take(bytes);
       use.interim = filter.dropped;
       return out === undefined ? true : push.call(this, out, encoding);

@@ -119,6 +119,11 @@ export class HttpSender implements Sender {
     return target;
   }
 
+  /** When (epoch ms) the receiver last completed a TLS handshake or sent an answer byte; 0 before any. */
+  get signOfLifeAt(): number {
+    return this.#watch.signOfLifeAt;
+  }
+
   close(): void {
     this.#http.destroy();
     this.#https.destroy();

@@ -332,7 +332,7 @@ export class VerifyContext {
       });
     }, STALL_CHECK_MS);
     if (this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS)
-      this.#heldTimer = setTimeout(() => this.#cutHeld(), HELD_MS);
+      this.#armHeld(HELD_MS);
     try {
       return await work;
     } finally {
@@ -343,6 +343,21 @@ export class VerifyContext {
   }
 
   /**
+   * Checks for held deliveries in `ms`, once the I/O already come in is handled (`setImmediate`): a
+   * kit whose own process was starved reads the answers and handshakes that arrived meanwhile first.
+   */
+  #armHeld(ms: number): void {
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (this.#heldTimer === timer) this.#cutHeld();
+        }),
+      ms,
+    );
+    this.#heldTimer = timer;
+  }
+
+  /**
    * Cancels every delivery still unanswered after HELD_MS (decision 0239): a refused credential cut
    * counts as refused, as a timeout would; a case whose delivery with your key was cut is not judged.
    */
@@ -350,9 +365,9 @@ export class VerifyContext {
     const records = this.caseRecords();
     const waiting = records.filter((r) => r.inFlight);
     if (waiting.length === 0 || this.budget.spent) return;
-    const wait = heldCutInMs(records, Date.now());
+    const wait = heldCutInMs(records, Date.now(), this.sender.signOfLifeAt);
     if (wait > 0) {
-      this.#heldTimer = setTimeout(() => this.#cutHeld(), wait);
+      this.#armHeld(wait);
       return;
     }
     const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
@@ -404,7 +419,7 @@ export class VerifyContext {
       }
       if (stop.aborted || this.budget.spent || caseId !== this.#caseId) return;
       const after = this.caseRecords();
-      if (waitOutside(after, copies)) {
+      if (waitOutside(after, copies, this.sender.signOfLifeAt)) {
         const n = after.filter((r) => r.inFlight).length;
         const answers = copies.slice(-OUTSIDE_COPIES).map((c) => c.answer);
         const why = `held outside the receiver: ${OUTSIDE_COPIES} copies of a waiting delivery, each sent alone on a new connection ${COPY_PAUSE_MS} ms apart, were answered (${answers.join('; ')}) while none of the ${n} deliveries waiting was: they wait in front of it (a listen backlog or a proxy queue that overflowed), not waited out`;
@@ -558,11 +573,17 @@ export interface Copy {
  * order answers the copies after them); one that answers the copies and none of the deliveries does
  * not have them: they wait in front of it, in a listen backlog or a proxy queue.
  */
-export function waitOutside(records: readonly NotificationRecord[], copies: readonly Copy[]): boolean {
+export function waitOutside(
+  records: readonly NotificationRecord[],
+  copies: readonly Copy[],
+  signOfLifeAt = 0,
+): boolean {
   const last = copies.slice(-OUTSIDE_COPIES);
   if (last.length < OUTSIDE_COPIES || last.some((c) => c.answer === undefined)) return false;
   if (!records.some((r) => r.inFlight)) return false;
   const since = last[0]!.sentMs;
+  // A delivery's connection that completed its TLS handshake since then got into the receiver.
+  if (signOfLifeAt >= since) return false;
   for (const r of records)
     for (const a of r.attempts)
       if (a.outcome === 'http_status' && Date.parse(a.startedAtWall) + a.durationMs >= since) return false;
@@ -574,8 +595,8 @@ export function waitOutside(records: readonly NotificationRecord[], copies: read
  * HELD_MS after the receiver's last answer. A receiver still answering is slow, not stuck (a burst
  * worked through one at a time, a loaded machine).
  */
-export function heldCutInMs(records: readonly NotificationRecord[], nowMs: number): number {
-  let last = 0;
+export function heldCutInMs(records: readonly NotificationRecord[], nowMs: number, signOfLifeAt = 0): number {
+  let last = signOfLifeAt;
   for (const r of records)
     for (const a of r.attempts)
       if (a.outcome === 'http_status') last = Math.max(last, Date.parse(a.startedAtWall) + a.durationMs);

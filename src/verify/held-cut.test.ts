@@ -23,6 +23,12 @@ describe('the held cut', () => {
     expect(heldCutInMs([waiting, answered], T + 11_000 + HELD_MS)).toBe(0);
   });
 
+  it('waits HELD_MS from the last sign of life too: a TLS handshake completed is work going on', () => {
+    // Nothing answered yet, but a handshake completed 2 s ago (a starved receiver): 8 s more.
+    expect(heldCutInMs([record()], T + 12_000, T + 10_000)).toBe(HELD_MS - 2_000);
+    expect(heldCutInMs([record()], T + 10_000 + HELD_MS, T + 10_000)).toBe(0);
+  });
+
   it('counts only answers: a timeout or a refused connection is not one', () => {
     const records = [
       record(attempt(T, 500), attempt(T + 5_000, 30_000, 'timeout')),
@@ -52,6 +58,11 @@ describe('held outside the receiver', () => {
     const gap = [copy(T + 4_000), { sentMs: T + 5_200, answer: undefined }, copy(T + 6_400), copy(T + 7_600)];
     expect(waitOutside([waiting()], gap)).toBe(false);
     expect(waitOutside([waiting()], [...gap, copy(T + 8_800)])).toBe(true);
+  });
+
+  it('does not hold while deliveries still get into the receiver (a handshake completed since the first copy)', () => {
+    expect(waitOutside([waiting()], copies, T + 4_500)).toBe(false);
+    expect(waitOutside([waiting()], copies, T + 3_900)).toBe(true);
   });
 
   it('does not hold when nothing waits', () => {

@@ -24,6 +24,11 @@ export class CancellableSender implements Sender {
     return this.inner.send(request, AbortSignal.any(signals));
   }
 
+  /** When (epoch ms) the receiver last completed a TLS handshake or sent an answer byte; 0 before any. */
+  get signOfLifeAt(): number {
+    return this.inner.signOfLifeAt;
+  }
+
   /** Ends every attempt running now as `interrupted`, naming `why`; attempts started later go out. */
   cancelRunning(why: string): void {
     this.#running.abort(new Error(why));
