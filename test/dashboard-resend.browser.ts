@@ -5,6 +5,7 @@
  * "Edit and send" shows the API's refusal on the field and sends the edited body once it is fixed.
  */
 import { gunzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
 import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
@@ -177,9 +178,11 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     const delivered = await issue();
     await emu.settle();
 
+    // Each view is loaded afresh, in turn, in one page.
+    let page: Page | undefined;
     /** Resends `n` from its page, checking the plan's words first; answers the new notification's id. */
     const resendFromPage = async (id: string, fate: RegExp) => {
-      const page = await open(emu.url, `#notifications/${id}`);
+      page = await open(emu.url, `#notifications/${id}`, page);
       await page.waitForSelector(`#detail[data-id="${id}"]`);
       await page.click('#resend');
       await waitText(page, '#resend-plan-text', fate);
@@ -195,7 +198,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     await resendFromPage(delivered.id, new RegExp(`the original ${delivered.id} stays delivered`));
 
     // Redeliver: the hint names the pending notification it takes the place of.
-    const page = await open(emu.url, `#notifications/${forRedeliver.id}`);
+    page = await open(emu.url, `#notifications/${forRedeliver.id}`, page);
     await waitText(
       page,
       '#redeliver-hint',
@@ -205,7 +208,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
     await waitText(page, '#status', new RegExp(`${forRedeliver.id} stops being redelivered`));
 
     // Retry now: one attempt of the notification itself, no new notification.
-    const retryPage = await open(emu.url, `#notifications/${forRetry.id}`);
+    const retryPage = await open(emu.url, `#notifications/${forRetry.id}`, page);
     await retryPage.click('#retry-now');
     await waitText(retryPage, '#status', new RegExp(`^${forRetry.id}: attempt 2/5 → 200`));
 
@@ -221,7 +224,7 @@ describe.skipIf(!haveChromium)('resending from the dashboard in chromium', () =>
       cancelReason: 'resent',
     });
     // The pretty log's short permalink (#<id>) opens the same view, which names the cancel's reason.
-    const short = await open(emu.url, `#${pending.id}`);
+    const short = await open(emu.url, `#${pending.id}`, retryPage);
     await short.waitForSelector(`#detail[data-id="${pending.id}"]`);
     await waitText(short, '#cancelled', /a resend took its place \(resent\)/);
   });
