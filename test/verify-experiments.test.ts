@@ -105,6 +105,149 @@ function expectFlip(report: VerifyReport, id: CaseId, tried: RegExp) {
   expect(c.reason).toMatch(/Tried: .*→ HTTP 200 \(flipped\)/);
 }
 
+/**
+ * The runs that mostly wait (a receiver answering after 4 s, a --budget, the default limit of 25 s):
+ * first, so they wait beside the concurrent groups below (vitest runs consecutive concurrent groups
+ * together, five tests at a time) rather than after them.
+ */
+describe.concurrent('verify: the runs that wait seconds', () => {
+  it('a correct receiver that answers every notification after 4 s is experimented on while it waits, and passes: slow is not stuck', async () => {
+    const report = await run({ slowMs: 4_000 }, ['acknowledges-issue', 'acknowledges-every-status']);
+    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+      ['acknowledges-issue', 'passed'],
+      ['acknowledges-every-status', 'passed'],
+    ]);
+    // Nothing was cancelled: every delivery ended with the receiver's own answer.
+    const attempts = report.cases.flatMap((c) => c.trace!.notifications.flatMap((n) => n.attempts));
+    expect(attempts.map((a) => a.outcome)).toEqual(Array(attempts.length).fill('http_status'));
+  });
+
+  it('through the CLI: a receiver that never answers is cut at the budget: its attempt cancelled, the case not judged, the rest named, exit 1', async () => {
+    // Answers every notification after a minute: without a cancel, the case would wait the response
+    // timeout (30 s) and fail; with the budget spent, its attempt in flight is cancelled instead.
+    const r = await bugReceiver(KEY, { slowMs: 60_000 });
+    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-'));
+    try {
+      const json = join(dir, 'report.json');
+      const run = await runCli(
+        ['verify', '--receiver', r.url, '--api-key', KEY, '--allow-http', '--budget', '2s', '--json', json],
+        {},
+        undefined,
+        WAIT_DEADLINE_MS,
+      );
+      console.log(
+        `--budget 2s against a receiver answering after 60 s: ${run.wallMs.toFixed(0)} ms through the CLI`,
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
+      const cut = caseOf(report, 'acknowledges-issue');
+      expect(cut).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(
+          /^not judged: the run's --budget of 2000 ms was spent while this case ran \(its attempts in flight were cancelled, its waits cut short\); what it had seen: /,
+        ),
+      });
+      // The attempt in flight ended as data: interrupted, naming the budget.
+      expect(cut.trace?.notifications[0]?.attempts.at(-1)).toMatchObject({
+        outcome: 'interrupted',
+        message: expect.stringMatching(
+          /^cancelled by the emulator \(.*\): the run's --budget of 2000 ms was spent$/,
+        ),
+      });
+      // The cases that need --probe are skipped for that, before the budget.
+      const later = report.cases
+        .slice(report.cases.indexOf(cut) + 1)
+        .filter((c) => !/^needs --probe/.test(c.reason ?? ''));
+      expect(later.length).toBeGreaterThan(0);
+      for (const c of later)
+        expect(c).toMatchObject({
+          status: 'skipped',
+          reason: expect.stringMatching(
+            /^not run: the run's --budget of 2000 ms was spent \(\d+ ms had passed/,
+          ),
+        });
+      expect(report.skippedForBudget).toEqual(['acknowledges-issue', ...later.map((c) => c.id)]);
+      expect(report.failed).toBe(0);
+      expect(run.stdout).toContain(`CUT SHORT: not judged: ${report.skippedForBudget!.join(', ')}`);
+      expect(run.stdout).toMatch(/^NOT JUDGED: 17 cases: /m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await r.close();
+    }
+  });
+
+  it('without --budget, once a delivery with your key went unanswered for 10 s the run ends 25 s after its start, naming what it did not judge', async () => {
+    // Answers every notification after a minute: each case's delivery is cut at 10 s; the first cut
+    // arms the run's default limit, which ends the case running then and keeps the rest from running.
+    const report = await run({ slowMs: 60_000 }, [
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+    expect(caseOf(report, 'acknowledges-issue').reason).toMatch(
+      /^not judged: a delivery with your key was cancelled: no answer after 10000 ms: without --budget the kit waits that long for one answer/,
+    );
+    expect(report.cases.at(-1)!.reason).toMatch(
+      /^not (judged|run): the run's default limit of 25000 ms \(no --budget; a delivery with your key went unanswered for 10000 ms in acknowledges-issue\) was spent/,
+    );
+    expect(report.cases.map((c) => c.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(report.skippedForBudget).toEqual([
+      'acknowledges-issue',
+      'acknowledges-every-status',
+      'accepts-old-update-date',
+    ]);
+  });
+
+  it('through the CLI: a receiver that stalls the TLS handshake is cut at the budget, not waited for the response timeout', async () => {
+    // Accepts connections and never answers the TLS hello. The response timeout is 10 minutes, the
+    // CLI's deadline 2: only a tls case whose socket waits end on the run's signal gets to the report.
+    const held: Socket[] = [];
+    const server = createTcpServer((socket) => {
+      held.push(socket);
+      socket.on('error', () => {});
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-tls-'));
+    try {
+      const json = join(dir, 'report.json');
+      const run = await runCli(
+        [
+          'verify',
+          '--receiver',
+          `https://127.0.0.1:${port}/reportbo`,
+          '--api-key',
+          KEY,
+          '--response-timeout-ms',
+          '600000',
+          '--budget',
+          '2s',
+          '--json',
+          json,
+        ],
+        {},
+        undefined,
+        WAIT_DEADLINE_MS,
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
+      expect(caseOf(report, 'tls')).toMatchObject({
+        status: 'skipped',
+        reason: expect.stringMatching(
+          /^not judged: the run's --budget of 2000 ms was spent while this case ran .*; what it had seen: cut short by the run's --budget$/,
+        ),
+      });
+      expect(report.skippedForBudget?.[0]).toBe('tls');
+      expect(report.failed).toBe(0);
+    } finally {
+      for (const s of held) s.destroy();
+      server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.concurrent('verify names a new bug from its experiments', () => {
   it('an empty TaxDetails array summed without an initial value: the field path and the empty array', async () => {
     const { report } = await failedWith(
@@ -227,17 +370,6 @@ describe.concurrent('verify names a new bug from its experiments (connections an
         });
     },
   );
-
-  it('a correct receiver that answers every notification after 4 s is experimented on while it waits, and passes: slow is not stuck', async () => {
-    const report = await run({ slowMs: 4_000 }, ['acknowledges-issue', 'acknowledges-every-status']);
-    expect(report.cases.map((c) => [c.id, c.status])).toEqual([
-      ['acknowledges-issue', 'passed'],
-      ['acknowledges-every-status', 'passed'],
-    ]);
-    // Nothing was cancelled: every delivery ended with the receiver's own answer.
-    const attempts = report.cases.flatMap((c) => c.trace!.notifications.flatMap((n) => n.attempts));
-    expect(attempts.map((a) => a.outcome)).toEqual(Array(attempts.length).fill('http_status'));
-  });
 
   it('a receiver that never answers a wrong key is waited out once: the refused credentials wait together, a later one is cut at 3 s, still refused, the timeout still judged', async () => {
     const { report, wrong, missing } = await hangsOnWrongKeys({ responseTimeoutMs: 4_000 }, 'failed');
@@ -380,131 +512,6 @@ describe.concurrent('verify names a connection it cannot make from its experimen
 });
 
 describe('verify --budget', () => {
-  it('through the CLI: a receiver that never answers is cut at the budget: its attempt cancelled, the case not judged, the rest named, exit 1', async () => {
-    // Answers every notification after a minute: without a cancel, the case would wait the response
-    // timeout (30 s) and fail; with the budget spent, its attempt in flight is cancelled instead.
-    const r = await bugReceiver(KEY, { slowMs: 60_000 });
-    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-'));
-    try {
-      const json = join(dir, 'report.json');
-      const run = await runCli(
-        ['verify', '--receiver', r.url, '--api-key', KEY, '--allow-http', '--budget', '2s', '--json', json],
-        {},
-        undefined,
-        WAIT_DEADLINE_MS,
-      );
-      console.log(
-        `--budget 2s against a receiver answering after 60 s: ${run.wallMs.toFixed(0)} ms through the CLI`,
-      );
-      expect(run.code, run.stdout + run.stderr).toBe(1);
-      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
-      const cut = caseOf(report, 'acknowledges-issue');
-      expect(cut).toMatchObject({
-        status: 'skipped',
-        reason: expect.stringMatching(
-          /^not judged: the run's --budget of 2000 ms was spent while this case ran \(its attempts in flight were cancelled, its waits cut short\); what it had seen: /,
-        ),
-      });
-      // The attempt in flight ended as data: interrupted, naming the budget.
-      expect(cut.trace?.notifications[0]?.attempts.at(-1)).toMatchObject({
-        outcome: 'interrupted',
-        message: expect.stringMatching(
-          /^cancelled by the emulator \(.*\): the run's --budget of 2000 ms was spent$/,
-        ),
-      });
-      // The cases that need --probe are skipped for that, before the budget.
-      const later = report.cases
-        .slice(report.cases.indexOf(cut) + 1)
-        .filter((c) => !/^needs --probe/.test(c.reason ?? ''));
-      expect(later.length).toBeGreaterThan(0);
-      for (const c of later)
-        expect(c).toMatchObject({
-          status: 'skipped',
-          reason: expect.stringMatching(
-            /^not run: the run's --budget of 2000 ms was spent \(\d+ ms had passed/,
-          ),
-        });
-      expect(report.skippedForBudget).toEqual(['acknowledges-issue', ...later.map((c) => c.id)]);
-      expect(report.failed).toBe(0);
-      expect(run.stdout).toContain(`CUT SHORT: not judged: ${report.skippedForBudget!.join(', ')}`);
-      expect(run.stdout).toMatch(/^NOT JUDGED: 17 cases: /m);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-      await r.close();
-    }
-  });
-
-  it('without --budget, once a delivery with your key went unanswered for 10 s the run ends 25 s after its start, naming what it did not judge', async () => {
-    // Answers every notification after a minute: each case's delivery is cut at 10 s; the first cut
-    // arms the run's default limit, which ends the case running then and keeps the rest from running.
-    const report = await run({ slowMs: 60_000 }, [
-      'acknowledges-issue',
-      'acknowledges-every-status',
-      'accepts-old-update-date',
-    ]);
-    expect(caseOf(report, 'acknowledges-issue').reason).toMatch(
-      /^not judged: a delivery with your key was cancelled: no answer after 10000 ms: without --budget the kit waits that long for one answer/,
-    );
-    expect(report.cases.at(-1)!.reason).toMatch(
-      /^not (judged|run): the run's default limit of 25000 ms \(no --budget; a delivery with your key went unanswered for 10000 ms in acknowledges-issue\) was spent/,
-    );
-    expect(report.cases.map((c) => c.status)).toEqual(['skipped', 'skipped', 'skipped']);
-    expect(report.skippedForBudget).toEqual([
-      'acknowledges-issue',
-      'acknowledges-every-status',
-      'accepts-old-update-date',
-    ]);
-  });
-
-  it('through the CLI: a receiver that stalls the TLS handshake is cut at the budget, not waited for the response timeout', async () => {
-    // Accepts connections and never answers the TLS hello. The response timeout is 10 minutes, the
-    // CLI's deadline 2: only a tls case whose socket waits end on the run's signal gets to the report.
-    const held: Socket[] = [];
-    const server = createTcpServer((socket) => {
-      held.push(socket);
-      socket.on('error', () => {});
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    const dir = await mkdtemp(join(tmpdir(), 'verify-budget-tls-'));
-    try {
-      const json = join(dir, 'report.json');
-      const run = await runCli(
-        [
-          'verify',
-          '--receiver',
-          `https://127.0.0.1:${port}/reportbo`,
-          '--api-key',
-          KEY,
-          '--response-timeout-ms',
-          '600000',
-          '--budget',
-          '2s',
-          '--json',
-          json,
-        ],
-        {},
-        undefined,
-        WAIT_DEADLINE_MS,
-      );
-      expect(run.code, run.stdout + run.stderr).toBe(1);
-      const report = JSON.parse(await readFile(json, 'utf8')) as VerifyReport;
-      expect(caseOf(report, 'tls')).toMatchObject({
-        status: 'skipped',
-        reason: expect.stringMatching(
-          /^not judged: the run's --budget of 2000 ms was spent while this case ran .*; what it had seen: cut short by the run's --budget$/,
-        ),
-      });
-      expect(report.skippedForBudget?.[0]).toBe('tls');
-      expect(report.failed).toBe(0);
-    } finally {
-      for (const s of held) s.destroy();
-      server.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
   it.each([
     [
       '10',
