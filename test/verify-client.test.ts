@@ -200,7 +200,7 @@ describe.concurrent('an SDK with one planted bug fails exactly its case, and the
   );
 });
 
-it('a Content-Type without its charset is a warning of well-formed-request, and nothing fails', async () => {
+it.concurrent('a Content-Type without its charset is a warning of well-formed-request, and nothing fails', async () => {
   const exec = `SAMPLE_BUG=no-charset ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
   const report = await verifyClient({ exec, only: 'well-formed-request,reuses-valid-token' });
   expect(statuses(report)).toEqual({ 'well-formed-request': 'warned', 'reuses-valid-token': 'passed' });
@@ -209,7 +209,7 @@ it('a Content-Type without its charset is a warning of well-formed-request, and 
   );
 });
 
-it('an SDK that reports the first 503 without a retry gets a warning, not a failure', async () => {
+it.concurrent('an SDK that reports the first 503 without a retry gets a warning, not a failure', async () => {
   const exec = `SAMPLE_BUG=gives-up-at-once ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
   const report = await verifyClient({ exec, only: 'recovers-from-transient-failures' });
   expect(report.cases[0]!.status).toBe('warned');
@@ -253,7 +253,7 @@ describe.concurrent('a harness that cannot keep its contract is bad usage: exit 
   });
 });
 
-it(
+it.concurrent(
   '--replay runs again the cases of a --json report that failed, with its command, version and variant',
   async () => {
     const json = join(dir, 'storm.json');
