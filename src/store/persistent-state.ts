@@ -7,9 +7,8 @@ import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
 import { DataDir } from './data-dir.js';
 import type { OutgoingRecord } from './kinds.js';
-import { applyReplayed } from './owners.js';
-import { RecordReader } from './replay.js';
-import { stateRecords } from './snapshot.js';
+import { applyReplayed, RecordReader } from './replay.js';
+import { configurationChanges, stateRecords } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
 export interface AttachTarget extends KeptServices {
@@ -71,15 +70,7 @@ export class PersistentState {
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
     // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
     // journal and a snapshot always hold the same.
-    const preloaded: Change[] = [
-      ...t.auth.users.list().map((user) => ({ kind: 'user_added' as const, user })),
-      ...t.delivery.credentials
-        .list()
-        .map((credential) => ({ kind: 'credential_added' as const, credential })),
-      ...t.delivery.trustStore
-        .entries()
-        .map(({ pem, info }) => ({ kind: 'trust_added' as const, pem, certificate: info })),
-    ];
+    const preloaded = configurationChanges(t);
     // What was read back is put back quietly: the data dir holds it already, and it is not news.
     const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
     // The notifications named their credential's warnings: the credentials are back now.

@@ -1,14 +1,15 @@
 import type { User } from '../auth/users.js';
+import type { Change } from '../change-stream.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import { type Attempt, buildNotification, type NotificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
-import { RESET } from '../model/change-sink.js';
+import { type ChangeOwner, RESET } from '../model/change-sink.js';
 import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
+import type { KeptServices } from './change-records.js';
 import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
 import type { KeptRecord } from './kinds.js';
-import type { ReplayedChange } from './owners.js';
 
 type KeptCredential = Extract<KeptChange, { k: 'credential_added' }>['d']['credential'];
 
@@ -16,8 +17,64 @@ const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
 
 /**
+ * Every kind of change a store's `apply` makes at a restart: all but the ones that tell of something
+ * no store keeps (routing, the clock: the data dir keeps where the clock stood) and the configuration
+ * (users, credentials, trust), put back through their mutators so that a preload wins.
+ */
+export type ReplayedChange = Exclude<
+  Change,
+  { kind: 'event_routed' | 'clock_started' | 'clock_advanced' | ConfigurationChange['k'] }
+>;
+type ConfigurationChange = Extract<KeptChange, { k: `${'user' | 'credential' | 'trust'}_${string}` }>;
+
+const faults = (s: KeptServices) => s.auth.faults;
+const outages = (s: KeptServices) => s.delivery.outages;
+const journal = (s: KeptServices) => s.auth.journal;
+const tokens = (s: KeptServices) => s.auth.tokens;
+const reservations = (s: KeptServices) => s.reservations.state;
+const outbox = (s: KeptServices) => s.delivery.outbox.state;
+
+/** The store whose `apply` makes each kind (decision 0212): a kind without one does not compile. */
+const OWNER: {
+  [K in Exclude<ReplayedChange['kind'], 'reset'>]: (
+    s: KeptServices,
+  ) => ChangeOwner<Extract<ReplayedChange, { kind: K }>>;
+} = {
+  fault_added: faults,
+  fault_removed: faults,
+  faults_cleared: faults,
+  fault_used: faults,
+  outage_added: outages,
+  outage_removed: outages,
+  outages_cleared: outages,
+  outage_used: outages,
+  outages_of_credential_removed: outages,
+  call_journaled: journal,
+  token_issued: tokens,
+  token_revoked: tokens,
+  reservation_saved: reservations,
+  notification_created: outbox,
+  attempt_started: outbox,
+  attempt_ended: outbox,
+  notification_cancelled: outbox,
+  batch_started: outbox,
+  batch_done: outbox,
+  notifications_dropped: outbox,
+};
+
+/**
+ * Hands a change read back to the `apply` of its store (reset: of every store it forgets): replay
+ * runs the code that made it live.
+ */
+export function applyReplayed(s: KeptServices, change: ReplayedChange): void {
+  if (change.kind === 'reset')
+    for (const store of [faults, outages, journal, tokens, reservations, outbox]) store(s).apply(change);
+  else (OWNER[change.kind](s) as ChangeOwner<ReplayedChange>).apply(change);
+}
+
+/**
  * The reader of a data dir's records (snapshot then journal): each record becomes the change it is
- * (format 3) or the changes it stands for (format 2), in order, for the stores' own `apply` (src/store/owners.ts). It keeps only
+ * (format 3) or the changes it stands for (format 2), in order, for the stores' own `apply`. It keeps only
  * what reading needs: where the clock stood, each reservation's latest body and the notifications
  * by id (a notification's record names them), and the configuration (users, credentials, trusted
  * certificates), which a config or scenario preload may win over.
