@@ -66,6 +66,8 @@ function writeRecord(
 /** What reading a file found: how many records, and where the good part ends when a bad record follows. */
 export interface DecodeResult {
   count: number;
+  /** The good records by kind (the header aside). */
+  kinds: Record<string, number>;
   /** Bytes of good records from the start of the file. */
   goodBytes: number;
   /**
@@ -95,16 +97,18 @@ export function decodeRecords(
   let count = 0;
   let at = 0;
   let head: SnapshotHeader | undefined;
+  const kinds: Record<string, number> = {};
   while (at < buf.length) {
     const problem = checkRecord(buf, at);
     if (problem)
-      return { count, goodBytes: at, problem: { offset: at, reason: problem, last: isLast(buf, at) } };
+      return { count, kinds, goodBytes: at, problem: { offset: at, reason: problem, last: isLast(buf, at) } };
     const payloadLength = buf.readUInt32LE(at);
     const jsonLength = buf.readUInt32LE(at + HEAD_BYTES);
     const jsonStart = at + HEAD_BYTES + 4;
     const end = at + HEAD_BYTES + payloadLength;
     const damaged = (reason: string): DecodeResult => ({
       count,
+      kinds,
       goodBytes: at,
       problem: { offset: at, reason, last: isLast(buf, at), damaged: true },
       ...(head ? { header: head } : {}),
@@ -127,11 +131,12 @@ export function decodeRecords(
       } catch (err) {
         return damaged(`record "${rec.k}" that cannot be applied (${(err as Error).message})`);
       }
+      kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
     }
     count++;
     at = end;
   }
-  return { count, goodBytes: at, ...(head ? { header: head } : {}) };
+  return { count, kinds, goodBytes: at, ...(head ? { header: head } : {}) };
 }
 
 function checkRecord(buf: Buffer, at: number): string | undefined {
