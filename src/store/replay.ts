@@ -15,6 +15,15 @@ type KeptCredential = Extract<KeptChange, { k: 'credential_added' }>['d']['crede
 
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
+/** The settled members a record leaves out when null (or undefined). */
+const UNSETTLED = {
+  deliveredAt: null,
+  exhaustedAt: null,
+  cancelledAt: null,
+  cancelReason: null,
+  lastFinishedMs: undefined,
+  cancelWhenSettled: undefined,
+};
 
 /**
  * Every kind of change a store's `apply` makes at a restart: all but the ones that tell of something
@@ -129,13 +138,7 @@ export class RecordReader {
       case 'reservation_saved': {
         const gz = BodyFile.shared.keep(b!);
         this.#bodies.set(d.record.bookingId, gz);
-        const { record, sequence, historyFrom } = d;
-        this.changes.push({
-          kind: k,
-          record: { ...record, gz },
-          sequence,
-          ...(historyFrom === undefined ? {} : { historyFrom }),
-        });
+        this.changes.push({ kind: k, ...d, record: { ...d.record, gz } });
         break;
       }
       case 'notification_created': {
@@ -154,12 +157,7 @@ export class RecordReader {
         // None: forgotten by a reset after the attempt started.
         const notification = this.#notifications.get(d.id);
         if (!notification) break;
-        const settled: Settled = {
-          state: d.settled.state,
-          ...instantsOf(d.settled),
-          lastFinishedMs: d.settled.lastFinishedMs,
-          cancelWhenSettled: d.settled.cancelWhenSettled,
-        };
+        const settled: Settled = { ...UNSETTLED, ...d.settled };
         this.changes.push(
           k === 'attempt_ended'
             ? { kind: k, notification, attempt: d.attempt, settled }
@@ -280,15 +278,3 @@ export class RecordReader {
 
 const isFormat2 = (rec: KeptRecord): rec is Extract<KeptRecord, { k: Format2Kind }> =>
   Object.hasOwn(FORMAT_2_SHAPES, rec.k);
-
-/** The settled members a record leaves out when null, null again. */
-function instantsOf(
-  d: Omit<Partial<Settled>, 'state'>,
-): Pick<Settled, 'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason'> {
-  return {
-    deliveredAt: d.deliveredAt ?? null,
-    exhaustedAt: d.exhaustedAt ?? null,
-    cancelledAt: d.cancelledAt ?? null,
-    cancelReason: d.cancelReason ?? null,
-  };
-}
