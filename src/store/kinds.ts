@@ -75,24 +75,17 @@ export interface SnapshotHeader {
 }
 
 const KINDS = Object.keys(RECORD_SHAPES) as RecordKind[];
+const isKind = (k: string): k is RecordKind => Object.hasOwn(RECORD_SHAPES, k);
 
 /**
  * Reading a kind's data: a plain predicate compiled from its shape (no allocation; the data is kept
  * as read), else zod itself, which also says what does not fit. Measured (docs/perf-budget.md): zod
  * alone made reading 100,000 notifications back ~2.4× the cost of their JSON.parse.
  */
-const READERS = Object.fromEntries(
-  KINDS.map((k): [RecordKind, Reader] => [
-    k,
-    { fits: plainCheck(RECORD_SHAPES[k]), shape: RECORD_SHAPES[k] },
-  ]),
-) as Record<RecordKind, Reader>;
-
-interface Reader {
-  fits: Check | undefined;
-  shape: z.ZodType;
-}
-const isKind = (k: string): k is RecordKind => Object.hasOwn(RECORD_SHAPES, k);
+const FITS = Object.fromEntries(KINDS.map((k) => [k, plainCheck(RECORD_SHAPES[k])])) as Record<
+  RecordKind,
+  Check | undefined
+>;
 
 /**
  * The record `k`/`d`/`b` read from disk, checked against its kind's shape (the data as zod answers
@@ -115,10 +108,9 @@ export function keptRecord(
     const near = typeof k === 'string' ? closestKey(k, KINDS) : undefined;
     return `record of unknown kind ${JSON.stringify(k)}${near ? ` (did you mean "${near}"?)` : ''}`;
   }
-  const reader = READERS[k];
   let data = d;
-  if (!reader.fits?.(d)) {
-    const parsed = reader.shape.safeParse(d);
+  if (!FITS[k]?.(d)) {
+    const parsed = (RECORD_SHAPES[k] as z.ZodType).safeParse(d);
     if (!parsed.success) return misfit(k, parsed.error);
     data = parsed.data;
   }
