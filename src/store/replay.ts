@@ -103,13 +103,11 @@ export class RecordReader {
   /** The notifications read so far, by id: a change record names its notification by id. */
   readonly #notifications = new Map<string, NotificationRecord>();
   readonly #warnings = new Map<string, readonly string[]>();
-  /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
-  readonly #warningsOf = new Map<string, string[]>();
   /**
-   * Stand-ins of a credential since replaced or deleted, with the credential as it was: their
-   * notifications keep the warnings of that credential, not of its successor (or of nothing).
+   * One stand-in array for the warnings that records named by their credential, per credential as it
+   * was read then (by id when none was): replaced by its warnings once the credentials are back.
    */
-  #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
+  readonly #standIns = new Map<KeptCredential | string, string[]>();
 
   /** How many reservations and notifications were read back (for the log). */
   counts(): { reservations: number; notifications: number } {
@@ -181,8 +179,7 @@ export class RecordReader {
         this.changes.push(RESET);
         this.#bodies.clear();
         this.#notifications.clear();
-        this.#warningsOf.clear();
-        this.#formerWarningsOf = [];
+        this.#standIns.clear();
         break;
       default:
         // Faults, outages, tokens, calls: the change read back is the change.
@@ -202,11 +199,9 @@ export class RecordReader {
         return true;
       case 'credential_added':
       case 'credential_replaced':
-        this.#retireWarnings(d.credential.id);
         this.credentials.set(d.credential.id, d.credential);
         return true;
       case 'credential_removed':
-        this.#retireWarnings(d.id);
         this.credentials.delete(d.id);
         return true;
       case 'trust_added':
@@ -220,15 +215,6 @@ export class RecordReader {
     }
   }
 
-  /** The credential `id` changes: the notifications named by it so far keep its warnings as they were. */
-  #retireWarnings(id: string): void {
-    const standIn = this.#warningsOf.get(id);
-    const credential = this.credentials.get(id);
-    if (!standIn || !credential) return;
-    this.#formerWarningsOf.push({ standIn, credential });
-    this.#warningsOf.delete(id);
-  }
-
   #created(d: NotificationData, b: Buffer | undefined): NotificationRecord {
     const gz = b ? BodyFile.shared.keep(b) : d.gzOf !== undefined ? this.#bodies.get(d.gzOf) : undefined;
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
@@ -238,8 +224,9 @@ export class RecordReader {
       warnings = this.#warnings.get(key) ?? d.warnings;
       this.#warnings.set(key, warnings);
     } else if (d.warningsOf !== undefined) {
-      const standIn = this.#warningsOf.get(d.warningsOf) ?? [];
-      this.#warningsOf.set(d.warningsOf, standIn);
+      const by = this.credentials.get(d.warningsOf) ?? d.warningsOf;
+      const standIn = this.#standIns.get(by) ?? [];
+      this.#standIns.set(by, standIn);
       warnings = standIn;
     }
     return buildNotification(
@@ -256,23 +243,22 @@ export class RecordReader {
 
   /**
    * Gives the notifications whose records named their credential's warnings those warnings: `of` the
-   * credential now, or `ofFormer` a credential as it was before it was replaced or deleted.
+   * credential now when it is the one they named, else `ofFormer` the credential as it was before it
+   * was replaced or deleted.
    */
   resolveWarnings(
     of: (credentialId: string) => readonly string[] | undefined,
     ofFormer: (credential: CredentialInput) => readonly string[],
   ): void {
-    if (this.#warningsOf.size === 0 && this.#formerWarningsOf.length === 0) return;
-    const standIns = new Map<readonly string[], readonly string[]>([
-      ...[...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS] as const),
-      ...this.#formerWarningsOf.map(({ standIn, credential }) => [standIn, ofFormer(credential)] as const),
-    ]);
-    for (const n of this.#notifications.values()) {
-      const real = standIns.get(n.warnings);
-      if (real) n.warnings = real;
+    if (this.#standIns.size === 0) return;
+    const real = new Map<readonly string[], readonly string[]>();
+    for (const [by, standIn] of this.#standIns) {
+      const id = typeof by === 'string' ? by : by.id;
+      const now = typeof by === 'string' || this.credentials.get(id) === by;
+      real.set(standIn, now ? (of(id) ?? NO_WARNINGS) : ofFormer(by));
     }
-    this.#warningsOf.clear();
-    this.#formerWarningsOf = [];
+    for (const n of this.#notifications.values()) n.warnings = real.get(n.warnings) ?? n.warnings;
+    this.#standIns.clear();
   }
 }
 
