@@ -29,24 +29,22 @@ void KEPT_KINDS_EXACT;
 export const RECORD_SHAPES = { ...CHANGE_SHAPES, ...FORMAT_2_SHAPES } as const;
 
 /** The kinds whose record carries bytes (a gzipped body): a reservation's always, a notification's when not shared. */
-const BYTES: { readonly [K in RecordKind]?: 'always' | 'maybe' } = {
+const BYTES = {
   reservation_saved: 'always',
   notification_created: 'maybe',
   res: 'always',
   'n+': 'maybe',
-};
+} as const;
 
 export type RecordKind = keyof typeof RECORD_SHAPES;
 export type RecordData<K extends RecordKind> = z.output<(typeof RECORD_SHAPES)[K]>;
 
-/** One record of a kind: its data, and its bytes for the kinds that carry them. */
-type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends
-  | 'res'
-  | 'reservation_saved'
-  ? { b: B }
-  : K extends 'n+' | 'notification_created'
-    ? { b?: B | undefined }
-    : { b?: undefined });
+/** One record of a kind: its data, and its bytes for the kinds that carry them (BYTES). */
+type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends keyof typeof BYTES
+  ? (typeof BYTES)[K] extends 'always'
+    ? { b: B }
+    : { b?: B | undefined }
+  : { b?: undefined });
 
 /** Every record the journal and a snapshot hold: a union over the kinds, discriminated by `k`. */
 export type KeptRecord = { [K in RecordKind]: RecordOf<K> }[RecordKind];
@@ -114,7 +112,7 @@ export function keptRecord(
     if (!parsed.success) return misfit(k, parsed.error);
     data = parsed.data;
   }
-  const bytes = BYTES[k];
+  const bytes = (BYTES as Partial<Record<RecordKind, string>>)[k];
   if (bytes === 'always' && !b) return `record "${k}" without the body bytes its kind carries`;
   if (!bytes && b) return `record "${k}" with bytes its kind never carries`;
   // The one place a kind and its data meet untyped: the data was just checked against the kind's shape.
