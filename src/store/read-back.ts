@@ -84,11 +84,14 @@ class Reading {
     // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
     // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
     // as long as it was then (decision 0111).
-    const { sealed, current, held } = this.journals(snapshotGeneration ?? onDisk[0] ?? 0, onDisk);
+    const { sealed, current } = this.journals(snapshotGeneration ?? onDisk[0] ?? 0, onDisk);
     // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
     // without one, a journal cut at a record boundary looks whole, so records may be missing
     // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
     // cut before its checkpoint) is started as it is.
+    const held = [...sealed, current]
+      .filter((j) => j.records > 0)
+      .map((j) => `${journalName(j.generation)} (${j.records} records, ${j.bytes} bytes)`);
     if (this.checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
       damage.push(
         `${CHECKPOINT_FILE} is ${this.checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
@@ -102,17 +105,15 @@ class Reading {
    * Reads the journals back from generation `first` on, in order, handing their records on: each
    * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
    * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
-   * sealed journals, the current one, and which journals hold records.
+   * sealed journals and the current one.
    */
-  journals(first: number, onDisk: number[]): { sealed: JournalMark[]; current: JournalMark; held: string[] } {
+  journals(first: number, onDisk: number[]): { sealed: JournalMark[]; current: JournalMark } {
     const { dir, notices, format, checkpoint, acceptDataLoss, damage } = this;
     const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
     const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
     /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
     let stopped = false;
     const sealed: JournalMark[] = [];
-    /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
-    const held: string[] = [];
     let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
     const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (let g = first; g <= lastExpected; g++) {
@@ -157,11 +158,10 @@ class Reading {
           stopped = true;
         }
       }
-      if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
       if (g > first) sealed.push(current);
       current = { generation: g, bytes: read.goodBytes, records: read.count, kinds: read.kinds };
     }
-    return { sealed, current, held };
+    return { sealed, current };
   }
 
   /**
