@@ -116,17 +116,11 @@ function placeWhole(file: string, owner: LockOwner, place: (tmp: string, file: s
  * or not a lock (held: a lock is only ever written whole, so this is not one being written by us).
  */
 function readOwner(file: string): LockOwner | 'unreadable' | undefined {
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as LockOwner;
+    return typeof parsed?.pid === 'number' ? parsed : 'unreadable';
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
-  }
-  try {
-    const parsed = JSON.parse(text) as LockOwner;
-    return typeof parsed?.pid === 'number' ? parsed : 'unreadable';
-  } catch {
-    return 'unreadable';
   }
 }
 
