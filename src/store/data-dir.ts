@@ -191,8 +191,7 @@ export class DataDir {
   /**
    * Writes `checkpoint.json` (decision 0111): every journal that must exist and how long it was,
    * with its records by kind, and the snapshot's size. Written at open, after each flush to the disk,
-   * at a compaction and at a clean close; a start finding less than it names refuses. Never throws:
-   * an older checkpoint only checks less.
+   * at a compaction and at a clean close; a start finding less than it names refuses.
    */
   #writeCheckpoint(state: 'running' | 'stopped'): void {
     writeCheckpoint(this.dir, {

@@ -23,7 +23,7 @@ import {
   storeError,
 } from './dir-files.js';
 import type { KeptRecord } from './kinds.js';
-import { type DecodeResult, decodeRecords } from './records.js';
+import { type DecodeResult, decodeRecords, isCutShort, kindAt } from './records.js';
 
 /** What reading a data dir back found: where its files stand, for the DataDir that writes on. */
 export interface ReadBack {
@@ -282,22 +282,6 @@ function cutFile(file: string, bytes: number): void {
   ftruncateSync(fd, bytes);
   fsyncSync(fd);
   closeSync(fd);
-}
-
-/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
-function isCutShort(buf: Buffer, at: number): boolean {
-  return buf.length - at < 12 || at + 8 + buf.readUInt32LE(at) > buf.length;
-}
-
-/** The kind a damaged record names, when its JSON still reads. */
-function kindAt(buf: Buffer, at: number): string | undefined {
-  try {
-    const jsonLength = buf.readUInt32LE(at + 8);
-    const k = (JSON.parse(buf.toString('utf8', at + 12, at + 12 + jsonLength)) as { k?: unknown }).k;
-    return typeof k === 'string' && k.length <= 40 ? k : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The good records of `buf` from the first one found, counted by kind. */

@@ -159,6 +159,23 @@ function isLast(buf: Buffer, at: number): boolean {
   return true;
 }
 
+/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
+export function isCutShort(buf: Buffer, at: number): boolean {
+  return buf.length - at < HEAD_BYTES + 4 || at + HEAD_BYTES + buf.readUInt32LE(at) > buf.length;
+}
+
+/** The kind a damaged record names, when its JSON still reads. */
+export function kindAt(buf: Buffer, at: number): string | undefined {
+  const json = at + HEAD_BYTES + 4;
+  try {
+    const end = json + buf.readUInt32LE(at + HEAD_BYTES);
+    const { k } = JSON.parse(buf.toString('utf8', json, end)) as { k?: unknown };
+    return typeof k === 'string' && k.length <= 40 ? k : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How much of a snapshot is encoded before it is written (a background compaction yields between slices). */
 const COMPACT_SLICE_BYTES = 256 * 1024;
 
