@@ -188,23 +188,17 @@ export class DataDir {
     );
   }
 
-  /** The current journal as it stands now (its counts copied). */
-  #mark(): JournalMark {
-    return { ...this.#current, kinds: { ...this.#current.kinds } };
-  }
-
   /**
    * Writes `checkpoint.json` (decision 0111): every journal that must exist and how long it was,
    * with its records by kind, and the snapshot's size. Written at open, after each flush to the disk,
-   * at a compaction and at a clean close; a start finding less than it names refuses. Never throws:
-   * an older checkpoint only checks less.
+   * at a compaction and at a clean close; a start finding less than it names refuses.
    */
-  #writeCheckpoint(state: 'running' | 'stopped', current: JournalMark = this.#mark()): void {
+  #writeCheckpoint(state: 'running' | 'stopped'): void {
     writeCheckpoint(this.dir, {
       at: new Date().toISOString(),
       state,
       ...(this.#snapshotMark ? { snapshot: this.#snapshotMark } : {}),
-      journals: [...this.#sealed, current],
+      journals: [...this.#sealed, this.#current], // written at once: no copy needed
     });
   }
 

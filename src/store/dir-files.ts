@@ -101,7 +101,7 @@ export function closeQuietly(fd: number): void {
 export function readFormat(dir: string): number | undefined {
   const file = join(dir, FORMAT_FILE);
   if (!existsSync(file)) {
-    if (readdirSync(dir).some((f) => f === SNAPSHOT_FILE || /^journal-\d+\.bin$/.test(f)))
+    if (existsSync(join(dir, SNAPSHOT_FILE)) || journalsIn(dir).length > 0)
       throw storeError(
         'data_dir_corrupt',
         `${dir} holds emulator data but no ${FORMAT_FILE}; restore it or move the data dir away.`,
@@ -127,11 +127,12 @@ export function readFormat(dir: string): number | undefined {
 }
 
 export function writeFormat(dir: string): void {
-  const file = join(dir, FORMAT_FILE);
-  writeFileSync(
-    `${file}.tmp`,
-    `${JSON.stringify({ format: DATA_DIR_FORMAT, writer: 'reportbo-emulator' })}\n`,
-  );
+  replaceJson(join(dir, FORMAT_FILE), { format: DATA_DIR_FORMAT, writer: 'reportbo-emulator' });
+}
+
+/** Writes `value` as `file`, whole: to a temporary file, renamed over it. */
+function replaceJson(file: string, value: unknown): void {
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(value)}\n`);
   renameSync(`${file}.tmp`, file);
 }
 
@@ -151,10 +152,8 @@ export function storeError(code: string, message: string, details?: Record<strin
 
 /** Writes `checkpoint.json` (decision 0111); never throws: an older checkpoint only checks less. */
 export function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
-  const file = join(dir, CHECKPOINT_FILE);
   try {
-    writeFileSync(`${file}.tmp`, `${JSON.stringify(checkpoint)}\n`);
-    renameSync(`${file}.tmp`, file);
+    replaceJson(join(dir, CHECKPOINT_FILE), checkpoint);
   } catch {
     // A full disk: the previous checkpoint names less than there is, which is still true.
   }

@@ -54,66 +54,49 @@ export type Format2Record = {
   [K in Format2Kind]: { k: K; d: z.output<(typeof FORMAT_2_SHAPES)[K]> };
 }[Format2Kind];
 
+type Trusted = (fingerprint: string) => TrustedCertificate | undefined;
+
+/** The changes each kind of format-2 record stands for, in order (a token issued revoked is two). */
+const CHANGES_OF: {
+  [K in Format2Kind]: (d: z.output<(typeof FORMAT_2_SHAPES)[K]>, trusted: Trusted) => KeptChange[];
+} = {
+  clock: (mark) => [{ k: 'clock_started', d: { mark } }],
+  'user+': (user) => [{ k: 'user_added', d: { user } }],
+  'user-': (d) => [{ k: 'user_removed', d }],
+  'cred+': (credential) => [{ k: 'credential_added', d: { credential } }],
+  'cred-': (d) => [{ k: 'credential_removed', d }],
+  'trust+': ({ text, source }) => [
+    { k: 'trust_added', d: { certificate: certificateInfo(new X509Certificate(text), source), pem: text } },
+  ],
+  'trust-': ({ fingerprint }, trusted) => {
+    const certificate = trusted(fingerprint);
+    return certificate ? [{ k: 'trust_removed', d: { certificate } }] : [];
+  },
+  faults: (d) => [{ k: 'fault_used', d }],
+  outages: (d) => [{ k: 'outage_used', d }],
+  res: (d) => [{ k: 'reservation_saved', d }],
+  'n+': (notification) => [{ k: 'notification_created', d: { notification } }],
+  'a>': (d) => [{ k: 'attempt_started', d }],
+  n: ({ id, attempt, ...settled }) => [
+    attempt
+      ? { k: 'attempt_ended', d: { id, attempt, settled } }
+      : { k: 'notification_cancelled', d: { id, settled } },
+  ],
+  'n-': (d) => [{ k: 'notifications_dropped', d }],
+  'b>': (d) => [{ k: 'batch_started', d }],
+  b: (result) => [{ k: 'batch_done', d: { result } }],
+  req: (entry) => [{ k: 'call_journaled', d: { entry } }],
+  tok: ({ revoked, ...issued }) => [
+    { k: 'token_issued', d: issued },
+    ...(revoked ? [{ k: 'token_revoked' as const, d: { token: issued.token } }] : []),
+  ],
+  'tok-': (d) => [{ k: 'token_revoked', d }],
+};
+
 /**
- * The changes one format-2 record stands for, in order (a token issued revoked is two). A removed
- * certificate is named by its fingerprint: `trusted` answers the certificate read back with it.
+ * The changes one format-2 record stands for. A removed certificate is named by its fingerprint:
+ * `trusted` answers the certificate read back with it.
  */
-export function changesOf(
-  rec: Format2Record,
-  trusted: (fingerprint: string) => TrustedCertificate | undefined,
-): KeptChange[] {
-  switch (rec.k) {
-    case 'clock':
-      return [{ k: 'clock_started', d: { mark: rec.d } }];
-    case 'user+':
-      return [{ k: 'user_added', d: { user: rec.d } }];
-    case 'user-':
-      return [{ k: 'user_removed', d: rec.d }];
-    case 'cred+':
-      return [{ k: 'credential_added', d: { credential: rec.d } }];
-    case 'cred-':
-      return [{ k: 'credential_removed', d: rec.d }];
-    case 'trust+': {
-      const certificate = certificateInfo(new X509Certificate(rec.d.text), rec.d.source);
-      return [{ k: 'trust_added', d: { certificate, pem: rec.d.text } }];
-    }
-    case 'trust-': {
-      const certificate = trusted(rec.d.fingerprint);
-      return certificate ? [{ k: 'trust_removed', d: { certificate } }] : [];
-    }
-    case 'faults':
-      return [{ k: 'fault_used', d: rec.d }];
-    case 'outages':
-      return [{ k: 'outage_used', d: rec.d }];
-    case 'res':
-      return [{ k: 'reservation_saved', d: rec.d }];
-    case 'n+':
-      return [{ k: 'notification_created', d: { notification: rec.d } }];
-    case 'a>':
-      return [{ k: 'attempt_started', d: rec.d }];
-    case 'n': {
-      const { id, attempt, ...settled } = rec.d;
-      return [
-        attempt
-          ? { k: 'attempt_ended', d: { id, attempt, settled } }
-          : { k: 'notification_cancelled', d: { id, settled } },
-      ];
-    }
-    case 'n-':
-      return [{ k: 'notifications_dropped', d: rec.d }];
-    case 'b>':
-      return [{ k: 'batch_started', d: rec.d }];
-    case 'b':
-      return [{ k: 'batch_done', d: { result: rec.d } }];
-    case 'req':
-      return [{ k: 'call_journaled', d: { entry: rec.d } }];
-    case 'tok': {
-      const { revoked, ...issued } = rec.d;
-      const changes: KeptChange[] = [{ k: 'token_issued', d: issued }];
-      if (revoked) changes.push({ k: 'token_revoked', d: { token: issued.token } });
-      return changes;
-    }
-    case 'tok-':
-      return [{ k: 'token_revoked', d: rec.d }];
-  }
+export function changesOf(rec: Format2Record, trusted: Trusted): KeptChange[] {
+  return (CHANGES_OF[rec.k] as (d: Format2Record['d'], trusted: Trusted) => KeptChange[])(rec.d, trusted);
 }

@@ -29,24 +29,22 @@ void KEPT_KINDS_EXACT;
 export const RECORD_SHAPES = { ...CHANGE_SHAPES, ...FORMAT_2_SHAPES } as const;
 
 /** The kinds whose record carries bytes (a gzipped body): a reservation's always, a notification's when not shared. */
-const BYTES: { readonly [K in RecordKind]?: 'always' | 'maybe' } = {
+const BYTES = {
   reservation_saved: 'always',
   notification_created: 'maybe',
   res: 'always',
   'n+': 'maybe',
-};
+} as const;
 
 export type RecordKind = keyof typeof RECORD_SHAPES;
 export type RecordData<K extends RecordKind> = z.output<(typeof RECORD_SHAPES)[K]>;
 
-/** One record of a kind: its data, and its bytes for the kinds that carry them. */
-type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends
-  | 'res'
-  | 'reservation_saved'
-  ? { b: B }
-  : K extends 'n+' | 'notification_created'
-    ? { b?: B | undefined }
-    : { b?: undefined });
+/** One record of a kind: its data, and its bytes for the kinds that carry them (BYTES). */
+type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (K extends keyof typeof BYTES
+  ? (typeof BYTES)[K] extends 'always'
+    ? { b: B }
+    : { b?: B | undefined }
+  : { b?: undefined });
 
 /** Every record the journal and a snapshot hold: a union over the kinds, discriminated by `k`. */
 export type KeptRecord = { [K in RecordKind]: RecordOf<K> }[RecordKind];
@@ -75,24 +73,17 @@ export interface SnapshotHeader {
 }
 
 const KINDS = Object.keys(RECORD_SHAPES) as RecordKind[];
+const isKind = (k: string): k is RecordKind => Object.hasOwn(RECORD_SHAPES, k);
 
 /**
  * Reading a kind's data: a plain predicate compiled from its shape (no allocation; the data is kept
  * as read), else zod itself, which also says what does not fit. Measured (docs/perf-budget.md): zod
  * alone made reading 100,000 notifications back ~2.4× the cost of their JSON.parse.
  */
-const READERS = Object.fromEntries(
-  KINDS.map((k): [RecordKind, Reader] => [
-    k,
-    { fits: plainCheck(RECORD_SHAPES[k]), shape: RECORD_SHAPES[k] },
-  ]),
-) as Record<RecordKind, Reader>;
-
-interface Reader {
-  fits: Check | undefined;
-  shape: z.ZodType;
-}
-const isKind = (k: string): k is RecordKind => Object.hasOwn(RECORD_SHAPES, k);
+const FITS = Object.fromEntries(KINDS.map((k) => [k, plainCheck(RECORD_SHAPES[k])])) as Record<
+  RecordKind,
+  Check | undefined
+>;
 
 /**
  * The record `k`/`d`/`b` read from disk, checked against its kind's shape (the data as zod answers
@@ -115,14 +106,13 @@ export function keptRecord(
     const near = typeof k === 'string' ? closestKey(k, KINDS) : undefined;
     return `record of unknown kind ${JSON.stringify(k)}${near ? ` (did you mean "${near}"?)` : ''}`;
   }
-  const reader = READERS[k];
   let data = d;
-  if (!reader.fits?.(d)) {
-    const parsed = reader.shape.safeParse(d);
+  if (!FITS[k]?.(d)) {
+    const parsed = (RECORD_SHAPES[k] as z.ZodType).safeParse(d);
     if (!parsed.success) return misfit(k, parsed.error);
     data = parsed.data;
   }
-  const bytes = BYTES[k];
+  const bytes = (BYTES as Partial<Record<RecordKind, string>>)[k];
   if (bytes === 'always' && !b) return `record "${k}" without the body bytes its kind carries`;
   if (!bytes && b) return `record "${k}" with bytes its kind never carries`;
   // The one place a kind and its data meet untyped: the data was just checked against the kind's shape.

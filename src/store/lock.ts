@@ -1,14 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  linkSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ConflictError } from '../errors.js';
@@ -32,19 +23,16 @@ const HELD = new Set<string>();
  * Takes the data dir's lock (`lock.json`) or refuses, naming the emulator that holds it. The lock is
  * written whole to a temporary file and hard-linked to `lock.json` (the link fails if one exists), so
  * another emulator never sees it empty or half-written; a lock file that cannot be read is therefore
- * held (decision 0126). A lock whose process is gone is stale: taken over, with a notice. Gone means, on the same
- * host: no such pid, a pid now running another process (its start time differs), or this process's
+ * held (decision 0126). A lock whose process is gone is stale: taken over, with a notice. Gone
+ * means, on the same host: no such pid, a pid now running another process (its start time differs), or this process's
  * own pid while this process does not hold the lock. The last is the container case: a container
  * restarted after `docker kill` runs the new emulator as pid 1 again.
  */
 export class DirLock {
-  readonly #file: string;
-  readonly #owner: LockOwner;
-
-  private constructor(file: string, owner: LockOwner) {
-    this.#file = file;
-    this.#owner = owner;
-  }
+  private constructor(
+    private readonly file: string,
+    private readonly owner: LockOwner,
+  ) {}
 
   /** Takes the lock of `dir`; answers it and, when a stale lock was taken over, a notice. */
   static take(dir: string, port: number): { lock: DirLock; notice?: string } {
@@ -56,10 +44,11 @@ export class DirLock {
       startedAt: new Date().toISOString(),
       ...procStartOf('self'),
     };
-    for (let tries = 0; tries < 2; tries++) {
-      if (linkWhole(file, owner)) {
+    let notice: string | undefined;
+    for (let tries = 0; tries < 3; tries++) {
+      if (placeWhole(file, owner, linkSync)) {
         HELD.add(file);
-        return { lock: new DirLock(file, owner) };
+        return { lock: new DirLock(file, owner), ...(notice ? { notice } : {}) };
       }
       const held = readOwner(file);
       if (held === 'unreadable')
@@ -68,86 +57,57 @@ export class DirLock {
           `The data dir ${dir} is locked: its lock ${file} cannot be read as a lock: another emulator may be writing it. If no emulator uses this data dir (a disk that filled up, a copy), delete ${file} and start again.`,
           { dataDir: dir, lockFile: file },
         );
-      if (held && (held.host !== owner.host || isAlive(held, file))) {
+      if (held && (held.host !== owner.host || isAlive(held, file)))
         throw new ConflictError(
           'data_dir_locked',
           `The data dir ${dir} is in use by another emulator (pid ${held.pid} on ${held.host}, port ${held.port}, started ${held.startedAt}). Stop that one, or give this one another data dir (--data-dir). If that emulator is gone (another host's process cannot be checked), delete ${file}.`,
           { dataDir: dir, owner: held },
         );
-      }
       if (held) {
-        try {
-          unlinkSync(file);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        }
-        const notice = `data dir ${dir}: took over a stale lock of pid ${held.pid} (no longer running; port ${held.port}, started ${held.startedAt})`;
-        const taken = DirLock.take(dir, port);
-        return { lock: taken.lock, notice };
+        rmSync(file, { force: true });
+        notice = `data dir ${dir}: took over a stale lock of pid ${held.pid} (no longer running; port ${held.port}, started ${held.startedAt})`;
       }
-      // Gone between the link and the read (its emulator stopped): try again.
+      // None: gone between the link and the read (its emulator stopped): try again.
     }
     throw new ConflictError('data_dir_locked', `Cannot take the lock ${file}: it keeps reappearing.`);
   }
 
   /** Writes the port once the server listens (it may have been 0 when the lock was taken). */
   setPort(port: number): void {
-    this.#owner.port = port;
-    const tmp = writeTemp(this.#file, this.#owner);
-    try {
-      renameSync(tmp, this.#file); // replaces it whole: never seen half-written
-    } catch (err) {
-      unlinkQuietly(tmp);
-      throw err;
-    }
+    this.owner.port = port;
+    placeWhole(this.file, this.owner, renameSync); // replaces it whole: never seen half-written
   }
 
   release(): void {
-    HELD.delete(this.#file);
+    HELD.delete(this.file);
     try {
-      const held = readOwner(this.#file);
-      if (typeof held === 'object' && held.pid === process.pid) unlinkSync(this.#file);
+      const held = readOwner(this.file);
+      if (typeof held === 'object' && held.pid === process.pid) unlinkSync(this.file);
     } catch {
       // Already gone: nothing to release.
     }
   }
 }
 
-/** `owner` written and synced to a temporary file beside `file`; answers its path. */
-function writeTemp(file: string, owner: LockOwner): string {
+/**
+ * Puts `owner` at `file` whole: written and synced to a temporary file beside it, then `place`d
+ * (linked: false when `file` exists; or renamed over it).
+ */
+function placeWhole(file: string, owner: LockOwner, place: (tmp: string, file: string) => void): boolean {
   const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'wx');
   try {
-    writeSync(fd, `${JSON.stringify(owner)}\n`);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkQuietly(tmp);
-    throw err;
-  }
-  closeSync(fd);
-  return tmp;
-}
-
-/** Creates `file` holding `owner`, whole, unless it exists (then false). */
-function linkWhole(file: string, owner: LockOwner): boolean {
-  const tmp = writeTemp(file, owner);
-  try {
-    linkSync(tmp, file);
+    writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { flag: 'wx', flush: true });
+    place(tmp, file);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     return false;
   } finally {
-    unlinkQuietly(tmp);
-  }
-}
-
-function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone.
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Renamed, or never written.
+    }
   }
 }
 
@@ -156,17 +116,11 @@ function unlinkQuietly(file: string): void {
  * or not a lock (held: a lock is only ever written whole, so this is not one being written by us).
  */
 function readOwner(file: string): LockOwner | 'unreadable' | undefined {
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as LockOwner;
+    return typeof parsed?.pid === 'number' ? parsed : 'unreadable';
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'unreadable';
-  }
-  try {
-    const parsed = JSON.parse(text) as LockOwner;
-    return typeof parsed?.pid === 'number' ? parsed : 'unreadable';
-  } catch {
-    return 'unreadable';
   }
 }
 

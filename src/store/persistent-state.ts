@@ -7,9 +7,8 @@ import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
 import { DataDir } from './data-dir.js';
 import type { OutgoingRecord } from './kinds.js';
-import { applyReplayed } from './owners.js';
-import { RecordReader } from './replay.js';
-import { stateRecords } from './snapshot.js';
+import { applyReplayed, RecordReader } from './replay.js';
+import { configurationChanges, stateRecords } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
 export interface AttachTarget extends KeptServices {
@@ -71,15 +70,7 @@ export class PersistentState {
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
     // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
     // journal and a snapshot always hold the same.
-    const preloaded: Change[] = [
-      ...t.auth.users.list().map((user) => ({ kind: 'user_added' as const, user })),
-      ...t.delivery.credentials
-        .list()
-        .map((credential) => ({ kind: 'credential_added' as const, credential })),
-      ...t.delivery.trustStore
-        .entries()
-        .map(({ pem, info }) => ({ kind: 'trust_added' as const, pem, certificate: info })),
-    ];
+    const preloaded = configurationChanges(t);
     // What was read back is put back quietly: the data dir holds it already, and it is not news.
     const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
     // The notifications named their credential's warnings: the credentials are back now.
@@ -122,51 +113,38 @@ export class PersistentState {
         log.info({ missed: caught.missed }, `data dir: running the catch-up batch of ${caught.latest}`);
     }
     // Not before ready: the server answers first, the snapshot is written right after.
-    if (this.#dir.wantsCompaction()) setImmediate(() => this.#compactQuietly());
+    if (this.#dir.wantsCompaction()) this.#queueCompaction();
   }
 
   /**
    * A compaction nobody waits for, in the background (decision 0127): its duration is logged; a
    * failure is logged (the journals still hold everything) and tried again later, never thrown.
    */
-  #compactQuietly(): void {
+  async #compactQuietly(): Promise<void> {
     const t = this.#target;
     if (!t) return;
     this.#compactQueued = false;
     const started = performance.now();
-    let state: Iterable<OutgoingRecord>;
     try {
-      state = stateRecords(t, this.#mark(t.clock));
+      const state = stateRecords(t, this.#mark(t.clock));
+      // The cut's copies hold the event loop too: counted with what the data dir holds it for.
+      const cutMs = performance.now() - started;
+      const done = await this.#dir.compactInBackground(state);
+      if (!done) return;
+      const ms = Math.round(performance.now() - started);
+      const heldMs = Math.round(cutMs + done.captureMs);
+      const { records, bytes } = done;
+      t.log.info(
+        { dataDir: this.dir, compactionMs: ms, captureMs: heldMs, records, bytes },
+        `data dir compacted in ${ms} ms (${records} records, ${bytes} bytes; the event loop was held ${heldMs} ms to take the state)`,
+      );
     } catch (err) {
-      t.log.warn({ dataDir: this.dir, err }, 'data dir: compaction could not read the state');
-      return;
+      this.#compactRetryMs = Date.now() + COMPACT_RETRY_MS;
+      t.log.warn(
+        { dataDir: this.dir, err },
+        `data dir: compaction failed; the journal keeps every change, retrying in ${COMPACT_RETRY_MS / 1000} s`,
+      );
     }
-    // The cut's copies hold the event loop too: counted with what the data dir holds it for.
-    const cutMs = performance.now() - started;
-    this.#dir.compactInBackground(state).then(
-      (done) => {
-        if (!done) return;
-        const ms = Math.round(performance.now() - started);
-        const heldMs = Math.round(cutMs + done.captureMs);
-        t.log.info(
-          {
-            dataDir: this.dir,
-            compactionMs: ms,
-            captureMs: heldMs,
-            records: done.records,
-            bytes: done.bytes,
-          },
-          `data dir compacted in ${ms} ms (${done.records} records, ${done.bytes} bytes; the event loop was held ${heldMs} ms to take the state)`,
-        );
-      },
-      (err: unknown) => {
-        this.#compactRetryMs = Date.now() + COMPACT_RETRY_MS;
-        t.log.warn(
-          { dataDir: this.dir, err },
-          `data dir: compaction failed; the journal keeps every change, retrying in ${COMPACT_RETRY_MS / 1000} s`,
-        );
-      },
-    );
   }
 
   /**
@@ -211,7 +189,7 @@ export class PersistentState {
   #queueCompaction(): void {
     if (this.#compactQueued) return;
     this.#compactQueued = true;
-    setImmediate(() => this.#compactQuietly());
+    setImmediate(() => void this.#compactQuietly());
   }
 
   #mark(clock: Clock): ClockMark {

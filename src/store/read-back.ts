@@ -23,7 +23,7 @@ import {
   storeError,
 } from './dir-files.js';
 import type { KeptRecord } from './kinds.js';
-import { decodeRecords } from './records.js';
+import { type DecodeResult, decodeRecords, isCutShort, kindAt } from './records.js';
 
 /** What reading a data dir back found: where its files stand, for the DataDir that writes on. */
 export interface ReadBack {
@@ -84,11 +84,14 @@ class Reading {
     // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
     // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
     // as long as it was then (decision 0111).
-    const { sealed, current, held } = this.journals(snapshotGeneration ?? onDisk[0] ?? 0, onDisk);
+    const { sealed, current } = this.journals(snapshotGeneration ?? onDisk[0] ?? 0, onDisk);
     // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
     // without one, a journal cut at a record boundary looks whole, so records may be missing
     // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
     // cut before its checkpoint) is started as it is.
+    const held = [...sealed, current]
+      .filter((j) => j.records > 0)
+      .map((j) => `${journalName(j.generation)} (${j.records} records, ${j.bytes} bytes)`);
     if (this.checkpointProblem && format !== undefined && format >= 2 && held.length > 0)
       damage.push(
         `${CHECKPOINT_FILE} is ${this.checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
@@ -102,17 +105,15 @@ class Reading {
    * Reads the journals back from generation `first` on, in order, handing their records on: each
    * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
    * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
-   * sealed journals, the current one, and which journals hold records.
+   * sealed journals and the current one.
    */
-  journals(first: number, onDisk: number[]): { sealed: JournalMark[]; current: JournalMark; held: string[] } {
+  journals(first: number, onDisk: number[]): { sealed: JournalMark[]; current: JournalMark } {
     const { dir, notices, format, checkpoint, acceptDataLoss, damage } = this;
     const named = (checkpoint?.journals ?? []).filter((j) => j.generation >= first);
     const lastExpected = Math.max(first, ...onDisk, ...named.map((j) => j.generation));
     /** After damage that is accepted, later journals are set aside: what is kept is a prefix. */
     let stopped = false;
     const sealed: JournalMark[] = [];
-    /** The journals read that hold records: what a missing checkpoint leaves unchecked. */
-    const held: string[] = [];
     let current: JournalMark = { generation: first, bytes: 0, records: 0, kinds: {} };
     const aside = `.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (let g = first; g <= lastExpected; g++) {
@@ -131,14 +132,14 @@ class Reading {
       }
       const buf = readFileSync(file);
       if (stopped) {
-        const later = countRecords(buf, 0);
+        const later = countRecords(buf);
         damage.push(
           `${name}: set aside as ${name}${aside} (it follows the damage): lost its ${describeCount(later.count, later.kinds)}`,
         );
         renameSync(file, `${file}${aside}`);
         continue;
       }
-      const { read, kinds, lost, repaired } = readJournal(buf, {
+      const { read, lost, repaired } = readJournal(buf, {
         mark,
         newest: g === lastExpected,
         checkpointAt: checkpoint?.at,
@@ -157,11 +158,10 @@ class Reading {
           stopped = true;
         }
       }
-      if (read.count > 0) held.push(`${name} (${read.count} records, ${read.goodBytes} bytes)`);
       if (g > first) sealed.push(current);
-      current = { generation: g, bytes: read.goodBytes, records: read.count, kinds };
+      current = { generation: g, bytes: read.goodBytes, records: read.count, kinds: read.kinds };
     }
-    return { sealed, current, held };
+    return { sealed, current };
   }
 
   /**
@@ -216,10 +216,9 @@ class Reading {
   }
 }
 
-/** One journal read back: how much is good, its records by kind, and what its end says. */
+/** One journal read back: how much is good (its records by kind), and what its end says. */
 interface JournalRead {
-  read: { goodBytes: number; count: number };
-  kinds: Record<string, number>;
+  read: DecodeResult;
   /** Damage to acknowledged records: where, and what was lost. */
   lost?: string;
   /** The last write a crash cut short, to be cut off (never acknowledged): what it was. */
@@ -240,11 +239,7 @@ function readJournal(
   },
 ): JournalRead {
   const { mark } = o;
-  const kinds: Record<string, number> = {};
-  const read = decodeRecords(buf, (rec) => {
-    kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
-    o.onRecord(rec);
-  });
+  const read = decodeRecords(buf, o.onRecord);
   const { problem } = read;
   const markBytes = mark?.bytes ?? 0;
   if (problem) {
@@ -259,28 +254,26 @@ function readJournal(
     if (interrupted)
       return {
         read,
-        kinds,
         repaired: `dropped a ${problem.reason} at byte ${problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
       };
-    const after = problem.last ? undefined : countRecords(buf, problem.offset + 1);
+    const after = problem.last ? undefined : countRecords(buf.subarray(problem.offset + 1));
     const found = { count: 1 + (after?.count ?? 0), kinds: { ...(after?.kinds ?? {}) } };
     const kind = kindAt(buf, problem.offset);
     if (kind) found.kinds[kind] = (found.kinds[kind] ?? 0) + 1;
-    const counted = lostSince(mark, read.count, kinds, found);
+    const counted = lostSince(mark, read, found);
     const why = after
       ? ` with ${after.count} good record${after.count === 1 ? '' : 's'} after it`
       : !isCutShort(buf, problem.offset)
         ? ' (the whole record is there: not a write a crash cut short)'
         : ` (the checkpoint of ${o.checkpointAt} names ${markBytes} bytes: the file was cut)`;
-    return { read, kinds, lost: `a ${problem.reason} at byte ${problem.offset}${why}: lost ${counted}` };
+    return { read, lost: `a ${problem.reason} at byte ${problem.offset}${why}: lost ${counted}` };
   }
   if (mark && (read.goodBytes < mark.bytes || read.count < mark.records))
     return {
       read,
-      kinds,
-      lost: `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${o.checkpointAt} names ${mark.bytes} bytes): lost ${lostSince(mark, read.count, kinds, { count: 0, kinds: {} })}`,
+      lost: `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${o.checkpointAt} names ${mark.bytes} bytes): lost ${lostSince(mark, read, { count: 0, kinds: {} })}`,
     };
-  return { read, kinds };
+  return { read };
 }
 
 /** Cuts `file` back to its first `bytes` and flushes it. */
@@ -291,44 +284,23 @@ function cutFile(file: string, bytes: number): void {
   closeSync(fd);
 }
 
-/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
-function isCutShort(buf: Buffer, at: number): boolean {
-  return buf.length - at < 12 || at + 8 + buf.readUInt32LE(at) > buf.length;
+/** The good records of `buf` from the first one found, counted by kind. */
+function countRecords(buf: Buffer): Counted {
+  for (let at = 0; at + 12 <= buf.length; at++) {
+    const read = decodeRecords(buf.subarray(at), () => {});
+    if (read.count > 0 || read.problem === undefined) return read;
+  }
+  return { count: 0, kinds: {} };
 }
 
-/** The kind a damaged record names, when its JSON still reads. */
-function kindAt(buf: Buffer, at: number): string | undefined {
-  try {
-    const jsonLength = buf.readUInt32LE(at + 8);
-    const k = (JSON.parse(buf.toString('utf8', at + 12, at + 12 + jsonLength)) as { k?: unknown }).k;
-    return typeof k === 'string' && k.length <= 40 ? k : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The good records of `buf` from the first one found at or after `from`, counted by kind. */
-function countRecords(buf: Buffer, from: number): { count: number; kinds: Record<string, number> } {
-  const kinds: Record<string, number> = {};
-  for (let at = from; at + 12 <= buf.length; at++) {
-    const read = decodeRecords(buf.subarray(at), (rec) => {
-      kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
-    });
-    if (read.count > 0 || read.problem === undefined) return { count: read.count, kinds };
-  }
-  return { count: 0, kinds };
-}
+/** Records counted, in all and by kind. */
+type Counted = Pick<DecodeResult, 'count' | 'kinds'>;
 
 /**
- * What was lost from a journal that held `mark` at the checkpoint and now reads `count` records
- * (`kinds`), or, beyond what the checkpoint names, the records `found` past the damage.
+ * What was lost from a journal that held `mark` at the checkpoint and now reads `read`, or, beyond
+ * what the checkpoint names, the records `found` past the damage.
  */
-function lostSince(
-  mark: JournalMark | undefined,
-  count: number,
-  kinds: Record<string, number>,
-  found: { count: number; kinds: Record<string, number> },
-): string {
+function lostSince(mark: JournalMark | undefined, { count, kinds }: Counted, found: Counted): string {
   if (!mark || mark.records - count < found.count) return describeCount(found.count, found.kinds);
   const missing: Record<string, number> = {};
   for (const [k, n] of Object.entries(mark.kinds)) if (n > (kinds[k] ?? 0)) missing[k] = n - (kinds[k] ?? 0);

@@ -66,6 +66,8 @@ function writeRecord(
 /** What reading a file found: how many records, and where the good part ends when a bad record follows. */
 export interface DecodeResult {
   count: number;
+  /** The good records by kind (the header aside). */
+  kinds: Record<string, number>;
   /** Bytes of good records from the start of the file. */
   goodBytes: number;
   /**
@@ -95,16 +97,18 @@ export function decodeRecords(
   let count = 0;
   let at = 0;
   let head: SnapshotHeader | undefined;
+  const kinds: Record<string, number> = {};
   while (at < buf.length) {
     const problem = checkRecord(buf, at);
     if (problem)
-      return { count, goodBytes: at, problem: { offset: at, reason: problem, last: isLast(buf, at) } };
+      return { count, kinds, goodBytes: at, problem: { offset: at, reason: problem, last: isLast(buf, at) } };
     const payloadLength = buf.readUInt32LE(at);
     const jsonLength = buf.readUInt32LE(at + HEAD_BYTES);
     const jsonStart = at + HEAD_BYTES + 4;
     const end = at + HEAD_BYTES + payloadLength;
     const damaged = (reason: string): DecodeResult => ({
       count,
+      kinds,
       goodBytes: at,
       problem: { offset: at, reason, last: isLast(buf, at), damaged: true },
       ...(head ? { header: head } : {}),
@@ -127,11 +131,12 @@ export function decodeRecords(
       } catch (err) {
         return damaged(`record "${rec.k}" that cannot be applied (${(err as Error).message})`);
       }
+      kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
     }
     count++;
     at = end;
   }
-  return { count, goodBytes: at, ...(head ? { header: head } : {}) };
+  return { count, kinds, goodBytes: at, ...(head ? { header: head } : {}) };
 }
 
 function checkRecord(buf: Buffer, at: number): string | undefined {
@@ -152,6 +157,23 @@ function isLast(buf: Buffer, at: number): boolean {
     if (checkRecord(buf, i) === undefined) return false;
   }
   return true;
+}
+
+/** Whether the record at `at` runs past the end of `buf` (its header or its payload): a write cut short. */
+export function isCutShort(buf: Buffer, at: number): boolean {
+  return buf.length - at < HEAD_BYTES + 4 || at + HEAD_BYTES + buf.readUInt32LE(at) > buf.length;
+}
+
+/** The kind a damaged record names, when its JSON still reads. */
+export function kindAt(buf: Buffer, at: number): string | undefined {
+  const json = at + HEAD_BYTES + 4;
+  try {
+    const end = json + buf.readUInt32LE(at + HEAD_BYTES);
+    const { k } = JSON.parse(buf.toString('utf8', json, end)) as { k?: unknown };
+    return typeof k === 'string' && k.length <= 40 ? k : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How much of a snapshot is encoded before it is written (a background compaction yields between slices). */

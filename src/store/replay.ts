@@ -1,23 +1,89 @@
 import type { User } from '../auth/users.js';
+import type { Change } from '../change-stream.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import type { CredentialInput } from '../delivery/credential-schema.js';
 import { type Attempt, buildNotification, type NotificationRecord } from '../delivery/notification.js';
 import type { Settled } from '../delivery/outbox-state.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
-import { RESET } from '../model/change-sink.js';
+import { type ChangeOwner, RESET } from '../model/change-sink.js';
 import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
+import type { KeptServices } from './change-records.js';
 import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
 import type { KeptRecord } from './kinds.js';
-import type { ReplayedChange } from './owners.js';
 
 type KeptCredential = Extract<KeptChange, { k: 'credential_added' }>['d']['credential'];
 
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
+/** The settled members a record leaves out when null (or undefined). */
+const UNSETTLED = {
+  deliveredAt: null,
+  exhaustedAt: null,
+  cancelledAt: null,
+  cancelReason: null,
+  lastFinishedMs: undefined,
+  cancelWhenSettled: undefined,
+};
+
+/**
+ * Every kind of change a store's `apply` makes at a restart: all but the ones that tell of something
+ * no store keeps (routing, the clock: the data dir keeps where the clock stood) and the configuration
+ * (users, credentials, trust), put back through their mutators so that a preload wins.
+ */
+export type ReplayedChange = Exclude<
+  Change,
+  { kind: 'event_routed' | 'clock_started' | 'clock_advanced' | ConfigurationChange['k'] }
+>;
+type ConfigurationChange = Extract<KeptChange, { k: `${'user' | 'credential' | 'trust'}_${string}` }>;
+
+const faults = (s: KeptServices) => s.auth.faults;
+const outages = (s: KeptServices) => s.delivery.outages;
+const journal = (s: KeptServices) => s.auth.journal;
+const tokens = (s: KeptServices) => s.auth.tokens;
+const reservations = (s: KeptServices) => s.reservations.state;
+const outbox = (s: KeptServices) => s.delivery.outbox.state;
+
+/** The store whose `apply` makes each kind (decision 0212): a kind without one does not compile. */
+const OWNER: {
+  [K in Exclude<ReplayedChange['kind'], 'reset'>]: (
+    s: KeptServices,
+  ) => ChangeOwner<Extract<ReplayedChange, { kind: K }>>;
+} = {
+  fault_added: faults,
+  fault_removed: faults,
+  faults_cleared: faults,
+  fault_used: faults,
+  outage_added: outages,
+  outage_removed: outages,
+  outages_cleared: outages,
+  outage_used: outages,
+  outages_of_credential_removed: outages,
+  call_journaled: journal,
+  token_issued: tokens,
+  token_revoked: tokens,
+  reservation_saved: reservations,
+  notification_created: outbox,
+  attempt_started: outbox,
+  attempt_ended: outbox,
+  notification_cancelled: outbox,
+  batch_started: outbox,
+  batch_done: outbox,
+  notifications_dropped: outbox,
+};
+
+/**
+ * Hands a change read back to the `apply` of its store (reset: of every store it forgets): replay
+ * runs the code that made it live.
+ */
+export function applyReplayed(s: KeptServices, change: ReplayedChange): void {
+  if (change.kind === 'reset')
+    for (const store of [faults, outages, journal, tokens, reservations, outbox]) store(s).apply(change);
+  else (OWNER[change.kind](s) as ChangeOwner<ReplayedChange>).apply(change);
+}
 
 /**
  * The reader of a data dir's records (snapshot then journal): each record becomes the change it is
- * (format 3) or the changes it stands for (format 2), in order, for the stores' own `apply` (src/store/owners.ts). It keeps only
+ * (format 3) or the changes it stands for (format 2), in order, for the stores' own `apply`. It keeps only
  * what reading needs: where the clock stood, each reservation's latest body and the notifications
  * by id (a notification's record names them), and the configuration (users, credentials, trusted
  * certificates), which a config or scenario preload may win over.
@@ -37,13 +103,11 @@ export class RecordReader {
   /** The notifications read so far, by id: a change record names its notification by id. */
   readonly #notifications = new Map<string, NotificationRecord>();
   readonly #warnings = new Map<string, readonly string[]>();
-  /** One stand-in array per credential for the warnings records named by it, replaced once credentials are back. */
-  readonly #warningsOf = new Map<string, string[]>();
   /**
-   * Stand-ins of a credential since replaced or deleted, with the credential as it was: their
-   * notifications keep the warnings of that credential, not of its successor (or of nothing).
+   * One stand-in array for the warnings that records named by their credential, per credential as it
+   * was read then (by id when none was): replaced by its warnings once the credentials are back.
    */
-  #formerWarningsOf: Array<{ standIn: string[]; credential: KeptCredential }> = [];
+  readonly #standIns = new Map<KeptCredential | string, string[]>();
 
   /** How many reservations and notifications were read back (for the log). */
   counts(): { reservations: number; notifications: number } {
@@ -72,13 +136,7 @@ export class RecordReader {
       case 'reservation_saved': {
         const gz = BodyFile.shared.keep(b!);
         this.#bodies.set(d.record.bookingId, gz);
-        const { record, sequence, historyFrom } = d;
-        this.changes.push({
-          kind: k,
-          record: { ...record, gz },
-          sequence,
-          ...(historyFrom === undefined ? {} : { historyFrom }),
-        });
+        this.changes.push({ kind: k, ...d, record: { ...d.record, gz } });
         break;
       }
       case 'notification_created': {
@@ -97,12 +155,7 @@ export class RecordReader {
         // None: forgotten by a reset after the attempt started.
         const notification = this.#notifications.get(d.id);
         if (!notification) break;
-        const settled: Settled = {
-          state: d.settled.state,
-          ...instantsOf(d.settled),
-          lastFinishedMs: d.settled.lastFinishedMs,
-          cancelWhenSettled: d.settled.cancelWhenSettled,
-        };
+        const settled: Settled = { ...UNSETTLED, ...d.settled };
         this.changes.push(
           k === 'attempt_ended'
             ? { kind: k, notification, attempt: d.attempt, settled }
@@ -126,8 +179,7 @@ export class RecordReader {
         this.changes.push(RESET);
         this.#bodies.clear();
         this.#notifications.clear();
-        this.#warningsOf.clear();
-        this.#formerWarningsOf = [];
+        this.#standIns.clear();
         break;
       default:
         // Faults, outages, tokens, calls: the change read back is the change.
@@ -147,11 +199,9 @@ export class RecordReader {
         return true;
       case 'credential_added':
       case 'credential_replaced':
-        this.#retireWarnings(d.credential.id);
         this.credentials.set(d.credential.id, d.credential);
         return true;
       case 'credential_removed':
-        this.#retireWarnings(d.id);
         this.credentials.delete(d.id);
         return true;
       case 'trust_added':
@@ -165,15 +215,6 @@ export class RecordReader {
     }
   }
 
-  /** The credential `id` changes: the notifications named by it so far keep its warnings as they were. */
-  #retireWarnings(id: string): void {
-    const standIn = this.#warningsOf.get(id);
-    const credential = this.credentials.get(id);
-    if (!standIn || !credential) return;
-    this.#formerWarningsOf.push({ standIn, credential });
-    this.#warningsOf.delete(id);
-  }
-
   #created(d: NotificationData, b: Buffer | undefined): NotificationRecord {
     const gz = b ? BodyFile.shared.keep(b) : d.gzOf !== undefined ? this.#bodies.get(d.gzOf) : undefined;
     if (!gz) throw new Error(`notification ${d.id} has no body (reservation ${d.gzOf} unknown)`);
@@ -183,8 +224,9 @@ export class RecordReader {
       warnings = this.#warnings.get(key) ?? d.warnings;
       this.#warnings.set(key, warnings);
     } else if (d.warningsOf !== undefined) {
-      const standIn = this.#warningsOf.get(d.warningsOf) ?? [];
-      this.#warningsOf.set(d.warningsOf, standIn);
+      const by = this.credentials.get(d.warningsOf) ?? d.warningsOf;
+      const standIn = this.#standIns.get(by) ?? [];
+      this.#standIns.set(by, standIn);
       warnings = standIn;
     }
     return buildNotification(
@@ -201,37 +243,24 @@ export class RecordReader {
 
   /**
    * Gives the notifications whose records named their credential's warnings those warnings: `of` the
-   * credential now, or `ofFormer` a credential as it was before it was replaced or deleted.
+   * credential now when it is the one they named, else `ofFormer` the credential as it was before it
+   * was replaced or deleted.
    */
   resolveWarnings(
     of: (credentialId: string) => readonly string[] | undefined,
     ofFormer: (credential: CredentialInput) => readonly string[],
   ): void {
-    if (this.#warningsOf.size === 0 && this.#formerWarningsOf.length === 0) return;
-    const standIns = new Map<readonly string[], readonly string[]>([
-      ...[...this.#warningsOf].map(([id, standIn]) => [standIn, of(id) ?? NO_WARNINGS] as const),
-      ...this.#formerWarningsOf.map(({ standIn, credential }) => [standIn, ofFormer(credential)] as const),
-    ]);
-    for (const n of this.#notifications.values()) {
-      const real = standIns.get(n.warnings);
-      if (real) n.warnings = real;
+    if (this.#standIns.size === 0) return;
+    const real = new Map<readonly string[], readonly string[]>();
+    for (const [by, standIn] of this.#standIns) {
+      const id = typeof by === 'string' ? by : by.id;
+      const now = typeof by === 'string' || this.credentials.get(id) === by;
+      real.set(standIn, now ? (of(id) ?? NO_WARNINGS) : ofFormer(by));
     }
-    this.#warningsOf.clear();
-    this.#formerWarningsOf = [];
+    for (const n of this.#notifications.values()) n.warnings = real.get(n.warnings) ?? n.warnings;
+    this.#standIns.clear();
   }
 }
 
 const isFormat2 = (rec: KeptRecord): rec is Extract<KeptRecord, { k: Format2Kind }> =>
   Object.hasOwn(FORMAT_2_SHAPES, rec.k);
-
-/** The settled members a record leaves out when null, null again. */
-function instantsOf(
-  d: Omit<Partial<Settled>, 'state'>,
-): Pick<Settled, 'deliveredAt' | 'exhaustedAt' | 'cancelledAt' | 'cancelReason'> {
-  return {
-    deliveredAt: d.deliveredAt ?? null,
-    exhaustedAt: d.exhaustedAt ?? null,
-    cancelledAt: d.cancelledAt ?? null,
-    cancelReason: d.cancelReason ?? null,
-  };
-}

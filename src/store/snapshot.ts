@@ -18,11 +18,7 @@ import type { ChangeRecord } from './kinds.js';
 export function stateRecords(s: KeptServices, clock: ClockMark): Iterable<ChangeRecord> {
   const small: Change[] = [
     { kind: 'clock_started' },
-    ...s.auth.users.list().map((user) => ({ kind: 'user_added' as const, user })),
-    ...s.delivery.credentials.list().map((credential) => ({ kind: 'credential_added' as const, credential })),
-    ...s.delivery.trustStore
-      .entries()
-      .map(({ pem, info }) => ({ kind: 'trust_added' as const, pem, certificate: info })),
+    ...configurationChanges(s),
     { kind: 'fault_used', faults: s.auth.faults.list() },
     { kind: 'outage_used', outages: s.delivery.outages.list() },
   ];
@@ -62,4 +58,15 @@ export function stateRecords(s: KeptServices, clock: ClockMark): Iterable<Change
       if (rec) yield rec;
     }
   })();
+}
+
+/** The users, credentials and trusted certificates as the changes that add them. */
+export function configurationChanges(s: KeptServices): Change[] {
+  return [
+    ...s.auth.users.list().map((user) => ({ kind: 'user_added' as const, user })),
+    ...s.delivery.credentials.list().map((credential) => ({ kind: 'credential_added' as const, credential })),
+    ...s.delivery.trustStore
+      .entries()
+      .map(({ pem, info }) => ({ kind: 'trust_added' as const, pem, certificate: info })),
+  ];
 }
