@@ -109,7 +109,8 @@ export async function findLosses(
         `booking ${r.bookingId}, whose ${r.bookingStatus} was answered 200: expected it recorded`,
       ),
     );
-  const stall = stallOf(ctx, records, lost);
+  // A receiver seen recording, too slowly to wait for (decision 0259), has not stalled.
+  const stall = probe.gaveUp ? undefined : stallOf(ctx, records, lost);
   if (stall) return { reason: stall, evidence, fix: STALL_FIX };
   const first = answerOf(lost[0]!);
   const ids = lost
@@ -118,8 +119,10 @@ export async function findLosses(
     .join(', ');
   return {
     reason:
-      `${lost.length} of ${records.length} notifications answered 200 were not recorded: the probe says ${recordedText(first)} for booking${lost.length === 1 ? '' : 's'} ${ids}${lost.length > SHOWN ? ', …' : ''} (still after ${first.waitedMs ?? 0} ms, once the receiver's queue was past them). ` +
-      'An acknowledged notification is never sent again, so each of these is lost for good',
+      `${lost.length} of ${records.length} notifications answered 200 were not recorded: the probe says ${recordedText(first)} for booking${lost.length === 1 ? '' : 's'} ${ids}${lost.length > SHOWN ? ', …' : ''} (${probe.gaveUp ?? `still after ${first.waitedMs ?? 0} ms, once the receiver's queue was past them`}). ` +
+      (probe.gaveUp
+        ? 'An acknowledged notification is never sent again, so each of these the receiver drops is lost for good'
+        : 'An acknowledged notification is never sent again, so each of these is lost for good'),
     evidence,
     fix: LOSS_FIX,
   };

@@ -32,6 +32,11 @@ const QUIET_MIN_MS = 5_000;
 export interface QuietWatch {
   quietMs: number;
   progress: () => Promise<boolean>;
+  /**
+   * Why waiting on is pointless although the receiver progresses (the pace it showed cannot reach
+   * the last booking within the deadline; decision 0259), or undefined: asked after `progress`.
+   */
+  behind?: (waitedMs: number, leftMs: number, deadlineMs: number) => string | undefined;
 }
 
 const SHOWN_CHARS = 200;
@@ -55,6 +60,8 @@ export class Probe {
    */
   sentCount: () => number = () => 0;
   #settledAt: number | undefined;
+  /** Why a wait of the running case was given up on the receiver's pace (`QuietWatch.behind`), if one was. */
+  gaveUp: string | undefined;
   /** The readings of the running case (the report's trace), timed from its start. */
   #readings: ProbeReading[] = [];
   #caseStartMs = Date.now();
@@ -131,6 +138,7 @@ export class Probe {
   beginCase(startMs: number): void {
     this.#readings = [];
     this.#caseStartMs = startMs;
+    this.gaveUp = undefined;
   }
 
   /** The readings since `beginCase`, in the order they ended. */
@@ -216,7 +224,11 @@ export class Probe {
       const waitedMs = Math.round(performance.now() - started);
       if (!right(answer) && watch && (await watch.progress())) progressAt = performance.now();
       const quiet = watch !== undefined && performance.now() - progressAt + pause > watch.quietMs;
-      if (right(answer) || quiet || waitedMs + pause > this.#deadline() || this.stop?.aborted) {
+      const behind = right(answer)
+        ? undefined
+        : watch?.behind?.(waitedMs, this.#deadline() - waitedMs, this.#deadline());
+      if (behind) this.gaveUp = behind;
+      if (right(answer) || quiet || behind || waitedMs + pause > this.#deadline() || this.stop?.aborted) {
         const last = { ...answer, waitedMs, asks };
         this.#note(last, booking, startedMs, expect);
         return last;
