@@ -164,6 +164,19 @@ describe.concurrent('verify, third round', () => {
       expect(queued.trace!.notifications.map((n) => n.bookingStatus)).toEqual(['Issued', 'Issued']);
     });
 
+    it('once the lag is known, a booking not yet recorded at the first ask is asked again for that lag before a sentinel is sent', async () => {
+      // The receiver records a booking once the probe asked for it: the first ask always reads 404.
+      // acknowledges-issue teaches the kit its lag (a sentinel); accepts-old-update-date then finds
+      // its Issue recorded by asking again, and sends no sentinel of its own (decision 0259).
+      const report = await run({ recordsWhenAsked: true }, ['acknowledges-issue', 'accepts-old-update-date']);
+      const old = caseOf(report, 'accepts-old-update-date');
+      expect(old.status, old.reason).toBe('passed');
+      expect(old.trace!.notifications).toHaveLength(1);
+      const [first, again] = old.trace!.probe;
+      expect([first!.status, first!.asks]).toEqual([404, 1]);
+      expect([again!.status, again!.expect]).toEqual([200, 'recorded']);
+    });
+
     it('a correct receiver passes records-newest-update-date and the loss checks of the burst and the large body', async () => {
       const report = await run(
         {},

@@ -66,6 +66,15 @@ export async function findLosses(
   const asked = [...new Map(unseen.map((r) => [key(r), r])).values()];
   const once = await probe.untilAll(asked.map(booking), recorded, 'recorded', true);
   for (const [i, r] of asked.entries()) if (recorded(once[i]!)) seen.add(key(r));
+  // Once the receiver's lag is known, the ones not recorded yet are asked again for that long before
+  // a sentinel is sent: a queue that lags records them without one more notification to work through
+  // (decision 0259).
+  const notYet = asked.filter((r) => !seen.has(key(r)));
+  const lagWait = probe.lagWaitMs(notYet.length);
+  if (lagWait !== undefined && notYet.length > 0 && probe.recording) {
+    const again = await probe.untilAll(notYet.map(booking), recorded, 'recorded', false, lagWait);
+    for (const [i, r] of notYet.entries()) if (recorded(again[i]!)) seen.add(key(r));
+  }
   if (unseen.every((r) => seen.has(key(r)))) {
     for (const r of ctx.caseRecords()) if (mine(r) && acknowledged(r.attempts.at(-1))) ctx.sawRecorded(r);
     return undefined;

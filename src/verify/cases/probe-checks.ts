@@ -64,7 +64,7 @@ export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnsw
   const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued', 'Issued', watch);
   probe.recording = answer.bookingStatus === 'Issued';
   if (probe.recording) {
-    probe.learnLag(answer.waitedMs ?? 0);
+    probe.learnLag(answer.waitedMs ?? 0, earlier.length);
     probe.settled();
   }
   return answer;
