@@ -114,6 +114,21 @@ describe.concurrent('verify, third round', () => {
       },
     );
 
+    it('a queue recording one a second is not waited on past what its pace can reach: the burst ends on the pace it showed, not the probe deadline', async () => {
+      // The lag is learned first (acknowledges-issue); the burst then puts 30 behind a queue that
+      // records one a second: the kit stops once the pace it saw cannot reach the last in time.
+      const report = await run({ bug: 'full-queue-drops' }, ['acknowledges-issue', 'survives-batch-burst'], {
+        burstConcurrency: 30,
+        probeDeadlineMs: 10_000,
+      });
+      const c = caseOf(report, 'survives-batch-burst');
+      expect(c.status, c.reason).toBe('failed');
+      expect(c.reason).toMatch(
+        /^\d+ of \d+ notifications answered 200 were not recorded: the probe says unknown \(404\) for bookings .* \(the kit stopped waiting after \d+ ms: the receiver recorded \d+ of this case's notifications in that time, and at twice that pace the \d+ still open would not all be recorded within the 10000 ms probe deadline\)/,
+      );
+      expect(c.fix).toMatch(/^Store each notification .* before answering 200/);
+    });
+
     const ORDERING: Array<[string, BugReceiverOptions, RegExp]> = [
       [
         'compares UpdateDate as en-US text',
@@ -147,6 +162,19 @@ describe.concurrent('verify, third round', () => {
       expect(sync.trace!.notifications.map((n) => n.bookingStatus)).toEqual(['Issued']);
       expect(sync.trace!.probe.map((p) => [p.expect, p.bookingStatus])).toEqual([['recorded', 'Issued']]);
       expect(queued.trace!.notifications.map((n) => n.bookingStatus)).toEqual(['Issued', 'Issued']);
+    });
+
+    it('once the lag is known, a booking not yet recorded at the first ask is asked again for that lag before a sentinel is sent', async () => {
+      // The receiver records a booking once the probe asked for it: the first ask always reads 404.
+      // acknowledges-issue teaches the kit its lag (a sentinel); accepts-old-update-date then finds
+      // its Issue recorded by asking again, and sends no sentinel of its own (decision 0259).
+      const report = await run({ recordsWhenAsked: true }, ['acknowledges-issue', 'accepts-old-update-date']);
+      const old = caseOf(report, 'accepts-old-update-date');
+      expect(old.status, old.reason).toBe('passed');
+      expect(old.trace!.notifications).toHaveLength(1);
+      const [first, again] = old.trace!.probe;
+      expect([first!.status, first!.asks]).toEqual([404, 1]);
+      expect([again!.status, again!.expect]).toEqual([200, 'recorded']);
     });
 
     it('a correct receiver passes records-newest-update-date and the loss checks of the burst and the large body', async () => {

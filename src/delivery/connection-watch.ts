@@ -128,18 +128,40 @@ export class ConnectionWatch {
    */
   signOfLifeAt = 0;
 
+  /**
+   * Sockets still connecting (a connect waiting in the kernel's SYN retransmissions to a full listen
+   * backlog): undici's destroy does not end them, so `endConnects` does (decision 0260).
+   */
+  readonly #connecting = new Set<Socket>();
+
   /** undici's connector for `options`, watching every socket it opens. */
   connector(options: ConnectOptions): buildConnector.connector {
     const connect = undici().buildConnector(options);
-    return (opts, callback) =>
-      connect(opts, (err, socket) => {
-        if (socket) {
-          if ((socket as { encrypted?: boolean }).encrypted) this.signOfLifeAt = Date.now();
-          this.#watch(socket as Socket);
-        }
-        // undici's callback type is a union of the error and the success signature.
-        (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
-      });
+    return (opts, callback) => {
+      // undici's connector returns the socket it opened (its type says void).
+      const opening = (connect as (...a: Parameters<typeof connect>) => Socket | undefined)(
+        opts,
+        (err, socket) => {
+          if (opening) this.#connecting.delete(opening);
+          if (socket) {
+            if ((socket as { encrypted?: boolean }).encrypted) this.signOfLifeAt = Date.now();
+            this.#watch(socket as Socket);
+          }
+          // undici's callback type is a union of the error and the success signature.
+          (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
+        },
+      );
+      if (opening && !opening.destroyed) {
+        this.#connecting.add(opening);
+        opening.once('close', () => this.#connecting.delete(opening));
+      }
+    };
+  }
+
+  /** Ends every connect still in progress at once (the sender is closing: nothing will use them). */
+  endConnects(): void {
+    for (const socket of this.#connecting) socket.destroy();
+    this.#connecting.clear();
   }
 
   /** The next request head written on a watched connection belongs to `claim`. */

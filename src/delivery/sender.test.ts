@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
+import { start } from '../../test/helpers/processes.js';
 import { behave, receiver } from '../../test/helpers/receiver.js';
 import { testCa, tlsReceiver } from '../../test/helpers/tls.js';
 import { HttpSender, RESPONSE_BODY_CAP_BYTES } from './sender.js';
@@ -170,5 +172,35 @@ describe('HTTP sender', () => {
     s.close();
     expect(result).toMatchObject({ outcome: 'http_status', statusCode: 200 });
     expect(r.requests[0]!.body).toBe('{"hello":"world"}');
+  });
+
+  it('ends the connects still in progress when it closes: nothing waits on a full listen backlog after', async () => {
+    // A listener that never accepts, with a backlog of one: later connects wait in the kernel's SYN
+    // retransmissions (decision 0260). The sender's close must end them, not leave them to time out.
+    const py = start('python3', [
+      '-c',
+      "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint('port',s.getsockname()[1],flush=True)\ntime.sleep(600)",
+    ]);
+    const port = (await py.waitFor(/port (\d+)/))[1];
+    const connecting = () => process.getActiveResourcesInfo().filter((r) => r === 'ConnectWrap').length;
+    const before = connecting();
+    const s = sender(2 * WAIT_DEADLINE_MS);
+    const stop = new AbortController();
+    const sends = [1, 2, 3].map(() =>
+      s.send({ url: `http://127.0.0.1:${port}/`, headers, body }, stop.signal),
+    );
+    while (connecting() < before + 2) await sleep(10);
+    stop.abort(new Error('the test is done with them'));
+    expect((await Promise.all(sends)).map((r) => r.outcome)).toEqual([
+      'interrupted',
+      'interrupted',
+      'interrupted',
+    ]);
+    s.close();
+    // A destroyed socket lets go of its connect on a later turn of the loop; left alone it would wait
+    // for the next SYN retransmission, up to the sender's timeout.
+    const deadline = Date.now() + WAIT_DEADLINE_MS;
+    while (connecting() > before && Date.now() < deadline) await sleep(5);
+    expect(connecting()).toBe(before);
   });
 });

@@ -127,5 +127,6 @@ export class HttpSender implements Sender {
   close(): void {
     this.#http.destroy();
     this.#https.destroy();
+    this.#watch.endConnects();
   }
 }

@@ -124,6 +124,8 @@ export class VerifyContext {
   #stallStop = new AbortController();
   /** The HELD_MS check of the settle being watched, put off while the receiver keeps answering. */
   #heldTimer: NodeJS.Timeout | undefined;
+  /** Aborts when the running case ends (`beginCase`, `finish`): the stall watch's work for it stops. */
+  #caseEnd = new AbortController();
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -195,6 +197,7 @@ export class VerifyContext {
   async beginCase(caseId: string): Promise<void> {
     this.#harvest();
     this.#caseId = caseId;
+    this.#endCase();
     await this.#stallCheck;
     this.#emulator.delivery.reset();
     const target = Date.now() - CASE_LAG_MS;
@@ -256,6 +259,21 @@ export class VerifyContext {
   finish(): void {
     this.#harvest();
     this.#caseId = '';
+    this.#endCase();
+  }
+
+  /**
+   * Signals the end of the running case: the stall watch's experiments, copies and the pause between
+   * two copies end then (decision 0260), not a copy's timeout or a pause later.
+   */
+  #endCase(): void {
+    this.#caseEnd.abort(new Error('the case ended'));
+    this.#caseEnd = new AbortController();
+  }
+
+  /** Aborts when the running case ends. */
+  get caseEnded(): AbortSignal {
+    return this.#caseEnd.signal;
   }
 
   #harvest(): void {
@@ -459,7 +477,7 @@ export class VerifyContext {
       this.sender.cancelRunning(why);
       return;
     }
-    const stop = this.#stallStop.signal;
+    const stop = AbortSignal.any([this.#stallStop.signal, this.#caseEnd.signal]);
     const diagnosis = await diagnose(
       {
         url: waiting.url,

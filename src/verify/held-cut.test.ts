@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
-import { HELD_MS, heldCutInMs, OUTSIDE_COPIES, waitOutside } from './context.js';
+import { HELD_MS, heldCutInMs, OUTSIDE_COPIES, VerifyContext, waitOutside } from './context.js';
+import { resolveOptions } from './options.js';
 
 // Decision 0239: without --budget, deliveries still waiting are cut once the receiver has answered
 // nothing for HELD_MS, not once one delivery has waited that long. Instants are given, not measured.
@@ -67,5 +68,28 @@ describe('held outside the receiver', () => {
 
   it('does not hold when nothing waits', () => {
     expect(waitOutside([record(attempt(T, 100))], copies)).toBe(false);
+  });
+});
+
+describe("the stall watch's work for a case", () => {
+  it('ends when the case ends: the signal its copies and their pause wait on aborts at the next case and at the finish', async () => {
+    const options = await resolveOptions({
+      receiver: 'http://127.0.0.1:9/reportbo',
+      apiKey: 'held-cut-key',
+      allowHttp: true,
+    });
+    const ctx = await VerifyContext.create(options);
+    try {
+      await ctx.beginCase('acknowledges-issue');
+      const first = ctx.caseEnded;
+      expect(first.aborted).toBe(false);
+      await ctx.beginCase('acknowledges-every-status');
+      const second = ctx.caseEnded;
+      expect([first.aborted, second.aborted]).toEqual([true, false]);
+      ctx.finish();
+      expect(second.aborted).toBe(true);
+    } finally {
+      await ctx.close();
+    }
   });
 });

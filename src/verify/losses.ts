@@ -66,6 +66,15 @@ export async function findLosses(
   const asked = [...new Map(unseen.map((r) => [key(r), r])).values()];
   const once = await probe.untilAll(asked.map(booking), recorded, 'recorded', true);
   for (const [i, r] of asked.entries()) if (recorded(once[i]!)) seen.add(key(r));
+  // Once the receiver's lag is known, the ones not recorded yet are asked again for that long before
+  // a sentinel is sent: a queue that lags records them without one more notification to work through
+  // (decision 0259).
+  const notYet = asked.filter((r) => !seen.has(key(r)));
+  const lagWait = probe.lagWaitMs(notYet.length);
+  if (lagWait !== undefined && notYet.length > 0 && probe.recording) {
+    const again = await probe.untilAll(notYet.map(booking), recorded, 'recorded', false, lagWait);
+    for (const [i, r] of notYet.entries()) if (recorded(again[i]!)) seen.add(key(r));
+  }
   if (unseen.every((r) => seen.has(key(r)))) {
     for (const r of ctx.caseRecords()) if (mine(r) && acknowledged(r.attempts.at(-1))) ctx.sawRecorded(r);
     return undefined;
@@ -109,7 +118,8 @@ export async function findLosses(
         `booking ${r.bookingId}, whose ${r.bookingStatus} was answered 200: expected it recorded`,
       ),
     );
-  const stall = stallOf(ctx, records, lost);
+  // A receiver seen recording, too slowly to wait for (decision 0259), has not stalled.
+  const stall = probe.gaveUp ? undefined : stallOf(ctx, records, lost);
   if (stall) return { reason: stall, evidence, fix: STALL_FIX };
   const first = answerOf(lost[0]!);
   const ids = lost
@@ -118,8 +128,10 @@ export async function findLosses(
     .join(', ');
   return {
     reason:
-      `${lost.length} of ${records.length} notifications answered 200 were not recorded: the probe says ${recordedText(first)} for booking${lost.length === 1 ? '' : 's'} ${ids}${lost.length > SHOWN ? ', …' : ''} (still after ${first.waitedMs ?? 0} ms, once the receiver's queue was past them). ` +
-      'An acknowledged notification is never sent again, so each of these is lost for good',
+      `${lost.length} of ${records.length} notifications answered 200 were not recorded: the probe says ${recordedText(first)} for booking${lost.length === 1 ? '' : 's'} ${ids}${lost.length > SHOWN ? ', …' : ''} (${probe.gaveUp ?? `still after ${first.waitedMs ?? 0} ms, once the receiver's queue was past them`}). ` +
+      (probe.gaveUp
+        ? 'An acknowledged notification is never sent again, so each of these the receiver drops is lost for good'
+        : 'An acknowledged notification is never sent again, so each of these is lost for good'),
     evidence,
     fix: LOSS_FIX,
   };

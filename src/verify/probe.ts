@@ -32,6 +32,11 @@ const QUIET_MIN_MS = 5_000;
 export interface QuietWatch {
   quietMs: number;
   progress: () => Promise<boolean>;
+  /**
+   * Why waiting on is pointless although the receiver progresses (the pace it showed cannot reach
+   * the last booking within the deadline; decision 0259), or undefined: asked after `progress`.
+   */
+  behind?: (waitedMs: number, leftMs: number, deadlineMs: number) => string | undefined;
 }
 
 const SHOWN_CHARS = 200;
@@ -55,6 +60,8 @@ export class Probe {
    */
   sentCount: () => number = () => 0;
   #settledAt: number | undefined;
+  /** Why a wait of the running case was given up on the receiver's pace (`QuietWatch.behind`), if one was. */
+  gaveUp: string | undefined;
   /** The readings of the running case (the report's trace), timed from its start. */
   #readings: ProbeReading[] = [];
   #caseStartMs = Date.now();
@@ -110,9 +117,13 @@ export class Probe {
   }
 
   /** Notes how long a sentinel took to read right: the receiver's lag, which later quiet watches scale with. */
-  learnLag(waitedMs: number): void {
+  learnLag(waitedMs: number, ahead = 0): void {
     this.#lagMs = Math.max(this.#lagMs ?? 0, waitedMs);
+    this.#lagAhead = Math.max(this.#lagAhead, ahead);
   }
+
+  /** The most bookings not yet recorded a sentinel read right behind (its lag covered them). */
+  #lagAhead = 0;
 
   /**
    * How long a sentinel may see no progress before it is given up, once the receiver's lag is known;
@@ -120,6 +131,17 @@ export class Probe {
    */
   quietMs(): number | undefined {
     return this.#lagMs === undefined ? undefined : QUIET_FACTOR * this.#lagMs + QUIET_MIN_MS;
+  }
+
+  /**
+   * How long `open` bookings not yet recorded are asked again before a sentinel is sent, once the
+   * receiver's lag is known (twice the lag and a short grace, as a settled reading); undefined before,
+   * and for more bookings than a sentinel that read right had in front of it (a burst: its lag says
+   * nothing of that many).
+   */
+  lagWaitMs(open: number): number | undefined {
+    if (this.#lagMs === undefined || open > this.#lagAhead) return undefined;
+    return QUICK_MS + 2 * this.#lagMs;
   }
 
   /** One GET that the trace does not keep (a progress watch's). */
@@ -131,6 +153,7 @@ export class Probe {
   beginCase(startMs: number): void {
     this.#readings = [];
     this.#caseStartMs = startMs;
+    this.gaveUp = undefined;
   }
 
   /** The readings since `beginCase`, in the order they ended. */
@@ -216,7 +239,11 @@ export class Probe {
       const waitedMs = Math.round(performance.now() - started);
       if (!right(answer) && watch && (await watch.progress())) progressAt = performance.now();
       const quiet = watch !== undefined && performance.now() - progressAt + pause > watch.quietMs;
-      if (right(answer) || quiet || waitedMs + pause > this.#deadline() || this.stop?.aborted) {
+      const behind = right(answer)
+        ? undefined
+        : watch?.behind?.(waitedMs, this.#deadline() - waitedMs, this.#deadline());
+      if (behind) this.gaveUp = behind;
+      if (right(answer) || quiet || behind || waitedMs + pause > this.#deadline() || this.stop?.aborted) {
         const last = { ...answer, waitedMs, asks };
         this.#note(last, booking, startedMs, expect);
         return last;
@@ -237,6 +264,8 @@ export class Probe {
     expect?: Expectation,
     /** Ask each booking once, not until the deadline (a reading that is right is final for the caller). */
     once = false,
+    /** A shorter deadline than the probe's, in ms (the receiver's known lag, `lagWaitMs`). */
+    withinMs = Number.POSITIVE_INFINITY,
   ): Promise<ProbeAnswer[]> {
     const started = performance.now();
     const startedMs = Date.now();
@@ -251,7 +280,8 @@ export class Probe {
         for (const [k, n] of slice.entries()) answers[n] = { ...got[k]!, waitedMs, asks };
       }
       open = open.filter((n) => !right(answers[n]!));
-      if (once || performance.now() - started + pause > this.#deadline() || this.stop?.aborted) break;
+      const deadline = Math.min(this.#deadline(), withinMs);
+      if (once || performance.now() - started + pause > deadline || this.stop?.aborted) break;
       if (open.length > 0) await wait(pause, this.stop);
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }

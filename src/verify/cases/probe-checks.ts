@@ -6,7 +6,7 @@
 import type { NotificationRecord } from '../../delivery/index.js';
 import type { VerifyContext } from '../context.js';
 import { acknowledged, evidenceOf, shortAnswer } from '../evidence.js';
-import { type Probe, type ProbeAnswer, probeEvidence, recordedText } from '../probe.js';
+import { type Probe, type ProbeAnswer, probeEvidence, type QuietWatch, recordedText } from '../probe.js';
 import type { Expectation } from '../trace-shape.js';
 import type { Evidence } from '../types.js';
 import { failed, type Outcome, passed } from './case.js';
@@ -60,23 +60,35 @@ export async function drain(ctx: VerifyContext, probe: Probe): Promise<ProbeAnsw
     return probe.get(b);
   }
   const quietMs = probe.quietMs();
-  const watch = quietMs === undefined ? undefined : { quietMs, progress: progressOf(probe, earlier) };
+  const watch = quietMs === undefined ? undefined : { quietMs, ...progressOf(probe, earlier) };
   const answer = await probe.until(b, (a) => a.bookingStatus === 'Issued', 'Issued', watch);
   probe.recording = answer.bookingStatus === 'Issued';
   if (probe.recording) {
-    probe.learnLag(answer.waitedMs ?? 0);
+    probe.learnLag(answer.waitedMs ?? 0, earlier.length);
     probe.settled();
   }
   return answer;
 }
 
-/** Bookings of the case's acknowledged notifications with the receiver's key, oldest first. */
+/**
+ * Bookings of the case's acknowledged notifications with the receiver's key, in the order the
+ * receiver answered them (a queue that answers once it enqueued holds them in that order; a burst
+ * sent at once is not answered in the order it was sent).
+ */
 function unrecordedBookings(ctx: VerifyContext): Booking[] {
   const key = `Bearer ${ctx.options.apiKey}`;
+  const answeredAt = (r: NotificationRecord) => {
+    const a = r.attempts.at(-1)!;
+    return Date.parse(a.startedAtWall) + a.durationMs;
+  };
+  const acked = ctx
+    .caseRecords()
+    .filter((r) => r.authorization === key && acknowledged(r.attempts.at(-1)))
+    .sort((a, b) => answeredAt(a) - answeredAt(b));
   const seen = new Set<number>();
   const out: Booking[] = [];
-  for (const r of ctx.caseRecords())
-    if (r.authorization === key && acknowledged(r.attempts.at(-1)) && !seen.has(r.bookingId)) {
+  for (const r of acked)
+    if (!seen.has(r.bookingId)) {
       seen.add(r.bookingId);
       out.push(booking(r));
     }
@@ -85,23 +97,44 @@ function unrecordedBookings(ctx: VerifyContext): Booking[] {
 
 /** Bookings a progress watch reads in one round (the oldest first: a queue records them first). */
 const WATCHED = 4;
+/**
+ * Rounds in which the watch saw where the receiver's queue stands (some of the bookings it read
+ * recorded, some not) before their pace is trusted: fewer could be a batch flushed at once.
+ */
+const PACE_ROUNDS = 3;
 
 /**
  * Whether the receiver recorded something of the case since the last call: reads the oldest bookings
  * not yet seen recorded. A queue working through a backlog records them one after the other (progress:
- * keep waiting for the sentinel); a stalled worker records none.
+ * keep waiting for the sentinel); a stalled worker records none. `behind` (decision 0259): a queue
+ * seen recording one booking at a time, at a pace that even doubled would not reach the sentinel
+ * before the deadline, is not waited on further: the deadline would only show more of the same.
  */
-function progressOf(probe: Probe, bookings: Booking[]): () => Promise<boolean> {
+function progressOf(probe: Probe, bookings: Booking[]): Pick<QuietWatch, 'progress' | 'behind'> {
   const open = [...bookings];
-  return async () => {
-    const batch = open.slice(0, WATCHED);
-    if (batch.length === 0) return false;
-    const answers = await Promise.all(batch.map((b) => probe.peek(b)));
-    const done = batch.filter(
-      (_, i) => answers[i]!.status === 200 && answers[i]!.bookingStatus !== undefined,
-    );
-    for (const b of done) open.splice(open.indexOf(b), 1);
-    return done.length > 0;
+  let recorded = 0;
+  let paced = 0;
+  return {
+    progress: async () => {
+      const batch = open.slice(0, WATCHED);
+      if (batch.length === 0) return false;
+      const answers = await Promise.all(batch.map((b) => probe.peek(b)));
+      const done = batch.filter(
+        (_, i) => answers[i]!.status === 200 && answers[i]!.bookingStatus !== undefined,
+      );
+      for (const b of done) open.splice(open.indexOf(b), 1);
+      recorded += done.length;
+      // All read recorded: the queue may be further on than this round can see (a batch flushed).
+      if (done.length > 0 && done.length < batch.length) paced++;
+      return done.length > 0;
+    },
+    behind: (waitedMs, leftMs, deadlineMs) => {
+      if (paced < PACE_ROUNDS || open.length === 0) return undefined;
+      // The still open, and the sentinel behind them, at twice the pace seen.
+      const needMs = ((open.length + 1) * waitedMs) / (2 * recorded);
+      if (needMs <= leftMs) return undefined;
+      return `the kit stopped waiting after ${waitedMs} ms: the receiver recorded ${recorded} of this case's notifications in that time, and at twice that pace the ${open.length} still open would not all be recorded within the ${deadlineMs} ms probe deadline`;
+    },
   };
 }
 
