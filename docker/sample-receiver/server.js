@@ -11,7 +11,8 @@
  * Run: node docker/sample-receiver/server.js --cert server.pem --key server-key.pem --api-key KEY
  * Every option has an environment variable (RECEIVER_…), see `--help`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,18 +139,29 @@ function readBody(req) {
 /**
  * Writes the body under its filename. A redelivery carries the same filename and body: stored once
  * (idempotent). A different body under a taken name (an Exchange notifies old and new reservation
- * with one BookingNumber and UpdateDate) gets a numbered name instead of overwriting.
+ * with one BookingNumber and UpdateDate) gets a numbered name instead of overwriting. Written off
+ * the event loop (a disk that stalls must not stop the server from taking connections and other
+ * requests), one write after the other: the next write sees the whole file of the one before.
  */
+let writes = Promise.resolve();
 function store(dir, filename, text) {
+  const write = writes.then(() => storeNow(dir, filename, text));
+  writes = write.catch(() => {});
+  return write;
+}
+
+async function storeNow(dir, filename, text) {
   const base = filename.slice(0, -'.json'.length);
   for (let n = 1; ; n++) {
     const name = n === 1 ? filename : `${base}.${n}.json`;
     const file = join(dir, name);
-    if (!existsSync(file)) {
-      writeFileSync(file, text, { flag: 'wx' });
+    try {
+      await writeFile(file, text, { flag: 'wx' });
       return name;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
     }
-    if (readFileSync(file, 'utf8') === text) return name;
+    if ((await readFile(file, 'utf8')) === text) return name;
   }
 }
 
@@ -261,7 +273,7 @@ async function handle(req, opts, validate, bookings) {
     const first = validate.errors?.[0];
     return [422, `body does not match the schema: ${first?.instancePath || '/'} ${first?.message}`];
   }
-  const stored = store(opts.out, filename, `${JSON.stringify(body, null, 2)}\n`);
+  const stored = await store(opts.out, filename, `${JSON.stringify(body, null, 2)}\n`);
   bookings.record(body);
   return [200, stored === filename ? 'OK' : `OK (${stored})`];
 }

@@ -350,7 +350,7 @@ export class VerifyContext {
       });
     }, STALL_CHECK_MS);
     if (this.options.budgetMs === undefined && this.options.responseTimeoutMs > HELD_MS)
-      this.#armHeld(HELD_MS);
+      this.#armHeld(this.#heldMs());
     try {
       return await work;
     } finally {
@@ -383,14 +383,23 @@ export class VerifyContext {
     const records = this.caseRecords();
     const waiting = records.filter((r) => r.inFlight);
     if (waiting.length === 0 || this.budget.spent) return;
-    const wait = heldCutInMs(records, Date.now(), this.sender.signOfLifeAt);
+    const heldMs = this.#heldMs();
+    const wait = heldCutInMs(records, Date.now(), this.sender.signOfLifeAt, heldMs);
     if (wait > 0) {
       this.#armHeld(wait);
       return;
     }
     const mine = waiting.some((r) => r.authorization === `Bearer ${this.options.apiKey}`);
-    const why = `no answer after ${HELD_MS} ms: without --budget the kit waits that long for one answer, not the whole ${this.options.responseTimeoutMs} ms response timeout (give --budget to wait it out)`;
-    this.#cut(why, mine, `a delivery with your key went unanswered for ${HELD_MS} ms in ${this.#caseId}`);
+    const why = `no answer after ${heldMs} ms: without --budget the kit waits that long for one answer, not the whole ${this.options.responseTimeoutMs} ms response timeout (give --budget to wait it out)`;
+    this.#cut(why, mine, `a delivery with your key went unanswered for ${heldMs} ms in ${this.#caseId}`);
+  }
+
+  /** The held cut's wait: HELD_MS, or longer for a receiver seen slower (`heldMsAfter`, decision 0261). */
+  #heldMs(): number {
+    const answers = [...this.measured, ...this.currentAttempts()]
+      .filter((m) => m.attempt.outcome === 'http_status')
+      .map((m) => m.attempt.durationMs);
+    return heldMsAfter(answers, this.options.responseTimeoutMs);
   }
 
   /**
@@ -609,14 +618,30 @@ export function waitOutside(
 }
 
 /**
- * How long until the deliveries still waiting among `records` are cut (decision 0239), 0 when due:
- * HELD_MS after the receiver's last answer. A receiver still answering is slow, not stuck (a burst
- * worked through one at a time, a loaded machine).
+ * How long the held cut waits for a sign of life (decision 0261): HELD_MS, or twice the slowest answer
+ * the receiver gave in the run (`answersMs`), up to the response timeout. A receiver that once took
+ * 8 s to answer (a disk that stalls, a loaded machine) is not called stuck after 10 s of the same.
  */
-export function heldCutInMs(records: readonly NotificationRecord[], nowMs: number, signOfLifeAt = 0): number {
+export function heldMsAfter(answersMs: readonly number[], responseTimeoutMs: number): number {
+  let slowest = 0;
+  for (const ms of answersMs) slowest = Math.max(slowest, ms);
+  return Math.min(responseTimeoutMs, Math.max(HELD_MS, 2 * slowest));
+}
+
+/**
+ * How long until the deliveries still waiting among `records` are cut (decision 0239), 0 when due:
+ * `heldMs` after the receiver's last answer or sign of life. A receiver still answering is slow, not
+ * stuck (a burst worked through one at a time, a loaded machine).
+ */
+export function heldCutInMs(
+  records: readonly NotificationRecord[],
+  nowMs: number,
+  signOfLifeAt = 0,
+  heldMs = HELD_MS,
+): number {
   let last = signOfLifeAt;
   for (const r of records)
     for (const a of r.attempts)
       if (a.outcome === 'http_status') last = Math.max(last, Date.parse(a.startedAtWall) + a.durationMs);
-  return Math.max(0, HELD_MS - (nowMs - last));
+  return Math.max(0, heldMs - (nowMs - last));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, NotificationRecord } from '../delivery/index.js';
-import { HELD_MS, heldCutInMs, OUTSIDE_COPIES, VerifyContext, waitOutside } from './context.js';
+import { HELD_MS, heldCutInMs, heldMsAfter, OUTSIDE_COPIES, VerifyContext, waitOutside } from './context.js';
 import { resolveOptions } from './options.js';
 
 // Decision 0239: without --budget, deliveries still waiting are cut once the receiver has answered
@@ -28,6 +28,15 @@ describe('the held cut', () => {
     // Nothing answered yet, but a handshake completed 2 s ago (a starved receiver): 8 s more.
     expect(heldCutInMs([record()], T + 12_000, T + 10_000)).toBe(HELD_MS - 2_000);
     expect(heldCutInMs([record()], T + 10_000 + HELD_MS, T + 10_000)).toBe(0);
+  });
+
+  it('waits twice the slowest answer the receiver gave in the run, when that is longer, up to the response timeout', () => {
+    expect(heldMsAfter([], 30_000)).toBe(HELD_MS);
+    expect(heldMsAfter([40, 4_000], 30_000)).toBe(HELD_MS);
+    expect(heldMsAfter([40, 8_700], 30_000)).toBe(17_400);
+    expect(heldMsAfter([20_000], 30_000)).toBe(30_000);
+    // A receiver that once took 8.7 s, silent for 12 s: not due yet.
+    expect(heldCutInMs([record()], T + 12_000, T, heldMsAfter([8_700], 30_000))).toBe(5_400);
   });
 
   it('counts only answers: a timeout or a refused connection is not one', () => {
