@@ -6,6 +6,7 @@
  * amended by 0258: a completed handshake is a sign of life, as an answer is).
  */
 import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -41,7 +42,8 @@ async function starvedReceiver(): Promise<{ base: string; handshakes: () => numb
   https.on('secureConnection', () => handshakes++);
   https.on('tlsClientError', () => {});
   // The TCP side accepts at once; the TLS side gets one connection per HANDSHAKE_GAP_MS.
-  const tcp = createTcpServer((socket) => {
+  // Paused until handed over: the TLS side reads the ClientHello itself.
+  const tcp = createTcpServer({ pauseOnConnect: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -78,5 +80,47 @@ describe('verify against a correct receiver whose handshakes are starved', () =>
     // The burst's handshakes alone outlast HELD_MS: the kit waited on signs of life, not answers.
     expect(50 * HANDSHAKE_GAP_MS).toBeGreaterThan(HELD_MS);
     expect(r.handshakes()).toBeGreaterThanOrEqual(50);
+  });
+});
+
+describe('verify whose own process stalls', () => {
+  it('does not blame the receiver for a window in which the kit itself could not listen', async () => {
+    // The first delivery of the burst stops this process (kit and receiver alike) for longer than
+    // HELD_MS; every delivery is answered half a second after the stall. The held check due meanwhile
+    // fires right after the stall, before any answer: it must start its window again, as the kit
+    // could not have heard anything while it stood still.
+    let stalled = false;
+    let answerAt = 0;
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (!stalled) {
+          stalled = true;
+          const until = Date.now() + HELD_MS + 1_000;
+          while (Date.now() < until) {
+            // A process descheduled, or a long pause: nothing of this process runs.
+          }
+          answerAt = Date.now() + 500;
+        }
+        setTimeout(
+          () => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'),
+          Math.max(0, answerAt - Date.now()),
+        );
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    closers.push(() => server.close());
+    const { port } = server.address() as AddressInfo;
+    const report = await verifyReceiver({
+      receiver: `http://127.0.0.1:${port}/reportbo`,
+      apiKey: KEY,
+      allowHttp: true,
+      only: ['survives-batch-burst'],
+      seed: 7,
+    });
+    expect(stalled).toBe(true);
+    const burst = report.cases.find((c) => c.id === 'survives-batch-burst')!;
+    expect(burst, burst.reason).toMatchObject({ status: 'passed' });
   });
 });

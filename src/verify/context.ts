@@ -51,6 +51,11 @@ const STALL_EXPERIMENT_MS = 10_000;
  * seconds (decision 0239). A run given --budget waits every response timeout out, within the budget.
  */
 export const HELD_MS = 10_000;
+/**
+ * A stall of the kit's own event loop longer than this within a held window (its process starved or
+ * paused) makes the window not count: the kit could not have seen the receiver's answers meanwhile.
+ */
+const KIT_STALL_MS = 1_000;
 /** Once a delivery with your key was cut so, the run ends this long after its start (decision 0239). */
 const HELD_RUN_MS = 25_000;
 /**
@@ -100,6 +105,8 @@ export class VerifyContext {
   readonly #wrongKey: string;
   /** Stalls of this process's event loop over the run: the kit's own share of slow figures. */
   readonly #lag = monitorEventLoopDelay({ resolution: 20 });
+  /** Stalls of this process's event loop within the held cut's current window (`#armHeld`). */
+  readonly #heldLag = monitorEventLoopDelay({ resolution: 20 });
   /** Every real attempt of the run, by case: answers-within-timeout judges them. */
   readonly measured: MeasuredAttempt[] = [];
   #caseId = '';
@@ -141,6 +148,7 @@ export class VerifyContext {
     if (key === options.apiKey) key = `${key}x`;
     this.#wrongKey = key;
     this.#lag.enable();
+    this.#heldLag.enable();
   }
 
   /** The longest stall of the kit's own event loop so far, in ms. */
@@ -363,12 +371,17 @@ export class VerifyContext {
   /**
    * Checks for held deliveries in `ms`, once the I/O already come in is handled (`setImmediate`): a
    * kit whose own process was starved reads the answers and handshakes that arrived meanwhile first.
+   * A window in which the kit's own event loop stalled over KIT_STALL_MS is not silence the receiver
+   * is blamed for: the check starts a whole `heldMs` again (decision 0263).
    */
   #armHeld(ms: number): void {
+    this.#heldLag.reset();
     const timer = setTimeout(
       () =>
         setImmediate(() => {
-          if (this.#heldTimer === timer) this.#cutHeld();
+          if (this.#heldTimer !== timer) return;
+          if (this.#heldLag.max / 1e6 > KIT_STALL_MS) this.#armHeld(this.#heldMs());
+          else this.#cutHeld();
         }),
       ms,
     );
@@ -582,6 +595,7 @@ export class VerifyContext {
     await this.#stallCheck;
     this.budget.close();
     this.#lag.disable();
+    this.#heldLag.disable();
     await this.#emulator.stop();
   }
 }
