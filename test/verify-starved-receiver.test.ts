@@ -16,7 +16,7 @@ import { HELD_MS } from '../src/verify/context.js';
 import { testCa, testCaFile } from './helpers/tls.js';
 
 const KEY = 'starved-receiver-key';
-/** One handshake every this many ms: the burst's 50 take well over HELD_MS. */
+/** One handshake every this many ms: the burst's 50 take 15 s, over HELD_MS (10 s). */
 const HANDSHAKE_GAP_MS = 300;
 
 const closers: Array<() => void> = [];
@@ -77,8 +77,7 @@ describe('verify against a correct receiver whose handshakes are starved', () =>
     });
     const burst = report.cases.find((c) => c.id === 'survives-batch-burst')!;
     expect(burst, burst.reason).toMatchObject({ status: 'passed' });
-    // The burst's handshakes alone outlast HELD_MS: the kit waited on signs of life, not answers.
-    expect(50 * HANDSHAKE_GAP_MS).toBeGreaterThan(HELD_MS);
+    // Every delivery of the burst got its handshake; the answers came only after the last one.
     expect(r.handshakes()).toBeGreaterThanOrEqual(50);
   });
 });

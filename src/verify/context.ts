@@ -389,7 +389,8 @@ export class VerifyContext {
   }
 
   /**
-   * Cancels every delivery still unanswered after HELD_MS (decision 0239): a refused credential cut
+   * Cancels every delivery still unanswered after the held wait (`#heldMs`, counted from the last
+   * answer or sign of life; decisions 0239, 0258, 0261): a refused credential cut
    * counts as refused, as a timeout would; a case whose delivery with your key was cut is not judged.
    */
   #cutHeld(): void {
