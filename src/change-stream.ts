@@ -80,7 +80,6 @@ export class ChangeStream implements ChangeSink<Change> {
   #keeper: ((change: Change) => void) | undefined;
   #probe: (() => void) | undefined;
   readonly #observers = new Set<ChangeObserver>();
-  #quiet = 0;
 
   constructor(private readonly errors: ChangeStreamErrors) {}
 
@@ -94,7 +93,7 @@ export class ChangeStream implements ChangeSink<Change> {
   }
 
   ensureKeepable(): void {
-    if (this.#quiet === 0) this.#probe?.();
+    this.#probe?.();
   }
 
   /** Registers an observer; returns a function that removes it. */
@@ -106,20 +105,12 @@ export class ChangeStream implements ChangeSink<Change> {
   }
 
   emit<C extends Change>(change: C, owner?: ChangeOwner<C>): void {
-    if (this.#quiet > 0) {
-      owner?.apply(change);
-      return;
-    }
     this.#keeper?.(change); // a throw: not kept, so not made and not told
     owner?.apply(change);
     this.#tell(change);
   }
 
   emitMade<C extends Change>(change: C, owner?: ChangeOwner<C>): void {
-    if (this.#quiet > 0) {
-      owner?.apply(change);
-      return;
-    }
     try {
       this.#keeper?.(change);
     } catch (err) {
@@ -127,19 +118,6 @@ export class ChangeStream implements ChangeSink<Change> {
     }
     owner?.apply(change);
     this.#tell(change);
-  }
-
-  /**
-   * Runs `fn` with its changes made but neither kept nor told: a data dir putting back what it read
-   * (it holds those changes already, and they are not news).
-   */
-  quietly<T>(fn: () => T): T {
-    this.#quiet++;
-    try {
-      return fn();
-    } finally {
-      this.#quiet--;
-    }
   }
 
   #tell(change: Change): void {

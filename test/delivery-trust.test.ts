@@ -1,4 +1,7 @@
 import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { testCa, testCaFile, tlsReceiver } from './helpers/tls.js';
@@ -77,5 +80,24 @@ describe('trusting a CA at run time (POST /__admin/trust)', () => {
     const answer = await emu.admin<{ error: { details: { path: string } } }>('POST', '/trust', { cert: 'x' });
     expect(answer.status).toBe(400);
     expect(answer.body.error.details.path).toBe('pem');
+  });
+
+  it('delivers to a receiver of a CA trusted before a restart: the certificate read back reaches the sender', async () => {
+    const r = await tlsReceiver('trusted');
+    const dataDir = mkdtempSync(join(tmpdir(), 'reportbo-trust-'));
+    try {
+      const first = await deliveryEmulator({ dataDir });
+      await first.admin('POST', '/trust', { pem: testCa().certPem });
+      await first.credential({ id: 'c', apiKey: 'k', url: r.url });
+      await first.server.close();
+      const emu = await deliveryEmulator({ dataDir });
+      const { notifications } = await emu.event({ type: 'Issue' });
+      await emu.settle();
+      const delivered = await emu.notification(notifications[0]!.id);
+      expect(delivered.state).toBe('delivered');
+      await emu.server.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

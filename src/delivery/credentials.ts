@@ -111,13 +111,28 @@ export class CredentialStore {
     }
   }
 
-  /** The warnings a credential of this input has (none when it is no longer accepted, e.g. http without allowHttp). */
-  warningsOf(input: unknown): string[] {
-    try {
-      return parseCredential(input, this.allowHttp, '', this.names, this.#httpWarning).warnings;
-    } catch {
-      return [];
-    }
+  /**
+   * A credential kept in a data dir, checked and given its warnings as `add` does; throws when it is
+   * no longer accepted (an http:// receiver kept under --allow-http, read back without it).
+   */
+  readBack(kept: { id: string; omitAuthorization?: true | undefined }): Credential {
+    const { omitAuthorization, ...input } = kept;
+    const where = `data dir credential ${kept.id}`;
+    const { apiKey, url, filters, warnings } = parseCredential(
+      input,
+      this.allowHttp,
+      where,
+      this.names,
+      this.#httpWarning,
+    );
+    return {
+      id: kept.id,
+      apiKey,
+      url,
+      filters,
+      warnings,
+      ...(omitAuthorization ? { omitAuthorization } : {}),
+    };
   }
 
   get(id: string): Credential | undefined {

@@ -83,7 +83,7 @@ export class DeliveryService {
     this.#names = deps.names ?? OPTION_NAMES;
     this.#changes = deps.changes;
     this.credentials = new CredentialStore(settings.allowHttp, this.#names, deps.changes);
-    this.trustStore = new TrustStore(deps.changes);
+    this.trustStore = new TrustStore(deps.changes, (pems) => this.#httpSender?.trust(pems));
     this.#httpSender = deps.sender
       ? undefined
       : new HttpSender({ timeoutMs: settings.responseTimeoutMs, maxSockets: settings.deliveryConcurrency });
@@ -133,20 +133,12 @@ export class DeliveryService {
 
   /** Trusts the PEM certificates in `text` for later attempts; answers the ones that were new. */
   trust(text: string, source: TrustSource, where: string): TrustedCertificate[] {
-    const before = this.trustStore.pems().length;
-    try {
-      return this.trustStore.add(text, source, where);
-    } finally {
-      // Also when a later certificate of `text` could not be kept: the earlier ones were.
-      if (this.trustStore.pems().length !== before) this.#httpSender?.trust(this.trustStore.pems());
-    }
+    return this.trustStore.add(text, source, where);
   }
 
   /** Stops trusting one certificate (by SHA-256 fingerprint) for later attempts; answers it if it was trusted. */
   untrust(fingerprint: string): TrustedCertificate | undefined {
-    const removed = this.trustStore.remove(fingerprint);
-    if (removed) this.#httpSender?.trust(this.trustStore.pems());
-    return removed;
+    return this.trustStore.remove(fingerprint);
   }
 
   /**

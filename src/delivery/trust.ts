@@ -25,7 +25,11 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/
 export class TrustStore {
   readonly #byFingerprint = new Map<string, { pem: string; info: TrustedCertificate }>();
 
-  constructor(private readonly changes: ChangeSink<TrustChange> = APPLY_ONLY) {}
+  /** `onChange`: told the PEM texts after each change (the sender connects with them). */
+  constructor(
+    private readonly changes: ChangeSink<TrustChange> = APPLY_ONLY,
+    private readonly onChange?: (pems: string[]) => void,
+  ) {}
 
   /**
    * Parses every PEM certificate in `text` and trusts it; answers the ones that were new.
@@ -86,6 +90,7 @@ export class TrustStore {
         this.#byFingerprint.delete(change.certificate.fingerprint256);
         break;
     }
+    this.onChange?.(this.pems());
   }
 
   /** The PEM texts, for the TLS agent's `ca` option. */

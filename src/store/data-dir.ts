@@ -29,7 +29,7 @@ import {
 } from './dir-files.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
-import { readBack } from './read-back.js';
+import { Reading } from './read-back.js';
 import { encodeRecord, encodeRecordAt, RecordSlices, writeWhole } from './records.js';
 
 export { DATA_DIR_FORMAT, type DataDirFailure } from './dir-files.js';
@@ -80,7 +80,7 @@ export class DataDir {
     onRecord: (rec: KeptRecord) => void,
     acceptDataLoss: boolean,
   ) {
-    const back = readBack(dir, onRecord, acceptDataLoss, this.notices);
+    const back = new Reading(dir, onRecord, acceptDataLoss, this.notices).all();
     ({ current: this.#current, sealed: this.#sealed, snapshotMark: this.#snapshotMark } = back);
     this.#snapshotBytes = back.snapshotBytes;
     // The journal before format.json: a format.json without a journal beside it is then always damage.

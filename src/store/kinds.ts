@@ -5,25 +5,12 @@
  * against its kind's shape.
  */
 import { z } from 'zod';
-import type { Change } from '../change-stream.js';
 import { closestKey } from '../config/closest-key.js';
 import { formatPath } from '../errors.js';
 import { CHANGE_SHAPES } from '../model/changes.js';
 import { int, str } from '../model/fields.js';
 import { type Check, plainCheck } from '../model/plain-check.js';
 import { FORMAT_2_SHAPES } from './format-2.js';
-
-/**
- * Compiles only while the kinds of CHANGE_SHAPES are exactly the change kinds kept: all but the one
- * that tells of changes kept on their own.
- */
-const KEPT_KINDS_EXACT: [keyof typeof CHANGE_SHAPES] extends [KeptChangeKind]
-  ? [KeptChangeKind] extends [keyof typeof CHANGE_SHAPES]
-    ? true
-    : false
-  : false = true;
-type KeptChangeKind = Exclude<Change['kind'], 'event_routed'>;
-void KEPT_KINDS_EXACT;
 
 /** Each kind of record and the shape of its data: the change kinds and the kinds of format 2. */
 export const RECORD_SHAPES = { ...CHANGE_SHAPES, ...FORMAT_2_SHAPES } as const;

@@ -7,7 +7,7 @@ import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
 import { DataDir } from './data-dir.js';
 import type { OutgoingRecord } from './kinds.js';
-import { applyReplayed, RecordReader } from './replay.js';
+import { applyTo, RecordReader, replay } from './replay.js';
 import { configurationChanges, stateRecords } from './snapshot.js';
 
 /** What attaching needs of the emulator: its services, its clock, its log and its change stream. */
@@ -25,25 +25,20 @@ export interface AttachTarget extends KeptServices {
  * it is made, so before the admin API answers it.
  */
 export class PersistentState {
+  readonly #replayed = new RecordReader();
   readonly #dir: DataDir;
-  readonly #replayed: RecordReader;
   #target: AttachTarget | undefined;
   #compactQueued = false;
   /** After a compaction failed: not tried again before this (ms since the epoch). */
   #compactRetryMs = 0;
 
-  private constructor(dir: DataDir, replayed: RecordReader) {
-    this.#dir = dir;
-    this.#replayed = replayed;
+  private constructor(dir: string, port: number, options: { acceptDataLoss?: boolean }) {
+    this.#dir = DataDir.open(dir, port, (rec) => this.#replayed.apply(rec), options);
   }
 
   /** Opens `dir` (creating it), takes its lock and reads it back. */
   static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
-    const replayed = new RecordReader();
-    return new PersistentState(
-      DataDir.open(dir, port, (rec) => replayed.apply(rec), options),
-      replayed,
-    );
+    return new PersistentState(dir, port, options);
   }
 
   get dir(): string {
@@ -69,17 +64,11 @@ export class PersistentState {
     const { log, clock } = t;
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
     // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
-    // journal and a snapshot always hold the same.
+    // journal and a snapshot always hold the same; it wins over what was read back, applied after it.
     const preloaded = configurationChanges(t);
-    // What was read back is put back quietly: the data dir holds it already, and it is not news.
-    const kept = t.changes.quietly(() => this.#restoreConfiguration(t));
-    // The notifications named their credential's warnings: the credentials are back now.
-    r.resolveWarnings(
-      (id) => t.delivery.credentials.get(id)?.warnings,
-      (former) => t.delivery.credentials.warningsOf(former),
-    );
-    // Replay: every other change read back, made by the apply of the store that owns it.
-    for (const change of r.changes.splice(0)) applyReplayed(t, change);
+    const skipped = replay(t, r.changes);
+    for (const change of preloaded) applyTo(t, change);
+    for (const s of skipped) log.warn({ dataDir: this.dir }, `data dir: not restored: ${s}`);
     this.#target = t;
     // The probe: while writes fail, a write is tried (the clock where it stands, a record that
     // changes nothing) before a writer that cannot undo its work starts it.
@@ -92,11 +81,11 @@ export class PersistentState {
     for (const change of preloaded) this.#keep(t, change);
     const interrupted = repairCrash(t.delivery.outbox, t.changes, clock.now().toISOString());
     t.delivery.outbox.resume();
-    const { reservations, notifications } = r.counts();
+    const reservations = t.reservations.state.byId.size;
+    const notifications = t.delivery.outbox.state.store.byId.size;
     log.info(
       {
         dataDir: this.dir,
-        ...kept,
         reservations,
         notifications,
         interruptedAttempts: interrupted,
@@ -199,38 +188,6 @@ export class PersistentState {
       wallMs: Date.now(),
       hourMs: clock.describe().hourMs ?? HOUR_MS,
     };
-  }
-
-  /** Users, credentials and trusted certificates; a config or scenario preload of the same name wins. */
-  #restoreConfiguration(t: AttachTarget): Record<string, number> {
-    const r = this.#replayed;
-    let users = 0;
-    let credentials = 0;
-    const skipped: string[] = [];
-    for (const [name, u] of r.users) {
-      if (t.auth.users.get(name)) continue; // preloaded again at this start
-      t.auth.users.add(u, `data dir user ${name}`);
-      users++;
-    }
-    for (const [id, c] of r.credentials) {
-      if (t.delivery.credentials.get(id)) continue;
-      const { omitAuthorization, ...input } = c;
-      try {
-        t.delivery.credentials.add(
-          input,
-          `data dir credential ${id}`,
-          omitAuthorization ? { omitAuthorization } : {},
-        );
-        credentials++;
-      } catch (err) {
-        // e.g. an http:// receiver kept from a run with --allow-http, read back without it.
-        skipped.push(`credential ${id}: ${(err as Error).message}`);
-      }
-    }
-    for (const [, { text, certificate }] of r.trust)
-      t.delivery.trust(text, certificate.source, 'a certificate kept in the data dir');
-    for (const s of skipped) t.log.warn({ dataDir: this.dir }, `data dir: not restored: ${s}`);
-    return { users, credentials, trusted: r.trust.size };
   }
 
   /**

@@ -25,33 +25,13 @@ import {
 import type { KeptRecord } from './kinds.js';
 import { type DecodeResult, decodeRecords, isCutShort, kindAt } from './records.js';
 
-/** What reading a data dir back found: where its files stand, for the DataDir that writes on. */
-export interface ReadBack {
-  format: number | undefined;
-  snapshotBytes: number;
-  snapshotMark: SnapshotMark | undefined;
-  /** Journals closed by a background compaction whose snapshot is not in place yet. */
-  sealed: JournalMark[];
-  /** The journal appended to next, as it was read. */
-  current: JournalMark;
-}
-
 /**
- * Reads a data dir back (decision 0080, 0111): the snapshot's records, then each journal's, handed
- * to `onRecord` oldest first; a truncated last record is repaired (`notices` says so); what was
- * lost refuses the start unless `acceptDataLoss`.
+ * One reading of a data dir back (decisions 0080, 0111): the snapshot's records, then each journal's,
+ * handed to `onRecord` oldest first; a truncated last record is repaired (`notices` says so); what was
+ * lost refuses the start unless `acceptDataLoss`. `all()` answers where the files stand, for the
+ * DataDir that writes on.
  */
-export function readBack(
-  dir: string,
-  onRecord: (rec: KeptRecord) => void,
-  acceptDataLoss: boolean,
-  notices: string[],
-): ReadBack {
-  return new Reading(dir, onRecord, acceptDataLoss, notices).all();
-}
-
-/** One reading of a data dir back: what it was handed, and what is missing or damaged so far. */
-class Reading {
+export class Reading {
   readonly format: number | undefined;
   readonly checkpoint: Checkpoint | undefined;
   readonly checkpointProblem: string | undefined;
@@ -68,7 +48,7 @@ class Reading {
     ({ checkpoint: this.checkpoint, problem: this.checkpointProblem } = readCheckpoint(dir));
   }
 
-  all(): ReadBack {
+  all() {
     const { dir, checkpoint, damage, format } = this;
     const snapshot = this.snapshot();
     const snapshotGeneration = snapshot?.generation;
@@ -98,6 +78,8 @@ class Reading {
       );
     this.refuseOrAccept();
     removeLeftovers(dir, snapshotGeneration);
+    // The journal appended to next, as it was read; the sealed ones: closed by a background
+    // compaction whose snapshot is not in place yet.
     return { format, snapshotBytes: snapshot?.fileBytes ?? 0, snapshotMark: snapshot?.mark, sealed, current };
   }
 
@@ -216,18 +198,11 @@ class Reading {
   }
 }
 
-/** One journal read back: how much is good (its records by kind), and what its end says. */
-interface JournalRead {
-  read: DecodeResult;
-  /** Damage to acknowledged records: where, and what was lost. */
-  lost?: string;
-  /** The last write a crash cut short, to be cut off (never acknowledged): what it was. */
-  repaired?: string;
-}
-
 /**
- * Reads `buf`, one journal's bytes, handing each good record to `onRecord`. `mark`: what the
- * checkpoint named for it; `newest`: the last journal, the only one a crash can leave cut short.
+ * Reads `buf`, one journal's bytes, handing each good record to `onRecord`; answers how much is good,
+ * the damage to acknowledged records (`lost`), or the last write a crash cut short, to be cut off
+ * (`repaired`). `mark`: what the checkpoint named for it; `newest`: the last journal, the only one a
+ * crash can leave cut short.
  */
 function readJournal(
   buf: Buffer,
@@ -237,7 +212,7 @@ function readJournal(
     checkpointAt: string | undefined;
     onRecord: (rec: KeptRecord) => void;
   },
-): JournalRead {
+): { read: DecodeResult; lost?: string; repaired?: string } {
   const { mark } = o;
   const read = decodeRecords(buf, o.onRecord);
   const { problem } = read;

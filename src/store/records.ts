@@ -1,12 +1,6 @@
 import { writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import {
-  type KeptRecord,
-  keptRecord,
-  type OutgoingBytes,
-  type OutgoingRecord,
-  type SnapshotHeader,
-} from './kinds.js';
+import { type KeptRecord, keptRecord, type OutgoingRecord, type SnapshotHeader } from './kinds.js';
 
 /**
  * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a gzipped body, kept
@@ -22,10 +16,9 @@ const HEAD_BYTES = 8;
 
 /** The bytes of one record, in a Buffer of its own. */
 export function encodeRecord(rec: OutgoingStoreRecord): Buffer {
-  const json = JSON.stringify({ k: rec.k, d: rec.d });
-  const jsonLength = Buffer.byteLength(json);
-  const out = Buffer.allocUnsafe(recordLength(jsonLength, rec.b));
-  writeRecord(rec, json, jsonLength, out, 0);
+  const json = Buffer.byteLength(JSON.stringify({ k: rec.k, d: rec.d }));
+  const out = Buffer.allocUnsafe(HEAD_BYTES + 4 + json + (rec.b?.length ?? 0));
+  encodeRecordAt(rec, out, 0);
   return out;
 }
 
@@ -37,30 +30,15 @@ export function encodeRecord(rec: OutgoingStoreRecord): Buffer {
 export function encodeRecordAt(rec: OutgoingStoreRecord, into: Buffer, at: number): number {
   const json = JSON.stringify({ k: rec.k, d: rec.d });
   const jsonLength = Buffer.byteLength(json);
-  const length = recordLength(jsonLength, rec.b);
-  if (at + length > into.length) return -1;
-  writeRecord(rec, json, jsonLength, into, at);
-  return at + length;
-}
-
-function recordLength(jsonLength: number, blob: OutgoingBytes | undefined): number {
-  return HEAD_BYTES + 4 + jsonLength + (blob?.length ?? 0);
-}
-
-function writeRecord(
-  rec: OutgoingStoreRecord,
-  json: string,
-  jsonLength: number,
-  out: Buffer,
-  at: number,
-): void {
   const payloadLength = 4 + jsonLength + (rec.b?.length ?? 0);
-  out.writeUInt32LE(payloadLength, at);
-  out.writeUInt32LE(jsonLength, at + HEAD_BYTES);
-  out.write(json, at + HEAD_BYTES + 4, jsonLength, 'utf8');
-  rec.b?.copy(out, at + HEAD_BYTES + 4 + jsonLength);
-  const payloadStart = at + HEAD_BYTES;
-  out.writeUInt32LE(crc32(out.subarray(payloadStart, payloadStart + payloadLength)), at + 4);
+  const end = at + HEAD_BYTES + payloadLength;
+  if (end > into.length) return -1;
+  into.writeUInt32LE(payloadLength, at);
+  into.writeUInt32LE(jsonLength, at + HEAD_BYTES);
+  into.write(json, at + HEAD_BYTES + 4, jsonLength, 'utf8');
+  rec.b?.copy(into, at + HEAD_BYTES + 4 + jsonLength);
+  into.writeUInt32LE(crc32(into.subarray(at + HEAD_BYTES, end)), at + 4);
+  return end;
 }
 
 /** What reading a file found: how many records, and where the good part ends when a bad record follows. */

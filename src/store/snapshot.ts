@@ -61,7 +61,9 @@ export function stateRecords(s: KeptServices, clock: ClockMark): Iterable<Change
 }
 
 /** The users, credentials and trusted certificates as the changes that add them. */
-export function configurationChanges(s: KeptServices): Change[] {
+export function configurationChanges(
+  s: KeptServices,
+): Extract<Change, { kind: 'user_added' | 'credential_added' | 'trust_added' }>[] {
   return [
     ...s.auth.users.list().map((user) => ({ kind: 'user_added' as const, user })),
     ...s.delivery.credentials.list().map((credential) => ({ kind: 'credential_added' as const, credential })),
