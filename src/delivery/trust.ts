@@ -89,6 +89,8 @@ export class TrustStore {
       case 'trust_removed':
         this.#byFingerprint.delete(change.certificate.fingerprint256);
         break;
+      default:
+        return; // not a change of trust (replay hands every store every change)
     }
     this.onChange?.(this.pems());
   }

@@ -22,81 +22,71 @@ import { AttemptShape, BatchResultShape } from '../model/delivery.js';
 import { instant, str } from '../model/fields.js';
 import { TRUST_SOURCES } from '../model/trust.js';
 
-/** Each kind of format-2 record and the shape of its data. */
-export const FORMAT_2_SHAPES = {
-  clock: ClockMarkShape,
-  'user+': UserSchema,
-  'user-': z.object({ username: str }),
-  'cred+': KeptCredentialShape,
-  'cred-': z.object({ id: str }),
-  'trust+': z.object({ text: str, source: z.enum(TRUST_SOURCES), fingerprint: str }),
-  'trust-': z.object({ fingerprint: str }),
-  faults: CHANGE_SHAPES.fault_used,
-  outages: CHANGE_SHAPES.outage_used,
-  res: ReservationDataShape,
-  'n+': NotificationDataShape,
-  'a>': z.object({ id: str, attempt: StartedAttemptShape }),
-  n: z.object({ id: str, ...settledFields, attempt: AttemptShape.optional() }),
-  'n-': CHANGE_SHAPES.notifications_dropped,
-  'b>': z.object({ at: instant }),
-  b: BatchResultShape,
-  req: JournalEntryShape,
-  tok: z.object({
-    ...CHANGE_SHAPES.token_issued.shape,
-    revoked: z.boolean(),
-  }),
-  'tok-': z.object({ token: str }),
-  // `reset` is the same record in both formats.
-} as const;
-
-export type Format2Kind = keyof typeof FORMAT_2_SHAPES;
-export type Format2Record = {
-  [K in Format2Kind]: { k: K; d: z.output<(typeof FORMAT_2_SHAPES)[K]> };
-}[Format2Kind];
-
 type Trusted = (fingerprint: string) => TrustedCertificate | undefined;
 
-/** The changes each kind of format-2 record stands for, in order (a token issued revoked is two). */
-const CHANGES_OF: {
-  [K in Format2Kind]: (d: z.output<(typeof FORMAT_2_SHAPES)[K]>, trusted: Trusted) => KeptChange[];
-} = {
-  clock: (mark) => [{ k: 'clock_started', d: { mark } }],
-  'user+': (user) => [{ k: 'user_added', d: { user } }],
-  'user-': (d) => [{ k: 'user_removed', d }],
-  'cred+': (credential) => [{ k: 'credential_added', d: { credential } }],
-  'cred-': (d) => [{ k: 'credential_removed', d }],
-  'trust+': ({ text, source }) => [
-    { k: 'trust_added', d: { certificate: certificateInfo(new X509Certificate(text), source), pem: text } },
-  ],
-  'trust-': ({ fingerprint }, trusted) => {
+/** A kind of format-2 record: the shape of its data, and the changes it stands for, in order. */
+function kind<S extends z.ZodType>(shape: S, changes: (d: z.output<S>, trusted: Trusted) => KeptChange[]) {
+  return { shape, changes };
+}
+
+const FORMAT_2 = {
+  clock: kind(ClockMarkShape, (mark) => [{ k: 'clock_started', d: { mark } }]),
+  'user+': kind(UserSchema, (user) => [{ k: 'user_added', d: { user } }]),
+  'user-': kind(z.object({ username: str }), (d) => [{ k: 'user_removed', d }]),
+  'cred+': kind(KeptCredentialShape, (credential) => [{ k: 'credential_added', d: { credential } }]),
+  'cred-': kind(z.object({ id: str }), (d) => [{ k: 'credential_removed', d }]),
+  'trust+': kind(
+    z.object({ text: str, source: z.enum(TRUST_SOURCES), fingerprint: str }),
+    ({ text, source }) => [
+      { k: 'trust_added', d: { certificate: certificateInfo(new X509Certificate(text), source), pem: text } },
+    ],
+  ),
+  // A removed certificate is named by its fingerprint: `trusted` answers the one read back with it.
+  'trust-': kind(z.object({ fingerprint: str }), ({ fingerprint }, trusted) => {
     const certificate = trusted(fingerprint);
     return certificate ? [{ k: 'trust_removed', d: { certificate } }] : [];
-  },
-  faults: (d) => [{ k: 'fault_used', d }],
-  outages: (d) => [{ k: 'outage_used', d }],
-  res: (d) => [{ k: 'reservation_saved', d }],
-  'n+': (notification) => [{ k: 'notification_created', d: { notification } }],
-  'a>': (d) => [{ k: 'attempt_started', d }],
-  n: ({ id, attempt, ...settled }) => [
-    attempt
-      ? { k: 'attempt_ended', d: { id, attempt, settled } }
-      : { k: 'notification_cancelled', d: { id, settled } },
-  ],
-  'n-': (d) => [{ k: 'notifications_dropped', d }],
-  'b>': (d) => [{ k: 'batch_started', d }],
-  b: (result) => [{ k: 'batch_done', d: { result } }],
-  req: (entry) => [{ k: 'call_journaled', d: { entry } }],
-  tok: ({ revoked, ...issued }) => [
-    { k: 'token_issued', d: issued },
-    ...(revoked ? [{ k: 'token_revoked' as const, d: { token: issued.token } }] : []),
-  ],
-  'tok-': (d) => [{ k: 'token_revoked', d }],
+  }),
+  faults: kind(CHANGE_SHAPES.fault_used, (d) => [{ k: 'fault_used', d }]),
+  outages: kind(CHANGE_SHAPES.outage_used, (d) => [{ k: 'outage_used', d }]),
+  res: kind(ReservationDataShape, (d) => [{ k: 'reservation_saved', d }]),
+  'n+': kind(NotificationDataShape, (notification) => [{ k: 'notification_created', d: { notification } }]),
+  'a>': kind(z.object({ id: str, attempt: StartedAttemptShape }), (d) => [{ k: 'attempt_started', d }]),
+  n: kind(
+    z.object({ id: str, ...settledFields, attempt: AttemptShape.optional() }),
+    ({ id, attempt, ...settled }) => [
+      attempt
+        ? { k: 'attempt_ended', d: { id, attempt, settled } }
+        : { k: 'notification_cancelled', d: { id, settled } },
+    ],
+  ),
+  'n-': kind(CHANGE_SHAPES.notifications_dropped, (d) => [{ k: 'notifications_dropped', d }]),
+  'b>': kind(z.object({ at: instant }), (d) => [{ k: 'batch_started', d }]),
+  b: kind(BatchResultShape, (result) => [{ k: 'batch_done', d: { result } }]),
+  req: kind(JournalEntryShape, (entry) => [{ k: 'call_journaled', d: { entry } }]),
+  // A token issued revoked is two changes.
+  tok: kind(
+    z.object({ ...CHANGE_SHAPES.token_issued.shape, revoked: z.boolean() }),
+    ({ revoked, ...issued }) => [
+      { k: 'token_issued', d: issued },
+      ...(revoked ? [{ k: 'token_revoked' as const, d: { token: issued.token } }] : []),
+    ],
+  ),
+  'tok-': kind(z.object({ token: str }), (d) => [{ k: 'token_revoked', d }]),
+  // `reset` is the same record in both formats.
 };
 
-/**
- * The changes one format-2 record stands for. A removed certificate is named by its fingerprint:
- * `trusted` answers the certificate read back with it.
- */
-export function changesOf(rec: Format2Record, trusted: Trusted): KeptChange[] {
-  return (CHANGES_OF[rec.k] as (d: Format2Record['d'], trusted: Trusted) => KeptChange[])(rec.d, trusted);
+export type Format2Kind = keyof typeof FORMAT_2;
+/** Each kind of format-2 record and the shape of its data. */
+export const FORMAT_2_SHAPES = Object.fromEntries(
+  Object.entries(FORMAT_2).map(([k, { shape }]) => [k, shape]),
+) as {
+  [K in Format2Kind]: (typeof FORMAT_2)[K]['shape'];
+};
+
+/** The changes one format-2 record stands for. */
+export function changesOf(
+  rec: { [K in Format2Kind]: { k: K; d: z.output<(typeof FORMAT_2)[K]['shape']> } }[Format2Kind],
+  trusted: Trusted,
+): KeptChange[] {
+  return (FORMAT_2[rec.k].changes as (d: unknown, trusted: Trusted) => KeptChange[])(rec.d, trusted);
 }

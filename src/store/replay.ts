@@ -28,57 +28,24 @@ const UNSETTLED = {
   cancelWhenSettled: undefined,
 };
 
-const users = (s: KeptServices) => s.auth.users;
-const credentials = (s: KeptServices) => s.delivery.credentials;
-const trust = (s: KeptServices) => s.delivery.trustStore;
-const faults = (s: KeptServices) => s.auth.faults;
-const outages = (s: KeptServices) => s.delivery.outages;
-const journal = (s: KeptServices) => s.auth.journal;
-const tokens = (s: KeptServices) => s.auth.tokens;
-const reservations = (s: KeptServices) => s.reservations.state;
-const outbox = (s: KeptServices) => s.delivery.outbox.state;
-
-/** The store whose `apply` makes each kind (decision 0212): a kind without one does not compile. */
-const OWNER: {
-  [K in Exclude<ReplayedChange['kind'], 'reset'>]: (
-    s: KeptServices,
-  ) => ChangeOwner<Extract<ReplayedChange, { kind: K }>>;
-} = {
-  user_added: users,
-  user_replaced: users,
-  user_removed: users,
-  credential_added: credentials,
-  credential_replaced: credentials,
-  credential_removed: credentials,
-  trust_added: trust,
-  trust_removed: trust,
-  fault_added: faults,
-  fault_removed: faults,
-  faults_cleared: faults,
-  fault_used: faults,
-  outage_added: outages,
-  outage_removed: outages,
-  outages_cleared: outages,
-  outage_used: outages,
-  outages_of_credential_removed: outages,
-  call_journaled: journal,
-  token_issued: tokens,
-  token_revoked: tokens,
-  reservation_saved: reservations,
-  notification_created: outbox,
-  attempt_started: outbox,
-  attempt_ended: outbox,
-  notification_cancelled: outbox,
-  batch_started: outbox,
-  batch_done: outbox,
-  notifications_dropped: outbox,
-};
-
-/** Hands a change to the `apply` of its store (reset: of every store it forgets). */
+/**
+ * Hands a change to the `apply` of every store: each makes the kinds it owns (a switch on the kind)
+ * and passes over the others, so no kind can miss its store (decision 0266).
+ */
 export function applyTo(s: KeptServices, change: ReplayedChange): void {
-  if (change.kind === 'reset')
-    for (const store of [faults, outages, journal, tokens, reservations, outbox]) store(s).apply(change);
-  else (OWNER[change.kind](s) as ChangeOwner<ReplayedChange>).apply(change);
+  const { auth, delivery } = s;
+  for (const store of [
+    auth.users,
+    delivery.credentials,
+    delivery.trustStore,
+    auth.faults,
+    delivery.outages,
+    auth.journal,
+    auth.tokens,
+    s.reservations.state,
+    delivery.outbox.state,
+  ])
+    (store as ChangeOwner<ReplayedChange>).apply(change);
 }
 
 /**
