@@ -1,12 +1,9 @@
-import type { z } from 'zod';
 import { OPTION_NAMES, type SettingNames } from '../config/names.js';
 import { formatPath, InputError } from '../errors.js';
 import { ApiKeySchema, CredentialInputSchema } from '../model/credential.js';
 import { parseOr, type Refusal } from '../model/refusal.js';
 
 export { ApiKeySchema, CredentialInputSchema };
-
-export type CredentialInput = z.input<typeof CredentialInputSchema>;
 
 /** A stored credential: id assigned, URL checked, warnings attached. */
 export interface Credential {
