@@ -6,7 +6,6 @@ import type { Logger } from '../log.js';
 import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
 import { DataDir } from './data-dir.js';
-import type { OutgoingRecord } from './kinds.js';
 import { applyTo, RecordReader, replay } from './replay.js';
 import { configurationChanges, stateRecords } from './snapshot.js';
 
@@ -155,26 +154,6 @@ export class PersistentState {
     this.#dir.close();
   }
 
-  #append(rec: OutgoingRecord): void {
-    const failing = this.#dir.failure;
-    try {
-      this.#dir.append(rec);
-    } catch (err) {
-      if (!failing)
-        this.#target?.log.error(
-          { dataDir: this.dir, err },
-          'data dir not writable: changes are answered 503 and not kept until a write succeeds',
-        );
-      throw err;
-    }
-    if (failing)
-      this.#target?.log.warn(
-        { dataDir: this.dir, since: failing.since },
-        'data dir writable again: changes are kept again',
-      );
-    if (Date.now() >= this.#compactRetryMs && this.#dir.wantsCompaction()) this.#queueCompaction();
-  }
-
   #queueCompaction(): void {
     if (this.#compactQueued) return;
     this.#compactQueued = true;
@@ -197,9 +176,26 @@ export class PersistentState {
    */
   #keep(t: AttachTarget, change: Change): void {
     const rec = recordOf(change, { services: t, mark: () => this.#mark(t.clock) });
-    if (rec) this.#append(rec);
+    if (!rec) return;
+    const failing = this.#dir.failure;
+    try {
+      this.#dir.append(rec);
+    } catch (err) {
+      if (!failing)
+        t.log.error(
+          { dataDir: this.dir, err },
+          'data dir not writable: changes are answered 503 and not kept until a write succeeds',
+        );
+      throw err;
+    }
+    if (failing)
+      t.log.warn(
+        { dataDir: this.dir, since: failing.since },
+        'data dir writable again: changes are kept again',
+      );
     // What reset forgot, the data dir forgets too: the next snapshot holds only what it kept.
-    if (change.kind === 'reset') this.#queueCompaction();
+    if (change.kind === 'reset' || (Date.now() >= this.#compactRetryMs && this.#dir.wantsCompaction()))
+      this.#queueCompaction();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Change } from '../change-stream.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import { type Attempt, buildNotification } from '../delivery/notification.js';
-import { type ChangeOwner, RESET } from '../model/change-sink.js';
+import type { ChangeOwner } from '../model/change-sink.js';
 import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
 import type { KeptServices } from './change-records.js';
 import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
@@ -145,7 +145,7 @@ export function replay(s: KeptServices, read: (ReadChange | undefined)[]): strin
         }
         break;
       default:
-        change = k === 'reset' ? RESET : ({ kind: k, ...d } as ReplayedChange);
+        change = { kind: k, ...d } as ReplayedChange; // the change read back is the change
     }
     if (change) applyTo(s, change);
   }
