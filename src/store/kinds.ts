@@ -40,10 +40,7 @@ export type KeptRecord = { [K in RecordKind]: RecordOf<K> }[RecordKind];
  * A record's bytes on their way to disk: a Buffer, or a stored body (src/contract/body-file.ts),
  * copied from where it is kept straight into the encoded record.
  */
-export interface OutgoingBytes {
-  readonly length: number;
-  copy(target: Uint8Array, targetStart: number): number;
-}
+export type OutgoingBytes = Pick<Buffer, 'length' | 'copy'>;
 
 /** A record as it is written: a kept record whose bytes may still be where they are kept. */
 export type OutgoingRecord = { [K in RecordKind]: RecordOf<K, OutgoingBytes> }[RecordKind];
@@ -53,11 +50,7 @@ export type ChangeRecord = Extract<OutgoingRecord, { k: keyof typeof CHANGE_SHAP
 
 /** The first record of a snapshot file: which generation it is, and when it was written. */
 const SnapshotHeaderShape = z.object({ generation: int, format: int, at: str });
-export interface SnapshotHeader {
-  k: 'snapshot';
-  d: z.output<typeof SnapshotHeaderShape>;
-  b?: undefined;
-}
+export type SnapshotHeader = { k: 'snapshot'; d: z.output<typeof SnapshotHeaderShape>; b?: undefined };
 
 const KINDS = Object.keys(RECORD_SHAPES) as RecordKind[];
 const isKind = (k: string): k is RecordKind => Object.hasOwn(RECORD_SHAPES, k);

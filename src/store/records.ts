@@ -48,12 +48,8 @@ export interface DecodeResult {
   kinds: Record<string, number>;
   /** Bytes of good records from the start of the file. */
   goodBytes: number;
-  /**
-   * Why reading stopped before the end of the file; absent when the file was whole. `damaged`: a
-   * whole record (its checksum good) that is not one this code keeps (an unknown kind, data that
-   * does not fit its kind) or that replay refused: never an interrupted write.
-   */
-  problem?: { offset: number; reason: string; last: boolean; damaged?: true };
+  /** Why reading stopped before the end of the file; absent when the file was whole. */
+  problem?: { offset: number; reason: string; last: boolean };
   /** The snapshot's header, when `header` was asked for. */
   header?: SnapshotHeader;
 }
@@ -64,8 +60,9 @@ export interface DecodeResult {
  * checked against its kind's shape first (src/store/kinds.ts). Reading stops at the first record that
  * is truncated or fails its checksum (`problem.last` says whether it was the last thing in the file:
  * the crash case, which the caller may repair by truncating; or whether bytes that look like more
- * records follow: corruption), or that is whole but not a record this code keeps, or that `onRecord`
- * refused (`problem.damaged`). `header`: the first record is a snapshot's header, answered apart.
+ * records follow: corruption), or that is whole but not a record this code keeps (an unknown kind, data
+ * that does not fit its kind), or that `onRecord` refused. `header`: the first record is a snapshot's
+ * header, answered apart.
  */
 export function decodeRecords(
   buf: Buffer,
@@ -88,7 +85,7 @@ export function decodeRecords(
       count,
       kinds,
       goodBytes: at,
-      problem: { offset: at, reason, last: isLast(buf, at), damaged: true },
+      problem: { offset: at, reason, last: isLast(buf, at) },
       ...(head ? { header: head } : {}),
     });
     let raw: unknown;
