@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const STORE_MAX_LINES = 1600;
 /** Today's size of src/store/: lower it as the folder shrinks, never raise it. */
-const STORE_CEILING = 1922;
+const STORE_CEILING = 1906;
 const FILE_MAX_LINES = 400;
 const FUNCTION_MAX_LINES = 80;
 

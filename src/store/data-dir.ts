@@ -12,6 +12,8 @@ import {
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
 import {
+  CHECKPOINT_FILE,
+  type Checkpoint,
   closeQuietly,
   DATA_DIR_FORMAT,
   type DataDirFailure,
@@ -20,11 +22,11 @@ import {
   type JournalMark,
   journalName,
   readFormat,
+  replaceJson,
   SNAPSHOT_FILE,
   type SnapshotMark,
   storeError,
   syncDir,
-  writeCheckpoint,
   writeFormat,
 } from './dir-files.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
@@ -190,26 +192,25 @@ export class DataDir {
 
   /**
    * Writes `checkpoint.json` (decision 0111): every journal that must exist and how long it was,
-   * with its records by kind, and the snapshot's size. Written at open, after each flush to the disk,
-   * at a compaction and at a clean close; a start finding less than it names refuses.
+   * with its records by kind, and the snapshot's size; a start finding less than it names refuses.
+   * Never throws: on a full disk the previous checkpoint names less than there is, still true.
    */
   #writeCheckpoint(state: 'running' | 'stopped'): void {
-    writeCheckpoint(this.dir, {
-      at: new Date().toISOString(),
-      state,
-      ...(this.#snapshotMark ? { snapshot: this.#snapshotMark } : {}),
-      journals: [...this.#sealed, this.#current], // written at once: no copy needed
-    });
+    const journals = [...this.#sealed, this.#current];
+    const checkpoint: Checkpoint = { at: new Date().toISOString(), state, journals };
+    if (this.#snapshotMark) checkpoint.snapshot = this.#snapshotMark;
+    try {
+      replaceJson(join(this.dir, CHECKPOINT_FILE), checkpoint);
+    } catch {
+      // Kept as it was.
+    }
   }
 
   /**
-   * Compaction (decisions 0127, 0146): `state` is a cut of the state taken just before the call
-   * (`stateRecords`: references and shallow copies; its records are built as they are iterated).
-   * The journal switches to generation N+1 at once, then snapshot N+1 is built, encoded and written
-   * in slices of COMPACT_SLICE_BYTES with a turn of the event loop between them, synced and renamed
-   * into place. A crash before the rename leaves snapshot N with journals N and N+1, read in order
-   * at the next start; after it, snapshot N+1 with journal N+1. Resolves with what it wrote, or
-   * undefined when it did not run (closed, another one running, overtaken by `compact`).
+   * Compaction (decisions 0127, 0146) of `state`, a cut taken just before the call (`stateRecords`):
+   * the journal switches to generation N+1 at once, then snapshot N+1 is written in slices with a
+   * turn of the event loop between them, synced and renamed into place. Resolves with what it wrote,
+   * or undefined when it did not run (closed, another one running, overtaken by `compact`).
    */
   async compactInBackground(state: Iterable<OutgoingRecord>): Promise<Compacted | undefined> {
     if (this.#closed || this.#compacting) return undefined;
@@ -303,10 +304,8 @@ export class DataDir {
   }
 
   /**
-   * Flushes what was written to the disk itself (fdatasync), then the checkpoint names the journal
-   * as it is: every SYNC_INTERVAL_MS and at a clean close. On the event loop: on the thread pool it
-   * gained nothing on the data dir's throughput (docs/perf-budget.md). A failure is kept for health,
-   * never thrown.
+   * Flushes what was written to the disk itself (fdatasync, on the event loop: decision 0249), then
+   * the checkpoint names the journal as it is. A failure is kept for health, never thrown.
    */
   sync(): void {
     if (!this.#dirty || this.#closed) return;

@@ -131,7 +131,7 @@ export function writeFormat(dir: string): void {
 }
 
 /** Writes `value` as `file`, whole: to a temporary file, renamed over it. */
-function replaceJson(file: string, value: unknown): void {
+export function replaceJson(file: string, value: unknown): void {
   writeFileSync(`${file}.tmp`, `${JSON.stringify(value)}\n`);
   renameSync(`${file}.tmp`, file);
 }
@@ -148,15 +148,6 @@ export function syncDir(dir: string): void {
 
 export function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
   return new EmulatorError(code, message, 500, 'user_input', details);
-}
-
-/** Writes `checkpoint.json` (decision 0111); never throws: an older checkpoint only checks less. */
-export function writeCheckpoint(dir: string, checkpoint: Checkpoint): void {
-  try {
-    replaceJson(join(dir, CHECKPOINT_FILE), checkpoint);
-  } catch {
-    // A full disk: the previous checkpoint names less than there is, which is still true.
-  }
 }
 
 /** Deletes the journals older than `generation` (folded into its snapshot). */

@@ -24,8 +24,7 @@ export function encodeRecord(rec: OutgoingStoreRecord): Buffer {
 
 /**
  * Encodes `rec` into `into` at `at` and answers where it ends, or -1 (nothing written) when it does
- * not fit: a journal append and a compaction encode into one buffer they reuse, so a record costs no
- * Buffer of its own and its body is copied once, from where it is kept (decision 0157).
+ * not fit: a journal append and a compaction reuse one buffer (decision 0157).
  */
 export function encodeRecordAt(rec: OutgoingStoreRecord, into: Buffer, at: number): number {
   const json = JSON.stringify({ k: rec.k, d: rec.d });
@@ -156,9 +155,7 @@ const COMPACT_SLICE_BYTES = 256 * 1024;
 
 /**
  * Records encoded one after another into one buffer of COMPACT_SLICE_BYTES, written to `fd` each
- * time it fills: a snapshot of 25,000 records makes no Buffer per record and copies each body once,
- * from where it is kept (decision 0157; before, each record's Buffers lived until their slice was
- * written, long enough to reach V8's old space and keep malloc's arena grown after a compaction).
+ * time it fills: no Buffer per record, each body copied once, from where it is kept (decision 0157).
  */
 export class RecordSlices {
   readonly #buf = Buffer.allocUnsafeSlow(COMPACT_SLICE_BYTES);

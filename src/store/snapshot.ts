@@ -8,12 +8,9 @@ import type { ChangeRecord } from './kinds.js';
  * 0230), written through the journal's own `recordOf`, in an order replay can follow (reservations
  * before the notifications that share their bodies), plus the attempts and the batch running now, so
  * a crash after the snapshot still finds them cut off.
- *
- * The cut is taken when this is called and is cheap: references to what does not change once stored
- * (reservations, credentials, journal entries, a notification's attempts array), a shallow copy of
- * each notification's own fields and of each token. The records are built as they are iterated, so
- * a background compaction builds them slice by slice instead of holding the event loop for all
- * (decision 0146); changes made meanwhile go to the next journal and are not in them.
+ * The cut is taken when this is called and is cheap (references to what does not change once
+ * stored, a shallow copy of each notification); the records are built as they are iterated
+ * (decision 0146).
  */
 export function stateRecords(s: KeptServices, clock: ClockMark): Iterable<ChangeRecord> {
   const small: Change[] = [
