@@ -1,11 +1,11 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminCall } from './helpers/admin-call.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
 import { fillFileSystem, mountSmallDisk, unmountSmallDisk } from './helpers/fill.js';
+import { http } from './helpers/http.js';
 
 // Issue 43 §4: every setting and state survives a restart exactly, through the real CLI (dist/).
 
@@ -22,41 +22,21 @@ function dataDir(): string {
 
 const USER = { username: 'ana', password: 'pw', idWeb: 7, webDescription: 'Ana' };
 
-/**
- * `n` GetAccessToken calls (JSON, API 1.6), `parallel` at a time, on kept-alive connections:
- * node:http costs the test's process about a third of what fetch does per call (decision 0267).
- */
+/** `n` GetAccessToken calls (JSON, API 1.6), `parallel` at a time. */
 async function calls(url: string, n: number, parallel = 16): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: parallel });
-  const target = new URL('/api/1.6/FlightService.json/GetAccessToken', url);
-  const body = JSON.stringify({ username: 'ana', password: 'pw' });
-  const call = () =>
-    new Promise<number>((resolve, reject) => {
-      const req = request(target, {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      });
-      req.once('error', reject);
-      req.once('response', (res) => {
-        res.resume();
-        res.once('error', reject);
-        res.once('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.end(body);
-    });
   let next = 0;
   const one = async () => {
     while (next < n) {
       next++;
-      expect(await call()).toBe(200);
+      const res = await http(`${url}/api/1.6/FlightService.json/GetAccessToken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'ana', password: 'pw' }),
+      });
+      expect(res.status).toBe(200);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: parallel }, one));
-  } finally {
-    agent.destroy();
-  }
+  await Promise.all(Array.from({ length: parallel }, one));
 }
 
 /** How many calls the journal lists: the `total` of its page (decision 0236). */
