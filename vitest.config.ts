@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { TEST_DEADLINE_MS } from './test/helpers/deadline.js';
+import { SlowFirst } from './test/helpers/slow-first.js';
 
 /**
  * `npm test`: the complete functional suite, every feature end to end. Two groups run apart, and
@@ -46,6 +47,8 @@ export default defineConfig({
     // Most files wait on sockets, timers and child processes rather than compute: four at a time keep
     // two cores busy (two left them ~40% idle). VITEST_MAX_WORKERS overrides it.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 4,
+    // The longest files start first, so none runs alone at the end (test/helpers/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
     projects: [
       {
         extends: true,

@@ -11,7 +11,7 @@ import { haveChromium, useChromium, waitText } from './helpers/chromium.js';
 import { deliveryEmulator } from './helpers/delivery.js';
 import { receiver } from './helpers/receiver.js';
 
-const { open } = useChromium();
+const { open, newPage } = useChromium();
 /** A delivered notification after a 503, a user and a GetAccessToken call: every tab has something. */
 async function populated() {
   const r = await receiver();
@@ -41,6 +41,17 @@ async function populated() {
 }
 
 describe.skipIf(!haveChromium)('the dashboard for a keyboard and a screen reader', () => {
+  it('axe finds what is serious or critical (a button without a name, text without contrast), and only that', async () => {
+    const page = await newPage();
+    await page.setContent(
+      '<html lang="en"><title>t</title><body><h2>no h1, no main</h2><button></button>' +
+        '<p style="color:#bbb;background:#fff">faint</p></body></html>',
+    );
+    // heading-order, page-has-heading-one and region (moderate) would fire too: the helper skips
+    // the rules whose impact is minor or moderate, which can report nothing serious or critical.
+    expect((await axeFindings(page)).map((f) => f.split(' ')[0])).toEqual(['button-name', 'color-contrast']);
+  });
+
   it('has no serious or critical axe-core finding on any tab, with a delivery and a call opened', async () => {
     const { emu, id } = await populated();
     const page = await open(emu.url, `#notifications/${id}`);

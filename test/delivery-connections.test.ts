@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createServerCertificate } from '../src/certs/index.js';
 import { type DeliveryHarness, deliveryEmulator } from './helpers/delivery.js';
 import { OK_200, type RawScript, rawReceiver } from './helpers/raw-receiver.js';
-import { testCa, testCaFile } from './helpers/tls.js';
+import { loopbackCertificate, testCaFile } from './helpers/tls.js';
 
 /** A TLS server certificate for 127.0.0.1 signed by the test CA. */
 function tlsOptions() {
-  const { certPem, keyPem } = createServerCertificate({ ca: testCa(), hosts: ['127.0.0.1', 'localhost'] });
+  const { certPem, keyPem } = loopbackCertificate();
   return { cert: certPem, key: keyPem };
 }
 

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { adminCall } from './helpers/admin-call.js';
 import { DataDirServe } from './helpers/data-dir-serve.js';
 import { fillFileSystem, mountSmallDisk, unmountSmallDisk } from './helpers/fill.js';
+import { http } from './helpers/http.js';
 
 // Issue 43 §4: every setting and state survives a restart exactly, through the real CLI (dist/).
 
@@ -27,13 +28,12 @@ async function calls(url: string, n: number, parallel = 16): Promise<void> {
   const one = async () => {
     while (next < n) {
       next++;
-      const res = await fetch(`${url}/api/1.6/FlightService.json/GetAccessToken`, {
+      const res = await http(`${url}/api/1.6/FlightService.json/GetAccessToken`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'ana', password: 'pw' }),
       });
       expect(res.status).toBe(200);
-      await res.arrayBuffer();
     }
   };
   await Promise.all(Array.from({ length: parallel }, one));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ADMIN_ROUTES } from '../../src/admin/contract/routes.js';
+import { http } from './http.js';
 
 type Operation = keyof typeof ADMIN_ROUTES;
 
@@ -130,13 +131,10 @@ function idsIn(list: unknown, name: string): unknown[] {
 }
 
 async function get(url: string, path: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${url}/__admin${path}`);
-  const type = res.headers.get('content-type') ?? '';
-  if (!type.includes('json')) {
-    const bytes = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, body: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
-  }
-  return { status: res.status, body: (await res.json()) as unknown };
+  const res = await http(`${url}/__admin${path}`);
+  if (!res.type.includes('json'))
+    return { status: res.status, body: `sha256:${createHash('sha256').update(res.body).digest('hex')}` };
+  return { status: res.status, body: JSON.parse(res.body.toString()) as unknown };
 }
 
 /**

@@ -9,6 +9,7 @@ import { ADMIN_ROUTES } from '../../src/admin/contract/routes.js';
 import { readState, type StatePath, stateDifferences, statePaths } from './admin-state.js';
 import { serveOnDataDir, stop } from './data-dir-emulators.js';
 import { atFileEnd } from './file-hooks.js';
+import { http } from './http.js';
 import { WRITES_KEPT_BY_RESET } from './reset-oracle.js';
 import { testCa } from './tls.js';
 
@@ -239,7 +240,7 @@ const PICKS_FROM: Partial<Record<Step['op'], string>> = {
 async function lists(url: string, op: Step['op']): Promise<Lists> {
   const name = PICKS_FROM[op];
   if (!name) return {};
-  const body = (await (await fetch(`${url}/__admin/${name}`)).json()) as Record<string, unknown>;
+  const body = JSON.parse((await http(`${url}/__admin/${name}`)).body.toString()) as Record<string, unknown>;
   const items = Object.values(body).find(Array.isArray) as Array<Record<string, unknown>> | undefined;
   return { [name]: items ?? [] };
 }
@@ -251,26 +252,26 @@ async function run(url: string, step: Step): Promise<string | undefined> {
     const password = step.variant % 3 ? 'pw' : 'wrong';
     // 1.6 names its fields in lower case, 1.7 in PascalCase (the spec's request members).
     const v17 = step.variant % 2 === 1;
-    await fetch(`${url}/api/1.${v17 ? 7 : 6}/FlightService.json/GetAccessToken`, {
+    await http(`${url}/api/1.${v17 ? 7 : 6}/FlightService.json/GetAccessToken`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(v17 ? { Username: user, Password: password } : { username: user, password }),
-    }).then((r) => r.arrayBuffer());
+    });
     return `GetAccessToken ${user}`;
   }
   const call = REQUESTS[step.op as keyof typeof REQUESTS]?.(step, await lists(url, step.op));
   if (!call) return undefined;
   const method = METHODS[step.op]!;
-  const res = await fetch(`${url}/__admin${call.path}`, {
+  const body = call.raw ? call.raw.text : call.body === undefined ? undefined : JSON.stringify(call.body);
+  const res = await http(`${url}/__admin${call.path}`, {
     method,
     headers: call.raw
       ? { 'content-type': call.raw.type }
       : call.body === undefined
         ? {}
         : { 'content-type': 'application/json' },
-    body: call.raw ? call.raw.text : call.body === undefined ? undefined : JSON.stringify(call.body),
+    ...(body === undefined ? {} : { body }),
   });
-  await res.arrayBuffer();
   // A refusal (4xx: a user that exists already, a Void of a voided booking) is a step too: nothing changes.
   expect(res.status, `${step.op} ${method} ${call.path}`).toBeLessThan(500);
   return `${step.op} ${method} ${call.path} ${call.body === undefined ? '' : JSON.stringify(call.body)} → ${res.status}`;

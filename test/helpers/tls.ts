@@ -5,6 +5,7 @@ import {
   type CertificateAuthority,
   createCertificateAuthority,
   createServerCertificate,
+  type ServerCertificate,
 } from '../../src/certs/index.js';
 import type { Receiver, ReceiverOptions } from '../../src/receivers/index.js';
 import { atFileEnd } from './file-hooks.js';
@@ -37,31 +38,51 @@ export function testCaFile(): string {
   return join(dir, 'ca.pem');
 }
 
+/**
+ * Each kind's certificate, made once per process: a key costs ~0.3 CPU-s and no test varies a
+ * receiver's key, only whether its certificate is trusted, expired, for another host or TLS 1.0
+ * (decision 0267).
+ */
+const certificates = new Map<TlsReceiverKind, NonNullable<ReceiverOptions['tls']>>();
+
+/** The test CA's certificate for 127.0.0.1 and localhost (a trusted receiver's), made once per process. */
+export function loopbackCertificate(): ServerCertificate {
+  loopback ??= createServerCertificate({ ca: testCa(), hosts: ['127.0.0.1', 'localhost'] });
+  return loopback;
+}
+let loopback: ServerCertificate | undefined;
+
 /** Starts an HTTPS receiver on 127.0.0.1 whose certificate is valid, or broken in the named way. */
 export async function tlsReceiver(
   kind: TlsReceiverKind,
   options: Omit<ReceiverOptions, 'tls'> = {},
 ): Promise<Receiver> {
+  let tls = certificates.get(kind);
+  if (!tls) {
+    tls = certificateOf(kind);
+    certificates.set(kind, tls);
+  }
+  return receiver({ ...options, tls });
+}
+
+function certificateOf(kind: TlsReceiverKind): NonNullable<ReceiverOptions['tls']> {
   const authority = testCa();
   const hosts = ['127.0.0.1', 'localhost'];
-  const tls: ReceiverOptions['tls'] = (() => {
-    switch (kind) {
-      case 'trusted':
-        return createServerCertificate({ ca: authority, hosts });
-      case 'self-signed':
-        return createServerCertificate({ hosts });
-      case 'expired':
-        return createServerCertificate({ ca: authority, hosts, expired: true });
-      case 'wrong-host':
-        return createServerCertificate({ ca: authority, hosts: ['wrong-host.example'] });
-      case 'tls1.0':
-        return {
-          ...createServerCertificate({ ca: authority, hosts }),
-          minVersion: 'TLSv1' as const,
-          maxVersion: 'TLSv1' as const,
-          ciphers: 'DEFAULT@SECLEVEL=0',
-        };
-    }
-  })();
-  return receiver({ ...options, tls });
+  switch (kind) {
+    case 'trusted':
+      return loopbackCertificate();
+    case 'self-signed':
+      return createServerCertificate({ hosts });
+    case 'expired':
+      return createServerCertificate({ ca: authority, hosts, expired: true });
+    case 'wrong-host':
+      return createServerCertificate({ ca: authority, hosts: ['wrong-host.example'] });
+    case 'tls1.0':
+      return {
+        ...loopbackCertificate(),
+        minVersion: 'TLSv1' as const,
+        maxVersion: 'TLSv1' as const,
+        ciphers: 'DEFAULT@SECLEVEL=0',
+      };
+  }
 }
