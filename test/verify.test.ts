@@ -240,17 +240,26 @@ describe.concurrent('verify over plain http', () => {
   describe('verify against a receiver that hangs past the response timeout', () => {
     it('fails answers-within-timeout naming the late deliveries; refusing by not answering still counts as not 200', async () => {
       const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+      // A short timeout keeps the hanging deliveries short, and stays under the 3 s after which the kit
+      // experiments on an unanswered delivery; the cases that send the burst are left out: 50 at once
+      // beside a busy machine can take longer than that to answer (decision 0264).
       const report = await verifyReceiver({
         receiver: r.url,
         apiKey: KEY,
         allowHttp: true,
-        responseTimeoutMs: 800,
+        responseTimeoutMs: 2_000,
         seed: 4,
+        only: [
+          'acknowledges-issue',
+          'rejects-wrong-api-key',
+          'rejects-missing-authorization',
+          'answers-within-timeout',
+        ],
       });
       expect(byStatus(report).failed).toEqual(['answers-within-timeout']);
       const timing = caseOf(report, 'answers-within-timeout');
       expect(timing.reason).toMatch(
-        /^6 of \d+ deliveries got no answer within the 800 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
+        /^6 of \d+ deliveries got no answer within the 2000 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
       );
       // The wrong key and its 4 malformed variants, then no Authorization: 6 late; 5 shown.
       expect(timing.evidence.map((e) => e.received)).toEqual(
