@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type CaseId, type VerifyReport, verifyReceiver } from '../src/index.js';
 import { testCa, testCaFile, tlsReceiver } from './helpers/tls.js';
-import { type Mistake, verifyTestReceiver } from './helpers/verify-receivers.js';
+import { type ExchangeOrder, type Mistake, verifyTestReceiver } from './helpers/verify-receivers.js';
 
 const KEY = 'verify-test-key';
 
@@ -123,7 +123,8 @@ describe.concurrent('verify over plain http', () => {
    * every notification unacknowledged, and one keyed by filename also loses the new reservation of
    * an Exchange (same BookingNumber and UpdateDate, so the same filename as the old one).
    */
-  const MISTAKES: Array<[Mistake, CaseId[], RegExp]> = [
+  type Row = [Mistake, CaseId[], RegExp, ExchangeOrder?];
+  const MISTAKES: Row[] = [
     [
       'answers-202',
       ACKNOWLEDGING,
@@ -168,9 +169,22 @@ describe.concurrent('verify over plain http', () => {
     ],
   ];
 
-  describe.each(MISTAKES)('verify against a receiver with the mistake %s', (mistake, cases, reason) => {
-    it(`fails ${cases[0]} with the reason, and no case it does not check`, async () => {
-      const r = await verifyTestReceiver(KEY, mistake);
+  /**
+   * The filename mistakes again, with the half of an Exchange their receiver does not take first
+   * forced to arrive first (decision 0264): the kit sends both at once, so a loaded machine delivers
+   * either first, and the verdict must not depend on it.
+   */
+  const FORCED = MISTAKES.filter(([m]) => m.startsWith('records-by-filename')).map(
+    ([m, cases, reason]): Row => [m, cases, reason, m === 'records-by-filename' ? 'new' : 'old'],
+  );
+
+  const ROWS = [...MISTAKES, ...FORCED];
+  const arriving = (first?: ExchangeOrder) =>
+    first ? ` (the ${first === 'new' ? 'Issued-Exch' : 'Exchanged'} of an Exchange arriving first)` : '';
+
+  describe.each(ROWS)('verify against a receiver with the mistake %s', (mistake, cases, reason, first) => {
+    it(`fails ${cases[0]} with the reason, and no case it does not check${arriving(first)}`, async () => {
+      const r = await verifyTestReceiver(KEY, mistake, undefined, first);
       const report = await verifyReceiver({
         receiver: r.url,
         apiKey: KEY,
@@ -226,17 +240,26 @@ describe.concurrent('verify over plain http', () => {
   describe('verify against a receiver that hangs past the response timeout', () => {
     it('fails answers-within-timeout naming the late deliveries; refusing by not answering still counts as not 200', async () => {
       const r = await verifyTestReceiver(KEY, 'hangs-when-unauthenticated');
+      // A short timeout keeps the hanging deliveries short, and stays under the 3 s after which the kit
+      // experiments on an unanswered delivery; the cases that send the burst are left out: 50 at once
+      // beside a busy machine can take longer than that to answer (decision 0264).
       const report = await verifyReceiver({
         receiver: r.url,
         apiKey: KEY,
         allowHttp: true,
-        responseTimeoutMs: 800,
+        responseTimeoutMs: 2_000,
         seed: 4,
+        only: [
+          'acknowledges-issue',
+          'rejects-wrong-api-key',
+          'rejects-missing-authorization',
+          'answers-within-timeout',
+        ],
       });
       expect(byStatus(report).failed).toEqual(['answers-within-timeout']);
       const timing = caseOf(report, 'answers-within-timeout');
       expect(timing.reason).toMatch(
-        /^6 of \d+ deliveries got no answer within the 800 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
+        /^6 of \d+ deliveries got no answer within the 2000 ms response timeout \(in rejects-wrong-api-key, rejects-missing-authorization\)/,
       );
       // The wrong key and its 4 malformed variants, then no Authorization: 6 late; 5 shown.
       expect(timing.evidence.map((e) => e.received)).toEqual(

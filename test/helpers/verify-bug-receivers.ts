@@ -116,6 +116,11 @@ export interface BugReceiverOptions {
   defersUnknownVoid?: boolean;
   /** Another credential's key this receiver also serves (`accepts-any-credential-key`). */
   otherKey?: string;
+  /**
+   * `full-queue-drops`: answers a notification it queued this many ms late and one it dropped at
+   * once, so the order the kit sees the answers in is not its queue's order (as on a loaded machine).
+   */
+  queuedAnswerMs?: number;
   /** A stalled worker: records (from a queue) the first this many notifications, then nothing; answers 200 throughout. */
   stallAfter?: number;
   /** `dies`: POSTs answered before the process "dies" (the server closes, connections reset). */
@@ -392,7 +397,9 @@ export async function bugReceiver(apiKey: string, o: BugReceiverOptions = {}): P
       return [200, 'OK'];
     }
     if (bug === 'full-queue-drops') {
-      if (queue.length < 10) queue.push(state);
+      if (queue.length >= 10) return [200, 'OK'];
+      queue.push(state);
+      if (o.queuedAnswerMs) await sleep(o.queuedAnswerMs);
       return [200, 'OK'];
     }
     if (bug === 'inbox-keyed-by-arrival-time') {

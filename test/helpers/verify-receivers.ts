@@ -31,6 +31,14 @@ export type Mistake =
   /** Not a failure: answers 503 to a Void of an unknown booking once, then accepts it (a warning). */
   | 'defers-void-before-issue';
 
+/**
+ * Which half of an Exchange the receiver takes first, whatever order they arrive in (the kit sends
+ * both at once, so either may arrive first): `old` holds the Issued-Exch until the Exchanged
+ * arrived, `new` the other way round. A verdict that must not depend on arrival order is checked
+ * under both.
+ */
+export type ExchangeOrder = 'old' | 'new';
+
 export interface TestReceiver {
   url: string;
   /** Probe template for `--probe`. */
@@ -64,14 +72,16 @@ export async function verifyTestReceiver(
   apiKey: string,
   mistake?: Mistake,
   tls?: { certPem: string; keyPem: string },
+  exchangeFirst?: ExchangeOrder,
 ): Promise<TestReceiver> {
   const bookings = new Map<number, State>();
   const byFilename = new Map<string, State>();
   const seenBodies = new Set<string>();
   const deferred = new Set<number>();
-  // Exchange order for the filename mistakes: BookingIDs recorded, and requests held for one of them.
-  const recorded = new Set<number>();
-  const heldFor = new Map<number, Array<() => void>>();
+  // Notifications by `${BookingID} ${BookingStatus}`: taken in (decided or held; a forced Exchange
+  // order waits on it), and recorded (the filename mistakes' Exchange order waits on it).
+  const arrived = keyedEvents();
+  const recorded = keyedEvents();
   let requests = 0;
 
   const byFilenameMistake =
@@ -138,39 +148,38 @@ export async function verifyTestReceiver(
       (state.UpdateDate === current.UpdateDate &&
         (RANK[state.BookingStatus] ?? 0) > (RANK[current.BookingStatus] ?? 0));
     if (newer) bookings.set(r.BookingID, state);
-    recorded.add(r.BookingID);
-    for (const release of heldFor.get(r.BookingID) ?? []) release();
-    heldFor.delete(r.BookingID);
+    recorded.add(`${r.BookingID} ${r.BookingStatus}`);
     return mistake === 'answers-202' ? [202, 'accepted'] : [200, 'OK'];
   };
 
+  /** Answers a request taken in, once the request the filename mistakes hold it for was recorded. */
+  const take = (req: IncomingMessage, res: ServerResponse, raw: Buffer, r: Reservation | undefined) => {
+    const respond = () => {
+      let answer: [number, string] | 'hang';
+      try {
+        answer = decide(req, raw);
+      } catch (err) {
+        answer = [400, (err as Error).message];
+      }
+      if (answer === 'hang') return;
+      res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
+    };
+    // Held until the other half of the Exchange is recorded (both are sent at once).
+    recorded.after(byFilenameMistake && r ? heldUntil(r, mistake) : undefined, respond);
+  };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests++;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const respond = () => {
-        let answer: [number, string] | 'hang';
-        try {
-          answer = decide(req, raw);
-        } catch (err) {
-          answer = [400, (err as Error).message];
-        }
-        if (answer === 'hang') return;
-        res.writeHead(answer[0], { 'content-type': 'text/plain' }).end(answer[1]);
-      };
-      const partner = byFilenameMistake && req.method === 'POST' ? heldUntil(raw, mistake) : undefined;
-      if (partner === undefined || recorded.has(partner)) return respond();
-      // Held until the other half of the Exchange is recorded (both are sent at once), or 10 s.
-      const timer = setTimeout(respond, 10_000);
-      heldFor.set(partner, [
-        ...(heldFor.get(partner) ?? []),
-        () => {
-          clearTimeout(timer);
-          respond();
-        },
-      ]);
+      const r = req.method === 'POST' ? reservationOf(raw) : undefined;
+      const second = exchangeFirst === 'old' ? 'Issued-Exch' : 'Exchanged';
+      arrived.after(r && exchangeFirst ? otherHalf(r, second) : undefined, () => {
+        take(req, res, raw, r);
+        // After it was taken in (decided or held), so the other half comes behind it.
+        if (r) arrived.add(`${r.BookingID} ${r.BookingStatus}`);
+      });
     });
   };
   const { base, close } = await listenLoopback(handle, tls);
@@ -188,25 +197,78 @@ export async function verifyTestReceiver(
 }
 
 /**
- * For the filename mistakes, the BookingID a notification (gzip) waits for: plain
- * `records-by-filename` holds an Issued-Exch until its ExchangedFrom is recorded, the
- * `-exchanged-late` one holds an Exchanged until its ExchangedTo is.
+ * For the filename mistakes, the notification one waits for: plain `records-by-filename` holds an
+ * Issued-Exch until its Exchanged is recorded, the `-exchanged-late` one holds an Exchanged until its
+ * Issued-Exch is. The status counts: the old booking's own Issue, recorded before the Exchange, must
+ * not release it (decision 0264).
  */
-function heldUntil(raw: Buffer, mistake: Mistake | undefined): number | undefined {
-  try {
-    const r = JSON.parse(gunzipSync(raw).toString('utf8')).Reservation;
-    if (mistake === 'records-by-filename' && r?.BookingStatus === 'Issued-Exch') return r.ExchangedFrom;
-    // The maximal body is Exchanged with both links and no other half: it is not held.
-    if (
-      mistake === 'records-by-filename-exchanged-late' &&
-      r?.BookingStatus === 'Exchanged' &&
-      !r.ExchangedFrom
-    )
-      return r.ExchangedTo;
-  } catch {
-    // not a notification: answered without waiting
-  }
+function heldUntil(r: Reservation, mistake: Mistake | undefined): string | undefined {
+  if (mistake === 'records-by-filename') return otherHalf(r, 'Issued-Exch');
+  if (mistake === 'records-by-filename-exchanged-late') return otherHalf(r, 'Exchanged');
   return undefined;
+}
+
+/** The reservation of a notification's gzip body, or undefined when it is not one. */
+function reservationOf(raw: Buffer): Reservation | undefined {
+  try {
+    return (JSON.parse(gunzipSync(raw).toString('utf8')) as { Reservation?: Reservation }).Reservation;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Reservation {
+  BookingID: number;
+  BookingStatus: string;
+  ExchangedTo?: number;
+  ExchangedFrom?: number;
+}
+
+/**
+ * When `r` is the `half` of an Exchange, its other half (`${BookingID} ${BookingStatus}`, the key
+ * `arrived` and `recorded` keep), else undefined.
+ */
+function otherHalf(r: Reservation, half: 'Exchanged' | 'Issued-Exch'): string | undefined {
+  if (r.BookingStatus !== half) return undefined;
+  if (half === 'Issued-Exch')
+    return r.ExchangedFrom === undefined ? undefined : `${r.ExchangedFrom} Exchanged`;
+  // The maximal body is Exchanged with both links and no other half: it waits for nothing.
+  return r.ExchangedTo === undefined || r.ExchangedFrom ? undefined : `${r.ExchangedTo} Issued-Exch`;
+}
+
+/** How long a request waits for another at most (a notification whose other half never comes). */
+const HOLD_MS = 10_000;
+
+/**
+ * Keys seen and what waits on each: a test receiver orders two requests on the event that the
+ * first one arrived or was recorded, not on a timer.
+ */
+function keyedEvents() {
+  const seen = new Set<string>();
+  const waiting = new Map<string, Array<() => void>>();
+  return {
+    add(key: string): void {
+      seen.add(key);
+      for (const go of waiting.get(key) ?? []) go();
+      waiting.delete(key);
+    },
+    /** Runs `then` once `key` was added (at once when it was, or when there is none), or after HOLD_MS. */
+    after(key: string | undefined, then: () => void): void {
+      if (key === undefined || seen.has(key)) {
+        then();
+        return;
+      }
+      let done = false;
+      const go = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        then();
+      };
+      const timer = setTimeout(go, HOLD_MS);
+      waiting.set(key, [...(waiting.get(key) ?? []), go]);
+    },
+  };
 }
 
 /** TLS material of a test receiver; min/max versions let a receiver refuse TLS 1.2 or 1.3. */

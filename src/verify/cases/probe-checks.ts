@@ -105,7 +105,8 @@ const PACE_ROUNDS = 3;
 
 /**
  * Whether the receiver recorded something of the case since the last call: reads the oldest bookings
- * not yet seen recorded. A queue working through a backlog records them one after the other (progress:
+ * not yet seen recorded, and one further on in turn (found recorded, the watch moves past the older
+ * ones). A queue working through a backlog records them one after the other (progress:
  * keep waiting for the sentinel); a stalled worker records none. `behind` (decision 0259): a queue
  * seen recording one booking at a time, at a pace that even doubled would not reach the sentinel
  * before the deadline, is not waited on further: the deadline would only show more of the same.
@@ -114,18 +115,41 @@ function progressOf(probe: Probe, bookings: Booking[]): Pick<QuietWatch, 'progre
   const open = [...bookings];
   let recorded = 0;
   let paced = 0;
+  let turn = 0;
+  const isRecorded = (a: ProbeAnswer) => a.status === 200 && a.bookingStatus !== undefined;
   return {
     progress: async () => {
       const batch = open.slice(0, WATCHED);
       if (batch.length === 0) return false;
-      const answers = await Promise.all(batch.map((b) => probe.peek(b)));
-      const done = batch.filter(
-        (_, i) => answers[i]!.status === 200 && answers[i]!.bookingStatus !== undefined,
-      );
+      // As many further on, spread over the rest and shifted each round: a queue that records out of
+      // the order read here shows it.
+      const rest = open.length - batch.length;
+      const further = [
+        ...new Set(
+          Array.from(
+            { length: Math.min(WATCHED, rest) },
+            (_, k) => open[batch.length + ((Math.floor((k * rest) / WATCHED) + turn) % rest)]!,
+          ),
+        ),
+      ];
+      turn++;
+      const answers = await Promise.all([...batch, ...further].map((b) => probe.peek(b)));
+      const done = batch.filter((_, i) => isRecorded(answers[i]!));
       for (const b of done) open.splice(open.indexOf(b), 1);
       recorded += done.length;
       // All read recorded: the queue may be further on than this round can see (a batch flushed).
       if (done.length > 0 && done.length < batch.length) paced++;
+      const ahead = further.filter((_, i) => isRecorded(answers[batch.length + i]!));
+      if (ahead.length > 0) {
+        // Recorded before bookings answered ahead of them: those were dropped, or the answers were
+        // read out of the queue's order (a loaded machine reads them late). The watch moves on to the
+        // first found; the ones passed are read again last (decision 0264).
+        const at = Math.min(...ahead.map((b) => open.indexOf(b)));
+        open.push(...open.splice(0, at));
+        for (const b of ahead) open.splice(open.indexOf(b), 1);
+        recorded += ahead.length;
+        return true;
+      }
       return done.length > 0;
     },
     behind: (waitedMs, leftMs, deadlineMs) => {
