@@ -84,7 +84,8 @@ async function hangsOnWrongKeys(extra: Partial<VerifyOptions>, timing: 'failed' 
     only: ['rejects-wrong-api-key', 'rejects-missing-authorization', 'answers-within-timeout'],
     ...extra,
   });
-  expect(report.cases.map((c) => [c.id, c.status])).toEqual([
+  const reasons = report.cases.map((c) => `${c.id} ${c.status}: ${c.reason}`).join('\n');
+  expect(report.cases.map((c) => [c.id, c.status]), reasons).toEqual([
     ['rejects-wrong-api-key', 'passed'],
     ['rejects-missing-authorization', 'passed'],
     ['answers-within-timeout', timing],

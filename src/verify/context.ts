@@ -14,6 +14,7 @@ import { Rng } from '../generate/random.js';
 import type { LifecycleResult } from '../reservations/index.js';
 import { acknowledged, shortAnswer } from './evidence.js';
 import { type Diagnosis, diagnose } from './experiments.js';
+import { KitStalls } from './kit-stalls.js';
 import type { ResolvedOptions } from './options.js';
 import { CancellableSender, pause, RunBudget } from './stop.js';
 
@@ -105,8 +106,8 @@ export class VerifyContext {
   readonly #wrongKey: string;
   /** Stalls of this process's event loop over the run: the kit's own share of slow figures. */
   readonly #lag = monitorEventLoopDelay({ resolution: 20 });
-  /** Stalls of this process's event loop within the held cut's current window (`#armHeld`). */
-  readonly #heldLag = monitorEventLoopDelay({ resolution: 20 });
+  /** Stalls of this process's event loop, for the held cut's current window (`#armHeld`). */
+  readonly #stalls = new KitStalls(KIT_STALL_MS);
   /** Every real attempt of the run, by case: answers-within-timeout judges them. */
   readonly measured: MeasuredAttempt[] = [];
   #caseId = '';
@@ -148,7 +149,6 @@ export class VerifyContext {
     if (key === options.apiKey) key = `${key}x`;
     this.#wrongKey = key;
     this.#lag.enable();
-    this.#heldLag.enable();
   }
 
   /** The longest stall of the kit's own event loop so far, in ms. */
@@ -372,15 +372,15 @@ export class VerifyContext {
    * Checks for held deliveries in `ms`, once the I/O already come in is handled (`setImmediate`): a
    * kit whose own process was starved reads the answers and handshakes that arrived meanwhile first.
    * A window in which the kit's own event loop stalled over KIT_STALL_MS is not silence the receiver
-   * is blamed for: the check starts a whole `heldMs` again (decision 0263).
+   * is blamed for: the check starts a whole `heldMs` again (decisions 0263, 0268).
    */
   #armHeld(ms: number): void {
-    this.#heldLag.reset();
+    this.#stalls.arm();
     const timer = setTimeout(
       () =>
         setImmediate(() => {
           if (this.#heldTimer !== timer) return;
-          if (this.#heldLag.max / 1e6 > KIT_STALL_MS) this.#armHeld(this.#heldMs());
+          if (this.#stalls.stalledSinceArm()) this.#armHeld(this.#heldMs());
           else this.#cutHeld();
         }),
       ms,
@@ -596,7 +596,7 @@ export class VerifyContext {
     await this.#stallCheck;
     this.budget.close();
     this.#lag.disable();
-    this.#heldLag.disable();
+    this.#stalls.close();
     await this.#emulator.stop();
   }
 }
