@@ -53,8 +53,8 @@ const STALL_EXPERIMENT_MS = 10_000;
  */
 export const HELD_MS = 10_000;
 /**
- * A stall of the kit's own event loop longer than this within a held window (its process starved or
- * paused) makes the window not count: the kit could not have seen the receiver's answers meanwhile.
+ * A stall of the kit's own event loop longer than this (its process starved or paused) is time the
+ * held wait does not count: the kit could not have seen the receiver's answers meanwhile.
  */
 const KIT_STALL_MS = 1_000;
 /** Once a delivery with your key was cut so, the run ends this long after its start (decision 0239). */
@@ -371,8 +371,9 @@ export class VerifyContext {
   /**
    * Checks for held deliveries in `ms`, once the I/O already come in is handled (`setImmediate`): a
    * kit whose own process was starved reads the answers and handshakes that arrived meanwhile first.
-   * A window in which the kit's own event loop stalled over KIT_STALL_MS is not silence the receiver
-   * is blamed for: the check starts a whole `heldMs` again (decisions 0263, 0268).
+   * Time in which the kit's own event loop stalled over KIT_STALL_MS is not silence the receiver is
+   * blamed for: the check waits that long again (decisions 0263, 0268), so the cut comes after
+   * `heldMs` of the kit listening, however often it stalled.
    */
   #armHeld(ms: number): void {
     this.#stalls.arm();
@@ -380,7 +381,8 @@ export class VerifyContext {
       () =>
         setImmediate(() => {
           if (this.#heldTimer !== timer) return;
-          if (this.#stalls.stalledSinceArm()) this.#armHeld(this.#heldMs());
+          const lostMs = this.#stalls.lostSinceArm();
+          if (lostMs > 0) this.#armHeld(lostMs);
           else this.#cutHeld();
         }),
       ms,
