@@ -85,7 +85,10 @@ async function hangsOnWrongKeys(extra: Partial<VerifyOptions>, timing: 'failed' 
     ...extra,
   });
   const reasons = report.cases.map((c) => `${c.id} ${c.status}: ${c.reason}`).join('\n');
-  expect(report.cases.map((c) => [c.id, c.status]), reasons).toEqual([
+  expect(
+    report.cases.map((c) => [c.id, c.status]),
+    reasons,
+  ).toEqual([
     ['rejects-wrong-api-key', 'passed'],
     ['rejects-missing-authorization', 'passed'],
     ['answers-within-timeout', timing],
