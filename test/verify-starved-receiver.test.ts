@@ -10,10 +10,9 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServerCertificate } from '../src/certs/index.js';
 import { verifyReceiver } from '../src/index.js';
 import { HELD_MS } from '../src/verify/context.js';
-import { testCa, testCaFile } from './helpers/tls.js';
+import { loopbackCertificate, testCaFile } from './helpers/tls.js';
 
 const KEY = 'starved-receiver-key';
 /** One handshake every this many ms: the burst's 50 take 15 s, over HELD_MS (10 s). */
@@ -26,7 +25,7 @@ afterAll(() => {
 
 /** Starts the starved receiver on 127.0.0.1:0; answers its base URL and how many handshakes it did. */
 async function starvedReceiver(): Promise<{ base: string; handshakes: () => number }> {
-  const cert = createServerCertificate({ ca: testCa(), hosts: ['localhost', '127.0.0.1'] });
+  const cert = loopbackCertificate();
   const waiting: Socket[] = [];
   const held: Array<() => void> = [];
   const sockets = new Set<Socket>();
