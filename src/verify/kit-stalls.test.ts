@@ -14,8 +14,6 @@ describe('KitStalls', () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
       await new Promise((resolve) => setImmediate(resolve));
       expect(stalls.lostSinceArm()).toBeGreaterThanOrEqual(500);
-      // The run's longest stall, which a slow p95 is weighed against (verify's timing case).
-      expect(stalls.longestMs()).toBeGreaterThanOrEqual(500);
     } finally {
       stalls.close();
     }

@@ -16,7 +16,6 @@ export class KitStalls {
   /** Time lost to stalls since the watch began, in ms. */
   #lostMs = 0;
   #lostAtArm = 0;
-  #longestMs = 0;
   readonly #timer: NodeJS.Timeout;
 
   constructor(readonly stallMs: number) {
@@ -25,9 +24,8 @@ export class KitStalls {
 
   #tick(): void {
     const now = performance.now();
-    const late = now - this.#lastTick - TICK_MS;
-    if (late > this.#longestMs) this.#longestMs = late;
-    if (late + TICK_MS > this.stallMs) this.#lostMs += late;
+    const gap = now - this.#lastTick;
+    if (gap > this.stallMs) this.#lostMs += gap - TICK_MS;
     this.#lastTick = now;
   }
 
@@ -41,11 +39,6 @@ export class KitStalls {
   lostSinceArm(): number {
     this.#tick();
     return Math.round(this.#lostMs - this.#lostAtArm);
-  }
-
-  /** The longest the loop was late since the watch began, in ms (the kit's own share of slow figures). */
-  longestMs(): number {
-    return Math.round(this.#longestMs);
   }
 
   close(): void {
