@@ -1,6 +1,7 @@
 import type { Change } from '../change-stream.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import { type Attempt, buildNotification } from '../delivery/notification.js';
+import type { TrustedCertificate } from '../delivery/trust.js';
 import type { ChangeOwner } from '../model/change-sink.js';
 import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
 import type { KeptServices } from './change-records.js';
@@ -61,16 +62,13 @@ export class RecordReader {
   /** The latest batch instant run, skipped or started, in emulator ms. */
   lastBatchMs: number | undefined;
   readonly #bodies = new Map<number, StoredBody>();
+  /** The latest certificate added with each fingerprint: format 2 names a removed one by it. */
+  readonly #trusted = new Map<string, TrustedCertificate>();
 
   /** Reads one record: a change (format 3), or a record of format 2 turned into its changes. */
   apply(rec: KeptRecord): void {
-    // Format 2 names a removed certificate by its fingerprint.
-    const trusted = (fingerprint: string) =>
-      this.changes.findLast(
-        (c): c is Extract<ReadChange, { k: 'trust_added' }> =>
-          c?.k === 'trust_added' && c.d.certificate.fingerprint256 === fingerprint,
-      )?.d.certificate;
-    for (const change of isFormat2(rec) ? changesOf(rec, trusted) : [rec]) this.#read(change, rec.b);
+    const changes = isFormat2(rec) ? changesOf(rec, (fp) => this.#trusted.get(fp)) : [rec];
+    for (const change of changes) this.#read(change, rec.b);
   }
 
   #read(change: KeptChange, b: Buffer | undefined): void {
@@ -97,6 +95,9 @@ export class RecordReader {
         if (this.lastBatchMs === undefined || ms > this.lastBatchMs) this.lastBatchMs = ms;
         break;
       }
+      case 'trust_added':
+        this.#trusted.set(d.certificate.fingerprint256, d.certificate);
+        break;
       case 'reset':
         this.#bodies.clear();
         break;
