@@ -1,4 +1,5 @@
 import {
+  closeSync,
   fdatasync,
   fdatasyncSync,
   fsync,
@@ -8,33 +9,29 @@ import {
   openSync,
   renameSync,
   unlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
+import type { KeptRecord, OutgoingRecord } from './kinds.js';
+import { DirLock, LOCK_FILE } from './lock.js';
 import {
   CHECKPOINT_FILE,
   type Checkpoint,
-  closeQuietly,
   DATA_DIR_FORMAT,
-  type DataDirFailure,
   deleteJournalsBefore,
-  describeError,
+  FORMAT_FILE,
   type JournalMark,
   journalName,
+  Reading,
   readFormat,
-  replaceJson,
   SNAPSHOT_FILE,
   type SnapshotMark,
   storeError,
-  syncDir,
-  writeFormat,
-} from './dir-files.js';
-import type { KeptRecord, OutgoingRecord } from './kinds.js';
-import { DirLock, LOCK_FILE } from './lock.js';
-import { Reading } from './read-back.js';
+} from './read-back.js';
 import { encodeRecord, encodeRecordAt, RecordSlices, writeWhole } from './records.js';
 
-export { DATA_DIR_FORMAT, type DataDirFailure } from './dir-files.js';
+export { DATA_DIR_FORMAT } from './read-back.js';
 
 /** The journal grows to at least this before it is compacted into a snapshot. */
 export const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
@@ -61,11 +58,11 @@ export class DataDir {
   /** The journal appended to: its generation, bytes, records and how many of each kind (decision 0111). */
   #current: JournalMark;
   #fd: number;
-  #snapshotBytes: number;
   #dirty = false;
   /** A failed write may have left part of a record after the journal's end: cut it before the next one. */
   #unclean = false;
-  #failure: DataDirFailure | undefined;
+  /** Why the data dir cannot keep changes, since when (the first failure of a run of them). */
+  #failure: { cause: string; since: string } | undefined;
   /** The background compaction running now (a token: a synchronous one replaces it). */
   #compacting: object | undefined;
   readonly #timer: NodeJS.Timeout;
@@ -83,11 +80,11 @@ export class DataDir {
     acceptDataLoss: boolean,
   ) {
     const back = new Reading(dir, onRecord, acceptDataLoss, this.notices).all();
-    ({ current: this.#current, sealed: this.#sealed, snapshotMark: this.#snapshotMark } = back);
-    this.#snapshotBytes = back.snapshotBytes;
+    ({ current: this.#current, sealed: this.#sealed, snapshot: this.#snapshotMark } = back);
     // The journal before format.json: a format.json without a journal beside it is then always damage.
     this.#fd = openSync(join(dir, journalName(this.#current.generation)), 'a');
-    if (back.format === undefined || back.format < DATA_DIR_FORMAT) writeFormat(dir);
+    if (back.format === undefined || back.format < DATA_DIR_FORMAT)
+      replaceJson(join(dir, FORMAT_FILE), { format: DATA_DIR_FORMAT, writer: 'reportbo-emulator' });
     this.#writeCheckpoint('running');
     this.#timer = setInterval(() => this.sync(), SYNC_INTERVAL_MS);
     this.#timer.unref();
@@ -163,7 +160,7 @@ export class DataDir {
   }
 
   /** Why the data dir cannot keep changes now (the last write failed), or undefined when it can. */
-  get failure(): DataDirFailure | undefined {
+  get failure(): { cause: string; since: string } | undefined {
     return this.#failure;
   }
 
@@ -186,7 +183,8 @@ export class DataDir {
   wantsCompaction(): boolean {
     if (this.#compacting) return false;
     return (
-      this.#sealed.length > 0 || this.#current.bytes > Math.max(COMPACT_MIN_BYTES, 2 * this.#snapshotBytes)
+      this.#sealed.length > 0 ||
+      this.#current.bytes > Math.max(COMPACT_MIN_BYTES, 2 * (this.#snapshotMark?.bytes ?? 0))
     );
   }
 
@@ -288,9 +286,14 @@ export class DataDir {
       throw new DataDirUnwritableError(this.dir, `${describeError(err)} writing a snapshot`);
     }
     this.#compacting = undefined;
-    syncDir(this.dir);
+    try {
+      const fd = openSync(this.dir, 'r');
+      fsyncSync(fd);
+      closeSync(fd);
+    } catch {
+      // Some file systems do not sync directories; the rename is still atomic.
+    }
     const { bytes, records } = out;
-    this.#snapshotBytes = bytes;
     this.#snapshotMark = { generation, bytes, records };
     this.#sealed = this.#sealed.filter((j) => j.generation >= generation);
     deleteJournalsBefore(this.dir, generation);
@@ -300,7 +303,7 @@ export class DataDir {
 
   /** Sizes for messages and benchmarks. */
   sizes(): { snapshotBytes: number; journalBytes: number } {
-    return { snapshotBytes: this.#snapshotBytes, journalBytes: this.#current.bytes };
+    return { snapshotBytes: this.#snapshotMark?.bytes ?? 0, journalBytes: this.#current.bytes };
   }
 
   /**
@@ -332,4 +335,26 @@ export class DataDir {
   setPort(port: number): void {
     this.lock.setPort(port);
   }
+}
+
+/** `ENOSPC: no space left on device` (the code and what it means), or the message. */
+function describeError(err: unknown): string {
+  return err instanceof Error
+    ? err.message.replace(/, (write|open|fsync|fdatasync|ftruncate|rename).*$/, '')
+    : String(err);
+}
+
+/** Closes `fd`; a failure to close loses nothing written. */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closing cannot lose anything written: the writes already reached the OS.
+  }
+}
+
+/** Writes `value` as `file`, whole: to a temporary file, renamed over it. */
+function replaceJson(file: string, value: unknown): void {
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(value)}\n`);
+  renameSync(`${file}.tmp`, file);
 }

@@ -5,21 +5,9 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { z } from 'zod';
-import { UserSchema } from '../auth/users.js';
 import { certificateInfo, type TrustedCertificate } from '../delivery/trust.js';
-import { JournalEntryShape } from '../model/auth.js';
-import {
-  CHANGE_SHAPES,
-  ClockMarkShape,
-  type KeptChange,
-  KeptCredentialShape,
-  NotificationDataShape,
-  ReservationDataShape,
-  StartedAttemptShape,
-  settledFields,
-} from '../model/changes.js';
-import { AttemptShape, BatchResultShape } from '../model/delivery.js';
-import { instant, str } from '../model/fields.js';
+import { CHANGE_SHAPES as C, type KeptChange, settledFields } from '../model/changes.js';
+import { str } from '../model/fields.js';
 import { TRUST_SOURCES } from '../model/trust.js';
 
 type Trusted = (fingerprint: string) => TrustedCertificate | undefined;
@@ -30,11 +18,13 @@ function kind<S extends z.ZodType>(shape: S, changes: (d: z.output<S>, trusted: 
 }
 
 const FORMAT_2 = {
-  clock: kind(ClockMarkShape, (mark) => [{ k: 'clock_started', d: { mark } }]),
-  'user+': kind(UserSchema, (user) => [{ k: 'user_added', d: { user } }]),
-  'user-': kind(z.object({ username: str }), (d) => [{ k: 'user_removed', d }]),
-  'cred+': kind(KeptCredentialShape, (credential) => [{ k: 'credential_added', d: { credential } }]),
-  'cred-': kind(z.object({ id: str }), (d) => [{ k: 'credential_removed', d }]),
+  clock: kind(C.clock_started.shape.mark, (mark) => [{ k: 'clock_started', d: { mark } }]),
+  'user+': kind(C.user_added.shape.user, (user) => [{ k: 'user_added', d: { user } }]),
+  'user-': kind(C.user_removed, (d) => [{ k: 'user_removed', d }]),
+  'cred+': kind(C.credential_added.shape.credential, (credential) => [
+    { k: 'credential_added', d: { credential } },
+  ]),
+  'cred-': kind(C.credential_removed, (d) => [{ k: 'credential_removed', d }]),
   'trust+': kind(
     z.object({ text: str, source: z.enum(TRUST_SOURCES), fingerprint: str }),
     ({ text, source }) => [
@@ -46,32 +36,31 @@ const FORMAT_2 = {
     const certificate = trusted(fingerprint);
     return certificate ? [{ k: 'trust_removed', d: { certificate } }] : [];
   }),
-  faults: kind(CHANGE_SHAPES.fault_used, (d) => [{ k: 'fault_used', d }]),
-  outages: kind(CHANGE_SHAPES.outage_used, (d) => [{ k: 'outage_used', d }]),
-  res: kind(ReservationDataShape, (d) => [{ k: 'reservation_saved', d }]),
-  'n+': kind(NotificationDataShape, (notification) => [{ k: 'notification_created', d: { notification } }]),
-  'a>': kind(z.object({ id: str, attempt: StartedAttemptShape }), (d) => [{ k: 'attempt_started', d }]),
+  faults: kind(C.fault_used, (d) => [{ k: 'fault_used', d }]),
+  outages: kind(C.outage_used, (d) => [{ k: 'outage_used', d }]),
+  res: kind(C.reservation_saved, (d) => [{ k: 'reservation_saved', d }]),
+  'n+': kind(C.notification_created.shape.notification, (notification) => [
+    { k: 'notification_created', d: { notification } },
+  ]),
+  'a>': kind(C.attempt_started, (d) => [{ k: 'attempt_started', d }]),
   n: kind(
-    z.object({ id: str, ...settledFields, attempt: AttemptShape.optional() }),
+    z.object({ id: str, ...settledFields, attempt: C.attempt_ended.shape.attempt.optional() }),
     ({ id, attempt, ...settled }) => [
       attempt
         ? { k: 'attempt_ended', d: { id, attempt, settled } }
         : { k: 'notification_cancelled', d: { id, settled } },
     ],
   ),
-  'n-': kind(CHANGE_SHAPES.notifications_dropped, (d) => [{ k: 'notifications_dropped', d }]),
-  'b>': kind(z.object({ at: instant }), (d) => [{ k: 'batch_started', d }]),
-  b: kind(BatchResultShape, (result) => [{ k: 'batch_done', d: { result } }]),
-  req: kind(JournalEntryShape, (entry) => [{ k: 'call_journaled', d: { entry } }]),
+  'n-': kind(C.notifications_dropped, (d) => [{ k: 'notifications_dropped', d }]),
+  'b>': kind(C.batch_started, (d) => [{ k: 'batch_started', d }]),
+  b: kind(C.batch_done.shape.result, (result) => [{ k: 'batch_done', d: { result } }]),
+  req: kind(C.call_journaled.shape.entry, (entry) => [{ k: 'call_journaled', d: { entry } }]),
   // A token issued revoked is two changes.
-  tok: kind(
-    z.object({ ...CHANGE_SHAPES.token_issued.shape, revoked: z.boolean() }),
-    ({ revoked, ...issued }) => [
-      { k: 'token_issued', d: issued },
-      ...(revoked ? [{ k: 'token_revoked' as const, d: { token: issued.token } }] : []),
-    ],
-  ),
-  'tok-': kind(z.object({ token: str }), (d) => [{ k: 'token_revoked', d }]),
+  tok: kind(z.object({ ...C.token_issued.shape, revoked: z.boolean() }), ({ revoked, ...issued }) => [
+    { k: 'token_issued', d: issued },
+    ...(revoked ? [{ k: 'token_revoked' as const, d: { token: issued.token } }] : []),
+  ]),
+  'tok-': kind(C.token_revoked, (d) => [{ k: 'token_revoked', d }]),
   // `reset` is the same record in both formats.
 };
 

@@ -5,25 +5,98 @@ import {
   fsyncSync,
   ftruncateSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
+  unlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CHECKPOINT_FILE,
-  type Checkpoint,
-  type JournalMark,
-  journalName,
-  journalsIn,
-  readCheckpoint,
-  readFormat,
-  removeLeftovers,
-  SNAPSHOT_FILE,
-  type SnapshotMark,
-  storeError,
-} from './dir-files.js';
+import { z } from 'zod';
+import { EmulatorError } from '../errors.js';
 import type { KeptRecord } from './kinds.js';
+import { LOCK_FILE } from './lock.js';
 import { type DecodeResult, decodeRecords, isCutShort, kindAt } from './records.js';
+
+/**
+ * The on-disk format this code writes (`format.json`); a newer one is refused. Format 2: a journal's
+ * reservation record may carry only the history entries its save appended (`historyFrom`). Format 3:
+ * each record is a change (decision 0230); format 2's records are still read (src/store/format-2.ts).
+ */
+export const DATA_DIR_FORMAT = 3;
+export const FORMAT_FILE = 'format.json';
+export const SNAPSHOT_FILE = 'snapshot.bin';
+export const CHECKPOINT_FILE = 'checkpoint.json';
+
+export const journalName = (generation: number) => `journal-${generation}.bin`;
+
+const count = z.int().nonnegative();
+const SnapshotMarkShape = z.object({ generation: count, bytes: count, records: count });
+/** What one journal held at a checkpoint: its bytes and records, by kind. */
+const JournalMarkShape = SnapshotMarkShape.extend({ kinds: z.record(z.string(), z.number()) });
+/** `checkpoint.json` (decision 0111); `stopped`: written by a clean close. */
+const CheckpointShape = z.object({
+  at: z.string(),
+  state: z.enum(['running', 'stopped']).optional(),
+  snapshot: SnapshotMarkShape.optional(),
+  journals: z.array(JournalMarkShape),
+});
+export type SnapshotMark = z.output<typeof SnapshotMarkShape>;
+export type JournalMark = z.output<typeof JournalMarkShape>;
+export type Checkpoint = z.output<typeof CheckpointShape>;
+
+export function storeError(code: string, message: string, details?: Record<string, unknown>): EmulatorError {
+  return new EmulatorError(code, message, 500, 'user_input', details);
+}
+
+/** The generations of the journals in `dir`, lowest first. */
+function journalsIn(dir: string): number[] {
+  return readdirSync(dir)
+    .map((f) => /^journal-(\d+)\.bin$/.exec(f)?.[1])
+    .filter((g): g is string => g !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** Deletes the journals older than `generation` (folded into its snapshot). */
+export function deleteJournalsBefore(dir: string, generation: number): void {
+  for (const g of journalsIn(dir)) {
+    if (g >= generation) break;
+    try {
+      unlinkSync(join(dir, journalName(g)));
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** The format `dir` was written in (undefined: none yet); refuses a newer one, or one not said. */
+export function readFormat(dir: string): number | undefined {
+  const file = join(dir, FORMAT_FILE);
+  if (!existsSync(file)) {
+    if (existsSync(join(dir, SNAPSHOT_FILE)) || journalsIn(dir).length > 0)
+      throw storeError(
+        'data_dir_corrupt',
+        `${dir} holds emulator data but no ${FORMAT_FILE}; restore it or move the data dir away.`,
+      );
+    return undefined;
+  }
+  let format: number;
+  try {
+    format = (JSON.parse(readFileSync(file, 'utf8')) as { format: number }).format;
+  } catch (err) {
+    throw storeError(
+      'data_dir_corrupt',
+      `${file} cannot be read (${(err as Error).message}); restore it or move the data dir away.`,
+    );
+  }
+  if (!Number.isInteger(format) || format > DATA_DIR_FORMAT)
+    throw storeError(
+      'data_dir_newer',
+      `The data dir ${dir} was written by a newer emulator (format ${format}; this one reads format ${DATA_DIR_FORMAT} and older). Upgrade reportbo-emulator, or give this one another data dir.`,
+      { dataDir: dir, format, supported: DATA_DIR_FORMAT },
+    );
+  return format;
+}
 
 /**
  * One reading of a data dir back (decisions 0080, 0111): the snapshot's records, then each journal's,
@@ -34,6 +107,10 @@ import { type DecodeResult, decodeRecords, isCutShort, kindAt } from './records.
 export class Reading {
   readonly format: number | undefined;
   readonly checkpoint: Checkpoint | undefined;
+  /**
+   * What is wrong with the checkpoint: `missing` (a data dir of an older emulator, one never
+   * opened, or one whose checkpoint was deleted) or `damaged (why)`.
+   */
   readonly checkpointProblem: string | undefined;
   /** What is missing or damaged, one line per file (decision 0111). */
   readonly damage: string[] = [];
@@ -45,15 +122,23 @@ export class Reading {
     readonly notices: string[],
   ) {
     this.format = readFormat(dir);
-    ({ checkpoint: this.checkpoint, problem: this.checkpointProblem } = readCheckpoint(dir));
+    const file = join(dir, CHECKPOINT_FILE);
+    if (!existsSync(file)) this.checkpointProblem = 'missing';
+    else
+      try {
+        const read = CheckpointShape.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+        if (!read.success) throw new Error('not a checkpoint');
+        this.checkpoint = read.data;
+      } catch (err) {
+        this.checkpointProblem = `damaged (${(err as Error).message})`;
+      }
   }
 
   all() {
     const { dir, checkpoint, damage, format } = this;
     const snapshot = this.snapshot();
-    const snapshotGeneration = snapshot?.generation;
     const onDisk = journalsIn(dir);
-    if (snapshotGeneration === undefined) {
+    if (!snapshot) {
       const named = checkpoint?.snapshot;
       if (named || (onDisk[0] ?? 0) > 0)
         damage.push(
@@ -64,7 +149,7 @@ export class Reading {
     // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
     // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
     // as long as it was then (decision 0111).
-    const { sealed, current } = this.journals(snapshotGeneration ?? onDisk[0] ?? 0, onDisk);
+    const { sealed, current } = this.journals(snapshot?.generation ?? onDisk[0] ?? 0, onDisk);
     // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
     // without one, a journal cut at a record boundary looks whole, so records may be missing
     // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
@@ -77,10 +162,14 @@ export class Reading {
         `${CHECKPOINT_FILE} is ${this.checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
       );
     this.refuseOrAccept();
-    removeLeftovers(dir, snapshotGeneration);
+    // Leftovers: journals older than the snapshot (a compaction a crash interrupted after its
+    // rename) and temporary files; another opener's lock being written is its own to remove.
+    if (snapshot) deleteJournalsBefore(dir, snapshot.generation);
+    for (const f of readdirSync(dir))
+      if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
     // The journal appended to next, as it was read; the sealed ones: closed by a background
     // compaction whose snapshot is not in place yet.
-    return { format, snapshotBytes: snapshot?.fileBytes ?? 0, snapshotMark: snapshot?.mark, sealed, current };
+    return { format, snapshot, sealed, current };
   }
 
   /**
@@ -121,12 +210,7 @@ export class Reading {
         renameSync(file, `${file}${aside}`);
         continue;
       }
-      const { read, lost, repaired } = readJournal(buf, {
-        mark,
-        newest: g === lastExpected,
-        checkpointAt: checkpoint?.at,
-        onRecord: this.onRecord,
-      });
+      const { read, lost, repaired } = this.journal(buf, mark, g === lastExpected);
       if (repaired !== undefined) {
         cutFile(file, read.goodBytes);
         notices.push(`data dir ${dir}: repaired ${name}: ${repaired}`);
@@ -144,6 +228,57 @@ export class Reading {
       current = { generation: g, bytes: read.goodBytes, records: read.count, kinds: read.kinds };
     }
     return { sealed, current };
+  }
+
+  /**
+   * Reads `buf`, one journal's bytes, handing each good record on; answers how much is good, the
+   * damage to acknowledged records (`lost`), or the last write a crash cut short, to be cut off
+   * (`repaired`). `mark`: what the checkpoint named for it; `newest`: the last journal, the only one
+   * a crash can leave cut short.
+   */
+  journal(
+    buf: Buffer,
+    mark: JournalMark | undefined,
+    newest: boolean,
+  ): { read: DecodeResult; lost?: string; repaired?: string } {
+    const read = decodeRecords(buf, this.onRecord);
+    const { problem } = read;
+    const markBytes = mark?.bytes ?? 0;
+    const at = this.checkpoint?.at;
+    if (problem) {
+      // The one thing a crash leaves: the last write cut short (or, after a power cut, blocks the disk
+      // never got: zeros), at the end of the newest journal, after the checkpoint. Anything else
+      // was acknowledged (decision 0111).
+      const interrupted =
+        newest &&
+        problem.last &&
+        problem.offset >= markBytes &&
+        (isCutShort(buf, problem.offset) || buf.subarray(problem.offset).every((b) => b === 0));
+      if (interrupted)
+        return {
+          read,
+          repaired: `dropped a ${problem.reason} at byte ${problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
+        };
+      const after = problem.last ? undefined : countRecords(buf.subarray(problem.offset + 1));
+      const found = { count: 1 + (after?.count ?? 0), kinds: { ...(after?.kinds ?? {}) } };
+      const kind = kindAt(buf, problem.offset);
+      if (kind) found.kinds[kind] = (found.kinds[kind] ?? 0) + 1;
+      const why = after
+        ? ` with ${after.count} good record${after.count === 1 ? '' : 's'} after it`
+        : !isCutShort(buf, problem.offset)
+          ? ' (the whole record is there: not a write a crash cut short)'
+          : ` (the checkpoint of ${at} names ${markBytes} bytes: the file was cut)`;
+      return {
+        read,
+        lost: `a ${problem.reason} at byte ${problem.offset}${why}: lost ${lostSince(mark, read, found)}`,
+      };
+    }
+    if (mark && (read.goodBytes < mark.bytes || read.count < mark.records))
+      return {
+        read,
+        lost: `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${at} names ${mark.bytes} bytes): lost ${lostSince(mark, read, { count: 0, kinds: {} })}`,
+      };
+    return { read };
   }
 
   /**
@@ -167,20 +302,19 @@ export class Reading {
    * `damage`. A snapshot is written to a temporary file, synced and renamed: one without its
    * header is not a crash case and refuses the start.
    */
-  snapshot(): { generation: number; fileBytes: number; mark: SnapshotMark } | undefined {
+  snapshot(): SnapshotMark | undefined {
     const { dir, checkpoint, damage } = this;
-    const snapshotFile = join(dir, SNAPSHOT_FILE);
-    if (!existsSync(snapshotFile)) return undefined;
-    const buf = readFileSync(snapshotFile);
+    const file = join(dir, SNAPSHOT_FILE);
+    if (!existsSync(file)) return undefined;
+    const buf = readFileSync(file);
     const read = decodeRecords(buf, this.onRecord, 'header');
-    const { header } = read;
-    if (!header)
+    if (!read.header)
       throw storeError(
         'data_dir_corrupt',
-        `${snapshotFile} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
+        `${file} is damaged (${read.problem?.reason ?? 'no header record'} at byte ${read.problem?.offset ?? 0}). Move the data dir away to start empty, or restore it from a backup.`,
         { dataDir: dir },
       );
-    const generation = header.d.generation;
+    const generation = read.header.d.generation;
     const mark = checkpoint?.snapshot?.generation === generation ? checkpoint.snapshot : undefined;
     if (read.problem || (mark && (buf.length < mark.bytes || read.count < mark.records))) {
       const lost = mark
@@ -190,65 +324,8 @@ export class Reading {
         `${SNAPSHOT_FILE}: ${read.problem ? `a ${read.problem.reason} at byte ${read.problem.offset}` : `cut at byte ${buf.length} (a record boundary; the checkpoint of ${checkpoint?.at} names ${mark?.bytes} bytes)`}: lost ${lost}`,
       );
     }
-    return {
-      generation,
-      fileBytes: buf.length,
-      mark: { generation, bytes: read.goodBytes, records: read.count },
-    };
+    return { generation, bytes: read.goodBytes, records: read.count };
   }
-}
-
-/**
- * Reads `buf`, one journal's bytes, handing each good record to `onRecord`; answers how much is good,
- * the damage to acknowledged records (`lost`), or the last write a crash cut short, to be cut off
- * (`repaired`). `mark`: what the checkpoint named for it; `newest`: the last journal, the only one a
- * crash can leave cut short.
- */
-function readJournal(
-  buf: Buffer,
-  o: {
-    mark: JournalMark | undefined;
-    newest: boolean;
-    checkpointAt: string | undefined;
-    onRecord: (rec: KeptRecord) => void;
-  },
-): { read: DecodeResult; lost?: string; repaired?: string } {
-  const { mark } = o;
-  const read = decodeRecords(buf, o.onRecord);
-  const { problem } = read;
-  const markBytes = mark?.bytes ?? 0;
-  if (problem) {
-    // The one thing a crash leaves: the last write cut short (or, after a power cut, blocks the disk
-    // never got: zeros), at the end of the newest journal, after the checkpoint. Anything else
-    // was acknowledged (decision 0111).
-    const interrupted =
-      o.newest &&
-      problem.last &&
-      problem.offset >= markBytes &&
-      (isCutShort(buf, problem.offset) || buf.subarray(problem.offset).every((b) => b === 0));
-    if (interrupted)
-      return {
-        read,
-        repaired: `dropped a ${problem.reason} at byte ${problem.offset} (${buf.length - read.goodBytes} bytes; the write a crash interrupted, never acknowledged)`,
-      };
-    const after = problem.last ? undefined : countRecords(buf.subarray(problem.offset + 1));
-    const found = { count: 1 + (after?.count ?? 0), kinds: { ...(after?.kinds ?? {}) } };
-    const kind = kindAt(buf, problem.offset);
-    if (kind) found.kinds[kind] = (found.kinds[kind] ?? 0) + 1;
-    const counted = lostSince(mark, read, found);
-    const why = after
-      ? ` with ${after.count} good record${after.count === 1 ? '' : 's'} after it`
-      : !isCutShort(buf, problem.offset)
-        ? ' (the whole record is there: not a write a crash cut short)'
-        : ` (the checkpoint of ${o.checkpointAt} names ${markBytes} bytes: the file was cut)`;
-    return { read, lost: `a ${problem.reason} at byte ${problem.offset}${why}: lost ${counted}` };
-  }
-  if (mark && (read.goodBytes < mark.bytes || read.count < mark.records))
-    return {
-      read,
-      lost: `cut at byte ${read.goodBytes} (a record boundary; the checkpoint of ${o.checkpointAt} names ${mark.bytes} bytes): lost ${lostSince(mark, read, { count: 0, kinds: {} })}`,
-    };
-  return { read };
 }
 
 /** Cuts `file` back to its first `bytes` and flushes it. */

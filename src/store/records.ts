@@ -72,45 +72,44 @@ export function decodeRecords(
   let at = 0;
   let head: SnapshotHeader | undefined;
   const kinds: Record<string, number> = {};
+  /** What was read up to `at`, and why reading stopped there (no reason: the end of the file). */
+  const result = (reason?: string): DecodeResult => ({
+    count,
+    kinds,
+    goodBytes: at,
+    ...(reason ? { problem: { offset: at, reason, last: isLast(buf, at) } } : {}),
+    ...(head ? { header: head } : {}),
+  });
   while (at < buf.length) {
     const problem = checkRecord(buf, at);
-    if (problem)
-      return { count, kinds, goodBytes: at, problem: { offset: at, reason: problem, last: isLast(buf, at) } };
-    const payloadLength = buf.readUInt32LE(at);
-    const jsonLength = buf.readUInt32LE(at + HEAD_BYTES);
+    if (problem) return result(problem);
     const jsonStart = at + HEAD_BYTES + 4;
-    const end = at + HEAD_BYTES + payloadLength;
-    const damaged = (reason: string): DecodeResult => ({
-      count,
-      kinds,
-      goodBytes: at,
-      problem: { offset: at, reason, last: isLast(buf, at) },
-      ...(head ? { header: head } : {}),
-    });
+    const jsonEnd = jsonStart + buf.readUInt32LE(at + HEAD_BYTES);
+    const end = at + HEAD_BYTES + buf.readUInt32LE(at);
     let raw: unknown;
     try {
-      raw = JSON.parse(buf.toString('utf8', jsonStart, jsonStart + jsonLength));
+      raw = JSON.parse(buf.toString('utf8', jsonStart, jsonEnd));
     } catch (err) {
-      return damaged(`record whose JSON cannot be read (${(err as Error).message})`);
+      return result(`record whose JSON cannot be read (${(err as Error).message})`);
     }
     const { k, d } = (raw ?? {}) as { k?: unknown; d?: unknown };
     // A view of the file's bytes: replay copies a body into the body file (decision 0153) as it reads it.
-    const b = end > jsonStart + jsonLength ? buf.subarray(jsonStart + jsonLength, end) : undefined;
+    const b = end > jsonEnd ? buf.subarray(jsonEnd, end) : undefined;
     const rec = keptRecord(k, d, b, header && !head ? 'header' : undefined);
-    if (typeof rec === 'string') return damaged(rec);
+    if (typeof rec === 'string') return result(rec);
     if (rec.k === 'snapshot') head = rec;
     else {
       try {
         onRecord(rec);
       } catch (err) {
-        return damaged(`record "${rec.k}" that cannot be applied (${(err as Error).message})`);
+        return result(`record "${rec.k}" that cannot be applied (${(err as Error).message})`);
       }
       kinds[rec.k] = (kinds[rec.k] ?? 0) + 1;
     }
     count++;
     at = end;
   }
-  return { count, kinds, goodBytes: at, ...(head ? { header: head } : {}) };
+  return result();
 }
 
 function checkRecord(buf: Buffer, at: number): string | undefined {

@@ -1,0 +1,40 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DataDir } from './data-dir.js';
+import type { KeptRecord } from './kinds.js';
+
+const named = (name: string): KeptRecord => ({ k: 'user-', d: { username: name } });
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A data dir whose snapshot holds a header and two records, the last one failing its checksum. */
+function damagedSnapshot(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'reportbo-snapshot-'));
+  dirs.push(dir);
+  const d = DataDir.open(dir, 0, () => {});
+  d.compact([named('kept'), named('lost')]);
+  d.close();
+  const file = join(dir, 'snapshot.bin');
+  const bytes = readFileSync(file);
+  bytes[bytes.length - 3]! ^= 0xff;
+  writeFileSync(file, bytes);
+  return dir;
+}
+
+describe('a snapshot whose header reads and a later record does not', () => {
+  it('is damage like any other record that does not read: refused naming the loss, kept up to it when accepted', () => {
+    const dir = damagedSnapshot();
+    expect(() => DataDir.open(dir, 0, () => {})).toThrow(
+      /has lost acknowledged records:\n {2}- snapshot\.bin: a record that fails its checksum at byte \d+: lost 1 of its \d+ records/,
+    );
+    const read: KeptRecord[] = [];
+    const d = DataDir.open(dir, 0, (r) => read.push(r), { acceptDataLoss: true });
+    expect(read).toEqual([named('kept')]);
+    expect(d.notices.join('\n')).toMatch(/accepted a loss \(--accept-data-loss\): snapshot\.bin: a record/);
+    d.close();
+  });
+});
