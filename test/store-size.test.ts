@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const STORE_MAX_LINES = 1600;
 /** Today's size of src/store/: lower it as the folder shrinks, never raise it. */
-const STORE_CEILING = 1906;
+const STORE_CEILING = 1830;
 const FILE_MAX_LINES = 400;
 const FUNCTION_MAX_LINES = 80;
 
@@ -83,7 +83,7 @@ describe('the size of src/store/ and the outbox', () => {
     expect(over().filter((line) => !isTotal(line))).toEqual([]);
   });
 
-  // The bar (STORE_MAX_LINES) is not met yet (decision 0262 says how far it got). Until it
+  // The bar (STORE_MAX_LINES) is not met yet (decision 0269 says how far it got). Until it
   // is, the folder may not grow past what it is today: STORE_CEILING only ever comes down.
   it('is within its ceiling of non-test lines, on its way to the bar', () => {
     const total = store.reduce((n, path) => n + lineCount(readFileSync(join(ROOT, path), 'utf8')), 0);

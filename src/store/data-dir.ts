@@ -40,13 +40,6 @@ const APPEND_SCRATCH_BYTES = 64 * 1024;
 /** How often written records are flushed to the disk itself (fdatasync): a power cut loses at most this. */
 export const SYNC_INTERVAL_MS = 1000;
 
-/** What a compaction wrote: its records (the header aside) and bytes, and how long it held the event loop to switch journals. */
-interface Compacted {
-  records: number;
-  bytes: number;
-  captureMs: number;
-}
-
 /**
  * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N, every state
  * record at one instant) and `journal-N.bin` (every change since, appended). Opening it takes the
@@ -210,7 +203,7 @@ export class DataDir {
    * turn of the event loop between them, synced and renamed into place. Resolves with what it wrote,
    * or undefined when it did not run (closed, another one running, overtaken by `compact`).
    */
-  async compactInBackground(state: Iterable<OutgoingRecord>): Promise<Compacted | undefined> {
+  async compactInBackground(state: Iterable<OutgoingRecord>) {
     if (this.#closed || this.#compacting) return undefined;
     const steps = this.#compaction(state);
     for (let step = steps.next(); ; step = steps.next()) {
@@ -232,9 +225,12 @@ export class DataDir {
 
   /**
    * The one compaction: yields between slices (undefined) and the snapshot's fd when it is to be
-   * synced; answers what it wrote, or undefined when a newer compaction overtook it.
+   * synced; answers what it wrote (its records, the header aside, and bytes, and how long it held the
+   * event loop to switch journals), or undefined when a newer compaction overtook it.
    */
-  *#compaction(state: Iterable<OutgoingRecord>): Generator<number | undefined, Compacted | undefined> {
+  *#compaction(
+    state: Iterable<OutgoingRecord>,
+  ): Generator<number | undefined, { records: number; bytes: number; captureMs: number } | undefined> {
     const started = performance.now();
     const generation = this.#current.generation + 1;
     let journal: number;

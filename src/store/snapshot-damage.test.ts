@@ -1,20 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DataDir } from './data-dir.js';
 import type { KeptRecord } from './kinds.js';
 
 const named = (name: string): KeptRecord => ({ k: 'user-', d: { username: name } });
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 /** A data dir whose snapshot holds a header and two records, the last one failing its checksum. */
 function damagedSnapshot(): string {
   const dir = mkdtempSync(join(tmpdir(), 'reportbo-snapshot-'));
-  dirs.push(dir);
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const d = DataDir.open(dir, 0, () => {});
   d.compact([named('kept'), named('lost')]);
   d.close();
