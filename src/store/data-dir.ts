@@ -153,7 +153,7 @@ export class DataDir {
   }
 
   /** Why the data dir cannot keep changes now (the last write failed), or undefined when it can. */
-  get failure(): { cause: string; since: string } | undefined {
+  get failure() {
     return this.#failure;
   }
 
