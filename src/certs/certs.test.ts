@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
 import { createCertificateAuthority, createServerCertificate, writeCertificateFiles } from './index.js';
 
@@ -18,6 +19,17 @@ describe('certificates', () => {
     expect(x509.issuer).toMatch(/^CN=Unit CA [0-9a-f]{8}$/);
     expect(x509.issuer).toBe(`CN=${ca.commonName}`);
     expect(server.caPem).toBe(ca.certPem);
+  });
+
+  it('signs the CA with its own key and the server certificate with the CA key, as OpenSSL and forge verify', () => {
+    const caX509 = new X509Certificate(ca.certPem);
+    expect(caX509.verify(caX509.publicKey)).toBe(true);
+    expect(caX509.verify(new X509Certificate(createCertificateAuthority().certPem).publicKey)).toBe(false);
+    const server = createServerCertificate({ ca });
+    const forgeCa = forge.pki.certificateFromPem(ca.certPem);
+    expect(forgeCa.verify(forgeCa)).toBe(true);
+    expect(forgeCa.verify(forge.pki.certificateFromPem(server.certPem))).toBe(true);
+    expect(forgeCa.signatureOid).toBe(forge.pki.oids.sha256WithRSAEncryption);
   });
 
   it('makes a self-signed certificate when no CA is given', () => {

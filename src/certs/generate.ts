@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { constants, createHash, privateEncrypt, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import forge from 'node-forge';
 import { HOUR_MS } from '../clock/schedule.js';
@@ -68,12 +68,9 @@ export function createCertificateAuthority(options: CaOptions = {}): Certificate
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return {
-    commonName,
-    certPem: forge.pki.certificateToPem(cert),
-    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
-  };
+  const keyPem = forge.pki.privateKeyToPem(keys.privateKey);
+  sign(cert, keyPem);
+  return { commonName, certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
 /** Generates a TLS server certificate for the given hosts, signed by `ca` or by itself. */
@@ -84,14 +81,9 @@ export function createServerCertificate(options: ServerCertificateOptions = {}):
   const { notBefore, notAfter } = validity(options);
   const cert = baseCertificate(keys.publicKey, notBefore, notAfter);
   cert.setSubject([{ name: 'commonName', value: hosts[0]! }]);
-  let signer = keys.privateKey;
-  if (options.ca) {
-    const caCert = forge.pki.certificateFromPem(options.ca.certPem);
-    cert.setIssuer(caCert.subject.attributes);
-    signer = forge.pki.privateKeyFromPem(options.ca.keyPem);
-  } else {
-    cert.setIssuer(cert.subject.attributes);
-  }
+  const keyPem = forge.pki.privateKeyToPem(keys.privateKey);
+  if (options.ca) cert.setIssuer(forge.pki.certificateFromPem(options.ca.certPem).subject.attributes);
+  else cert.setIssuer(cert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
@@ -102,15 +94,33 @@ export function createServerCertificate(options: ServerCertificateOptions = {}):
       altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
     },
   ]);
-  cert.sign(signer as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  sign(cert, options.ca?.keyPem ?? keyPem);
   return {
     hosts,
     certPem: forge.pki.certificateToPem(cert),
-    keyPem: forge.pki.privateKeyToPem(keys.privateKey),
+    keyPem,
     ...(options.ca ? { caPem: options.ca.certPem } : {}),
     notBefore,
     notAfter,
   };
+}
+
+/** DER of the DigestInfo header of a SHA-256 digest (RFC 8017 §9.2, note 1). */
+const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+
+/**
+ * Signs `cert` (SHA-256 with RSA, PKCS#1 v1.5) with Node's RSA instead of forge's: the same
+ * signature bytes, in ~4 ms instead of ~60-180 ms of forge's JavaScript big integers (decision 0272).
+ */
+function sign(cert: forge.pki.Certificate, keyPem: string): void {
+  const signer = {
+    sign: (md: forge.md.MessageDigest) =>
+      privateEncrypt(
+        { key: keyPem, padding: constants.RSA_PKCS1_PADDING },
+        Buffer.concat([SHA256_DIGEST_INFO, Buffer.from(md.digest().getBytes(), 'binary')]),
+      ).toString('binary'),
+  };
+  cert.sign(signer as unknown as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
 }
 
 /** 8 hex digits of the SHA-256 of the public key: distinct for distinct keys, stable for one. */
