@@ -4,7 +4,7 @@
  * harnesses with one planted bug each (test/fixtures/verify-client/) fail exactly the case of that
  * bug, with a reason that names it; a harness that cannot keep its contract is bad usage (exit 2).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_CASE_IDS, type ClientReport, verifyClient } from '../src/index.js';
 import { ENV } from '../src/verify-client/stage.js';
-import { ROOT, runCli, runMain } from './helpers/cli.js';
+import { ROOT, runCli, runMain, runProcess } from './helpers/cli.js';
 
 const NODE = `"${process.execPath}"`;
 const DOCS = join(ROOT, 'docs/verify-client');
@@ -75,7 +75,7 @@ describe.concurrent('correct SDKs pass', () => {
           'node test/verify-client-harness.mjs',
           `\\"${process.execPath}\\" ${join(DOCS, 'node-fetch.mjs')}`,
         );
-      const run = await bash(script, folder);
+      const run = await runProcess('bash', ['-c', script], {}, folder);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toMatch(/OK: 8 cases: 8 passed, 0 failed, 0 warned, 0 skipped/);
       const report = JSON.parse(
@@ -303,20 +303,3 @@ describe('docs/verify-client.md says what the kit does', () => {
     ]);
   });
 });
-
-/** Runs `script` with bash in `cwd` to its end. */
-function bash(script: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-c', script], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
