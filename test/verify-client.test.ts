@@ -4,7 +4,7 @@
  * harnesses with one planted bug each (test/fixtures/verify-client/) fail exactly the case of that
  * bug, with a reason that names it; a harness that cannot keep its contract is bad usage (exit 2).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_CASE_IDS, type ClientReport, verifyClient } from '../src/index.js';
 import { ENV } from '../src/verify-client/stage.js';
-import { ROOT, runCli } from './helpers/cli.js';
+import { ROOT, runCli, runMain, runProcess } from './helpers/cli.js';
 
 const NODE = `"${process.execPath}"`;
 const DOCS = join(ROOT, 'docs/verify-client');
 const FIXTURES = join(ROOT, 'test/fixtures/verify-client');
+const DOC = readFileSync(join(ROOT, 'docs/verify-client.md'), 'utf8');
 /**
  * A test that runs the kit (or two) through the CLI: about 10 s alone, several times that with the
  * suite's other files on two cores; never a figure the test checks.
@@ -56,28 +57,34 @@ function expectAllPassed(report: ClientReport): void {
 
 describe.concurrent('correct SDKs pass', () => {
   it(
-    'the Node fetch harness (1.7 JSON) through the CLI: exit 0, the --json and --junit reports say 8 passed',
+    "the Node fetch harness (1.7 JSON) through docs/verify-client.md's GitHub Actions step, run as written: exit 0, the --json and --junit reports say 8 passed",
     async () => {
-      const json = join(dir, 'node-17-json.json');
-      const junit = join(dir, 'node-17-json.xml');
-      const run = await runCli([
-        'verify-client',
-        '--exec',
-        `${NODE} ${join(DOCS, 'node-fetch.mjs')}`,
-        '--version',
-        '1.7',
-        '--variant',
-        'json',
-        '--json',
-        json,
-        '--junit',
-        junit,
-      ]);
+      const block = /## In CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(DOC)![1]!;
+      const step = /- run: \|\n([\s\S]*?)\n {6}- /.exec(block)![1]!.replace(/^ {10}/gm, '');
+      expect(step).toContain(
+        'npx reportbo-emulator verify-client --exec "node test/verify-client-harness.mjs"',
+      );
+      expect(step).toContain('--version 1.7 --variant json');
+      const folder = await mkdtemp(join(dir, 'ci-'));
+      const script = step
+        .replaceAll(
+          'npx reportbo-emulator',
+          `"${process.execPath}" "${join(ROOT, 'bin/reportbo-emulator.js')}"`,
+        )
+        .replaceAll(
+          'node test/verify-client-harness.mjs',
+          `\\"${process.execPath}\\" ${join(DOCS, 'node-fetch.mjs')}`,
+        );
+      const run = await runProcess('bash', ['-c', script], {}, folder);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toMatch(/OK: 8 cases: 8 passed, 0 failed, 0 warned, 0 skipped/);
-      const report = JSON.parse(await readFile(json, 'utf8')) as ClientReport;
+      const report = JSON.parse(
+        await readFile(join(folder, 'reports/verify-client.json'), 'utf8'),
+      ) as ClientReport;
+      expect(report).toMatchObject({ version: '1.7', variant: 'json', failed: 0 });
       expectAllPassed(report);
-      const xml = await readFile(junit, 'utf8');
+      const xml = await readFile(join(folder, 'reports/verify-client.xml'), 'utf8');
+      expect(xml).toContain('<testsuites');
       expect(xml.match(/<testcase /g)).toHaveLength(8);
       expect(xml).not.toContain('<failure');
     },
@@ -156,14 +163,7 @@ describe.concurrent('an SDK with one planted bug fails exactly its case, and the
       'reports-malformed-answer',
       /^calls in a loop: 5 calls for answers cut short \(at most 3\)/,
     ],
-    [
-      'node',
-      'retry-storm',
-      '1.7',
-      'json',
-      'recovers-from-transient-failures',
-      /^retry storm on 503: (retried after \d+ ms without a pause|\d+ calls in)/,
-    ],
+    // retry-storm: in the --replay test below, whose first run is this bug's whole kit through the CLI.
     [
       'python',
       'wrong-soapaction',
@@ -218,43 +218,8 @@ it.concurrent('an SDK that reports the first 503 without a retry gets a warning,
   );
 });
 
-describe.concurrent('a harness that cannot keep its contract is bad usage: exit 2 and what to fix', () => {
-  it.each([
-    ['a command that is not found', 'no-such-harness-command --tokens', /command not found \(sh exit 127/],
-    ['a harness that prints nothing', 'true', /exited 0 but printed nothing in well-formed-request/],
-    ['a harness that never exits', 'sleep 60', /did not exit within 2\.0 s in well-formed-request/],
-  ])('%s', async (_what, exec, message) => {
-    const run = await runCli(['verify-client', '--exec', exec, '--harness-timeout-ms', '2000']);
-    expect(run.code, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
-  });
-
-  it.each([
-    [
-      ['--exec', 'true', '--variant', 'soap13'],
-      /--variant: Invalid option: expected one of "json"\|"xml"\|"soap11"\|"soap12"/,
-    ],
-    [[], /--exec is required/],
-    [
-      ['--exec', 'true', '--only', 'reuses-token'],
-      /--only: unknown case id "reuses-token"; accepted: well-formed-request/,
-    ],
-    [['--exec', 'true', '--hang-bound-ms', 'soon'], /--hang-bound-ms: "soon" is not a whole number/],
-    // Checked before the run: an unwritable report path fails at once.
-    [
-      ['--exec', 'true', '--json', '/dev/null/reports/r.json'],
-      /--json \/dev\/null\/reports\/r\.json: cannot create its folder \(ENOTDIR\)/,
-    ],
-  ])('flags %j are refused', async (flags, message) => {
-    const run = await runCli(['verify-client', ...flags]);
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(message);
-  });
-});
-
 it.concurrent(
-  '--replay runs again the cases of a --json report that failed, with its command, version and variant',
+  'node retry-storm (API 1.7 json) fails recovers-from-transient-failures through the CLI, and --replay runs again the cases of its --json report that failed, with its command, version and variant',
   async () => {
     const json = join(dir, 'storm.json');
     const exec = `SAMPLE_BUG=retry-storm ${NODE} ${join(FIXTURES, 'node-buggy.mjs')}`;
@@ -263,6 +228,14 @@ it.concurrent(
     expect(first.code, first.stdout + first.stderr).toBe(1);
     expect(first.stdout).toMatch(/✗ recovers-from-transient-failures — retry storm on 503/);
     expect(first.stdout).toMatch(/rule: {5}docs\/verify-client\.md/);
+    // The planted bug fails exactly its case, as each of the table's above.
+    const stormed = JSON.parse(await readFile(json, 'utf8')) as ClientReport;
+    expect(failedIds(stormed), JSON.stringify(statuses(stormed))).toEqual([
+      'recovers-from-transient-failures',
+    ]);
+    const failed = stormed.cases.find((c) => c.id === 'recovers-from-transient-failures')!;
+    expect(failed.reason).toMatch(/^retry storm on 503: (retried after \d+ ms without a pause|\d+ calls in)/);
+    expect(failed.fix).not.toBe('');
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(
       /<failure message="retry storm on 503: [^"]*" type="recovers-from-transient-failures">/,
@@ -277,44 +250,56 @@ it.concurrent(
   KIT_RUN_MS,
 );
 
-describe('docs/verify-client.md says what the kit does', () => {
-  const doc = readFileSync(join(ROOT, 'docs/verify-client.md'), 'utf8');
+// The refusals run `main()` in this process (runMain: no process start each, ~0.5 CPU-s), one at a
+// time, as its capture of stdout and stderr needs; the first through the real CLI.
+describe('a harness that cannot keep its contract is bad usage: exit 2 and what to fix', () => {
+  it.each([
+    ['a command that is not found', 'no-such-harness-command --tokens', /command not found \(sh exit 127/],
+    ['a harness that prints nothing', 'true', /exited 0 but printed nothing in well-formed-request/],
+    ['a harness that never exits', 'sleep 60', /did not exit within 2\.0 s in well-formed-request/],
+  ])('%s', async (_what, exec, message) => {
+    const run = await runMain(['verify-client', '--exec', exec, '--harness-timeout-ms', '2000']);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
 
+  it.each([
+    [[], /--exec is required/],
+    [
+      ['--exec', 'true', '--variant', 'soap13'],
+      /--variant: Invalid option: expected one of "json"\|"xml"\|"soap11"\|"soap12"/,
+    ],
+    [
+      ['--exec', 'true', '--only', 'reuses-token'],
+      /--only: unknown case id "reuses-token"; accepted: well-formed-request/,
+    ],
+    [['--exec', 'true', '--hang-bound-ms', 'soon'], /--hang-bound-ms: "soon" is not a whole number/],
+    // Checked before the run: an unwritable report path fails at once.
+    [
+      ['--exec', 'true', '--json', '/dev/null/reports/r.json'],
+      /--json \/dev\/null\/reports\/r\.json: cannot create its folder \(ENOTDIR\)/,
+    ],
+  ])('flags %j are refused', async (flags, message) => {
+    const args = ['verify-client', ...flags];
+    const run = flags.length === 0 ? await runCli(args) : await runMain(args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+// Its GitHub Actions step runs as written: the Node harness's test at the top ("correct SDKs pass").
+describe('docs/verify-client.md says what the kit does', () => {
   it('names exactly the environment variables the harness gets', () => {
-    const named = new Set(doc.match(/VERIFY_CLIENT_[A-Z_]+/g));
+    const named = new Set(DOC.match(/VERIFY_CLIENT_[A-Z_]+/g));
     expect([...named].sort()).toEqual(Object.values(ENV).sort());
   });
 
   it('lists every case id in its table, in run order', () => {
-    const rows = [...doc.matchAll(/^\| `([a-z-]+)`(?: \(1\.7\))? \|/gm)].map((m) => m[1]);
+    const rows = [...DOC.matchAll(/^\| `([a-z-]+)`(?: \(1\.7\))? \|/gm)].map((m) => m[1]);
     expect(rows.filter((id) => (CLIENT_CASE_IDS as readonly string[]).includes(id!))).toEqual([
       ...CLIENT_CASE_IDS,
     ]);
   });
-
-  it(
-    'its GitHub Actions step runs as written (your harness: the Node one) and writes both reports',
-    async () => {
-      const block = /## In CI[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc)![1]!;
-      const step = /- run: \|\n([\s\S]*?)\n {6}- /.exec(block)![1]!.replace(/^ {10}/gm, '');
-      expect(step).toContain(
-        'npx reportbo-emulator verify-client --exec "node test/verify-client-harness.mjs"',
-      );
-      const folder = await mkdtemp(join(dir, 'ci-'));
-      const script = step
-        .replaceAll(
-          'npx reportbo-emulator',
-          `"${process.execPath}" "${join(ROOT, 'bin/reportbo-emulator.js')}"`,
-        )
-        .replaceAll(
-          'node test/verify-client-harness.mjs',
-          `\\"${process.execPath}\\" ${join(DOCS, 'node-fetch.mjs')}`,
-        );
-      const run = spawnSync('bash', ['-c', script], { cwd: folder, encoding: 'utf8' });
-      expect(run.status, run.stdout + run.stderr).toBe(0);
-      expect(JSON.parse(await readFile(join(folder, 'reports/verify-client.json'), 'utf8')).failed).toBe(0);
-      expect(await readFile(join(folder, 'reports/verify-client.xml'), 'utf8')).toContain('<testsuites');
-    },
-    KIT_RUN_MS,
-  );
 });

@@ -12,12 +12,11 @@ import { type AddressInfo, createServer as createTcpServer, type Socket } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createServerCertificate } from '../src/certs/index.js';
 import { type CaseId, type VerifyOptions, type VerifyReport, verifyReceiver } from '../src/index.js';
 import { ROOT, runCli, runMain } from './helpers/cli.js';
 import { WAIT_DEADLINE_MS } from './helpers/deadline.js';
 import { start } from './helpers/processes.js';
-import { testCa, testCaFile } from './helpers/tls.js';
+import { loopbackCertificate, testCa, testCaFile } from './helpers/tls.js';
 import { type Bug, type BugReceiverOptions, bugReceiver } from './helpers/verify-bug-receivers.js';
 import { verifyTestReceiver } from './helpers/verify-receivers.js';
 
@@ -449,10 +448,8 @@ describe.concurrent('verify names a connection it cannot make from its experimen
   ])(
     'a receiver that requires a client certificate (%s): mutual TLS, not "refuses TLS 1.2"',
     async (_what, maxVersion, finding) => {
-      const { certPem, keyPem } = createServerCertificate({
-        ca: testCa(),
-        hosts: ['localhost', '127.0.0.1'],
-      });
+      // The test CA's certificate for localhost and 127.0.0.1, made once per process (no new key).
+      const { certPem, keyPem } = loopbackCertificate();
       const server = createHttpsServer(
         {
           cert: certPem,

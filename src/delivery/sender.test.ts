@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
 import { start } from '../../test/helpers/processes.js';
 import { behave, receiver } from '../../test/helpers/receiver.js';
@@ -172,6 +173,23 @@ describe('HTTP sender', () => {
     s.close();
     expect(result).toMatchObject({ outcome: 'http_status', statusCode: 200 });
     expect(r.requests[0]!.body).toBe('{"hello":"world"}');
+  });
+
+  it('makes one TLS context for all its connections: none per connection', async () => {
+    // Given the CAs alone, tls.connect would make a context per connection, parsing the ~140 system
+    // roots again each time (decision 0271). Three attempts at once need three connections.
+    const r = await tlsReceiver('trusted', { defaultBehaviour: behave.slow(200) });
+    const contexts = vi.spyOn(tls, 'createSecureContext');
+    const s = sender();
+    try {
+      const results = await Promise.all([1, 2, 3].map(() => s.send({ url: r.url, headers, body })));
+      expect(results.map((x) => x.statusCode)).toEqual([200, 200, 200]);
+      expect(new Set(r.requests.map((q) => q.remotePort)).size).toBe(3);
+      expect(contexts).toHaveBeenCalledTimes(1);
+    } finally {
+      s.close();
+      contexts.mockRestore();
+    }
   });
 
   it('ends the connects still in progress when it closes: nothing waits on a full listen backlog after', async () => {

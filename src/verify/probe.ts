@@ -5,7 +5,7 @@
  * know (docs/verify.md "--probe"). A receiver that records asynchronously lags: `until` asks again
  * until the answer is right or the deadline passes.
  */
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { ResolvedOptions } from './options.js';
 import { pause as wait } from './stop.js';
@@ -90,7 +90,20 @@ export class Probe {
     private readonly stop?: AbortSignal,
   ) {
     this.#agent = new Agent({
-      connect: { ca: [...rootCertificates, ...caPems], minVersion: 'TLSv1.2', timeout: timeoutMs },
+      // One TLS context for every reading: given `ca`, each connection would parse the system roots
+      // again (src/delivery/origin-pools.ts, decision 0271). None for a plain http:// probe.
+      connect: {
+        ...(/^https:/i.test(template)
+          ? {
+              secureContext: createSecureContext({
+                ca: [...rootCertificates, ...caPems],
+                minVersion: 'TLSv1.2',
+              }),
+            }
+          : {}),
+        minVersion: 'TLSv1.2',
+        timeout: timeoutMs,
+      },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });

@@ -24,8 +24,19 @@ export function runCli(
   cwd = ROOT,
   limitMs?: number,
 ): Promise<CliRun> {
+  return runProcess(process.execPath, [BIN, ...args], env, cwd, limitMs);
+}
+
+/** Runs `command` with `args` to completion, as runCli runs the CLI. */
+export function runProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+  limitMs?: number,
+): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: 'pipe',
