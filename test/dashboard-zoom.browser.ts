@@ -50,7 +50,9 @@ describe.skipIf(!haveChromium)('axe at 200% zoom and at 390 px', () => {
         await page.evaluate(
           'document.querySelectorAll("#detail details").forEach((d) => { d.open = true; })',
         );
-        findings.push(...(await check(page, size.width, `${label}, a delivery expanded and its resend plan`)));
+        findings.push(
+          ...(await check(page, size.width, `${label}, a delivery expanded and its resend plan`)),
+        );
         await page.click('#resend-cancel');
         await page.waitForSelector('#resend-plan', { state: 'detached' });
         await page.fill('#filter-text', 'issued');
