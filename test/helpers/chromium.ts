@@ -16,8 +16,8 @@ import { loadNote, WAIT_DEADLINE_MS } from './deadline.js';
 /**
  * Debian's chromium-headless-shell when installed, else its chromium. The shell is the same
  * chromium (one Debian source, one version) without the browser's own window and tab machinery,
- * which `--headless` still runs: measured on 2026-11-29, the five browser files took 137 CPU-seconds
- * with the shell against 178 with chromium (decision 0270).
+ * which `--headless` still runs: measured on 2026-11-29, the five browser files took about a fifth
+ * less CPU with the shell (decision 0270).
  */
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export const CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium';
