@@ -27,10 +27,13 @@ describe.skipIf(!haveChromium)('axe at 200% zoom and at 390 px', () => {
     const r = await receiver({ defaultBehaviour: behave.status(503, '{"error":"busy"}') });
     const emu = await deliveryEmulator({ allowHttp: true, seed: 42 });
     await emu.credential({ id: 'a', apiKey: 'k', url: r.url });
-    for (let i = 0; i < 305; i++) await emu.event({ type: 'Issue' }); // more than a page: the pager shows
+    // More than a search's page of 100: the search results show the pager. (A list of 300 rows, the
+    // pager's other way in, would check the same rows three times over, and each axe run over it
+    // cost chromium seconds.)
+    for (let i = 0; i < 101; i++) await emu.event({ type: 'Issue' });
     await emu.settle();
     const verifyReceiver = await verifyTestReceiver('conformance-key', 'answers-202');
-    const id = 'n-000305';
+    const id = 'n-000101';
     const page = await open(emu.url, `#notifications/${id}`);
     const findings: string[] = [];
     try {
@@ -41,23 +44,22 @@ describe.skipIf(!haveChromium)('axe at 200% zoom and at 390 px', () => {
         await page.setViewportSize(size);
         await page.goto(`${emu.url}/__admin/ui#notifications/${id}`);
         await page.waitForSelector(`#detail[data-id="${id}"] #attempts`);
-        // One state holds three of the list: the plan only adds to the delivery, and the pager
-        // stays beside them (an axe run over the 300 rows costs seconds of chromium).
+        // One state holds two of the list: the plan only adds to the delivery.
         await page.click('#resend');
         await page.waitForSelector('#resend-plan');
         await page.evaluate(
           'document.querySelectorAll("#detail details").forEach((d) => { d.open = true; })',
         );
-        await page.waitForSelector('#page-oldest');
         findings.push(
-          ...(await check(page, size.width, `${label}, a delivery expanded, its resend plan and the pager`)),
+          ...(await check(page, size.width, `${label}, a delivery expanded and its resend plan`)),
         );
         await page.click('#resend-cancel');
         await page.waitForSelector('#resend-plan', { state: 'detached' });
         await page.fill('#filter-text', 'issued');
         await page.keyboard.press('Enter');
-        await waitText(page, '#notification-list h2', /matches$/);
-        findings.push(...(await check(page, size.width, `${label}, search results`)));
+        await waitText(page, '#notification-list h2', /^Newest 100 of 101 matches$/);
+        await page.waitForSelector('#page-oldest');
+        findings.push(...(await check(page, size.width, `${label}, search results and the pager`)));
         await page.fill('#filter-text', '');
         await page.keyboard.press('Enter');
 
