@@ -270,7 +270,11 @@ describe.skipIf(!haveChromium)('the delivery inspector in chromium', () => {
     const page = await open(emu.url);
     const id = (await emu.event({ type: 'Issue' })).notifications[0]!.id;
     await emu.settle();
-    await page.click(`#notification-table tr[data-id="${id}"]`);
+    // The page has heard the answer before its row is clicked: a click as the stream re-renders the
+    // row can land between the old row and the new one, and nothing is selected.
+    const row = `#notification-table tr[data-id="${id}"]`;
+    await waitText(page, `${row} td:nth-child(7)`, /^200$/);
+    await page.click(row);
     await page.waitForSelector(`#detail[data-id="${id}"] #curl-inline`, { state: 'attached' });
     const curl = (await page.locator('#curl').textContent()) ?? '';
     const inline = (await page.locator('#curl-inline').textContent()) ?? '';
