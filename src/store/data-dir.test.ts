@@ -93,7 +93,7 @@ describe('records', () => {
 });
 
 describe('DataDir', () => {
-  it('gives back what was appended after a reopen, and compaction keeps exactly the state it was given', () => {
+  it('gives back what was appended after a reopen, and compaction keeps exactly the state it was given', async () => {
     const dir = fresh();
     const a = openAll(dir, 1234);
     a.append(named('1'));
@@ -101,7 +101,7 @@ describe('DataDir', () => {
     a.close();
     const b = openAll(dir, 1234);
     expect(b.records).toEqual([named('1'), withBody('2', Buffer.from('gz'))]);
-    b.compact([named('3')]);
+    await b.compactInBackground([named('3')]);
     b.append(named('4'));
     b.close();
     const c = openAll(dir, 1234);
@@ -327,7 +327,7 @@ describe('compaction in the background', () => {
     const copy = fresh();
     const d = openAll(dir, 0);
     d.append(named('old-0'));
-    d.compact([named('old-0')]);
+    await d.compactInBackground([named('old-0')]);
     const before = state('s');
     for (const r of before) d.append(r);
     const compacting = d.compactInBackground([named('old-0'), ...before]);

@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
 import { DirLock, LOCK_FILE } from './lock.js';
@@ -29,39 +30,33 @@ import {
   type SnapshotMark,
   storeError,
 } from './read-back.js';
-import { encodeRecord, encodeRecordAt, RecordSlices, writeWhole } from './records.js';
+import { encodeRecord, RecordSlices, writeWhole } from './records.js';
 
 export { DATA_DIR_FORMAT } from './read-back.js';
 
 /** The journal grows to at least this before it is compacted into a snapshot. */
 export const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
-/** A record an append encodes in its scratch buffer; a larger one (a long reservation history) gets a Buffer of its own. */
-const APPEND_SCRATCH_BYTES = 64 * 1024;
-/** How often written records are flushed to the disk itself (fdatasync): a power cut loses at most this. */
+/** How often written records reach the disk itself (fdatasync): a power cut loses at most this. */
 export const SYNC_INTERVAL_MS = 1000;
 
 /**
- * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N, every state
- * record at one instant) and `journal-N.bin` (every change since, appended). Opening it takes the
- * lock, reads both files back and repairs a truncated last record; `append` writes one record to the OS
- * before it returns, so an admin answer sent after it survives `kill -9`.
+ * A data dir (decision 0080): `format.json`, `lock.json`, `snapshot.bin` (generation N) and
+ * `journal-N.bin` (every change since). `append` writes to the OS before it returns, so an admin
+ * answer sent after it survives `kill -9`.
  */
 export class DataDir {
   readonly notices: string[] = [];
-  /** The journal appended to: its generation, bytes, records and how many of each kind (decision 0111). */
+  /** The journal appended to: generation, bytes, records by kind (decision 0111). */
   #current: JournalMark;
   #fd: number;
   #dirty = false;
-  /** A failed write may have left part of a record after the journal's end: cut it before the next one. */
+  /** A failed write may have left part of a record after the journal's end: cut before the next. */
   #unclean = false;
-  /** Why the data dir cannot keep changes, since when (the first failure of a run of them). */
+  /** Why the data dir cannot keep changes, since the first failure of a run of them. */
   #failure: { cause: string; since: string } | undefined;
-  /** The background compaction running now (a token: a synchronous one replaces it). */
-  #compacting: object | undefined;
+  #compacting = false;
   readonly #timer: NodeJS.Timeout;
   #closed = false;
-  /** An append encodes its record here (written before it returns) instead of in a Buffer of its own. */
-  readonly #scratch = Buffer.allocUnsafeSlow(APPEND_SCRATCH_BYTES);
   /** Journals closed by a background compaction whose snapshot is not in place yet. */
   #sealed: JournalMark[] = [];
   #snapshotMark: SnapshotMark | undefined;
@@ -83,10 +78,7 @@ export class DataDir {
     this.#timer.unref();
   }
 
-  /**
-   * Opens (creating it if needed) and locks `dir`, handing every record read back to `onRecord`,
-   * oldest first (the snapshot's, then the journal's); `port` goes into the lock file.
-   */
+  /** Opens (creating it) and locks `dir`, handing every record read back to `onRecord`, oldest first. */
   static open(
     dir: string,
     port: number,
@@ -123,15 +115,12 @@ export class DataDir {
   }
 
   /**
-   * Appends one record to the journal, written to the OS before this returns. A write that fails or
-   * stops short (disk full, file too large, an I/O error) is cut back to the last whole record and
-   * throws DataDirUnwritableError: nothing partial stays for a later record to land behind
-   * (decision 0125).
+   * Appends one record, written to the OS before this returns. A failed or short write is cut back
+   * to the last whole record and throws DataDirUnwritableError (decision 0125).
    */
   append(rec: OutgoingRecord): void {
     if (this.#closed) return;
-    const end = encodeRecordAt(rec, this.#scratch, 0);
-    const buf = end < 0 ? encodeRecord(rec) : this.#scratch.subarray(0, end);
+    const buf = encodeRecord(rec);
     try {
       if (this.#unclean) this.#rollback();
       writeWhole(this.#fd, buf);
@@ -168,10 +157,8 @@ export class DataDir {
   }
 
   /**
-   * Whether the journals should be folded into a new snapshot: the current one has grown enough, or
-   * a sealed one is still there (a compaction that a crash or a failure cut off before its rename),
-   * so a start always catches up and journals never pile up (decision 0164). False while a
-   * background compaction runs.
+   * Whether to compact: the journal has grown enough, or a sealed one is still there (a compaction
+   * cut off before its rename), so journals never pile up (decision 0164).
    */
   wantsCompaction(): boolean {
     if (this.#compacting) return false;
@@ -182,9 +169,8 @@ export class DataDir {
   }
 
   /**
-   * Writes `checkpoint.json` (decision 0111): every journal that must exist and how long it was,
-   * with its records by kind, and the snapshot's size; a start finding less than it names refuses.
-   * Never throws: on a full disk the previous checkpoint names less than there is, still true.
+   * Writes `checkpoint.json` (decision 0111). Never throws: on a full disk the previous checkpoint
+   * names less than there is, still true.
    */
   #writeCheckpoint(state: 'running' | 'stopped'): void {
     const journals = [...this.#sealed, this.#current];
@@ -198,39 +184,14 @@ export class DataDir {
   }
 
   /**
-   * Compaction (decisions 0127, 0146) of `state`, a cut taken just before the call (`stateRecords`):
-   * the journal switches to generation N+1 at once, then snapshot N+1 is written in slices with a
-   * turn of the event loop between them, synced and renamed into place. Resolves with what it wrote,
-   * or undefined when it did not run (closed, another one running, overtaken by `compact`).
+   * Compaction of `state`, a cut taken just before the call (decisions 0127, 0146): journal N+1
+   * starts at once, then snapshot N+1 is written in slices with a turn of the event loop between
+   * them, synced and renamed into place. Resolves with what it wrote (records, the header aside;
+   * bytes; how long switching journals held the event loop), or undefined when it did not run or
+   * the data dir closed meanwhile.
    */
   async compactInBackground(state: Iterable<OutgoingRecord>) {
     if (this.#closed || this.#compacting) return undefined;
-    const steps = this.#compaction(state);
-    for (let step = steps.next(); ; step = steps.next()) {
-      if (step.done) return step.value;
-      if (typeof step.value === 'number') {
-        const fd = step.value;
-        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
-      } else await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /** The same steps without a turn of the event loop between them: done when it returns. */
-  compact(state: Iterable<OutgoingRecord>): void {
-    if (this.#closed) return;
-    const steps = this.#compaction(state);
-    for (let step = steps.next(); !step.done; step = steps.next())
-      if (typeof step.value === 'number') fsyncSync(step.value);
-  }
-
-  /**
-   * The one compaction: yields between slices (undefined) and the snapshot's fd when it is to be
-   * synced; answers what it wrote (its records, the header aside, and bytes, and how long it held the
-   * event loop to switch journals), or undefined when a newer compaction overtook it.
-   */
-  *#compaction(
-    state: Iterable<OutgoingRecord>,
-  ): Generator<number | undefined, { records: number; bytes: number; captureMs: number } | undefined> {
     const started = performance.now();
     const generation = this.#current.generation + 1;
     let journal: number;
@@ -239,8 +200,7 @@ export class DataDir {
     } catch (err) {
       throw new DataDirUnwritableError(this.dir, `${describeError(err)} starting ${journalName(generation)}`);
     }
-    // From here on changes go to journal N+1; journal N is complete. It reaches the disk itself off
-    // the event loop, then closes (a flush takes 1–100 ms here; the snapshot's rename comes later).
+    // Journal N is complete: it reaches the disk off the event loop (1–100 ms here), then closes.
     const sealed = this.#fd;
     fdatasync(sealed, () => closeQuietly(sealed));
     this.#dirty = false;
@@ -250,8 +210,7 @@ export class DataDir {
     this.#unclean = false;
     this.#writeCheckpoint('running');
     const captureMs = performance.now() - started;
-    const token = {};
-    this.#compacting = token; // one running already gives up: this one is newer
+    this.#compacting = true;
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.${generation}.tmp`);
     let out: RecordSlices | undefined;
     try {
@@ -260,15 +219,15 @@ export class DataDir {
         out = new RecordSlices(fd);
         out.add({ k: 'snapshot', d: { generation, format: DATA_DIR_FORMAT, at: new Date().toISOString() } });
         for (const rec of state) {
-          if (out.add(rec)) yield;
-          if (this.#compacting !== token) throw new Error('overtaken');
+          if (out.add(rec)) await new Promise((resolve) => setImmediate(resolve));
+          if (this.#closed) throw new Error('closed');
         }
         out.flush();
-        yield fd;
+        await promisify(fsync)(fd);
       } finally {
         closeQuietly(fd);
       }
-      if (this.#compacting !== token) throw new Error('overtaken');
+      if (this.#closed) throw new Error('closed');
       renameSync(tmp, join(this.dir, SNAPSHOT_FILE));
     } catch (err) {
       try {
@@ -276,12 +235,12 @@ export class DataDir {
       } catch {
         // Never created.
       }
-      if (this.#compacting !== token) return undefined;
-      this.#compacting = undefined;
+      this.#compacting = false;
+      if (this.#closed) return undefined;
       // Journals N and N+1 still hold everything: only the compaction is lost.
       throw new DataDirUnwritableError(this.dir, `${describeError(err)} writing a snapshot`);
     }
-    this.#compacting = undefined;
+    this.#compacting = false;
     try {
       const fd = openSync(this.dir, 'r');
       fsyncSync(fd);
@@ -302,10 +261,7 @@ export class DataDir {
     return { snapshotBytes: this.#snapshotMark?.bytes ?? 0, journalBytes: this.#current.bytes };
   }
 
-  /**
-   * Flushes what was written to the disk itself (fdatasync, on the event loop: decision 0249), then
-   * the checkpoint names the journal as it is. A failure is kept for health, never thrown.
-   */
+  /** fdatasync (on the event loop: decision 0249), then the checkpoint; a failure is kept for health. */
   sync(): void {
     if (!this.#dirty || this.#closed) return;
     try {
@@ -322,7 +278,6 @@ export class DataDir {
     this.sync();
     if (!this.#failure) this.#writeCheckpoint('stopped');
     this.#closed = true;
-    this.#compacting = undefined; // a background compaction gives up before its rename
     clearInterval(this.#timer);
     closeQuietly(this.#fd);
     this.lock.release();
@@ -340,13 +295,11 @@ function describeError(err: unknown): string {
     : String(err);
 }
 
-/** Closes `fd`; a failure to close loses nothing written. */
+/** Closes `fd`; a failure to close loses nothing: the writes already reached the OS. */
 function closeQuietly(fd: number): void {
   try {
     closeSync(fd);
-  } catch {
-    // Closing cannot lose anything written: the writes already reached the OS.
-  }
+  } catch {}
 }
 
 /** Writes `value` as `file`, whole: to a temporary file, renamed over it. */

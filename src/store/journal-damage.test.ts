@@ -232,10 +232,10 @@ describe('journal damage is told from an interrupted write', () => {
     again.close();
   });
 
-  it('--accept-data-loss on a deleted journal starts with what the snapshot holds', () => {
+  it('--accept-data-loss on a deleted journal starts with what the snapshot holds', async () => {
     const dir = fresh();
     const d = openAll(dir);
-    d.compact([user('ana')]);
+    await d.compactInBackground([user('ana')]);
     d.append(change('1'));
     d.close();
     unlinkSync(join(dir, 'journal-1.bin'));

@@ -8,11 +8,11 @@ import type { KeptRecord } from './kinds.js';
 const named = (name: string): KeptRecord => ({ k: 'user-', d: { username: name } });
 
 /** A data dir whose snapshot holds a header and two records, the last one failing its checksum. */
-function damagedSnapshot(): string {
+async function damagedSnapshot(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'reportbo-snapshot-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const d = DataDir.open(dir, 0, () => {});
-  d.compact([named('kept'), named('lost')]);
+  await d.compactInBackground([named('kept'), named('lost')]);
   d.close();
   const file = join(dir, 'snapshot.bin');
   const bytes = readFileSync(file);
@@ -22,8 +22,8 @@ function damagedSnapshot(): string {
 }
 
 describe('a snapshot whose header reads and a later record does not', () => {
-  it('is damage like any other record that does not read: refused naming the loss, kept up to it when accepted', () => {
-    const dir = damagedSnapshot();
+  it('is damage like any other record that does not read: refused naming the loss, kept up to it when accepted', async () => {
+    const dir = await damagedSnapshot();
     expect(() => DataDir.open(dir, 0, () => {})).toThrow(
       /has lost acknowledged records:\n {2}- snapshot\.bin: a record that fails its checksum at byte \d+: lost 1 of its \d+ records/,
     );
