@@ -103,7 +103,7 @@ export function createEmulator(
   const seed = settings.seed ?? randomInt(1, 2 ** 31 - 1);
   // Read back before the clock is built: a manual or compressed clock starts where it stood (decision 0080).
   const persisted = settings.dataDir
-    ? PersistentState.open(settings.dataDir, settings.port, {
+    ? new PersistentState(settings.dataDir, settings.port, {
         acceptDataLoss: settings.acceptDataLoss,
       })
     : undefined;

@@ -1,8 +1,6 @@
 /**
- * The kinds of record a data dir holds (decision 0080, 0101, 0230), defined once as zod shapes: each
- * change kind (format 3, src/model/changes.ts) and each kind of format 2 (src/store/format-2.ts),
- * which a data dir written by an earlier build holds. `keptRecord` checks a record read from disk
- * against its kind's shape.
+ * The kinds of record a data dir holds (decisions 0080, 0101, 0230): each change kind (format 3) and
+ * each kind of format 2 (src/store/format-2.ts). `keptRecord` checks a record read from disk.
  */
 import { z } from 'zod';
 import { closestKey } from '../config/closest-key.js';
@@ -36,10 +34,7 @@ type RecordOf<K extends RecordKind, B = Buffer> = { k: K; d: RecordData<K> } & (
 /** Every record the journal and a snapshot hold: a union over the kinds, discriminated by `k`. */
 export type KeptRecord = { [K in RecordKind]: RecordOf<K> }[RecordKind];
 
-/**
- * A record's bytes on their way to disk: a Buffer, or a stored body (src/contract/body-file.ts),
- * copied from where it is kept straight into the encoded record.
- */
+/** A record's bytes on their way to disk: a Buffer, or a stored body copied straight from where it is kept. */
 export type OutgoingBytes = Pick<Buffer, 'length' | 'copy'>;
 
 /** A record as it is written: a kept record whose bytes may still be where they are kept. */
@@ -55,20 +50,15 @@ export type SnapshotHeader = { k: 'snapshot'; d: z.output<typeof SnapshotHeaderS
 const KINDS = Object.keys(RECORD_SHAPES) as RecordKind[];
 const isKind = (k: string): k is RecordKind => Object.hasOwn(RECORD_SHAPES, k);
 
-/**
- * Reading a kind's data: a plain predicate compiled from its shape (no allocation; the data is kept
- * as read), else zod itself, which also says what does not fit. Measured (docs/perf-budget.md): zod
- * alone made reading 100,000 notifications back ~2.4× the cost of their JSON.parse.
- */
+/** A plain predicate compiled from each kind's shape, tried before zod (docs/perf-budget.md). */
 const FITS = Object.fromEntries(KINDS.map((k) => [k, plainCheck(RECORD_SHAPES[k])])) as Record<
   RecordKind,
   Check | undefined
 >;
 
 /**
- * The record `k`/`d`/`b` read from disk, checked against its kind's shape (the data as zod answers
- * it), or why it is not one: an unknown kind (naming the closest known one), data that does not
- * fit, or bytes missing or unexpected. `header`: the first record of a snapshot, which must be one.
+ * The record `k`/`d`/`b` read from disk, checked against its kind's shape, or why it is not one (an
+ * unknown kind names the closest known one). `header`: the first record of a snapshot.
  */
 export function keptRecord(
   k: unknown,

@@ -20,13 +20,10 @@ export const LOCK_FILE = 'lock.json';
 const HELD = new Set<string>();
 
 /**
- * Takes the data dir's lock (`lock.json`) or refuses, naming the emulator that holds it. The lock is
- * written whole to a temporary file and hard-linked to `lock.json` (the link fails if one exists), so
- * another emulator never sees it empty or half-written; a lock file that cannot be read is therefore
- * held (decision 0126). A lock whose process is gone is stale: taken over, with a notice. Gone
- * means, on the same host: no such pid, a pid now running another process (its start time differs), or this process's
- * own pid while this process does not hold the lock. The last is the container case: a container
- * restarted after `docker kill` runs the new emulator as pid 1 again.
+ * The data dir's lock (`lock.json`, decision 0126), written whole and hard-linked into place, so a
+ * lock that cannot be read is held. A lock whose process is gone is taken over, with a notice. Gone,
+ * on the same host: no such pid, a pid now running another process (its start time differs), or
+ * this pid while this process does not hold the lock (a container restarted runs as pid 1 again).
  */
 export class DirLock {
   private constructor(
@@ -89,10 +86,7 @@ export class DirLock {
   }
 }
 
-/**
- * Puts `owner` at `file` whole: written and synced to a temporary file beside it, then `place`d
- * (linked: false when `file` exists; or renamed over it).
- */
+/** Puts `owner` at `file` whole, through a synced temporary file `place`d (linked: false when `file` exists). */
 function placeWhole(file: string, owner: LockOwner, place: (tmp: string, file: string) => void): boolean {
   const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -111,10 +105,7 @@ function placeWhole(file: string, owner: LockOwner, place: (tmp: string, file: s
   }
 }
 
-/**
- * The lock's owner; undefined when there is no lock file; `unreadable` when it is empty, cut short
- * or not a lock (held: a lock is only ever written whole, so this is not one being written by us).
- */
+/** The lock's owner; undefined without a lock file; `unreadable` when it is not a whole lock. */
 function readOwner(file: string): LockOwner | 'unreadable' | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as LockOwner;
@@ -141,7 +132,7 @@ function isAlive(owner: LockOwner, file: string): boolean {
 function procStartOf(pid: string): { procStart?: string } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces: field 3 onwards.
+    // From field 3 on: the command name before it is in parentheses and may hold spaces.
     const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
     return start ? { procStart: start } : {};
   } catch {

@@ -17,11 +17,10 @@ export interface AttachTarget extends KeptServices {
 }
 
 /**
- * The emulator's state in a data dir (decision 0080). `open` reads it back (synchronously, before the
- * clock is built, which starts where the data dir left it); `attach` puts it into the services, ends
- * what a crash cut off, handles the batch instants that passed while the emulator was down, and from
- * then on keeps the emulator's change stream (src/change-stream.ts): every change is written before
- * it is made, so before the admin API answers it.
+ * The emulator's state in a data dir (decision 0080). `open` reads it back before the clock is built
+ * (it starts where the data dir left it); `attach` puts it into the services, ends what a crash cut
+ * off, runs the batches missed while down, and from then on keeps the change stream: every change
+ * is written before it is made, so before the admin API answers it.
  */
 export class PersistentState {
   readonly #replayed = new RecordReader();
@@ -31,23 +30,16 @@ export class PersistentState {
   /** After a compaction failed: not tried again before this (ms since the epoch). */
   #compactRetryMs = 0;
 
-  private constructor(dir: string, port: number, options: { acceptDataLoss?: boolean }) {
-    this.#dir = DataDir.open(dir, port, (rec) => this.#replayed.apply(rec), options);
-  }
-
   /** Opens `dir` (creating it), takes its lock and reads it back. */
-  static open(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}): PersistentState {
-    return new PersistentState(dir, port, options);
+  constructor(dir: string, port: number, options: { acceptDataLoss?: boolean } = {}) {
+    this.#dir = DataDir.open(dir, port, (rec) => this.#replayed.apply(rec), options);
   }
 
   get dir(): string {
     return this.#dir.dir;
   }
 
-  /**
-   * Where a manual or compressed clock starts: where the data dir left it (a compressed clock ran on
-   * while the emulator was down, as if it had not stopped); undefined for a real clock or an empty dir.
-   */
+  /** Where a manual or compressed clock starts: where it was left (a compressed one ran on meanwhile). */
   clockStart(mode: string, wallNowMs = Date.now()): Date | undefined {
     const mark = this.#replayed.clock;
     if (mode === 'real' || !mark) return undefined;
@@ -62,15 +54,14 @@ export class PersistentState {
     const r = this.#replayed;
     const { log, clock } = t;
     for (const notice of this.#dir.notices) log.warn({ dataDir: this.dir }, notice);
-    // What the config or scenario preloaded (and the CA file) is kept like an admin change, so the
-    // journal and a snapshot always hold the same; it wins over what was read back, applied after it.
+    // What the config or scenario preloaded is kept like an admin change; it wins over what was read back.
     const preloaded = configurationChanges(t);
     const skipped = replay(t, r.changes);
     for (const change of preloaded) applyTo(t, change);
     for (const s of skipped) log.warn({ dataDir: this.dir }, `data dir: not restored: ${s}`);
     this.#target = t;
-    // The probe: while writes fail, a write is tried (the clock where it stands, a record that
-    // changes nothing) before a writer that cannot undo its work starts it.
+    // The probe: while writes fail, a record that changes nothing is tried before a writer that
+    // cannot undo its work starts it.
     t.changes.keep(
       (change) => this.#keep(t, change),
       () => {
@@ -104,10 +95,7 @@ export class PersistentState {
     if (this.#dir.wantsCompaction()) this.#queueCompaction();
   }
 
-  /**
-   * A compaction nobody waits for, in the background (decision 0127): its duration is logged; a
-   * failure is logged (the journals still hold everything) and tried again later, never thrown.
-   */
+  /** A compaction nobody waits for (decision 0127): logged, and a failure tried again later, never thrown. */
   async #compactQuietly(): Promise<void> {
     const t = this.#target;
     if (!t) return;
@@ -135,16 +123,13 @@ export class PersistentState {
     }
   }
 
-  /**
-   * Why the data dir cannot keep changes (`data dir not writable: …`), or undefined while it can:
-   * `GET /__admin/health` answers `degraded` with it (decision 0125).
-   */
+  /** Why the data dir cannot keep changes, for `GET /__admin/health` (decision 0125); undefined while it can. */
   degraded(): string | undefined {
     const failure = this.#dir.failure;
     return failure && `data dir not writable: ${failure.cause} (since ${failure.since})`;
   }
 
-  /** The port the server listens on, for the lock file (it may have been 0 when the lock was taken). */
+  /** The port the server listens on, for the lock file. */
   listening(port: number): void {
     this.#dir.setPort(port);
   }
@@ -169,11 +154,7 @@ export class PersistentState {
     };
   }
 
-  /**
-   * The data dir's part of the change stream: each change is written before it is made (an admin
-   * write whose change cannot be written fails, and memory stays as it was), and what a crash cut off
-   * (attempts started, a batch running) is followed as it happens.
-   */
+  /** The data dir's part of the change stream: a change that cannot be written fails, memory unchanged. */
   #keep(t: AttachTarget, change: Change): void {
     const rec = recordOf(change, { services: t, mark: () => this.#mark(t.clock) });
     if (!rec) return;

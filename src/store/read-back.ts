@@ -18,9 +18,8 @@ import { LOCK_FILE } from './lock.js';
 import { type DecodeResult, decodeRecords, isCutShort, kindAt } from './records.js';
 
 /**
- * The on-disk format this code writes (`format.json`); a newer one is refused. Format 2: a journal's
- * reservation record may carry only the history entries its save appended (`historyFrom`). Format 3:
- * each record is a change (decision 0230); format 2's records are still read (src/store/format-2.ts).
+ * The on-disk format this code writes (`format.json`); a newer one is refused. Format 3: each record
+ * is a change (decision 0230); format 2's records are still read (src/store/format-2.ts).
  */
 export const DATA_DIR_FORMAT = 3;
 export const FORMAT_FILE = 'format.json';
@@ -100,17 +99,13 @@ export function readFormat(dir: string): number | undefined {
 
 /**
  * One reading of a data dir back (decisions 0080, 0111): the snapshot's records, then each journal's,
- * handed to `onRecord` oldest first; a truncated last record is repaired (`notices` says so); what was
- * lost refuses the start unless `acceptDataLoss`. `all()` answers where the files stand, for the
- * DataDir that writes on.
+ * handed to `onRecord`; a truncated last record is repaired; what was lost refuses the start unless
+ * `acceptDataLoss`. `all()` answers where the files stand, for the DataDir that writes on.
  */
 export class Reading {
   readonly format: number | undefined;
   readonly checkpoint: Checkpoint | undefined;
-  /**
-   * What is wrong with the checkpoint: `missing` (a data dir of an older emulator, one never
-   * opened, or one whose checkpoint was deleted) or `damaged (why)`.
-   */
+  /** What is wrong with the checkpoint: `missing` or `damaged (why)`. */
   readonly checkpointProblem: string | undefined;
   /** What is missing or damaged, one line per file (decision 0111). */
   readonly damage: string[] = [];
@@ -145,15 +140,11 @@ export class Reading {
           `${SNAPSHOT_FILE} is missing${named ? `: lost its ${named.records} records (generation ${named.generation}, ${named.bytes} bytes at the checkpoint of ${checkpoint?.at})` : ` (the journals start at generation ${onDisk[0]}): lost every record it held`}`,
         );
     }
-    // The snapshot's journal, then any later ones: a compaction in the background starts journal N+1
-    // before its snapshot is renamed into place, so a crash meanwhile leaves journals N and N+1
-    // beside snapshot N, read in order. Every journal the checkpoint names must be there, at least
-    // as long as it was then (decision 0111).
+    // The snapshot's journal, then later ones: a crash during a compaction leaves journals N and N+1
+    // beside snapshot N.
     const { sealed, current } = this.journals(snapshot?.generation ?? onDisk[0] ?? 0, onDisk);
-    // Every data dir of format 2 on had its checkpoint written at its last start (decision 0111):
-    // without one, a journal cut at a record boundary looks whole, so records may be missing
-    // (decision 0162). Only a data dir whose journals hold nothing yet (a first start
-    // cut before its checkpoint) is started as it is.
+    // Without a checkpoint a journal cut at a record boundary looks whole (decision 0162); only
+    // journals that hold nothing yet (a first start cut before its checkpoint) start as they are.
     const held = [...sealed, current]
       .filter((j) => j.records > 0)
       .map((j) => `${journalName(j.generation)} (${j.records} records, ${j.bytes} bytes)`);
@@ -162,21 +153,17 @@ export class Reading {
         `${CHECKPOINT_FILE} is ${this.checkpointProblem}: whether acknowledged records were cut from the end of ${held.join(', ')} cannot be checked (the checkpoint names how long each journal was)`,
       );
     this.refuseOrAccept();
-    // Leftovers: journals older than the snapshot (a compaction a crash interrupted after its
-    // rename) and temporary files; another opener's lock being written is its own to remove.
+    // Leftovers of a crash: journals older than the snapshot and temporary files (not a lock's).
     if (snapshot) deleteJournalsBefore(dir, snapshot.generation);
     for (const f of readdirSync(dir))
       if (f.endsWith('.tmp') && !f.startsWith(LOCK_FILE)) unlinkSync(join(dir, f));
-    // The journal appended to next, as it was read; the sealed ones: closed by a background
-    // compaction whose snapshot is not in place yet.
     return { format, snapshot, sealed, current };
   }
 
   /**
-   * Reads the journals back from generation `first` on, in order, handing their records on: each
-   * one the checkpoint names must be there and as long as it names (decision 0111); what was lost
-   * is added to `damage`, and with `acceptDataLoss` what follows a loss is set aside. Answers the
-   * sealed journals and the current one.
+   * Reads the journals from generation `first` on: each one the checkpoint names must be there and as
+   * long as it names (decision 0111); losses go to `damage`, and with `acceptDataLoss` what follows a
+   * loss is set aside. Answers the sealed journals and the current one.
    */
   journals(first: number, onDisk: number[]): { sealed: JournalMark[]; current: JournalMark } {
     const { dir, notices, format, checkpoint, acceptDataLoss, damage } = this;
@@ -231,10 +218,8 @@ export class Reading {
   }
 
   /**
-   * Reads `buf`, one journal's bytes, handing each good record on; answers how much is good, the
-   * damage to acknowledged records (`lost`), or the last write a crash cut short, to be cut off
-   * (`repaired`). `mark`: what the checkpoint named for it; `newest`: the last journal, the only one
-   * a crash can leave cut short.
+   * Reads one journal's bytes; answers how much is good, the damage to acknowledged records (`lost`),
+   * or the last write a crash cut short (`repaired`). `newest`: the only journal a crash can cut.
    */
   journal(
     buf: Buffer,
@@ -246,9 +231,8 @@ export class Reading {
     const markBytes = mark?.bytes ?? 0;
     const at = this.checkpoint?.at;
     if (problem) {
-      // The one thing a crash leaves: the last write cut short (or, after a power cut, blocks the disk
-      // never got: zeros), at the end of the newest journal, after the checkpoint. Anything else
-      // was acknowledged (decision 0111).
+      // The one thing a crash leaves: the last write cut short (or zeros after a power cut), at the
+      // end of the newest journal, past the checkpoint. Anything else was acknowledged (decision 0111).
       const interrupted =
         newest &&
         problem.last &&
@@ -281,10 +265,7 @@ export class Reading {
     return { read };
   }
 
-  /**
-   * What was lost refuses the start (decision 0111), unless `--accept-data-loss` said to go on:
-   * then each loss is a notice.
-   */
+  /** What was lost refuses the start (decision 0111), unless `--accept-data-loss`: then a notice. */
   refuseOrAccept(): void {
     const { dir, notices, damage, acceptDataLoss } = this;
     if (damage.length === 0) return;
@@ -298,8 +279,7 @@ export class Reading {
   }
 
   /**
-   * Reads the snapshot back (none: undefined), handing its records on; what it lost is added to
-   * `damage`. A snapshot is written to a temporary file, synced and renamed: one without its
+   * Reads the snapshot back, losses to `damage`. It is renamed into place whole: one without its
    * header is not a crash case and refuses the start.
    */
   snapshot(): SnapshotMark | undefined {
@@ -345,13 +325,9 @@ function countRecords(buf: Buffer): Counted {
   return { count: 0, kinds: {} };
 }
 
-/** Records counted, in all and by kind. */
 type Counted = Pick<DecodeResult, 'count' | 'kinds'>;
 
-/**
- * What was lost from a journal that held `mark` at the checkpoint and now reads `read`, or, beyond
- * what the checkpoint names, the records `found` past the damage.
- */
+/** What was lost from a journal that held `mark` and now reads `read`, or the records `found` past the damage. */
 function lostSince(mark: JournalMark | undefined, { count, kinds }: Counted, found: Counted): string {
   if (!mark || mark.records - count < found.count) return describeCount(found.count, found.kinds);
   const missing: Record<string, number> = {};

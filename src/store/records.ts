@@ -3,12 +3,9 @@ import { crc32 } from 'node:zlib';
 import { type KeptRecord, keptRecord, type OutgoingRecord, type SnapshotHeader } from './kinds.js';
 
 /**
- * One journal or snapshot record: a kind, JSON data and optionally raw bytes (a gzipped body, kept
- * as it is sent instead of base64 in the JSON); the kinds and their data are src/store/kinds.ts. On
- * disk (decision 0080):
- * `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
- * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`. As it is written, a record's bytes may
- * still be a stored body, copied straight in.
+ * One journal or snapshot record (decision 0080): a kind, JSON data and maybe raw bytes (a gzipped
+ * body). On disk: `[u32 LE payload length][u32 LE CRC-32 of payload][payload]`, payload =
+ * `[u32 LE JSON length][JSON {"k":kind,"d":data}][bytes]`.
  */
 export type OutgoingStoreRecord = OutgoingRecord | SnapshotHeader;
 
@@ -16,18 +13,19 @@ const HEAD_BYTES = 8;
 
 /** The bytes of one record, in a Buffer of its own. */
 export function encodeRecord(rec: OutgoingStoreRecord): Buffer {
-  const json = Buffer.byteLength(JSON.stringify({ k: rec.k, d: rec.d }));
-  const out = Buffer.allocUnsafe(HEAD_BYTES + 4 + json + (rec.b?.length ?? 0));
-  encodeRecordAt(rec, out, 0);
+  const json = JSON.stringify({ k: rec.k, d: rec.d });
+  const out = Buffer.allocUnsafe(HEAD_BYTES + 4 + Buffer.byteLength(json) + (rec.b?.length ?? 0));
+  encodeRecordAt(rec, out, 0, json);
   return out;
 }
 
-/**
- * Encodes `rec` into `into` at `at` and answers where it ends, or -1 (nothing written) when it does
- * not fit: a journal append and a compaction reuse one buffer (decision 0157).
- */
-export function encodeRecordAt(rec: OutgoingStoreRecord, into: Buffer, at: number): number {
-  const json = JSON.stringify({ k: rec.k, d: rec.d });
+/** Encodes `rec` into `into` at `at`; answers where it ends, or -1 when it does not fit (decision 0157). */
+export function encodeRecordAt(
+  rec: OutgoingStoreRecord,
+  into: Buffer,
+  at: number,
+  json = JSON.stringify({ k: rec.k, d: rec.d }),
+): number {
   const jsonLength = Buffer.byteLength(json);
   const payloadLength = 4 + jsonLength + (rec.b?.length ?? 0);
   const end = at + HEAD_BYTES + payloadLength;
@@ -54,14 +52,11 @@ export interface DecodeResult {
 }
 
 /**
- * Reads every record of `buf`, handing each to `onRecord` as it is read (a restart holds no list of
- * 250,000 records: measured, the list alone made garbage collection a third of a restart), each
- * checked against its kind's shape first (src/store/kinds.ts). Reading stops at the first record that
- * is truncated or fails its checksum (`problem.last` says whether it was the last thing in the file:
- * the crash case, which the caller may repair by truncating; or whether bytes that look like more
- * records follow: corruption), or that is whole but not a record this code keeps (an unknown kind, data
- * that does not fit its kind), or that `onRecord` refused. `header`: the first record is a snapshot's
- * header, answered apart.
+ * Reads every record of `buf`, each checked by its kind's shape and handed to `onRecord` as it is
+ * read (no list: measured, a list of 250,000 made garbage collection a third of a restart). Stops at
+ * the first record that is cut short, fails its checksum, does not read as a kept record or that
+ * `onRecord` refuses; `problem.last`: nothing that looks like a record follows (the crash case).
+ * `header`: the first record is a snapshot's header, answered apart.
  */
 export function decodeRecords(
   buf: Buffer,
@@ -83,12 +78,11 @@ export function decodeRecords(
   while (at < buf.length) {
     const problem = checkRecord(buf, at);
     if (problem) return result(problem);
-    const jsonStart = at + HEAD_BYTES + 4;
-    const jsonEnd = jsonStart + buf.readUInt32LE(at + HEAD_BYTES);
+    const jsonEnd = at + HEAD_BYTES + 4 + buf.readUInt32LE(at + HEAD_BYTES);
     const end = at + HEAD_BYTES + buf.readUInt32LE(at);
     let raw: unknown;
     try {
-      raw = JSON.parse(buf.toString('utf8', jsonStart, jsonEnd));
+      raw = jsonAt(buf, at);
     } catch (err) {
       return result(`record whose JSON cannot be read (${(err as Error).message})`);
     }
@@ -137,25 +131,26 @@ export function isCutShort(buf: Buffer, at: number): boolean {
   return buf.length - at < HEAD_BYTES + 4 || at + HEAD_BYTES + buf.readUInt32LE(at) > buf.length;
 }
 
+/** The JSON of the record at `at`, parsed (throws when it does not read). */
+const jsonAt = (buf: Buffer, at: number): unknown => {
+  const start = at + HEAD_BYTES + 4;
+  return JSON.parse(buf.toString('utf8', start, start + buf.readUInt32LE(at + HEAD_BYTES)));
+};
+
 /** The kind a damaged record names, when its JSON still reads. */
 export function kindAt(buf: Buffer, at: number): string | undefined {
-  const json = at + HEAD_BYTES + 4;
   try {
-    const end = json + buf.readUInt32LE(at + HEAD_BYTES);
-    const { k } = JSON.parse(buf.toString('utf8', json, end)) as { k?: unknown };
+    const { k } = jsonAt(buf, at) as { k?: unknown };
     return typeof k === 'string' && k.length <= 40 ? k : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** How much of a snapshot is encoded before it is written (a background compaction yields between slices). */
+/** How much of a snapshot is encoded before it is written (a compaction yields between slices). */
 const COMPACT_SLICE_BYTES = 256 * 1024;
 
-/**
- * Records encoded one after another into one buffer of COMPACT_SLICE_BYTES, written to `fd` each
- * time it fills: no Buffer per record, each body copied once, from where it is kept (decision 0157).
- */
+/** Records encoded into one buffer, written to `fd` each time it fills (decision 0157). */
 export class RecordSlices {
   readonly #buf = Buffer.allocUnsafeSlow(COMPACT_SLICE_BYTES);
   #used = 0;
