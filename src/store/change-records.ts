@@ -26,11 +26,9 @@ function withoutNulls<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], n
 }
 
 /**
- * The record a change is kept as (data dir format 3, decision 0230): its kind, and the change itself
- * as its data, except that a notification is named by its id and a body travels as the record's
- * bytes; none for a change kept by others (an event routed: its reservations and notifications are
- * changes of their own) or a call while the request journal is off. The journal and a snapshot both
- * write through here.
+ * The record a change is kept as (format 3, decision 0230), for the journal and a snapshot: the
+ * change itself, except that a notification is named by its id and a body travels as bytes; none
+ * for an event routed (its reservations and notifications are changes of their own).
  */
 export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefined {
   switch (c.kind) {
@@ -47,9 +45,7 @@ export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefine
     }
     case 'reservation_saved': {
       const { gz, ...record } = c.record;
-      // A save appends one entry to the history it had: the journal carries that one, not all again
-      // (a reservation redelivered 1,000 times would otherwise write 1,000 entries on the next one).
-      // A snapshot's change holds the whole history (`historyFrom` 0).
+      // The journal carries the one history entry a save appended (decision 0144); a snapshot, all.
       const from = c.historyFrom === 0 ? 0 : record.history.length - 1;
       if (from > 0) {
         const d = { record: { ...record, history: record.history.slice(from) }, sequence: c.sequence };
@@ -82,9 +78,8 @@ export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefine
 }
 
 /**
- * A new notification's record, as small as it can be read fast: null members left out, the warnings
- * named by their credential when they are its warnings, and the body written once: when it is the
- * reservation's latest body (the usual case, the same Buffer), the record names the reservation.
+ * A new notification's record, small to read fast: null members left out, warnings named by their
+ * credential when they are its own, the body named by its reservation when it is that one's latest.
  */
 function notificationRecord(
   n: Extract<Change, { kind: 'notification_created' }>['notification'],

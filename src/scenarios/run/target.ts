@@ -39,7 +39,7 @@ export async function targetEnvironment(
   });
   const receivers = await startScenarioReceivers(scenario.receivers);
   const undo: Array<() => Promise<void>> = [];
-  const restore = async () => {
+  const undoAll = async () => {
     // Newest first; every step is tried even when one fails, the first failure is reported.
     let failure: unknown;
     for (const step of undo.reverse()) await step().catch((err: unknown) => (failure ??= err));
@@ -70,11 +70,11 @@ export async function targetEnvironment(
           'and removed after the run; expectations look only at their notifications',
       );
   } catch (err) {
-    await restore().catch(() => {});
+    await undoAll().catch(() => {});
     await receivers.close();
     throw err;
   }
-  return environment(client, client.baseUrl, scenario, receivers, notes, restore, scope);
+  return environment(client, client.baseUrl, scenario, receivers, notes, undoAll, scope);
 }
 
 /** What a running emulator keeps of its own, named as the scenario writes it (the seed, the clock, settings). */
