@@ -5,6 +5,7 @@ import { CLOCK_START } from '../../test/helpers/clock.js';
 import { WAIT_DEADLINE_MS } from '../../test/helpers/deadline.js';
 import { receiver } from '../../test/helpers/receiver.js';
 import { createCertificateAuthority } from '../certs/index.js';
+import { repairCrash } from '../delivery/crash-repair.js';
 import { type RunningEmulator, startServer } from '../server.js';
 import { keptStores } from './snapshot.js';
 
@@ -70,7 +71,7 @@ async function withEveryStore(): Promise<RunningEmulator> {
 }
 
 describe('each kept store lists its state as the changes that make it (decision 0274)', () => {
-  it('makes, applied to the stores of a fresh emulator, the same state: every state GET answers the same', async () => {
+  it('makes, applied to the stores of a fresh emulator, the same state: every state GET answers the same, after crash repair too', async () => {
     const made = await withEveryStore();
     const fresh = await serve(false);
     const from = keptStores(made.emulator);
@@ -82,9 +83,12 @@ describe('each kept store lists its state as the changes that make it (decision 
         `${store.constructor.name} lists no change: the test covers it not`,
       ).toBeGreaterThan(0);
       for (const change of changes) to[i]!.apply(change);
-      // What no GET shows (the attempts started, the batch running, the sequences) is in the list.
+      // The fresh store lists the same again: what no GET shows (the sequences) included.
       expect([...to[i]!.asChanges()], store.constructor.name).toEqual(changes);
     }
+    // What a restart does next with what a crash cut off (the attempts started, the batch running),
+    // done to both: it ends them where the GETs see them.
+    for (const r of [made, fresh]) repairCrash(r.emulator.delivery.outbox, r.emulator.changes, CLOCK_START);
     const differences = stateDifferences(await readState(made.url), await readState(fresh.url), [
       'the store:     ',
       'its changes:   ',
