@@ -23,7 +23,7 @@ export function keptStores({ auth, delivery, reservations }: KeptServices): Chan
     delivery.outbox.state,
     auth.journal,
     auth.tokens,
-  ] as ChangeOwner<StoreChange>[];
+  ];
 }
 
 /**
