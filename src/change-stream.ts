@@ -4,7 +4,7 @@ import type { TokenChange } from './auth/tokens.js';
 import type { UserChange } from './auth/users.js';
 import type { ClockChange } from './clock/types.js';
 import type { DeliveryChange } from './delivery/service.js';
-import type { ChangeOwner, ChangeSink, ResetChange } from './model/change-sink.js';
+import type { Applier, ChangeSink, ResetChange } from './model/change-sink.js';
 import type { ReservationChange } from './reservations/store.js';
 
 export type { ResetChange } from './model/change-sink.js';
@@ -104,13 +104,13 @@ export class ChangeStream implements ChangeSink<Change> {
     };
   }
 
-  emit<C extends Change>(change: C, owner?: ChangeOwner<C>): void {
+  emit<C extends Change>(change: C, owner?: Applier<C>): void {
     this.#keeper?.(change); // a throw: not kept, so not made and not told
     owner?.apply(change);
     this.#tell(change);
   }
 
-  emitMade<C extends Change>(change: C, owner?: ChangeOwner<C>): void {
+  emitMade<C extends Change>(change: C, owner?: Applier<C>): void {
     try {
       this.#keeper?.(change);
     } catch (err) {

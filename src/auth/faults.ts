@@ -120,6 +120,11 @@ export class FaultStore {
         break;
     }
   }
+
+  /** The rules as the one change that sets them (`ChangeOwner`, decision 0274). */
+  asChanges(): FaultChange[] {
+    return [{ kind: 'fault_used', faults: this.list() }];
+  }
 }
 
 function copies(faults: readonly Fault[]): Fault[] {

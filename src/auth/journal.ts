@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JournalEntryShape } from '../model/auth.js';
-import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, lazily, type ResetChange } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 
 /** Most journal entries kept by default; older ones are dropped first (a load test must not exhaust memory). */
@@ -99,6 +99,11 @@ export class Journal {
         this.#seq = 0;
         break;
     }
+  }
+
+  /** The entries, oldest first, as the changes that journal them (`ChangeOwner`, decision 0274). */
+  asChanges(): Iterable<JournalChange> {
+    return lazily(this.list(), (entry): JournalChange[] => [{ kind: 'call_journaled', entry }]);
   }
 
   /** Entries, oldest first, that match every given filter. */

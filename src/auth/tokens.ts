@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock/index.js';
 import { NotFoundError } from '../errors.js';
 import type { TokenShape } from '../model/auth.js';
-import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, lazily, type ResetChange } from '../model/change-sink.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { TokenSource } from './token-source.js';
 import type { ApiVersion } from './types.js';
@@ -113,19 +113,6 @@ export class TokenStore {
     this.changes.emit({ kind: 'token_revoked', token }, this);
   }
 
-  /** Every token, oldest first: copies, for a data dir snapshot. */
-  kept(): Array<{
-    token: string;
-    username: string;
-    version: ApiVersion;
-    issuedAtMs: number;
-    revoked: boolean;
-  }> {
-    const out = [];
-    for (const [token, t] of this.#tokens) out.push({ token, ...t });
-    return out;
-  }
-
   /**
    * The one writer of the tokens (decision 0212), live and at a restart: the oldest token is
    * forgotten once MAX_TOKENS are kept. Reset forgets every token and restarts the token source (a
@@ -151,5 +138,17 @@ export class TokenStore {
         this.source = this.newSource();
         break;
     }
+  }
+
+  /**
+   * The tokens, oldest first, as the changes that issue (and revoke) them (`ChangeOwner`, decision
+   * 0274): the cut copies each token (`revoked` changes), not the admin view's two ISO strings.
+   */
+  asChanges(): Iterable<TokenChange> {
+    const cut = Array.from(this.#tokens, ([token, t]) => ({ token, ...t }));
+    return lazily(cut, ({ revoked, ...issued }): TokenChange[] => {
+      const made: TokenChange = { kind: 'token_issued', ...issued };
+      return revoked ? [made, { kind: 'token_revoked', token: issued.token }] : [made];
+    });
   }
 }

@@ -116,6 +116,11 @@ export class UserStore {
     }
   }
 
+  /** The users as the changes that add them (`ChangeOwner`, decision 0274). */
+  asChanges(): UserChange[] {
+    return this.list().map((user) => ({ kind: 'user_added', user }));
+  }
+
   private names(): string {
     const names = [...this.#users.keys()];
     return names.length ? names.map((n) => `"${n}"`).join(', ') : '(none)';

@@ -111,6 +111,11 @@ export class CredentialStore {
     }
   }
 
+  /** The credentials, in routing order, as the changes that add them (`ChangeOwner`, decision 0274). */
+  asChanges(): CredentialChange[] {
+    return this.list().map((credential) => ({ kind: 'credential_added', credential }));
+  }
+
   /**
    * A credential kept in a data dir, checked and given its warnings as `add` does; throws when it is
    * no longer accepted (an http:// receiver kept under --allow-http, read back without it).

@@ -236,6 +236,11 @@ export class OutageStore {
     }
   }
 
+  /** The outages as the one change that sets them (`ChangeOwner`, decision 0274). */
+  asChanges(): OutageChange[] {
+    return [{ kind: 'outage_used', outages: this.list() }];
+  }
+
   #views(rules: readonly OutageRule[]): Outage[] {
     const nowMs = this.deps.now().getTime();
     return rules.map((r) => this.#view(r, nowMs));

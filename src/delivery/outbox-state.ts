@@ -98,6 +98,25 @@ export class OutboxState {
     }
   }
 
+  /**
+   * The outbox as the changes that make it (`ChangeOwner`, decision 0274): the count retention
+   * dropped, each notification with its attempts so far (a shallow copy: its own fields change, its
+   * attempts array is replaced, never pushed to), the attempts started, the batches done and the
+   * batch running, so a crash after a snapshot still finds them cut off.
+   */
+  asChanges(): Iterable<OutboxChange> {
+    const { dropped, byId } = this.store;
+    const cut: OutboxChange[] = dropped > 0 ? [{ kind: 'notifications_dropped', ids: [], dropped }] : [];
+    for (const n of byId.values()) cut.push({ kind: 'notification_created', notification: { ...n } });
+    for (const [id, attempt] of this.started) {
+      const notification = byId.get(id);
+      if (notification) cut.push({ kind: 'attempt_started', notification, attempt });
+    }
+    for (const result of this.history.list()) cut.push({ kind: 'batch_done', result });
+    if (this.batchRunning) cut.push({ kind: 'batch_started', at: this.batchRunning });
+    return cut;
+  }
+
   #settle(n: NotificationRecord, s: Settled): void {
     for (const k of SETTLED) (n as Record<keyof Settled, unknown>)[k] = s[k];
     if (s.state === 'pending') this.store.pending.add(n);

@@ -95,6 +95,15 @@ export class TrustStore {
     this.onChange?.(this.pems());
   }
 
+  /** The certificates as the changes that add them (`ChangeOwner`, decision 0274). */
+  asChanges(): TrustChange[] {
+    return [...this.#byFingerprint.values()].map(({ pem, info }) => ({
+      kind: 'trust_added',
+      pem,
+      certificate: info,
+    }));
+  }
+
   /** The PEM texts, for the TLS agent's `ca` option. */
   pems(): string[] {
     return [...this.#byFingerprint.values()].map((e) => e.pem);
@@ -102,11 +111,6 @@ export class TrustStore {
 
   list(): TrustedCertificate[] {
     return [...this.#byFingerprint.values()].map((e) => e.info);
-  }
-
-  /** Each certificate with its PEM text, for a data dir. */
-  entries(): Array<{ pem: string; info: TrustedCertificate }> {
-    return [...this.#byFingerprint.values()];
   }
 }
 

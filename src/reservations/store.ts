@@ -25,7 +25,7 @@ import {
   withStatus,
   zulu,
 } from '../generate/index.js';
-import { APPLY_ONLY, type ChangeSink, type ResetChange } from '../model/change-sink.js';
+import { APPLY_ONLY, type ChangeSink, lazily, type ResetChange } from '../model/change-sink.js';
 import { finishBody, parseEventInput, refused } from './event-checks.js';
 import { type EventInput, TRANSITIONS } from './events.js';
 import type {
@@ -90,6 +90,18 @@ export class ReservationRecords {
         this.sequence = 0;
         break;
     }
+  }
+
+  /**
+   * The reservations, in the order they were created, as the changes that save them whole
+   * (`historyFrom` 0), with the event sequence (`ChangeOwner`, decision 0274). A stored record is
+   * replaced, never changed: the cut holds references.
+   */
+  asChanges(): Iterable<ReservationChange> {
+    const { sequence } = this;
+    return lazily([...this.byId.values()], (record): ReservationChange[] => [
+      { kind: 'reservation_saved', record, sequence, historyFrom: 0 },
+    ]);
   }
 }
 

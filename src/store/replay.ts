@@ -1,21 +1,14 @@
-import type { Change } from '../change-stream.js';
 import { BodyFile, type StoredBody } from '../contract/index.js';
 import { type Attempt, buildNotification } from '../delivery/notification.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
-import type { ChangeOwner } from '../model/change-sink.js';
 import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
 import type { KeptServices } from './change-records.js';
 import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
 import type { KeptRecord } from './kinds.js';
+import { keptStores, type StoreChange } from './snapshot.js';
 
 /** A change as read back, with the body its record carried or named, kept in the body file. */
 type ReadChange = KeptChange & { gz?: StoredBody };
-
-/**
- * Every kind of change a store's `apply` makes at a restart: all but the ones that tell of something
- * no store keeps (routing, the clock: the data dir keeps where the clock stood).
- */
-type ReplayedChange = Exclude<Change, { kind: 'event_routed' | 'clock_started' | 'clock_advanced' }>;
 
 const NO_WARNINGS: readonly string[] = [];
 const NO_ATTEMPTS: readonly Attempt[] = [];
@@ -30,23 +23,11 @@ const UNSETTLED = {
 };
 
 /**
- * Hands a change to the `apply` of every store: each makes the kinds it owns (a switch on the kind)
- * and passes over the others, so no kind can miss its store (decision 0266).
+ * Hands a change to the `apply` of every kept store: each makes the kinds it owns (a switch on the
+ * kind) and passes over the others, so no kind can miss its store (decision 0266).
  */
-export function applyTo(s: KeptServices, change: ReplayedChange): void {
-  const { auth, delivery } = s;
-  for (const store of [
-    auth.users,
-    delivery.credentials,
-    delivery.trustStore,
-    auth.faults,
-    delivery.outages,
-    auth.journal,
-    auth.tokens,
-    s.reservations.state,
-    delivery.outbox.state,
-  ])
-    (store as ChangeOwner<ReplayedChange>).apply(change);
+export function applyTo(s: KeptServices, change: StoreChange): void {
+  for (const store of keptStores(s)) store.apply(change);
 }
 
 /**
@@ -118,7 +99,7 @@ export function replay(s: KeptServices, read: (ReadChange | undefined)[]): strin
   for (let i = 0; i < read.length; i++) {
     const { k, d, gz } = read[i]!;
     read[i] = undefined; // garbage once its store holds it
-    let change: ReplayedChange | undefined;
+    let change: StoreChange | undefined;
     switch (k) {
       case 'reservation_saved':
         change = { kind: k, ...d, record: { ...d.record, gz: gz! } };
@@ -133,7 +114,7 @@ export function replay(s: KeptServices, read: (ReadChange | undefined)[]): strin
         const notification = s.delivery.outbox.get(id);
         if (!notification) continue; // forgotten by a reset after the attempt started
         const settled = 'settled' in rest ? { settled: { ...UNSETTLED, ...rest.settled } } : {};
-        change = { kind: k, notification, ...rest, ...settled } as ReplayedChange;
+        change = { kind: k, notification, ...rest, ...settled } as StoreChange;
         break;
       }
       case 'credential_added':
@@ -146,7 +127,7 @@ export function replay(s: KeptServices, read: (ReadChange | undefined)[]): strin
         }
         break;
       default:
-        change = { kind: k, ...d } as ReplayedChange; // the change read back is the change
+        change = { kind: k, ...d } as StoreChange; // the change read back is the change
     }
     if (change) applyTo(s, change);
   }
