@@ -1,9 +1,7 @@
 import type { Change, ChangeStream } from '../change-stream.js';
-import type { Clock } from '../clock/index.js';
-import { HOUR_MS } from '../clock/schedule.js';
+import { type Clock, type ClockMode, clockMark, resumeMs } from '../clock/index.js';
 import { catchUpBatches, repairCrash } from '../delivery/crash-repair.js';
 import type { Logger } from '../log.js';
-import type { ClockMark } from '../model/changes.js';
 import { type KeptServices, recordOf } from './change-records.js';
 import { DataDir } from './data-dir.js';
 import { applyTo, RecordReader, replay } from './replay.js';
@@ -39,14 +37,11 @@ export class PersistentState {
     return this.#dir.dir;
   }
 
-  /** Where a manual or compressed clock starts: where it was left (a compressed one ran on meanwhile). */
-  clockStart(mode: string, wallNowMs = Date.now()): Date | undefined {
-    const mark = this.#replayed.clock;
-    if (mode === 'real' || !mark) return undefined;
-    let ms = mark.emuMs;
-    if (mode === 'compressed' && mark.mode === 'compressed')
-      ms += Math.max(0, Math.floor(((wallNowMs - mark.wallMs) * HOUR_MS) / mark.hourMs));
-    return new Date(Math.max(ms, this.#replayed.lastBatchMs ?? ms));
+  /** Where a manual or compressed clock starts: where it was left, never before the last batch run. */
+  clockStart(mode: ClockMode, wallNowMs = Date.now()): Date | undefined {
+    const { clock, lastBatchMs } = this.#replayed;
+    const ms = clock && resumeMs(clock, mode, wallNowMs);
+    return ms === undefined ? undefined : new Date(Math.max(ms, lastBatchMs ?? ms));
   }
 
   /** Puts the state read back into the services and starts writing their changes. */
@@ -102,7 +97,7 @@ export class PersistentState {
     this.#compactQueued = false;
     const started = performance.now();
     try {
-      const state = stateRecords(t, this.#mark(t.clock));
+      const state = stateRecords(t, clockMark(t.clock));
       // The cut's copies hold the event loop too: counted with what the data dir holds it for.
       const cutMs = performance.now() - started;
       const done = await this.#dir.compactInBackground(state);
@@ -145,18 +140,9 @@ export class PersistentState {
     setImmediate(() => void this.#compactQuietly());
   }
 
-  #mark(clock: Clock): ClockMark {
-    return {
-      mode: clock.mode,
-      emuMs: clock.now().getTime(),
-      wallMs: Date.now(),
-      hourMs: clock.describe().hourMs ?? HOUR_MS,
-    };
-  }
-
   /** The data dir's part of the change stream: a change that cannot be written fails, memory unchanged. */
   #keep(t: AttachTarget, change: Change): void {
-    const rec = recordOf(change, { services: t, mark: () => this.#mark(t.clock) });
+    const rec = recordOf(change, { services: t, mark: () => clockMark(t.clock) });
     if (!rec) return;
     const failing = this.#dir.failure;
     try {

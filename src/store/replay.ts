@@ -31,10 +31,9 @@ export function applyTo(s: KeptServices, change: StoreChange): void {
 }
 
 /**
- * The reader of a data dir's records (snapshot then journal), run before the services exist: each
- * record becomes the change it is (format 3) or the changes it stands for (format 2), its body copied
- * into the body file. It keeps where the clock stood, the latest batch instant, and each
- * reservation's latest body (a notification's record may name it: one it cannot find is damage).
+ * The reader of a data dir's records, run before the services exist: each record becomes its change
+ * (or, format 2, its changes), its body copied into the body file. It keeps where the clock stood,
+ * the latest batch instant, and each reservation's latest body (a notification's record may name it).
  */
 export class RecordReader {
   /** The changes read, for `replay`. */
@@ -88,14 +87,12 @@ export class RecordReader {
 }
 
 /**
- * Replay (decision 0212): each change read back, made whole from the stores as they stand at that
- * point of it (a notification named by its id, warnings named by their credential), handed to its
- * store's own `apply`. Answers what was not restored: credentials no longer accepted (an http://
- * receiver kept under --allow-http, read back without it).
+ * Replay (decision 0212): each change read back, made whole from the stores as they stand (a
+ * notification named by its id), handed to the stores' own `apply`. Answers what was not restored:
+ * credentials no longer accepted (an http:// receiver kept under --allow-http, read back without it).
  */
 export function replay(s: KeptServices, read: (ReadChange | undefined)[]): string[] {
   const skipped: string[] = [];
-  const warnings = new Map<string, readonly string[]>();
   for (let i = 0; i < read.length; i++) {
     const { k, d, gz } = read[i]!;
     read[i] = undefined; // garbage once its store holds it
@@ -105,7 +102,7 @@ export function replay(s: KeptServices, read: (ReadChange | undefined)[]): strin
         change = { kind: k, ...d, record: { ...d.record, gz: gz! } };
         break;
       case 'notification_created':
-        change = { kind: k, notification: notificationOf(s, d.notification, gz!, warnings) };
+        change = { kind: k, notification: notificationOf(s, d.notification, gz!) };
         break;
       case 'attempt_started':
       case 'attempt_ended':
@@ -135,20 +132,10 @@ export function replay(s: KeptServices, read: (ReadChange | undefined)[]): strin
   return skipped;
 }
 
-/** A notification as read back: its warnings given (one array per text) or its credential's now. */
-function notificationOf(
-  s: KeptServices,
-  d: NotificationData,
-  gz: StoredBody,
-  interned: Map<string, readonly string[]>,
-) {
-  let warnings: readonly string[] = NO_WARNINGS;
-  if (d.warnings) {
-    const key = d.warnings.join('\n');
-    warnings = interned.get(key) ?? d.warnings;
-    interned.set(key, warnings);
-  } else if (d.warningsOf !== undefined)
-    warnings = s.delivery.credentials.get(d.warningsOf)?.warnings ?? NO_WARNINGS;
+/** A notification as read back: its warnings as kept, or its credential's now. */
+function notificationOf(s: KeptServices, d: NotificationData, gz: StoredBody) {
+  const named = d.warningsOf === undefined ? undefined : s.delivery.credentials.get(d.warningsOf)?.warnings;
+  const warnings = d.warnings ?? named ?? NO_WARNINGS;
   return buildNotification(
     { ...d, warnings, inFlight: false },
     {
