@@ -177,6 +177,18 @@ describe('DataDir', () => {
     );
   });
 
+  it.each([
+    ['a file', (file: string) => file, /EEXIST: file already exists\. Choose a directory/],
+    ['a path through a file', (file: string) => join(file, 'data'), /ENOTDIR: not a directory\. Choose/],
+  ])('refuses %s as the data dir, saying why without the call that failed', (_, pathOf, why) => {
+    const file = join(fresh(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const dir = pathOf(file);
+    expect(() => openAll(dir, 0)).toThrow(expect.objectContaining({ code: 'data_dir_unusable' }));
+    expect(() => openAll(dir, 0)).toThrow(`Cannot use the data dir ${dir}: `);
+    expect(() => openAll(dir, 0)).toThrow(why);
+  });
+
   it('refuses a second opener while the first holds the lock, naming pid, host and port', () => {
     const dir = fresh();
     const first = openAll(dir, 4321);

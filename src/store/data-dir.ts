@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DataDirUnwritableError, EmulatorError } from '../errors.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
-import { DirLock, LOCK_FILE } from './lock.js';
+import { DirLock } from './lock.js';
 import {
   CHECKPOINT_FILE,
   type Checkpoint,
@@ -85,23 +85,16 @@ export class DataDir {
     onRecord: (rec: KeptRecord) => void,
     options: { acceptDataLoss?: boolean } = {},
   ): DataDir {
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (err) {
-      throw storeError(
-        'data_dir_unusable',
-        `Cannot create the data dir ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Choose a writable directory (--data-dir, REPORTBO_DATA_DIR).`,
-      );
-    }
-    readFormat(dir); // refuses a newer format before taking the lock
     let taken: ReturnType<typeof DirLock.take>;
     try {
+      mkdirSync(dir, { recursive: true });
+      readFormat(dir); // refuses a newer format before taking the lock
       taken = DirLock.take(dir, port);
     } catch (err) {
       if (err instanceof EmulatorError) throw err;
       throw storeError(
         'data_dir_unusable',
-        `Cannot write the lock ${join(dir, LOCK_FILE)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. The data dir must be writable by this user.`,
+        `Cannot use the data dir ${dir}: ${describeError(err)}. Choose a directory this user can write (--data-dir, REPORTBO_DATA_DIR).`,
       );
     }
     try {
@@ -288,11 +281,9 @@ export class DataDir {
   }
 }
 
-/** `ENOSPC: no space left on device` (the code and what it means), or the message. */
+/** `ENOSPC: no space left on device` (the code and what it means, without the call), or the message. */
 function describeError(err: unknown): string {
-  return err instanceof Error
-    ? err.message.replace(/, (write|open|fsync|fdatasync|ftruncate|rename).*$/, '')
-    : String(err);
+  return err instanceof Error ? err.message.replace(/, [a-z]+( '.*)?$/, '') : String(err);
 }
 
 /** Closes `fd`; a failure to close loses nothing: the writes already reached the OS. */
