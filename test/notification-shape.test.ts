@@ -9,7 +9,7 @@ import {
   toSummary,
 } from '../src/delivery/notification.js';
 import { COPIED_MEMBERS, NotificationSummaryShape } from '../src/model/notification.js';
-import { type RecordContext, recordOf } from '../src/store/change-records.js';
+import { type KeptServices, recordOf } from '../src/store/change-records.js';
 import { keptRecord } from '../src/store/kinds.js';
 
 // Decision 0234: a notification's members are one shape (src/model/notification.ts). Each member
@@ -87,9 +87,11 @@ describe('the notification shape', () => {
       delivery: { credentials: { get: () => undefined } },
       reservations: { stored: () => undefined },
     };
-    const record = recordOf({ kind: 'notification_created', notification: n }, {
-      services,
-    } as unknown as RecordContext)!;
+    const record = recordOf(
+      { kind: 'notification_created', notification: n },
+      services as unknown as KeptServices,
+      () => expect.unreachable('a notification names no clock'),
+    )!;
     const read = keptRecord(record.k, JSON.parse(JSON.stringify(record.d)), Buffer.from('gz'));
     expect(typeof read, String(read)).toBe('object');
     const d = (read as { d: { notification: Record<string, unknown> } }).d.notification;

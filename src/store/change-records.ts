@@ -12,12 +12,6 @@ export interface KeptServices {
   delivery: DeliveryService;
 }
 
-/** What writing a change needs besides the change: the services and where the clock stands. */
-export interface RecordContext {
-  services: KeptServices;
-  mark(): ClockMark;
-}
-
 /** A copy of `o` without its null members (a record leaves them out: a restart parses 100,000). */
 function withoutNulls<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], null> } {
   const out: Record<string, unknown> = {};
@@ -30,13 +24,13 @@ function withoutNulls<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], n
  * change itself, except that a notification is named by its id and a body travels as bytes; none
  * for an event routed (its reservations and notifications are changes of their own).
  */
-export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefined {
+export function recordOf(c: Change, s: KeptServices, mark: () => ClockMark): ChangeRecord | undefined {
   switch (c.kind) {
     case 'event_routed':
       return undefined;
     case 'call_journaled':
       // With the journal off (`journalEntries` 0) nothing of a call is kept, on disk either.
-      return ctx.services.auth.journal.enabled ? { k: c.kind, d: { entry: c.entry } } : undefined;
+      return s.auth.journal.enabled ? { k: c.kind, d: { entry: c.entry } } : undefined;
     case 'credential_added':
     case 'credential_replaced': {
       const { id, apiKey, url, filters, omitAuthorization } = c.credential;
@@ -54,7 +48,7 @@ export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefine
       return { k: c.kind, d: { record, sequence: c.sequence }, b: gz };
     }
     case 'notification_created':
-      return notificationRecord(c.notification, ctx.services);
+      return notificationRecord(c.notification, s);
     case 'attempt_started':
       return { k: c.kind, d: { id: c.notification.id, attempt: c.attempt } };
     case 'attempt_ended':
@@ -67,7 +61,7 @@ export function recordOf(c: Change, ctx: RecordContext): ChangeRecord | undefine
     case 'clock_started':
     case 'clock_advanced': {
       const { kind, ...moved } = c;
-      return { k: kind, d: { ...moved, mark: ctx.mark() } } as ChangeRecord;
+      return { k: kind, d: { ...moved, mark: mark() } } as ChangeRecord;
     }
     default: {
       // Every other change is plain data: the record is the change.

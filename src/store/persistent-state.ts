@@ -142,7 +142,7 @@ export class PersistentState {
 
   /** The data dir's part of the change stream: a change that cannot be written fails, memory unchanged. */
   #keep(t: AttachTarget, change: Change): void {
-    const rec = recordOf(change, { services: t, mark: () => clockMark(t.clock) });
+    const rec = recordOf(change, t, () => clockMark(t.clock));
     if (!rec) return;
     const failing = this.#dir.failure;
     try {

@@ -33,12 +33,12 @@ export function keptStores({ auth, delivery, reservations }: KeptServices): Chan
  */
 export function stateRecords(s: KeptServices, clock: ClockMark): Iterable<ChangeRecord> {
   const cuts = keptStores(s).map((store) => store.asChanges());
-  const ctx = { services: s, mark: () => clock };
+  const mark = () => clock;
   return (function* () {
-    yield recordOf({ kind: 'clock_started' }, ctx)!;
+    yield recordOf({ kind: 'clock_started' }, s, mark)!;
     for (const changes of cuts)
       for (const change of changes) {
-        const rec = recordOf(change, ctx);
+        const rec = recordOf(change, s, mark);
         if (rec) yield rec;
       }
   })();
