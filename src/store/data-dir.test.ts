@@ -285,7 +285,7 @@ describe('DataDir', () => {
   it('writes the lock whole and leaves no temporary file beside it', () => {
     const dir = fresh();
     const d = openAll(dir, 0);
-    d.setPort(4321);
+    d.lock.setPort(4321);
     expect(JSON.parse(readFileSync(join(dir, 'lock.json'), 'utf8'))).toMatchObject({
       pid: process.pid,
       port: 4321,

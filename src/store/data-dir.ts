@@ -63,7 +63,7 @@ export class DataDir {
 
   private constructor(
     readonly dir: string,
-    private readonly lock: DirLock,
+    readonly lock: DirLock,
     onRecord: (rec: KeptRecord) => void,
     acceptDataLoss: boolean,
   ) {
@@ -274,10 +274,6 @@ export class DataDir {
     clearInterval(this.#timer);
     closeQuietly(this.#fd);
     this.lock.release();
-  }
-
-  setPort(port: number): void {
-    this.lock.setPort(port);
   }
 }
 

@@ -126,7 +126,7 @@ export class PersistentState {
 
   /** The port the server listens on, for the lock file. */
   listening(port: number): void {
-    this.#dir.setPort(port);
+    this.#dir.lock.setPort(port);
   }
 
   close(): void {
