@@ -64,7 +64,7 @@ const FORMAT_2 = {
   // `reset` is the same record in both formats.
 };
 
-export type Format2Kind = keyof typeof FORMAT_2;
+type Format2Kind = keyof typeof FORMAT_2;
 /** Each kind of format-2 record and the shape of its data. */
 export const FORMAT_2_SHAPES = Object.fromEntries(
   Object.entries(FORMAT_2).map(([k, { shape }]) => [k, shape]),
@@ -72,10 +72,8 @@ export const FORMAT_2_SHAPES = Object.fromEntries(
   [K in Format2Kind]: (typeof FORMAT_2)[K]['shape'];
 };
 
-/** The changes one format-2 record stands for. */
-export function changesOf(
-  rec: { [K in Format2Kind]: { k: K; d: z.output<(typeof FORMAT_2)[K]['shape']> } }[Format2Kind],
-  trusted: Trusted,
-): KeptChange[] {
-  return (FORMAT_2[rec.k].changes as (d: unknown, trusted: Trusted) => KeptChange[])(rec.d, trusted);
+/** The changes a record stands for: a format-2 record's, or the record itself (format 3). */
+export function changesOf(rec: { k: string; d: unknown }, trusted: Trusted): KeptChange[] {
+  if (!Object.hasOwn(FORMAT_2, rec.k)) return [rec as KeptChange];
+  return (FORMAT_2[rec.k as Format2Kind].changes as (d: unknown, t: Trusted) => KeptChange[])(rec.d, trusted);
 }

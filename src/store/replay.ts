@@ -3,7 +3,7 @@ import { type Attempt, buildNotification } from '../delivery/notification.js';
 import type { TrustedCertificate } from '../delivery/trust.js';
 import type { ClockMark, KeptChange, NotificationData } from '../model/changes.js';
 import type { KeptServices } from './change-records.js';
-import { changesOf, FORMAT_2_SHAPES, type Format2Kind } from './format-2.js';
+import { changesOf } from './format-2.js';
 import type { KeptRecord } from './kinds.js';
 import { keptStores, type StoreChange } from './snapshot.js';
 
@@ -47,8 +47,7 @@ export class RecordReader {
 
   /** Reads one record: a change (format 3), or a record of format 2 turned into its changes. */
   apply(rec: KeptRecord): void {
-    const changes = isFormat2(rec) ? changesOf(rec, (fp) => this.#trusted.get(fp)) : [rec];
-    for (const change of changes) this.#read(change, rec.b);
+    for (const change of changesOf(rec, (fp) => this.#trusted.get(fp))) this.#read(change, rec.b);
   }
 
   #read(change: KeptChange, b: Buffer | undefined): void {
@@ -147,6 +146,3 @@ function notificationOf(s: KeptServices, d: NotificationData, gz: StoredBody) {
     },
   );
 }
-
-const isFormat2 = (rec: KeptRecord): rec is Extract<KeptRecord, { k: Format2Kind }> =>
-  Object.hasOwn(FORMAT_2_SHAPES, rec.k);
