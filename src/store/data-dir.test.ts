@@ -12,8 +12,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyFile } from '../contract/body-file.js';
-import { DATA_DIR_FORMAT, DataDir } from './data-dir.js';
+import { DataDir } from './data-dir.js';
 import type { KeptRecord, OutgoingRecord } from './kinds.js';
+import { DATA_DIR_FORMAT } from './read-back.js';
 import { decodeRecords, encodeRecord } from './records.js';
 
 /** A record that carries `name` (a user removed: the smallest kind). */

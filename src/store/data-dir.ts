@@ -32,8 +32,6 @@ import {
 } from './read-back.js';
 import { encodeRecord, RecordSlices, writeWhole } from './records.js';
 
-export { DATA_DIR_FORMAT } from './read-back.js';
-
 /** The journal grows to at least this before it is compacted into a snapshot. */
 export const COMPACT_MIN_BYTES = 64 * 1024 * 1024;
 /** How often written records reach the disk itself (fdatasync): a power cut loses at most this. */
@@ -107,10 +105,7 @@ export class DataDir {
     }
   }
 
-  /**
-   * Appends one record, written to the OS before this returns. A failed or short write is cut back
-   * to the last whole record and throws DataDirUnwritableError (decision 0125).
-   */
+  /** Appends one record, written to the OS before this returns; a failed write is cut back (decision 0125). */
   append(rec: OutgoingRecord): void {
     if (this.#closed) return;
     const buf = encodeRecord(rec);
@@ -161,10 +156,7 @@ export class DataDir {
     );
   }
 
-  /**
-   * Writes `checkpoint.json` (decision 0111). Never throws: on a full disk the previous checkpoint
-   * names less than there is, still true.
-   */
+  /** Writes `checkpoint.json` (decision 0111); on a full disk the previous one names less, still true. */
   #writeCheckpoint(state: 'running' | 'stopped'): void {
     const journals = [...this.#sealed, this.#current];
     const checkpoint: Checkpoint = { at: new Date().toISOString(), state, journals };
@@ -177,11 +169,8 @@ export class DataDir {
   }
 
   /**
-   * Compaction of `state`, a cut taken just before the call (decisions 0127, 0146): journal N+1
-   * starts at once, then snapshot N+1 is written in slices with a turn of the event loop between
-   * them, synced and renamed into place. Resolves with what it wrote (records, the header aside;
-   * bytes; how long switching journals held the event loop), or undefined when it did not run or
-   * the data dir closed meanwhile.
+   * Compacts `state`, a cut taken just before (decisions 0127, 0146): journal N+1 starts at once, then
+   * snapshot N+1 is written in slices, a turn of the event loop between them; undefined if it did not run.
    */
   async compactInBackground(state: Iterable<OutgoingRecord>) {
     if (this.#closed || this.#compacting) return undefined;

@@ -15,10 +15,8 @@ export interface AttachTarget extends KeptServices {
 }
 
 /**
- * The emulator's state in a data dir (decision 0080). `open` reads it back before the clock is built
- * (it starts where the data dir left it); `attach` puts it into the services, ends what a crash cut
- * off, runs the batches missed while down, and from then on keeps the change stream: every change
- * is written before it is made, so before the admin API answers it.
+ * The emulator's state in a data dir (decision 0080), read back before the clock is built (it starts
+ * where it was left); `attach` restores it and keeps every change before it is made.
  */
 export class PersistentState {
   readonly #replayed = new RecordReader();

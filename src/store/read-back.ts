@@ -217,10 +217,7 @@ export class Reading {
     return { sealed, current };
   }
 
-  /**
-   * Reads one journal's bytes; answers how much is good, the damage to acknowledged records (`lost`),
-   * or the last write a crash cut short (`repaired`). `newest`: the only journal a crash can cut.
-   */
+  /** One journal's bytes read: what is good, what was `lost`, or the write a crash cut short (`repaired`). */
   journal(
     buf: Buffer,
     mark: JournalMark | undefined,
@@ -278,10 +275,7 @@ export class Reading {
     for (const d of damage) notices.push(`data dir ${dir}: accepted a loss (--accept-data-loss): ${d}`);
   }
 
-  /**
-   * Reads the snapshot back, losses to `damage`. It is renamed into place whole: one without its
-   * header is not a crash case and refuses the start.
-   */
+  /** Reads the snapshot back, losses to `damage`; one without its header was never renamed in whole. */
   snapshot(): SnapshotMark | undefined {
     const { dir, checkpoint, damage } = this;
     const file = join(dir, SNAPSHOT_FILE);

@@ -45,18 +45,15 @@ export interface DecodeResult {
   kinds: Record<string, number>;
   /** Bytes of good records from the start of the file. */
   goodBytes: number;
-  /** Why reading stopped before the end of the file; absent when the file was whole. */
+  /** Why reading stopped early; `last`: nothing that reads as a record follows (the crash case). */
   problem?: { offset: number; reason: string; last: boolean };
   /** The snapshot's header, when `header` was asked for. */
   header?: SnapshotHeader;
 }
 
 /**
- * Reads every record of `buf`, each checked by its kind's shape and handed to `onRecord` as it is
- * read (no list: measured, a list of 250,000 made garbage collection a third of a restart). Stops at
- * the first record that is cut short, fails its checksum, does not read as a kept record or that
- * `onRecord` refuses; `problem.last`: nothing that looks like a record follows (the crash case).
- * `header`: the first record is a snapshot's header, answered apart.
+ * Reads `buf`'s records, each checked and handed to `onRecord` (no list: a list of 250,000 made GC a
+ * third of a restart), up to the first that does not read; `header`: a snapshot's first record.
  */
 export function decodeRecords(
   buf: Buffer,
