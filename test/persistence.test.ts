@@ -171,4 +171,13 @@ describe('--data-dir', () => {
     expect(run.stderr).toContain(`The data dir ${dataDir} was written by a newer emulator (format 99;`);
     expect(run.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
+
+  it('refuses, from the CLI, a data dir that is a file, saying why', async () => {
+    const dataDir = freshDir();
+    writeFileSync(dataDir, 'not a directory');
+    const run = await runCli(['serve', '--port', '0', '--data-dir', dataDir]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`Cannot use the data dir ${dataDir}: EEXIST: file already exists.`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
 });
