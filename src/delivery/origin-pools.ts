@@ -7,8 +7,8 @@ import { undici } from './undici.js';
 export interface ConnectOptions {
   /** Connect (and TLS handshake) limit in ms; the sender's own deadline fires first. */
   timeout: number;
-  ca?: string[];
-  minVersion?: 'TLSv1.2' | 'TLSv1.3';
+  /** HTTPS: the CAs trusted besides the system roots, made into `senderTlsContext` at the first connection. */
+  extraCa?: readonly string[];
   rejectUnauthorized?: boolean;
 }
 
@@ -110,15 +110,19 @@ export class OriginPools {
   }
 }
 
+/** Spec "Limits": TLS 1.2 or higher. */
+const MIN_TLS_VERSION = 'TLSv1.2';
+
 /**
- * The options with one TLS context for every connection they open. Given `ca` alone, tls.connect
- * makes a context per connection and parses each of the ~140 system roots again: ~30 ms of CPU a
- * connection, over ten times its handshake (decision 0271).
+ * The TLS context the sender connects with: the system roots and `extraCa`, TLS 1.2 or higher. One
+ * for every connection: given `ca` alone, tls.connect makes a context per connection and parses the
+ * ~140 system roots again, ~30 ms of CPU, over ten times the handshake (decision 0271).
  */
-function withTlsContext({
-  ca,
-  ...options
-}: ConnectOptions): ConnectOptions & { secureContext?: tls.SecureContext } {
-  if (ca === undefined) return options;
-  return { ...options, secureContext: tls.createSecureContext({ ca, minVersion: options.minVersion }) };
+export function senderTlsContext(extraCa: readonly string[]): tls.SecureContext {
+  return tls.createSecureContext({ ca: [...tls.rootCertificates, ...extraCa], minVersion: MIN_TLS_VERSION });
+}
+
+/** The options with the sender's TLS context when they are an HTTPS pool's. */
+function withTlsContext({ extraCa, ...options }: ConnectOptions) {
+  return extraCa === undefined ? options : { ...options, secureContext: senderTlsContext(extraCa) };
 }

@@ -1,12 +1,10 @@
-import { rootCertificates } from 'node:tls';
 import { attemptHandler, RESPONSE_BODY_CAP_BYTES } from './attempt-handler.js';
 import { ConnectionWatch } from './connection-watch.js';
 import { OriginPools } from './origin-pools.js';
 import type { SendResult } from './outcome.js';
 
 export { RESPONSE_BODY_CAP_BYTES };
-/** Spec "Limits": TLS 1.2 or higher. */
-export const MIN_TLS_VERSION = 'TLSv1.2';
+
 /** Parsed destination URLs kept (credentials are few; the bound only keeps a misuse from growing). */
 const TARGET_CACHE_LIMIT = 1024;
 
@@ -74,8 +72,7 @@ export class HttpSender implements Sender {
       this.#options.maxSockets,
       {
         timeout: this.#options.timeoutMs,
-        ca: [...rootCertificates, ...extra],
-        minVersion: MIN_TLS_VERSION,
+        extraCa: extra,
         rejectUnauthorized: true,
       },
       this.#watch,

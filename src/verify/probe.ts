@@ -5,8 +5,8 @@
  * know (docs/verify.md "--probe"). A receiver that records asynchronously lags: `until` asks again
  * until the answer is right or the deadline passes.
  */
-import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { senderTlsContext } from '../delivery/origin-pools.js';
 import type { ResolvedOptions } from './options.js';
 import { pause as wait } from './stop.js';
 import { probeReading } from './trace.js';
@@ -90,18 +90,9 @@ export class Probe {
     private readonly stop?: AbortSignal,
   ) {
     this.#agent = new Agent({
-      // One TLS context for every reading: given `ca`, each connection would parse the system roots
-      // again (src/delivery/origin-pools.ts, decision 0271). None for a plain http:// probe.
+      // The sender's trust, one context for every reading; none for a plain http:// probe.
       connect: {
-        ...(/^https:/i.test(template)
-          ? {
-              secureContext: createSecureContext({
-                ca: [...rootCertificates, ...caPems],
-                minVersion: 'TLSv1.2',
-              }),
-            }
-          : {}),
-        minVersion: 'TLSv1.2',
+        ...(/^https:/i.test(template) ? { secureContext: senderTlsContext(caPems) } : {}),
         timeout: timeoutMs,
       },
       headersTimeout: timeoutMs,
